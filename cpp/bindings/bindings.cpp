@@ -1,0 +1,99 @@
+// embind registrations only: each entry converts its arguments, calls the core, converts back.
+
+#include <malloc.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <emscripten/bind.h>
+
+#include "attnlab/attnlab.hpp"
+#include "convert.hpp"
+
+namespace attnlab::bindings {
+
+namespace {
+
+// The fast path: a fixed-shape workspace whose buffers JS reads and writes through views.
+class workspace_handle {
+public:
+    val configure(const val& spec) {
+        return guarded("attention", [&] {
+            ws_.reset();
+            shape_t lead;
+            const val js_lead = spec["batch"];
+            for (unsigned i = 0; i < js_lead["length"].as<unsigned>(); ++i) lead.push_back(js_lead[i].as<double>());
+            ws_ = std::make_unique<attention_workspace>(
+                lead, spec["m"].as<double>(), spec["n"].as<double>(), spec["dk"].as<double>(),
+                spec["dv"].as<double>(), to_attention_options(spec["options"], "attention"));
+            return val::object();
+        });
+    }
+    val run() {
+        return guarded("attention", [&] {
+            ws_->run();
+            return val::object();
+        });
+    }
+    // Views into wasm memory: valid until memory grows, so JS fetches them afresh each time.
+    val view(const std::string& name) {
+        tensor* t = name == "Q" ? &ws_->q() : name == "K" ? &ws_->k() : name == "V" ? &ws_->v() : nullptr;
+        const attention_result& r = ws_->result();
+        const tensor* c = t ? t
+                          : name == "scores"  ? &r.scores
+                          : name == "scaled"  ? &r.scaled
+                          : name == "masked"  ? &r.masked
+                          : name == "weights" ? &r.weights
+                                              : &r.output;
+        return val(emscripten::typed_memory_view(c->size(), c->data()));
+    }
+    unsigned fully_masked_count() const { return ws_->result().fully_masked_rows.size(); }
+    void release() { ws_.reset(); }
+
+private:
+    std::unique_ptr<attention_workspace> ws_;
+};
+
+val attention_js(const val& q, const val& k, const val& v, const val& opts) {
+    return guarded("attention", [&] {
+        const tensor tq = to_tensor(q, "attention", "Q");
+        const tensor tk = to_tensor(k, "attention", "K");
+        const tensor tv = to_tensor(v, "attention", "V");
+        return to_js(attention(tq, tk, tv, to_attention_options(opts, "attention")));
+    });
+}
+
+val softmax_js(const val& x, int axis) {
+    return guarded("softmax", [&] { return to_js(softmax(to_tensor(x, "softmax", "x"), axis)); });
+}
+
+val multi_head_attention_js(const val& in) {
+    return guarded("multiHeadAttention", [&] { return to_js(multi_head_attention(to_mha_inputs(in))); });
+}
+
+val dot_product_stats_js(double dk, double samples, double seed) {
+    return guarded("dotProductStats", [&] { return to_js(dot_product_stats(dk, samples, seed)); });
+}
+
+// Bytes malloc has handed out and not taken back: the leak checks watch this.
+double heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attnlab) {
+    emscripten::function("attention", &attention_js);
+    emscripten::function("softmax", &softmax_js);
+    emscripten::function("multiHeadAttention", &multi_head_attention_js);
+    emscripten::function("dotProductStats", &dot_product_stats_js);
+    emscripten::function("heapInUse", &heap_in_use);
+    emscripten::class_<workspace_handle>("Workspace")
+        .constructor<>()
+        .function("configure", &workspace_handle::configure)
+        .function("run", &workspace_handle::run)
+        .function("view", &workspace_handle::view)
+        .function("fullyMaskedCount", &workspace_handle::fully_masked_count)
+        .function("release", &workspace_handle::release);
+}
+
+}  // namespace attnlab::bindings

@@ -1,0 +1,109 @@
+#include "convert.hpp"
+
+#include <emscripten/wire.h>
+
+#include "attnlab/errors.hpp"
+
+namespace attnlab::bindings {
+
+namespace {
+
+bool present(const val& v) { return !v.isUndefined() && !v.isNull(); }
+
+val shape_to_js(const shape_t& shape) {
+    val out = val::array();
+    for (std::size_t i = 0; i < shape.size(); ++i) out.set(i, static_cast<double>(shape[i]));
+    return out;
+}
+
+}  // namespace
+
+tensor to_tensor(const val& js, const std::string& fn, const std::string& name) {
+    const val js_shape = js["shape"];
+    const unsigned rank = js_shape["length"].as<unsigned>();
+    shape_t shape(rank);
+    for (unsigned i = 0; i < rank; ++i) shape[i] = js_shape[i].as<double>();
+    checked_size(shape, default_max_elements, fn + ": " + name);
+    tensor t = tensor::from_shape(shape);
+    if (t.size() > 0) {
+        val(emscripten::typed_memory_view(t.size(), t.data())).call<void>("set", js["data"]);
+    }
+    return t;
+}
+
+val to_js(const tensor& t) {
+    val out = val::object();
+    out.set("shape", shape_to_js(shape_of(t)));
+    out.set("data", val::global("Float32Array").new_(emscripten::typed_memory_view(t.size(), t.data())));
+    return out;
+}
+
+attention_options to_attention_options(const val& js, const std::string& fn) {
+    attention_options opts;
+    if (!present(js)) return opts;
+    if (present(js["causal"])) opts.causal = js["causal"].as<bool>();
+    if (present(js["scale"])) opts.scale = static_cast<float>(js["scale"].as<double>());
+    if (present(js["validLens"])) opts.valid_lens = to_tensor(js["validLens"], fn, "validLens");
+    if (present(js["mask"])) opts.mask = to_tensor(js["mask"], fn, "mask");
+    return opts;
+}
+
+mha_inputs to_mha_inputs(const val& js) {
+    const std::string fn = "multiHeadAttention";
+    mha_inputs in;
+    in.x = to_tensor(js["X"], fn, "X");
+    in.w_q = to_tensor(js["Wq"], fn, "Wq");
+    in.w_k = to_tensor(js["Wk"], fn, "Wk");
+    in.w_v = to_tensor(js["Wv"], fn, "Wv");
+    if (present(js["Wo"])) in.w_o = to_tensor(js["Wo"], fn, "Wo");
+    in.heads = js["heads"].as<unsigned>();
+    in.causal = js["causal"].as<bool>();
+    in.method = js["method"].as<std::string>() == "loop" ? mha_method::loop : mha_method::batched;
+    in.forget_merge_transpose = js["forgetMergeTranspose"].as<bool>();
+    if (present(js["scale"])) in.scale = static_cast<float>(js["scale"].as<double>());
+    return in;
+}
+
+val to_js(const attention_result& r) {
+    val out = val::object();
+    out.set("scores", to_js(r.scores));
+    out.set("scaled", to_js(r.scaled));
+    out.set("masked", to_js(r.masked));
+    out.set("weights", to_js(r.weights));
+    out.set("output", to_js(r.output));
+    out.set("scale", r.scale);
+    val rows = val::array();
+    for (std::size_t i = 0; i < r.fully_masked_rows.size(); ++i) rows.set(i, shape_to_js(r.fully_masked_rows[i]));
+    out.set("fullyMaskedRows", rows);
+    return out;
+}
+
+val to_js(const mha_result& r) {
+    val out = val::object();
+    out.set("q", to_js(r.q));
+    out.set("k", to_js(r.k));
+    out.set("v", to_js(r.v));
+    out.set("scores", to_js(r.scores));
+    out.set("weights", to_js(r.weights));
+    out.set("headOutputs", to_js(r.head_outputs));
+    out.set("concat", to_js(r.concat));
+    out.set("output", to_js(r.output));
+    out.set("scale", r.scale);
+    return out;
+}
+
+val to_js(const dot_stats& s) {
+    val out = val::object();
+    out.set("mean", s.mean);
+    out.set("variance", s.variance);
+    out.set("std", s.std);
+    return out;
+}
+
+val error_value(const std::string& message) {
+    val out = val::object();
+    out.set("error", message);
+    return out;
+}
+
+}  // namespace attnlab::bindings

@@ -1,0 +1,52 @@
+#pragma once
+// Conversions between JavaScript values and the core's types. No logic beyond copying.
+//
+// Tensors cross as { shape: number[], data: Float32Array | number[] } in both directions;
+// web/src normalises nested arrays into that form before calling in.
+
+#include <string>
+#include <utility>
+
+#include <emscripten/val.h>
+
+#include "attnlab/attention.hpp"
+#include "attnlab/multihead.hpp"
+#include "attnlab/stats.hpp"
+#include "attnlab/tensor.hpp"
+
+namespace attnlab::bindings {
+
+using emscripten::val;
+
+/// Copies { shape, data } into a new tensor with one bulk TypedArray.set().
+tensor to_tensor(const val& js, const std::string& fn, const std::string& name);
+
+/// A JS-owned copy: { shape, data: Float32Array }.
+val to_js(const tensor& t);
+
+attention_options to_attention_options(const val& js, const std::string& fn);
+mha_inputs to_mha_inputs(const val& js);
+
+val to_js(const attention_result& r);
+val to_js(const mha_result& r);
+val to_js(const dot_stats& s);
+
+/// { error: message } for the JS wrapper to throw as an Error.
+val error_value(const std::string& message);
+
+/// Runs `body`, turning any C++ exception into error_value so none escapes to JS
+/// (an escaping exception reaches JS as a bare number).
+template <class Body>
+val guarded(const char* fn, Body&& body) {
+    try {
+        return std::forward<Body>(body)();
+    } catch (const std::bad_alloc&) {
+        return error_value(std::string(fn) + ": out of memory; expected smaller inputs");
+    } catch (const std::exception& e) {
+        return error_value(e.what());
+    } catch (...) {
+        return error_value(std::string(fn) + ": internal error");
+    }
+}
+
+}  // namespace attnlab::bindings

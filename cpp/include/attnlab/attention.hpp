@@ -1,0 +1,76 @@
+#pragma once
+/// @file attention.hpp
+/// @brief Scaled dot-product attention with every intermediate stage kept by name.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "attnlab/mask.hpp"
+#include "attnlab/tensor.hpp"
+
+namespace attnlab {
+
+/// @brief Options for attention(): masks, scale and a memory limit.
+struct attention_options : mask_options {
+    /// Multiplies the scores; defaults to 1/sqrt(d_k). 1 = no scaling, 1/d_k = the common mistake.
+    std::optional<float> scale;
+    /// Largest number of floats the results may hold together.
+    std::size_t max_elements = default_max_elements;
+};
+
+/// @brief Every stage of one attention call. Shapes for Q [..., m, d_k], V [..., n, d_v].
+struct attention_result {
+    tensor scores;   ///< Q K^T: [..., m, n]
+    tensor scaled;   ///< scores * scale: [..., m, n]
+    tensor masked;   ///< scaled, with -infinity where a mask hides the key: [..., m, n]
+    tensor weights;  ///< row softmax of masked; fully masked rows are 0: [..., m, n]
+    tensor output;   ///< weights V: [..., m, d_v]
+    float scale = 1.0f;  ///< the scale actually used
+    /// Each fully masked row as its index [...batch, i]; its weights and output are 0.
+    std::vector<shape_t> fully_masked_rows;
+};
+
+/// @brief Scaled dot-product attention: softmax(mask(Q K^T * scale)) V.
+/// @param q queries [..., m, d_k]
+/// @param k keys [..., n, d_k] with the same leading axes as q
+/// @param v values [..., n, d_v] with the same leading axes as q
+/// @param opts masks, scale (default 1/sqrt(d_k)) and memory limit
+/// @return every stage by name
+/// @throws argument_error naming the argument for bad ranks, shapes, values or sizes
+attention_result attention(const tensor& q, const tensor& k, const tensor& v,
+                           const attention_options& opts = {});
+
+/// @brief Fixed-shape attention whose inputs and results stay allocated between runs.
+///
+/// For code that recomputes every frame: fill q(), k(), v() in place, call run(), read the
+/// stages from result(). Nothing is allocated after construction.
+class attention_workspace {
+public:
+    /// @param lead leading batch/head axes, @param m queries, @param n keys,
+    /// @param d_k query/key width, @param d_v value width, @param opts masks and scale
+    /// @throws argument_error for zero sizes, bad masks or sizes over opts.max_elements
+    attention_workspace(const shape_t& lead, std::size_t m, std::size_t n, std::size_t d_k,
+                        std::size_t d_v, const attention_options& opts = {});
+
+    tensor& q() { return q_; }
+    tensor& k() { return k_; }
+    tensor& v() { return v_; }
+
+    /// @brief Computes every stage from the current inputs.
+    /// @throws argument_error if an input holds NaN or infinity, or the scores overflow
+    const attention_result& run();
+
+    const attention_result& result() const { return result_; }
+
+private:
+    shape_t lead_;
+    std::size_t m_, n_, d_k_, d_v_;
+    tensor q_, k_, v_;
+    row_masks masks_;
+    attention_result result_;
+    std::vector<float> key_t_;  // scratch: one head's K transposed, [d_k, n]
+};
+
+}  // namespace attnlab

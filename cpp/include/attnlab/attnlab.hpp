@@ -1,0 +1,12 @@
+#pragma once
+/// @file attnlab.hpp
+/// @brief Everything the library offers, in one include.
+
+#include "attnlab/attention.hpp"
+#include "attnlab/errors.hpp"
+#include "attnlab/examples.hpp"
+#include "attnlab/mask.hpp"
+#include "attnlab/multihead.hpp"
+#include "attnlab/softmax.hpp"
+#include "attnlab/stats.hpp"
+#include "attnlab/tensor.hpp"

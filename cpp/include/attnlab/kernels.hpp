@@ -1,0 +1,33 @@
+#pragma once
+/// @file kernels.hpp
+/// @brief Hot loops over contiguous row-major float memory.
+///
+/// These are shaped so that `-O3 -msimd128` (wasm) and `-O3` (native SSE2) vectorise them:
+/// no reductions that need reassociation, fixed-size register tiles, branch-free exp.
+/// They do no validation; the public functions in attention.hpp and softmax.hpp do.
+
+#include <cstddef>
+
+namespace attnlab::kernels {
+
+/// @brief c[m, n] = a[m, k] * b[k, n].
+void matmul(const float* a, const float* b, float* c, std::size_t m, std::size_t k,
+            std::size_t n);
+
+/// @brief at[cols, rows] = transpose of a[rows, cols].
+void transpose(const float* a, float* at, std::size_t rows, std::size_t cols);
+
+/// @brief y[i] = x[i] * s for i < n.
+void scale(const float* x, float* y, std::size_t n, float s);
+
+/// @brief Largest of x[0..n), or -infinity for n = 0.
+float row_max(const float* x, std::size_t n);
+
+/// @brief exp(x) for x <= 0 to about 2 ulp (3e-7 relative); exp(-inf) and anything below -87.3 give exactly 0.
+float exp_nonpositive(float x);
+
+/// @brief Softmax of one row: y = exp(x - max) / sum. Returns false (and writes zeros) when
+/// every entry is -infinity, i.e. the row is fully masked. `x` and `y` may alias.
+bool softmax_row(const float* x, float* y, std::size_t n);
+
+}  // namespace attnlab::kernels

@@ -1,0 +1,49 @@
+#pragma once
+/// @file tensor.hpp
+/// @brief The tensor type used across the library and small helpers for shapes.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <xtensor/xarray.hpp>
+
+namespace attnlab {
+
+/// @brief Row-major float tensor of any rank. Containers only: hot loops use `.data()`.
+using tensor = xt::xarray<float>;
+
+/// @brief A tensor shape as a plain vector of extents.
+using shape_t = std::vector<std::size_t>;
+
+/// @brief Upper bound on the floats one call may allocate for its results (1 GiB of floats).
+inline constexpr std::size_t default_max_elements = std::size_t(1) << 28;
+
+/// @brief "[2, 3, 4]" for a shape.
+std::string shape_string(const shape_t& shape);
+
+/// @brief The shape of `t` as a shape_t.
+shape_t shape_of(const tensor& t);
+
+/// @brief Product of extents; throws argument_error prefixed with `where` if it overflows
+/// or exceeds `limit`.
+std::size_t checked_size(const shape_t& shape, std::size_t limit, const std::string& where);
+
+/// @brief A number as JavaScript would print it: "4", "0.5", "NaN", "-Infinity".
+std::string number_string(double x);
+
+/// @brief "[1, 2]" multi-index of a flat row-major offset within `shape`.
+std::string index_string(const shape_t& shape, std::size_t flat);
+
+/// @brief Throws argument_error if `t` holds NaN or +/-infinity (or -infinity only when
+/// `allow_neg_inf` is false), naming `fn`, `name` and the first offending index.
+void require_finite(const tensor& t, const std::string& fn, const std::string& name,
+                    bool allow_neg_inf = false);
+
+/// @brief Throws argument_error if `t` has a zero extent, naming `fn` and `name`.
+void require_nonempty(const tensor& t, const std::string& fn, const std::string& name);
+
+/// @brief Makes a zero-filled tensor of `shape`.
+tensor zeros(const shape_t& shape);
+
+}  // namespace attnlab

@@ -1,0 +1,113 @@
+#include "attnlab/mask.hpp"
+
+#include <cmath>
+
+#include "attnlab/errors.hpp"
+
+namespace attnlab {
+
+namespace {
+
+// Row-major strides of `shape`, in elements.
+shape_t strides_of(const shape_t& shape) {
+    shape_t s(shape.size());
+    std::size_t step = 1;
+    for (std::size_t d = shape.size(); d-- > 0;) {
+        s[d] = shape[d] == 1 ? 0 : step;
+        step *= shape[d];
+    }
+    return s;
+}
+
+}  // namespace
+
+row_masks::row_masks(const mask_options& opts, const shape_t& lead, std::size_t m, std::size_t n,
+                     const std::string& fn)
+    : lead_(lead), m_(m), n_(n), causal_(opts.causal) {
+    if (opts.valid_lens) {
+        const tensor& vl = *opts.valid_lens;
+        shape_t target = lead;
+        target.push_back(m);
+        const shape_t shape = shape_of(vl);
+        bool prefix = shape.size() <= target.size();
+        for (std::size_t d = 0; prefix && d < shape.size(); ++d) prefix = shape[d] == target[d];
+        if (!prefix) {
+            throw argument_error(fn + ": validLens has shape " + shape_string(shape) +
+                                 "; expected a prefix of " + shape_string(target) +
+                                 " (one length per batch element, or one per query row)");
+        }
+        for (std::size_t i = 0; i < vl.size(); ++i) {
+            const float len = vl.data()[i];
+            if (!(len >= 0 && len <= float(n) && std::floor(len) == len)) {
+                throw argument_error(fn + ": validLens" + index_string(shape, i) + " = " +
+                                     number_string(len) + "; expected an integer in [0, " +
+                                     std::to_string(n) + "] (the number of keys)");
+            }
+        }
+        valid_lens_ = vl;
+        // Left-aligned: axes present in valid_lens are indexed, the rest broadcast.
+        shape_t full = shape;
+        full.resize(target.size(), 1);
+        valid_strides_ = strides_of(full);
+    }
+    if (opts.mask) {
+        const tensor& mk = *opts.mask;
+        shape_t target = lead;
+        target.push_back(m);
+        target.push_back(n);
+        const shape_t shape = shape_of(mk);
+        // NumPy broadcasting: right-aligned, each axis equal or 1.
+        bool fits = shape.size() <= target.size();
+        const std::size_t pad = fits ? target.size() - shape.size() : 0;
+        for (std::size_t d = 0; fits && d < shape.size(); ++d) {
+            fits = shape[d] == target[pad + d] || shape[d] == 1;
+        }
+        if (!fits) {
+            throw argument_error(fn + ": mask has shape " + shape_string(shape) +
+                                 "; expected a shape that broadcasts to " + shape_string(target));
+        }
+        for (std::size_t i = 0; i < mk.size(); ++i) {
+            const float v = mk.data()[i];
+            if (v != 0.0f && v != 1.0f) {
+                throw argument_error(fn + ": mask" + index_string(shape, i) + " = " +
+                                     number_string(v) + "; expected true/false (1 or 0)");
+            }
+        }
+        mask_ = mk;
+        shape_t full(pad, 1);
+        full.insert(full.end(), shape.begin(), shape.end());
+        mask_strides_ = strides_of(full);
+    }
+}
+
+std::size_t row_masks::offset(const shape_t& strides, std::size_t batch, std::size_t row) const {
+    // strides covers [...lead, m] (valid lengths) or [...lead, m, n] (mask).
+    std::size_t off = row * strides[lead_.size()];
+    for (std::size_t d = lead_.size(); d-- > 0;) {
+        off += (batch % lead_[d]) * strides[d];
+        batch /= lead_[d];
+    }
+    return off;
+}
+
+std::size_t row_masks::limit(std::size_t batch, std::size_t row) const {
+    std::size_t lim = n_;
+    if (valid_lens_) {
+        lim = std::min(lim, static_cast<std::size_t>(valid_lens_->data()[offset(valid_strides_, batch, row)]));
+    }
+    if (causal_) {
+        // Query `row` sits at key position row + (n - m); it sees keys up to and including it.
+        const long long last = static_cast<long long>(row) + static_cast<long long>(n_) -
+                               static_cast<long long>(m_);
+        const std::size_t causal_lim = last < 0 ? 0 : static_cast<std::size_t>(last + 1);
+        lim = std::min(lim, causal_lim);
+    }
+    return lim;
+}
+
+const float* row_masks::mask_row(std::size_t batch, std::size_t row) const {
+    if (!mask_) return nullptr;
+    return mask_->data() + offset(mask_strides_, batch, row);
+}
+
+}  // namespace attnlab

@@ -1,0 +1,141 @@
+#include "attnlab/multihead.hpp"
+
+#include <cmath>
+#include <string>
+
+#include <xtensor/xmanipulation.hpp>
+#include <xtensor/xview.hpp>
+
+#include "attnlab/attention.hpp"
+#include "attnlab/errors.hpp"
+#include "attnlab/kernels.hpp"
+
+namespace attnlab {
+
+namespace {
+
+const std::string fn = "multiHeadAttention";
+
+void require_rank2(const tensor& t, const std::string& name, const char* expected) {
+    if (t.dimension() != 2) {
+        throw argument_error(fn + ": " + name + " has shape " + shape_string(shape_of(t)) +
+                             "; expected a matrix " + expected);
+    }
+    require_nonempty(t, fn, name);
+    require_finite(t, fn, name);
+}
+
+// [n, h * d] -> [h, n, d]: head i takes columns [i * d, (i + 1) * d).
+tensor split_heads(const tensor& t, std::size_t h) {
+    const std::size_t n = t.shape()[0], d = t.shape()[1] / h;
+    tensor r = xt::reshape_view(t, {n, h, d});
+    return xt::transpose(r, {1, 0, 2});
+}
+
+// [h, n, d] -> [n, h * d], the inverse of split_heads.
+tensor merge_heads(const tensor& t, bool forget_transpose) {
+    const std::size_t h = t.shape()[0], n = t.shape()[1], d = t.shape()[2];
+    if (forget_transpose) return xt::reshape_view(t, {n, h * d});
+    tensor moved = xt::transpose(t, {1, 0, 2});
+    return xt::reshape_view(moved, {n, h * d});
+}
+
+// Columns [c0, c0 + w) of matrix t, as a contiguous [rows, w] tensor.
+tensor columns(const tensor& t, std::size_t c0, std::size_t w) {
+    return xt::view(t, xt::all(), xt::range(c0, c0 + w));
+}
+
+}  // namespace
+
+tensor matmul(const tensor& a, const tensor& b, const std::string& where, const std::string& a_name,
+              const std::string& b_name) {
+    if (a.shape()[1] != b.shape()[0]) {
+        throw argument_error(where + ": " + b_name + " has " + std::to_string(b.shape()[0]) +
+                             " rows but " + a_name + " has " + std::to_string(a.shape()[1]) +
+                             " columns; expected them to match");
+    }
+    tensor c = tensor::from_shape({a.shape()[0], b.shape()[1]});
+    kernels::matmul(a.data(), b.data(), c.data(), a.shape()[0], a.shape()[1], b.shape()[1]);
+    return c;
+}
+
+mha_result multi_head_attention(const mha_inputs& in) {
+    require_rank2(in.x, "X", "[n, d_model]");
+    require_rank2(in.w_q, "Wq", "[d_model, D_k]");
+    require_rank2(in.w_k, "Wk", "[d_model, D_k]");
+    require_rank2(in.w_v, "Wv", "[d_model, D_v]");
+    const std::size_t n = in.x.shape()[0], d_model = in.x.shape()[1], h = in.heads;
+    const struct { const tensor* w; const char* name; } projections[] = {
+        {&in.w_q, "Wq"}, {&in.w_k, "Wk"}, {&in.w_v, "Wv"}};
+    for (const auto& p : projections) {
+        if (p.w->shape()[0] != d_model) {
+            throw argument_error(fn + ": " + p.name + " has " + std::to_string(p.w->shape()[0]) +
+                                 " rows but X has d_model = " + std::to_string(d_model));
+        }
+    }
+    const std::size_t d_qk = in.w_q.shape()[1], d_v = in.w_v.shape()[1];
+    if (in.w_k.shape()[1] != d_qk) {
+        throw argument_error(fn + ": Wk has " + std::to_string(in.w_k.shape()[1]) +
+                             " columns but Wq has " + std::to_string(d_qk) + "; expected the same D_k");
+    }
+    if (h == 0) throw argument_error(fn + ": heads = 0; expected a whole number >= 1");
+    if (d_qk % h != 0) {
+        throw argument_error(fn + ": heads = " + std::to_string(h) + " does not divide " +
+                             (d_qk == d_model ? "d_model = " : "D_k = ") + std::to_string(d_qk) +
+                             "; expected a divisor so every head gets the same width");
+    }
+    if (d_v % h != 0) {
+        throw argument_error(fn + ": heads = " + std::to_string(h) + " does not divide D_v = " +
+                             std::to_string(d_v) + " (the columns of Wv)");
+    }
+    if (in.w_o) {
+        require_rank2(*in.w_o, "Wo", "[D_v, d_out]");
+        if (in.w_o->shape()[0] != d_v) {
+            throw argument_error(fn + ": Wo has " + std::to_string(in.w_o->shape()[0]) +
+                                 " rows but the heads concatenate to D_v = " + std::to_string(d_v));
+        }
+    }
+    const std::size_t d_head = d_qk / h, d_vh = d_v / h;
+    attention_options opts;
+    opts.causal = in.causal;
+    opts.scale = in.scale ? *in.scale : 1.0f / std::sqrt(static_cast<float>(d_head));
+
+    mha_result r;
+    r.scale = *opts.scale;
+    if (in.method == mha_method::batched) {
+        r.q = split_heads(matmul(in.x, in.w_q, fn, "X", "Wq"), h);  // [h, n, d_head]
+        r.k = split_heads(matmul(in.x, in.w_k, fn, "X", "Wk"), h);  // [h, n, d_head]
+        r.v = split_heads(matmul(in.x, in.w_v, fn, "X", "Wv"), h);  // [h, n, d_vh]
+        attention_result a = attention(r.q, r.k, r.v, opts);
+        r.scores = std::move(a.scores);
+        r.weights = std::move(a.weights);
+        r.head_outputs = std::move(a.output);
+        r.concat = merge_heads(r.head_outputs, in.forget_merge_transpose);  // [n, D_v]
+    } else {
+        r.q = tensor::from_shape({h, n, d_head});
+        r.k = tensor::from_shape({h, n, d_head});
+        r.v = tensor::from_shape({h, n, d_vh});
+        r.scores = tensor::from_shape({h, n, n});
+        r.weights = tensor::from_shape({h, n, n});
+        r.head_outputs = tensor::from_shape({h, n, d_vh});
+        r.concat = tensor::from_shape({n, d_v});
+        for (std::size_t i = 0; i < h; ++i) {
+            // Head i uses only its own column slice of each projection.
+            const tensor qi = matmul(in.x, columns(in.w_q, i * d_head, d_head), fn, "X", "Wq");
+            const tensor ki = matmul(in.x, columns(in.w_k, i * d_head, d_head), fn, "X", "Wk");
+            const tensor vi = matmul(in.x, columns(in.w_v, i * d_vh, d_vh), fn, "X", "Wv");
+            attention_result a = attention(qi, ki, vi, opts);
+            xt::view(r.q, i) = qi;
+            xt::view(r.k, i) = ki;
+            xt::view(r.v, i) = vi;
+            xt::view(r.scores, i) = a.scores;
+            xt::view(r.weights, i) = a.weights;
+            xt::view(r.head_outputs, i) = a.output;
+            xt::view(r.concat, xt::all(), xt::range(i * d_vh, (i + 1) * d_vh)) = a.output;
+        }
+    }
+    r.output = in.w_o ? matmul(r.concat, *in.w_o, fn, "the concatenated heads", "Wo") : r.concat;
+    return r;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,34 @@
+#include "attnlab/random.hpp"
+
+#include <cmath>
+
+namespace attnlab {
+
+std::uint64_t normal_generator::next_bits() {
+    // splitmix64 (Steele, Lea and Flood 2014): a Weyl sequence through a 64-bit mixer.
+    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+double normal_generator::uniform() {
+    // 53 random bits, shifted by half a step so the result is never exactly 0.
+    return (static_cast<double>(next_bits() >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+}
+
+double normal_generator::normal() {
+    if (has_spare_) {
+        has_spare_ = false;
+        return spare_;
+    }
+    // Box-Muller: two uniforms give two independent standard normals.
+    constexpr double two_pi = 6.283185307179586476925;
+    const double radius = std::sqrt(-2.0 * std::log(uniform()));
+    const double angle = two_pi * uniform();
+    spare_ = radius * std::sin(angle);
+    has_spare_ = true;
+    return radius * std::cos(angle);
+}
+
+}  // namespace attnlab

@@ -1,0 +1,84 @@
+#include "attnlab/tensor.hpp"
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "attnlab/errors.hpp"
+
+namespace attnlab {
+
+std::string shape_string(const shape_t& shape) {
+    std::ostringstream out;
+    out << '[';
+    for (std::size_t i = 0; i < shape.size(); ++i) out << (i ? ", " : "") << shape[i];
+    out << ']';
+    return out.str();
+}
+
+shape_t shape_of(const tensor& t) { return shape_t(t.shape().begin(), t.shape().end()); }
+
+std::size_t checked_size(const shape_t& shape, std::size_t limit, const std::string& where) {
+    std::size_t total = 1;
+    for (std::size_t extent : shape) {
+        if (extent != 0 && total > std::numeric_limits<std::size_t>::max() / extent) {
+            throw argument_error(where + " " + shape_string(shape) + " is too large for memory");
+        }
+        total *= extent;
+    }
+    if (total > limit) {
+        throw argument_error(where + " " + shape_string(shape) + " would take " +
+                             std::to_string(total) + " floats, more than the limit of " +
+                             std::to_string(limit));
+    }
+    return total;
+}
+
+std::string number_string(double x) {
+    if (std::isnan(x)) return "NaN";
+    if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
+    std::ostringstream out;
+    out.precision(9);
+    out << x;
+    return out.str();
+}
+
+std::string index_string(const shape_t& shape, std::size_t flat) {
+    std::vector<std::size_t> index(shape.size());
+    for (std::size_t d = shape.size(); d-- > 0;) {
+        index[d] = flat % shape[d];
+        flat /= shape[d];
+    }
+    return shape_string(index);
+}
+
+void require_finite(const tensor& t, const std::string& fn, const std::string& name,
+                    bool allow_neg_inf) {
+    const float* p = t.data();
+    const std::size_t size = t.size();
+    for (std::size_t i = 0; i < size; ++i) {
+        const float x = p[i];
+        if (std::isfinite(x)) continue;
+        if (allow_neg_inf && std::isinf(x) && x < 0) continue;
+        const char* what = std::isnan(x) ? "NaN" : (x > 0 ? "Infinity" : "-Infinity");
+        throw argument_error(fn + ": " + name + index_string(shape_of(t), i) + " is " + what +
+                             "; expected finite numbers");
+    }
+}
+
+void require_nonempty(const tensor& t, const std::string& fn, const std::string& name) {
+    for (std::size_t extent : t.shape()) {
+        if (extent == 0) {
+            throw argument_error(fn + ": " + name + " has shape " + shape_string(shape_of(t)) +
+                                 "; expected no zero-sized axis");
+        }
+    }
+}
+
+tensor zeros(const shape_t& shape) {
+    tensor t = tensor::from_shape(shape);
+    std::fill(t.begin(), t.end(), 0.0f);
+    return t;
+}
+
+}  // namespace attnlab
