@@ -76,6 +76,13 @@ val dot_product_stats_js(double dk, double samples, double seed) {
     return guarded("dotProductStats", [&] { return to_js(dot_product_stats(dk, samples, seed)); });
 }
 
+val examples_js() {
+    val out = val::object();
+    out.set("timeFlies", to_js(time_flies_example()));
+    out.set("worked", to_js(worked_example()));
+    return out;
+}
+
 // Bytes malloc has handed out and not taken back: the leak checks watch this.
 double heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
 
@@ -86,6 +93,7 @@ EMSCRIPTEN_BINDINGS(attnlab) {
     emscripten::function("softmax", &softmax_js);
     emscripten::function("multiHeadAttention", &multi_head_attention_js);
     emscripten::function("dotProductStats", &dot_product_stats_js);
+    emscripten::function("examples", &examples_js);
     emscripten::function("heapInUse", &heap_in_use);
     emscripten::class_<workspace_handle>("Workspace")
         .constructor<>()

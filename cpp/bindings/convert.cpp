@@ -100,6 +100,17 @@ val to_js(const dot_stats& s) {
     return out;
 }
 
+val to_js(const example_inputs& ex) {
+    val out = val::object();
+    val tokens = val::array();
+    for (std::size_t i = 0; i < ex.tokens.size(); ++i) tokens.set(i, ex.tokens[i]);
+    out.set("tokens", tokens);
+    out.set("Q", to_js(ex.q));
+    out.set("K", to_js(ex.k));
+    out.set("V", to_js(ex.v));
+    return out;
+}
+
 val error_value(const std::string& message) {
     val out = val::object();
     out.set("error", message);

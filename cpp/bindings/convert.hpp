@@ -10,6 +10,7 @@
 #include <emscripten/val.h>
 
 #include "attnlab/attention.hpp"
+#include "attnlab/examples.hpp"
 #include "attnlab/multihead.hpp"
 #include "attnlab/stats.hpp"
 #include "attnlab/tensor.hpp"
@@ -30,6 +31,7 @@ mha_inputs to_mha_inputs(const val& js);
 val to_js(const attention_result& r);
 val to_js(const mha_result& r);
 val to_js(const dot_stats& s);
+val to_js(const example_inputs& ex);
 
 /// { error: message } for the JS wrapper to throw as an Error.
 val error_value(const std::string& message);

@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+'use strict';
+// Builds the project. Usage: node scripts/build.js [native] [wasm] [bundle]  (default: all)
+//   native: the C++ library, Catch2 tests and native benchmark (build/native)
+//   wasm:   the WebAssembly module with embind (build/wasm/attention_lab_core.js)
+//   bundle: the classic browser script dist/attention-lab.js (engine + JS API)
+
+const { execFileSync } = require('child_process');
+const fs = require('fs');
+const path = require('path');
+
+const root = path.resolve(__dirname, '..');
+const args = process.argv.slice(2);
+const want = (step) => args.length === 0 || args.includes(step);
+const jobs = String(Math.max(1, require('os').cpus().length));
+
+// Debian's emscripten 3.1.6 needs its node modules (acorn) on NODE_PATH; harmless elsewhere.
+const env = { ...process.env };
+if (fs.existsSync('/usr/share/nodejs')) {
+  env.NODE_PATH = ['/usr/share/nodejs', env.NODE_PATH].filter(Boolean).join(path.delimiter);
+}
+
+function run(cmd, cmdArgs) {
+  execFileSync(cmd, cmdArgs, { cwd: root, stdio: 'inherit', env });
+}
+
+function cmakeBuild(dir, configure) {
+  const build = path.join(root, 'build', dir);
+  if (!fs.existsSync(path.join(build, 'CMakeCache.txt'))) {
+    const [cmd, ...rest] = configure;
+    run(cmd, [...rest, '-S', root, '-B', build, '-DCMAKE_BUILD_TYPE=Release']);
+  }
+  run('cmake', ['--build', build, '-j', jobs]);
+}
+
+if (want('native')) cmakeBuild('native', ['cmake']);
+if (want('wasm')) cmakeBuild('wasm', ['emcmake', 'cmake']);
+if (want('bundle')) {
+  const esbuild = require('esbuild');
+  fs.mkdirSync(path.join(root, 'dist'), { recursive: true });
+  esbuild.buildSync({
+    entryPoints: [path.join(root, 'web', 'src', 'browser.js')],
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    // The engine glue names these only on its node code path, which never runs in a browser.
+    external: ['fs', 'path', 'crypto', 'ws', 'worker_threads'],
+    outfile: path.join(root, 'dist', 'attention-lab.js'),
+    logLevel: 'warning',
+  });
+  console.log('build: dist/attention-lab.js');
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+'use strict';
+// Installs what the build and tests need, on a fresh Debian machine or an existing setup:
+//   Debian packages through apt-get when run as root (otherwise prints the command),
+//   npm packages through npm ci when node_modules is missing or stale.
+// An emcc already on PATH (e.g. from emsdk) is used as it is.
+// Usage: node scripts/setup.js [--browser]   (--browser adds Chromium for browser tests)
+
+const { execFileSync, spawnSync } = require('child_process');
+const fs = require('fs');
+const path = require('path');
+
+const root = path.resolve(__dirname, '..');
+
+function onPath(cmd) {
+  return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+}
+
+// What each need is, how to tell it is there, and the Debian package that brings it.
+const needs = [
+  { what: 'C++ compiler', ok: () => onPath('c++') || onPath('g++'), pkg: 'g++' },
+  { what: 'make', ok: () => onPath('make'), pkg: 'make' },
+  { what: 'cmake', ok: () => onPath('cmake'), pkg: 'cmake' },
+  { what: 'emscripten (emcc)', ok: () => onPath('emcc') && onPath('emcmake'), pkg: 'emscripten' },
+  { what: 'xtensor headers', ok: () => fs.existsSync('/usr/include/xtensor/xarray.hpp'), pkg: 'xtensor-dev' },
+  { what: 'xtl headers', ok: () => fs.existsSync('/usr/include/xtl/xtl_config.hpp'), pkg: 'xtl-dev' },
+  { what: 'Catch2 headers', ok: () => fs.existsSync('/usr/include/catch2/catch.hpp'), pkg: 'catch2' },
+];
+const browserNeeds = [
+  { what: 'Chromium', ok: () => fs.existsSync('/usr/bin/chromium'), pkg: 'chromium' },
+];
+
+function ensureDebianPackages(list) {
+  const missing = list.filter((n) => !n.ok());
+  if (missing.length === 0) return;
+  const pkgs = [...new Set(missing.map((n) => n.pkg))];
+  console.log(`setup: missing ${missing.map((n) => n.what).join(', ')}`);
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot || !onPath('apt-get')) {
+    console.error(`setup: install them first, e.g.: sudo apt-get update && sudo apt-get install -y ${pkgs.join(' ')}`);
+    process.exit(1);
+  }
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  console.log(`setup: apt-get install ${pkgs.join(' ')}`);
+  execFileSync('apt-get', ['update', '-q'], { stdio: 'inherit', env });
+  execFileSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...pkgs], { stdio: 'inherit', env });
+  const still = list.filter((n) => !n.ok());
+  if (still.length) {
+    console.error(`setup: still missing after apt-get: ${still.map((n) => n.what).join(', ')}`);
+    process.exit(1);
+  }
+}
+
+function ensureNpmPackages() {
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const wanted = Object.keys(pkg.devDependencies || {});
+  const lock = path.join(root, 'package-lock.json');
+  const marker = path.join(root, 'node_modules', '.package-lock.json');
+  const present = wanted.every((name) => fs.existsSync(path.join(root, 'node_modules', name, 'package.json')));
+  const fresh = fs.existsSync(marker) && fs.statSync(marker).mtimeMs >= fs.statSync(lock).mtimeMs;
+  if (present && fresh) return;
+  console.log('setup: npm ci');
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+}
+
+ensureDebianPackages(process.argv.includes('--browser') ? [...needs, ...browserNeeds] : needs);
+ensureNpmPackages();

@@ -1,0 +1,135 @@
+'use strict';
+// The public JavaScript API over the engine's embind module. Same code in node and browsers:
+// it only checks argument types, converts, calls the engine, and turns { error } into Error.
+
+const { Tensor, fromEngine, toInput, describe } = require('./tensor.js');
+const { checkKeys, boolOption, numberOption, wholeOption, attentionOptions, ATTENTION_OPTIONS } = require('./options.js');
+const { Workspace } = require('./workspace.js');
+
+function unwrap(result) {
+  if (result && typeof result.error === 'string') throw new Error(result.error);
+  return result;
+}
+
+function attentionResult(raw) {
+  return {
+    scores: fromEngine(raw.scores),
+    scaled: fromEngine(raw.scaled),
+    masked: fromEngine(raw.masked),
+    weights: fromEngine(raw.weights),
+    output: fromEngine(raw.output),
+    scale: raw.scale,
+    fullyMaskedRows: raw.fullyMaskedRows,
+  };
+}
+
+function exampleResult(raw) {
+  return { tokens: raw.tokens, Q: fromEngine(raw.Q), K: fromEngine(raw.K), V: fromEngine(raw.V) };
+}
+
+/**
+ * Builds the API object around a loaded engine module.
+ * @param core the instantiated embind module (createAttentionLabCore())
+ */
+function createLab(core) {
+  return {
+    /**
+     * Scaled dot-product attention with every stage kept.
+     * @param Q queries [..., m, d_k]; K keys [..., n, d_k]; V values [..., n, d_v]
+     * @param options { causal, validLens, mask, scale }
+     * @returns { scores, scaled, masked, weights, output, scale, fullyMaskedRows }
+     */
+    attention(Q, K, V, options) {
+      const fn = 'attention';
+      const opts = attentionOptions(fn, options);
+      return attentionResult(unwrap(core.attention(toInput(Q, fn, 'Q'), toInput(K, fn, 'K'), toInput(V, fn, 'V'), opts)));
+    },
+
+    /** Numerically safe softmax along options.axis (default -1, the last axis). */
+    softmax(x, options) {
+      const fn = 'softmax';
+      const o = checkKeys(fn, options, ['axis']);
+      const axis = o.axis === undefined ? -1 : o.axis;
+      if (!Number.isInteger(axis)) throw new Error(`${fn}: axis is ${describe(axis)}; expected a whole number`);
+      if (Math.abs(axis) > 2 ** 30) throw new Error(`${fn}: axis = ${axis} is out of range`);
+      return fromEngine(unwrap(core.softmax(toInput(x, fn, 'x'), axis)));
+    },
+
+    /**
+     * Multi-head self-attention of X [n, d_model].
+     * @param spec { X, Wq, Wk, Wv, Wo?, heads, causal?, method?: 'loop' | 'batched',
+     *   forgetMergeTranspose?, scale? }
+     * @returns { q, k, v, scores, weights, headOutputs, concat, output, scale }
+     */
+    multiHeadAttention(spec) {
+      const fn = 'multiHeadAttention';
+      if (!spec || typeof spec !== 'object') throw new Error(`${fn}: expected an object { X, Wq, Wk, Wv, Wo, heads }; got ${describe(spec)}`);
+      const o = checkKeys(fn, spec, ['X', 'Wq', 'Wk', 'Wv', 'Wo', 'heads', 'causal', 'method', 'forgetMergeTranspose', 'scale']);
+      const method = o.method === undefined ? 'batched' : o.method;
+      if (method !== 'loop' && method !== 'batched') {
+        throw new Error(`${fn}: method = ${JSON.stringify(method)}; expected 'loop' or 'batched'`);
+      }
+      const input = {
+        X: toInput(o.X, fn, 'X'),
+        Wq: toInput(o.Wq, fn, 'Wq'),
+        Wk: toInput(o.Wk, fn, 'Wk'),
+        Wv: toInput(o.Wv, fn, 'Wv'),
+        heads: wholeOption(fn, o, 'heads', 1, 1),
+        causal: boolOption(fn, o, 'causal'),
+        method,
+        forgetMergeTranspose: boolOption(fn, o, 'forgetMergeTranspose'),
+      };
+      if (o.Wo !== undefined && o.Wo !== null) input.Wo = toInput(o.Wo, fn, 'Wo');
+      const scale = numberOption(fn, o, 'scale');
+      if (scale !== undefined) input.scale = scale;
+      const raw = unwrap(core.multiHeadAttention(input));
+      const out = { scale: raw.scale };
+      for (const key of ['q', 'k', 'v', 'scores', 'weights', 'headOutputs', 'concat', 'output']) out[key] = fromEngine(raw[key]);
+      return out;
+    },
+
+    /**
+     * The sqrt(d_k) experiment: statistics of q.k for standard-normal q, k.
+     * @param spec { dk, samples = 10000, seed = 1 }
+     * @returns { mean, variance, std }
+     */
+    dotProductStats(spec) {
+      const fn = 'dotProductStats';
+      if (!spec || typeof spec !== 'object') throw new Error(`${fn}: expected an object { dk, samples, seed }; got ${describe(spec)}`);
+      const o = checkKeys(fn, spec, ['dk', 'samples', 'seed']);
+      const num = (key, fallback) => {
+        const v = o[key] === undefined ? fallback : o[key];
+        if (typeof v !== 'number') throw new Error(`${fn}: ${key} is ${describe(v)}; expected a number`);
+        return v;
+      };
+      return unwrap(core.dotProductStats(num('dk', undefined), num('samples', 10000), num('seed', 1)));
+    },
+
+    /**
+     * A fixed-shape attention whose buffers stay in wasm memory, for per-frame recomputation.
+     * @param spec { batch = [], m, n, dk, dv, causal, validLens, mask, scale }
+     */
+    createWorkspace(spec) {
+      return new Workspace(core, spec);
+    },
+
+    /** The lessons' example inputs: { timeFlies, worked }, each { tokens, Q, K, V }. */
+    examples() {
+      const raw = core.examples();
+      return { timeFlies: exampleResult(raw.timeFlies), worked: exampleResult(raw.worked) };
+    },
+
+    /** Bytes the engine's allocator has in use, and live JS handles: for leak checks. */
+    memory() {
+      return {
+        heapInUse: core.heapInUse(),
+        handles: typeof core.count_emval_handles === 'function' ? core.count_emval_handles() : undefined,
+      };
+    },
+
+    Tensor,
+    ATTENTION_OPTIONS,
+  };
+}
+
+module.exports = { createLab };
