@@ -7,6 +7,7 @@
 #include <string>
 
 #include <emscripten/bind.h>
+#include <emscripten/heap.h>
 
 #include "attnlab/attnlab.hpp"
 #include "convert.hpp"
@@ -86,6 +87,9 @@ val examples_js() {
 // Bytes malloc has handed out and not taken back: the leak checks watch this.
 double heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
 
+// Size of wasm linear memory: grows, never shrinks.
+double heap_size() { return static_cast<double>(emscripten_get_heap_size()); }
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attnlab) {
@@ -95,6 +99,7 @@ EMSCRIPTEN_BINDINGS(attnlab) {
     emscripten::function("dotProductStats", &dot_product_stats_js);
     emscripten::function("examples", &examples_js);
     emscripten::function("heapInUse", &heap_in_use);
+    emscripten::function("heapSize", &heap_size);
     emscripten::class_<workspace_handle>("Workspace")
         .constructor<>()
         .function("configure", &workspace_handle::configure)

@@ -44,6 +44,7 @@ std::string number_string(double x) {
 }
 
 std::string index_string(const shape_t& shape, std::size_t flat) {
+    if (shape.empty()) return "";  // a scalar: "validLens = 3", not "validLens[] = 3"
     std::vector<std::size_t> index(shape.size());
     for (std::size_t d = shape.size(); d-- > 0;) {
         index[d] = flat % shape[d];

@@ -119,10 +119,11 @@ function createLab(core) {
       return { timeFlies: exampleResult(raw.timeFlies), worked: exampleResult(raw.worked) };
     },
 
-    /** Bytes the engine's allocator has in use, and live JS handles: for leak checks. */
+    /** Bytes the engine's allocator has in use, wasm memory size, live JS handles: for leak checks. */
     memory() {
       return {
         heapInUse: core.heapInUse(),
+        heapSize: core.heapSize(),
         handles: typeof core.count_emval_handles === 'function' ? core.count_emval_handles() : undefined,
       };
     },

@@ -57,7 +57,7 @@ function numberAt(value, where, allowBoolean) {
   throw new Error(`${where} is ${describe(value)}; expected a number${allowBoolean ? ' or boolean' : ''}`);
 }
 
-function fromNested(value, label, allowBoolean) {
+function fromNested(value, fn, name, allowBoolean) {
   const shape = [];
   for (let probe = value; Array.isArray(probe); probe = probe[0]) {
     shape.push(probe.length);
@@ -68,15 +68,15 @@ function fromNested(value, label, allowBoolean) {
   let next = 0;
   const walk = (node, axis, path) => {
     if (axis === shape.length) {
-      data[next++] = numberAt(node, `${label}${path}`, allowBoolean);
+      data[next++] = numberAt(node, `${fn}: ${name}${path}`, allowBoolean);
       return;
     }
     if (!Array.isArray(node)) {
-      throw new Error(`${label}${path} is ${describe(node)}; expected an array of ${shape[axis]} entries (like ${label}${path.replace(/\[\d+\]$/, '[0]')})`);
+      throw new Error(`${fn}: ${name}${path} is ${describe(node)}; expected an array of ${shape[axis]} entries like ${name}${path.replace(/\[\d+\]$/, '[0]')}`);
     }
     if (node.length !== shape[axis]) {
-      const first = `${label}${path.replace(/\[\d+\]$/, '[0]')}`;
-      throw new Error(`${label} is ragged: ${label}${path} has ${node.length} entries but ${axis === 0 ? label : first} has ${shape[axis]}`);
+      const first = `${name}${path.replace(/\[\d+\]$/, '[0]')}`;
+      throw new Error(`${fn}: ${name} is ragged: ${name}${path} has ${node.length} entries but ${first} has ${shape[axis]}`);
     }
     for (let i = 0; i < node.length; i++) walk(node[i], axis + 1, `${path}[${i}]`);
   };
@@ -96,7 +96,7 @@ function toInput(value, fn, name, allowBoolean = false) {
   if (typeof value === 'number' || (allowBoolean && typeof value === 'boolean')) {
     return { shape: [], data: new Float32Array([numberAt(value, label, allowBoolean)]) };
   }
-  if (Array.isArray(value)) return fromNested(value, label, allowBoolean);
+  if (Array.isArray(value)) return fromNested(value, fn, name, allowBoolean);
   if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
     return { shape: [value.length], data: value instanceof Float32Array ? value : Float32Array.from(value, Number) };
   }

@@ -32,7 +32,7 @@ std::size_t checked_size(const shape_t& shape, std::size_t limit, const std::str
 /// @brief A number as JavaScript would print it: "4", "0.5", "NaN", "-Infinity".
 std::string number_string(double x);
 
-/// @brief "[1, 2]" multi-index of a flat row-major offset within `shape`.
+/// @brief "[1, 2]" multi-index of a flat row-major offset within `shape` ("" for a scalar).
 std::string index_string(const shape_t& shape, std::size_t flat);
 
 /// @brief Throws argument_error if `t` holds NaN or +/-infinity (or -infinity only when

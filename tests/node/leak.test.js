@@ -1,0 +1,37 @@
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { loadAttentionLab } = require('./lab.js');
+
+test('100,000 calls, good and bad, do not grow the wasm heap or leak JS handles', async (t) => {
+  const lab = await loadAttentionLab();
+  const ex = lab.examples();
+  const { Q, K, V } = ex.timeFlies;
+  const ws = lab.createWorkspace({ m: 5, n: 5, dk: 4, dv: 4, causal: true });
+  const calls = [
+    () => lab.attention(Q, K, V, { causal: true }),
+    () => lab.attention(Q, K, [[1]]),                      // shape error
+    () => lab.attention([[NaN, 0, 0, 0]], K, V),           // non-finite error
+    () => lab.softmax([1000, 1001, 1002]),
+    () => lab.attention([Q.toArray()], [K.toArray()], [V.toArray()], { validLens: [9] }),  // range error
+    () => { ws.Q.set(Q.data); ws.K.set(K.data); ws.V.set(V.data); return ws.run(); },
+    () => lab.multiHeadAttention({ X: Q, Wq: K, Wk: K, Wv: K, heads: 3 }),  // heads error
+    () => lab.dotProductStats({ dk: 4, samples: 2 }),
+  ];
+  const warm = () => { for (const c of calls) { try { c(); } catch (_) { /* expected */ } } };
+  for (let i = 0; i < 100; i++) warm();
+  const before = lab.memory();
+  const total = 100000;
+  let errors = 0;
+  for (let i = 0; i < total; i++) {
+    try { calls[i % calls.length](); } catch (_) { errors++; }
+  }
+  const after = lab.memory();
+  t.diagnostic(`${total} calls (${errors} errors): heap in use ${before.heapInUse} -> ${after.heapInUse} bytes, ` +
+    `wasm memory ${before.heapSize} -> ${after.heapSize} bytes, handles ${before.handles} -> ${after.handles}`);
+  assert.equal(errors, total / calls.length * 4);
+  assert.equal(after.heapInUse, before.heapInUse);
+  assert.equal(after.heapSize, before.heapSize);
+  assert.equal(after.handles, before.handles);
+  ws.dispose();
+});
