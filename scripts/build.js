@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 'use strict';
-// Builds the project. Usage: node scripts/build.js [native] [wasm] [bundle]  (default: all)
+// Builds the project. Usage: node scripts/build.js [native] [wasm] [bundle] [bench]
+// (default: native wasm bundle)
 //   native: the C++ library, Catch2 tests and native benchmark (build/native)
+//   bench:  the native benchmark built with clang++ when present (build/bench), the same
+//           code generator emscripten uses, so native and wasm rows compare kernels, not compilers
 //   wasm:   the WebAssembly module with embind (build/wasm/attention_lab_core.js)
 //   bundle: the classic browser script dist/attention-lab.js (engine + JS API)
 
@@ -11,7 +14,7 @@ const path = require('path');
 
 const root = path.resolve(__dirname, '..');
 const args = process.argv.slice(2);
-const want = (step) => args.length === 0 || args.includes(step);
+const want = (step) => (args.length === 0 && step !== 'bench') || args.includes(step);
 const jobs = String(Math.max(1, require('os').cpus().length));
 
 // Debian's emscripten 3.1.6 needs its node modules (acorn) on NODE_PATH; harmless elsewhere.
@@ -24,17 +27,25 @@ function run(cmd, cmdArgs) {
   execFileSync(cmd, cmdArgs, { cwd: root, stdio: 'inherit', env });
 }
 
-function cmakeBuild(dir, configure) {
+function onPath(cmd) {
+  return require('child_process').spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+}
+
+function cmakeBuild(dir, configure, targets = []) {
   const build = path.join(root, 'build', dir);
   if (!fs.existsSync(path.join(build, 'CMakeCache.txt'))) {
     const [cmd, ...rest] = configure;
     run(cmd, [...rest, '-S', root, '-B', build, '-DCMAKE_BUILD_TYPE=Release']);
   }
-  run('cmake', ['--build', build, '-j', jobs]);
+  run('cmake', ['--build', build, '-j', jobs, ...targets.flatMap((t) => ['--target', t])]);
 }
 
 if (want('native')) cmakeBuild('native', ['cmake']);
 if (want('wasm')) cmakeBuild('wasm', ['emcmake', 'cmake']);
+if (want('bench')) {
+  const cxx = onPath('clang++') ? ['-DCMAKE_CXX_COMPILER=clang++'] : [];
+  cmakeBuild('bench', ['cmake', '-DATTNLAB_BUILD_TESTS=OFF', ...cxx], ['bench_native', 'bench_native_march']);
+}
 if (want('bundle')) {
   const esbuild = require('esbuild');
   fs.mkdirSync(path.join(root, 'dist'), { recursive: true });

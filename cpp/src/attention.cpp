@@ -84,8 +84,8 @@ void compute(const tensor& q, const tensor& k, const tensor& v, const row_masks&
         kernels::transpose(kb, key_t.data(), n, d_k);
         kernels::matmul(qb, key_t.data(), scores, m, d_k, n);
         // pass 2: scaled = scores * scale
-        kernels::scale(scores, scaled, m * n, r.scale);
-        for (std::size_t i = 0; i < m * n; ++i) {
+        const bool finite = kernels::scale(scores, scaled, m * n, r.scale);
+        for (std::size_t i = 0; !finite && i < m * n; ++i) {
             if (!std::isfinite(scaled[i])) {
                 throw argument_error(fn + ": the scaled score" +
                                      index_string(with_tail(lead, {m, n}), b * m * n + i) + " is " +

@@ -12,34 +12,44 @@ namespace {
 constexpr std::size_t R = 4;
 constexpr std::size_t J = 8;
 
-// One R x J tile (or a narrower tail of width w <= J) of c = a b.
+// c[0..Rows, 0..J) = a[0..Rows, :] b[:, 0..J): full-width tile, widths known at compile time.
 template <std::size_t Rows>
-inline void tile(const float* a, const float* b, float* c, std::size_t k, std::size_t n,
-                 std::size_t j0, std::size_t w) {
+inline void tile(const float* a, const float* b, float* c, std::size_t k, std::size_t n) {
     float acc[Rows][J] = {};
     for (std::size_t p = 0; p < k; ++p) {
-        const float* brow = b + p * n + j0;
-        float bv[J] = {};
-        if (w == J) {
-            for (std::size_t jj = 0; jj < J; ++jj) bv[jj] = brow[jj];
-        } else {
-            for (std::size_t jj = 0; jj < w; ++jj) bv[jj] = brow[jj];
+        const float* brow = b + p * n;
+        for (std::size_t r = 0; r < Rows; ++r) {
+            const float av = a[r * k + p];
+            for (std::size_t jj = 0; jj < J; ++jj) acc[r][jj] += av * brow[jj];
         }
+    }
+    for (std::size_t r = 0; r < Rows; ++r) {
+        for (std::size_t jj = 0; jj < J; ++jj) c[r * n + jj] = acc[r][jj];
+    }
+}
+
+// The last w < J columns: copied into a J-wide buffer so the same register tile applies.
+template <std::size_t Rows>
+inline void tail_tile(const float* a, const float* b, float* c, std::size_t k, std::size_t n, std::size_t w) {
+    float acc[Rows][J] = {};
+    for (std::size_t p = 0; p < k; ++p) {
+        float bv[J] = {};
+        for (std::size_t jj = 0; jj < w; ++jj) bv[jj] = b[p * n + jj];
         for (std::size_t r = 0; r < Rows; ++r) {
             const float av = a[r * k + p];
             for (std::size_t jj = 0; jj < J; ++jj) acc[r][jj] += av * bv[jj];
         }
     }
     for (std::size_t r = 0; r < Rows; ++r) {
-        for (std::size_t jj = 0; jj < w; ++jj) c[r * n + j0 + jj] = acc[r][jj];
+        for (std::size_t jj = 0; jj < w; ++jj) c[r * n + jj] = acc[r][jj];
     }
 }
 
 template <std::size_t Rows>
 inline void row_block(const float* a, const float* b, float* c, std::size_t k, std::size_t n) {
     std::size_t j0 = 0;
-    for (; j0 + J <= n; j0 += J) tile<Rows>(a, b, c, k, n, j0, J);
-    if (j0 < n) tile<Rows>(a, b, c, k, n, j0, n - j0);
+    for (; j0 + J <= n; j0 += J) tile<Rows>(a, b + j0, c + j0, k, n);
+    if (j0 < n) tail_tile<Rows>(a, b + j0, c + j0, k, n, n - j0);
 }
 
 }  // namespace
@@ -57,8 +67,25 @@ void transpose(const float* a, float* at, std::size_t rows, std::size_t cols) {
     }
 }
 
-void scale(const float* x, float* y, std::size_t n, float s) {
-    for (std::size_t i = 0; i < n; ++i) y[i] = x[i] * s;
+bool scale(const float* x, float* y, std::size_t n, float s) {
+    // y - y is 0 for finite y and NaN for infinity or NaN: lanes stay 0 only if all are finite.
+    constexpr std::size_t L = 8;
+    float lanes[L] = {};
+    std::size_t i = 0;
+    for (; i + L <= n; i += L) {
+        for (std::size_t l = 0; l < L; ++l) {
+            const float v = x[i + l] * s;
+            y[i + l] = v;
+            lanes[l] += v - v;
+        }
+    }
+    float check = 0.0f;
+    for (std::size_t l = 0; l < L; ++l) check += lanes[l];
+    for (; i < n; ++i) {
+        y[i] = x[i] * s;
+        check += y[i] - y[i];
+    }
+    return check == 0.0f;
 }
 
 float row_max(const float* x, std::size_t n) {

@@ -17,8 +17,8 @@ void matmul(const float* a, const float* b, float* c, std::size_t m, std::size_t
 /// @brief at[cols, rows] = transpose of a[rows, cols].
 void transpose(const float* a, float* at, std::size_t rows, std::size_t cols);
 
-/// @brief y[i] = x[i] * s for i < n.
-void scale(const float* x, float* y, std::size_t n, float s);
+/// @brief y[i] = x[i] * s for i < n. Returns false if any y[i] is infinite or NaN.
+bool scale(const float* x, float* y, std::size_t n, float s);
 
 /// @brief Largest of x[0..n), or -infinity for n = 0.
 float row_max(const float* x, std::size_t n);

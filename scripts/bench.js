@@ -1,0 +1,165 @@
+#!/usr/bin/env node
+'use strict';
+// npm run bench: attention forward, n in {5, 64, 256, 1024}, d = 64, with and without the
+// causal mask. Rows: the native build of the same kernels (-O3, and -O3 -march=native),
+// the wasm module through the JS API and through a workspace, and plain JavaScript on
+// Float32Array. Median times, ratio against native -O3, GFLOP/s (4 n^2 d per call).
+// A benchmark, not a test: it never fails on a slow machine.
+
+const { execFileSync } = require('child_process');
+const path = require('path');
+const fs = require('fs');
+const zlib = require('zlib');
+
+const root = path.resolve(__dirname, '..');
+const D = 64;
+const SIZES = (process.env.BENCH_SIZES || '5,64,256,1024').split(',').map(Number);
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[s.length >> 1];
+}
+
+/** Median milliseconds per call of fn: 15 samples of enough calls for ~2 ms each, after
+ * 150 ms of warm-up so V8 has moved the hot code to its optimising tier. */
+function time(fn, n) {
+  const inner = Math.max(1, Math.round(2e6 / (n * n * D)));
+  const warmUntil = process.hrtime.bigint() + 150000000n;
+  while (process.hrtime.bigint() < warmUntil) fn();
+  const samples = [];
+  for (let s = 0; s < 15; s++) {
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < inner; i++) fn();
+    samples.push(Number(process.hrtime.bigint() - t0) / 1e6 / inner);
+  }
+  return median(samples);
+}
+
+function randomData(size, seed) {
+  let s = seed >>> 0;
+  const out = new Float32Array(size);
+  for (let i = 0; i < size; i++) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    out[i] = s / 2147483648 - 1;
+  }
+  return out;
+}
+
+/** The baseline: straightforward attention on Float32Array, keeping the same stages. */
+function jsAttention(q, k, v, n, d, causal, st) {
+  const scale = 1 / Math.sqrt(d);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      let s = 0;
+      for (let c = 0; c < d; c++) s += q[i * d + c] * k[j * d + c];
+      st.scores[i * n + j] = s;
+      st.scaled[i * n + j] = s * scale;
+      st.masked[i * n + j] = causal && j > i ? -Infinity : s * scale;
+    }
+    let best = -Infinity;
+    for (let j = 0; j < n; j++) best = Math.max(best, st.masked[i * n + j]);
+    let total = 0;
+    for (let j = 0; j < n; j++) {
+      const e = Math.exp(st.masked[i * n + j] - best);
+      st.weights[i * n + j] = e;
+      total += e;
+    }
+    for (let j = 0; j < n; j++) st.weights[i * n + j] /= total;
+    for (let c = 0; c < d; c++) {
+      let s = 0;
+      for (let j = 0; j < n; j++) s += st.weights[i * n + j] * v[j * d + c];
+      st.output[i * d + c] = s;
+    }
+  }
+}
+
+function native(binary) {
+  const file = path.join(root, 'build', 'bench', 'cpp', 'bench', binary);
+  const out = execFileSync(file, [String(D), ...SIZES.map(String)], { encoding: 'utf8' });
+  const rows = new Map();
+  for (const line of out.trim().split('\n')) {
+    const r = JSON.parse(line);
+    rows.set(`${r.n}/${r.causal}`, r.median_ms);
+  }
+  return rows;
+}
+
+function compilerName() {
+  const cache = fs.readFileSync(path.join(root, 'build', 'bench', 'CMakeCache.txt'), 'utf8');
+  const m = cache.match(/^CMAKE_CXX_COMPILER:\w+=(.*)$/m);
+  return m ? path.basename(m[1]) : 'c++';
+}
+
+async function main() {
+  const { loadAttentionLab } = require(path.join(root, 'index.js'));
+  const lab = await loadAttentionLab();
+  const cxx = compilerName();
+  const nativeName = `native ${cxx} -O3`, marchName = `native ${cxx} -O3 -march=native`;
+  const results = { [nativeName]: native('bench_native'), [marchName]: native('bench_native_march') };
+  const api = new Map(), workspace = new Map(), js = new Map();
+  for (const n of SIZES) {
+    for (const causal of [false, true]) {
+      const key = `${n}/${causal}`;
+      const q = randomData(n * D, 1), k = randomData(n * D, 2), v = randomData(n * D, 3);
+      const Q = { shape: [n, D], data: q }, K = { shape: [n, D], data: k }, V = { shape: [n, D], data: v };
+      api.set(key, time(() => lab.attention(Q, K, V, { causal }), n));
+      const ws = lab.createWorkspace({ m: n, n, dk: D, dv: D, causal });
+      ws.Q.set(q);
+      ws.K.set(k);
+      ws.V.set(v);
+      workspace.set(key, time(() => ws.run(), n));
+      ws.dispose();
+      const st = {};
+      for (const name of ['scores', 'scaled', 'masked', 'weights']) st[name] = new Float32Array(n * n);
+      st.output = new Float32Array(n * D);
+      js.set(key, time(() => jsAttention(q, k, v, n, D, causal, st), n));
+    }
+  }
+  results['wasm, JS API'] = api;
+  results['wasm, workspace'] = workspace;
+  results['plain JS, Float32Array'] = js;
+
+  const base = results[nativeName];
+  const header = ['implementation', 'mask', ...SIZES.map((n) => `n=${n}`)];
+  const lines = [];
+  for (const causal of [false, true]) {
+    for (const [name, rows] of Object.entries(results)) {
+      lines.push([name, causal ? 'causal' : 'none', ...SIZES.map((n) => {
+        const key = `${n}/${causal}`;
+        const ms = rows.get(key);
+        const gflops = (4 * n * n * D) / (ms * 1e6);
+        return `${ms < 0.1 ? ms.toFixed(4) : ms.toFixed(3)} ms x${(ms / base.get(key)).toFixed(2)} ${gflops.toFixed(2)} GF/s`;
+      })]);
+    }
+  }
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const fmt = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  console.log(`attention forward, d = ${D}, median of 15 samples; xR = time / native -O3; GF/s = 4 n^2 d / time`);
+  console.log(fmt(header));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const l of lines) console.log(fmt(l));
+
+  const targets = [];
+  for (const n of SIZES.filter((x) => x >= 64)) {
+    for (const causal of [false, true]) {
+      const key = `${n}/${causal}`;
+      const w = workspace.get(key);
+      targets.push(`n=${n}${causal ? ' causal' : ''}: workspace/native ${(w / base.get(key)).toFixed(2)} (<= 1.0), ` +
+        `workspace/native-march ${(w / results[marchName].get(key)).toFixed(2)} (<= 1.5), ` +
+        `JS/workspace ${(js.get(key) / w).toFixed(1)}x (>= 15)`);
+    }
+  }
+  console.log('\ntargets (workspace path):');
+  for (const t of targets) console.log(`  ${t}`);
+  for (const file of ['build/wasm/attention_lab_core.js', 'dist/attention-lab.js']) {
+    const full = path.join(root, file);
+    if (!fs.existsSync(full)) continue;
+    const raw = fs.readFileSync(full);
+    console.log(`size ${file}: ${raw.length} bytes raw, ${zlib.gzipSync(raw, { level: 9 }).length} bytes gzip -9`);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
