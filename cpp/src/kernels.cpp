@@ -67,6 +67,20 @@ void transpose(const float* a, float* at, std::size_t rows, std::size_t cols) {
     }
 }
 
+bool all_finite(const float* x, std::size_t n) {
+    // x - x is 0 for finite x and NaN for infinity or NaN; NaN sticks in a lane.
+    constexpr std::size_t L = 8;
+    float lanes[L] = {};
+    std::size_t i = 0;
+    for (; i + L <= n; i += L) {
+        for (std::size_t l = 0; l < L; ++l) lanes[l] += x[i + l] - x[i + l];
+    }
+    float check = 0.0f;
+    for (std::size_t l = 0; l < L; ++l) check += lanes[l];
+    for (; i < n; ++i) check += x[i] - x[i];
+    return check == 0.0f;
+}
+
 bool scale(const float* x, float* y, std::size_t n, float s) {
     // y - y is 0 for finite y and NaN for infinity or NaN: lanes stay 0 only if all are finite.
     constexpr std::size_t L = 8;

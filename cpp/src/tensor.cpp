@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "attnlab/errors.hpp"
+#include "attnlab/kernels.hpp"
 
 namespace attnlab {
 
@@ -57,6 +58,7 @@ void require_finite(const tensor& t, const std::string& fn, const std::string& n
                     bool allow_neg_inf) {
     const float* p = t.data();
     const std::size_t size = t.size();
+    if (kernels::all_finite(p, size)) return;  // the common case, vectorised
     for (std::size_t i = 0; i < size; ++i) {
         const float x = p[i];
         if (std::isfinite(x)) continue;

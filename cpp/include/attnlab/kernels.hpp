@@ -17,6 +17,9 @@ void matmul(const float* a, const float* b, float* c, std::size_t m, std::size_t
 /// @brief at[cols, rows] = transpose of a[rows, cols].
 void transpose(const float* a, float* at, std::size_t rows, std::size_t cols);
 
+/// @brief True if no x[i] is infinite or NaN.
+bool all_finite(const float* x, std::size_t n);
+
 /// @brief y[i] = x[i] * s for i < n. Returns false if any y[i] is infinite or NaN.
 bool scale(const float* x, float* y, std::size_t n, float s);
 
