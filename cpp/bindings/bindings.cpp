@@ -77,6 +77,14 @@ val dot_product_stats_js(double dk, double samples, double seed) {
     return guarded("dotProductStats", [&] { return to_js(dot_product_stats(dk, samples, seed)); });
 }
 
+val softmax_saturation_js(const val& dks, double keys, double trials, double seed) {
+    return guarded("softmaxSaturation", [&] { return to_js(softmax_saturation(to_numbers(dks), keys, trials, seed)); });
+}
+
+val trace_shapes_js(const val& sizes) {
+    return guarded("traceShapes", [&] { return to_js(trace_shapes(to_layer_sizes(sizes))); });
+}
+
 val examples_js() {
     val out = val::object();
     out.set("timeFlies", to_js(time_flies_example()));
@@ -97,6 +105,8 @@ EMSCRIPTEN_BINDINGS(attnlab) {
     emscripten::function("softmax", &softmax_js);
     emscripten::function("multiHeadAttention", &multi_head_attention_js);
     emscripten::function("dotProductStats", &dot_product_stats_js);
+    emscripten::function("softmaxSaturation", &softmax_saturation_js);
+    emscripten::function("traceShapes", &trace_shapes_js);
     emscripten::function("examples", &examples_js);
     emscripten::function("heapInUse", &heap_in_use);
     emscripten::function("heapSize", &heap_size);

@@ -108,6 +108,59 @@ val to_js(const example_inputs& ex) {
     out.set("Q", to_js(ex.q));
     out.set("K", to_js(ex.k));
     out.set("V", to_js(ex.v));
+    if (ex.x.size() > 0) {
+        out.set("X", to_js(ex.x));
+        out.set("Wq", to_js(ex.w_q));
+        out.set("Wk", to_js(ex.w_k));
+        out.set("Wv", to_js(ex.w_v));
+    }
+    return out;
+}
+
+val to_js(const std::vector<saturation_point>& pts) {
+    val out = val::array();
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+        val p = val::object();
+        p.set("dk", pts[i].d_k);
+        p.set("maxWeightScaled", pts[i].max_weight_scaled);
+        p.set("maxGradScaled", pts[i].max_grad_scaled);
+        p.set("maxWeightUnscaled", pts[i].max_weight_unscaled);
+        p.set("maxGradUnscaled", pts[i].max_grad_unscaled);
+        out.set(i, p);
+    }
+    return out;
+}
+
+val to_js(const shape_trace& t) {
+    val steps = val::array();
+    for (std::size_t i = 0; i < t.steps.size(); ++i) {
+        val step = val::object();
+        step.set("id", t.steps[i].id);
+        step.set("formula", t.steps[i].formula);
+        step.set("shape", shape_to_js(t.steps[i].shape));
+        steps.set(i, step);
+    }
+    val out = val::object();
+    out.set("steps", steps);
+    out.set("parameters", t.parameters);
+    out.set("scoreEntries", t.score_entries);
+    return out;
+}
+
+layer_sizes to_layer_sizes(const val& js) {
+    layer_sizes s;
+    s.batch = js["batch"].as<double>();
+    s.n = js["n"].as<double>();
+    s.d_model = js["dModel"].as<double>();
+    s.heads = js["heads"].as<double>();
+    s.d_k = js["dk"].as<double>();
+    s.d_v = js["dv"].as<double>();
+    return s;
+}
+
+std::vector<double> to_numbers(const val& js) {
+    std::vector<double> out(js["length"].as<unsigned>());
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = js[i].as<double>();
     return out;
 }
 

@@ -12,6 +12,7 @@
 #include "attnlab/attention.hpp"
 #include "attnlab/examples.hpp"
 #include "attnlab/multihead.hpp"
+#include "attnlab/shapes.hpp"
 #include "attnlab/stats.hpp"
 #include "attnlab/tensor.hpp"
 
@@ -32,6 +33,10 @@ val to_js(const attention_result& r);
 val to_js(const mha_result& r);
 val to_js(const dot_stats& s);
 val to_js(const example_inputs& ex);
+val to_js(const std::vector<saturation_point>& pts);
+val to_js(const shape_trace& t);
+layer_sizes to_layer_sizes(const val& js);
+std::vector<double> to_numbers(const val& js);
 
 /// { error: message } for the JS wrapper to throw as an Error.
 val error_value(const std::string& message);

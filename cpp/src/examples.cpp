@@ -23,6 +23,24 @@ example_inputs time_flies_example() {
             {0.0f, 0.0f, 1.0f, 0.0f},   // like
             {0.0f, 0.0f, 0.0f, 1.0f},   // an
             {0.5f, 0.5f, 0.0f, 0.0f}};  // arrow
+    // Embeddings: 2 * one-hot in columns 0-4, and column 5 = 1 for content words.
+    ex.x = {{2, 0, 0, 0, 0, 1},   // time
+            {0, 2, 0, 0, 0, 1},   // flies
+            {0, 0, 2, 0, 0, 0},   // like
+            {0, 0, 0, 2, 0, 0},   // an
+            {0, 0, 0, 0, 2, 1}};  // arrow
+    // W = [M / 2; 0]: row t of M / 2 picks token t's vector, and the content column adds
+    // nothing, so X W reproduces Q, K, V exactly (halving and doubling are exact in float).
+    const auto project = [](const tensor& m) {
+        tensor w = zeros({6, m.shape()[1]});
+        for (std::size_t t = 0; t < 5; ++t) {
+            for (std::size_t c = 0; c < m.shape()[1]; ++c) w(t, c) = m(t, c) / 2;
+        }
+        return w;
+    };
+    ex.w_q = project(ex.q);
+    ex.w_k = project(ex.k);
+    ex.w_v = project(ex.v);
     return ex;
 }
 

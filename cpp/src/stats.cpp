@@ -13,9 +13,10 @@ namespace {
 
 const std::string fn = "dotProductStats";
 
-void require_whole(double x, double lo, double hi, const char* name, const char* hi_text) {
+void require_whole(double x, double lo, double hi, const char* name, const char* hi_text,
+                   const std::string& where = fn) {
     if (!(std::floor(x) == x && x >= lo && x <= hi)) {
-        throw argument_error(fn + ": " + name + " = " + number_string(x) + "; expected a whole number from " +
+        throw argument_error(where + ": " + name + " = " + number_string(x) + "; expected a whole number from " +
                              number_string(lo) + " to " + hi_text);
     }
 }
@@ -50,6 +51,77 @@ dot_stats dot_product_stats(double d_k, double samples, double seed) {
     r.variance = m2 / static_cast<double>(count - 1);
     r.std = std::sqrt(r.variance);
     return r;
+}
+
+namespace {
+
+// Largest weight and largest |Jacobian entry| of softmax(scores).
+std::pair<double, double> saturation_of(const std::vector<double>& scores) {
+    double best = scores[0];
+    for (double s : scores) best = std::max(best, s);
+    std::vector<double> p(scores.size());
+    double total = 0;
+    for (std::size_t j = 0; j < p.size(); ++j) total += (p[j] = std::exp(scores[j] - best));
+    double max_weight = 0, max_grad = 0;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        p[i] /= total;
+        max_weight = std::max(max_weight, p[i]);
+    }
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        for (std::size_t j = 0; j < p.size(); ++j) {
+            const double entry = (i == j ? p[i] : 0.0) - p[i] * p[j];  // d p_i / d s_j
+            max_grad = std::max(max_grad, std::abs(entry));
+        }
+    }
+    return {max_weight, max_grad};
+}
+
+}  // namespace
+
+std::vector<saturation_point> softmax_saturation(const std::vector<double>& d_ks, double keys,
+                                                 double trials, double seed) {
+    const std::string where = "softmaxSaturation";
+    if (d_ks.empty() || d_ks.size() > 64) {
+        throw argument_error(where + ": dks has " + std::to_string(d_ks.size()) +
+                             " entries; expected 1 to 64 values of d_k");
+    }
+    for (double dk : d_ks) {
+        if (!(std::floor(dk) == dk && dk >= 1 && dk <= 4096)) {
+            throw argument_error(where + ": dks holds " + number_string(dk) +
+                                 "; expected whole numbers from 1 to 4096");
+        }
+    }
+    if (!(std::floor(keys) == keys && keys >= 2 && keys <= 256)) {
+        throw argument_error(where + ": keys = " + number_string(keys) + "; expected a whole number from 2 to 256");
+    }
+    if (!(std::floor(trials) == trials && trials >= 1 && trials <= 1000)) {
+        throw argument_error(where + ": trials = " + number_string(trials) + "; expected a whole number from 1 to 1000");
+    }
+    require_whole(seed, 0, 9007199254740991.0, "seed", "2^53 - 1", where);
+    std::vector<saturation_point> out;
+    for (double dk : d_ks) {
+        normal_generator gen(static_cast<std::uint64_t>(seed));
+        saturation_point pt;
+        pt.d_k = dk;
+        const auto dims = static_cast<std::size_t>(dk), count = static_cast<std::size_t>(keys);
+        std::vector<double> q(dims), raw(count), scaled(count);
+        for (std::size_t t = 0; t < static_cast<std::size_t>(trials); ++t) {
+            for (double& x : q) x = gen.normal();
+            for (std::size_t j = 0; j < count; ++j) {
+                double s = 0;
+                for (std::size_t d = 0; d < dims; ++d) s += q[d] * gen.normal();
+                raw[j] = s;
+                scaled[j] = s / std::sqrt(dk);
+            }
+            const auto with = saturation_of(scaled), without = saturation_of(raw);
+            pt.max_weight_scaled += with.first / trials;
+            pt.max_grad_scaled += with.second / trials;
+            pt.max_weight_unscaled += without.first / trials;
+            pt.max_grad_unscaled += without.second / trials;
+        }
+        out.push_back(pt);
+    }
+    return out;
 }
 
 }  // namespace attnlab

@@ -261,3 +261,28 @@ TEST_CASE("attention rejects bad input with a message naming the argument", "[at
     CHECK_THROWS_WITH(attention(attnlab::zeros({1, 1}) + 1e20f, attnlab::zeros({1, 1}) + 1e20f, attnlab::zeros({1, 1}), overflow),
                       Catch::Contains("beyond float32"));
 }
+
+TEST_CASE("the example's embeddings and projections reproduce its Q, K and V exactly", "[attention][lesson]") {
+    const auto ex = attnlab::time_flies_example();
+    REQUIRE(ex.x.shape() == std::vector<std::size_t>{5, 6});
+    for (std::size_t i = 0; i < 5; ++i) {
+        for (std::size_t c = 0; c < 4; ++c) {
+            double q = 0, k = 0, v = 0;
+            for (std::size_t p = 0; p < 6; ++p) {
+                q += double(ex.x(i, p)) * ex.w_q(p, c);
+                k += double(ex.x(i, p)) * ex.w_k(p, c);
+                v += double(ex.x(i, p)) * ex.w_v(p, c);
+            }
+            CHECK(q == ex.q(i, c));
+            CHECK(k == ex.k(i, c));
+            CHECK(v == ex.v(i, c));
+        }
+    }
+    // With Q = K = V = X every token attends mostly to itself.
+    const auto self = attention(ex.x, ex.x, ex.x);
+    for (std::size_t i = 0; i < 5; ++i) {
+        for (std::size_t j = 0; j < 5; ++j) {
+            if (j != i) CHECK(self.weights(i, i) > 2 * self.weights(i, j));
+        }
+    }
+}

@@ -50,3 +50,21 @@ TEST_CASE("dotProductStats rejects out-of-range arguments by name", "[stats][err
     CHECK_THROWS_MATCHES(dot_product_stats(65536, 10000, 1), argument_error,
                          Message("dotProductStats: dk * samples = 655360000; expected at most 100,000,000 draws per call"));
 }
+
+TEST_CASE("without scaling the softmax saturates and its gradient vanishes as d_k grows", "[stats][saturation]") {
+    const auto pts = attnlab::softmax_saturation({4, 64, 512}, 5, 200, 3);
+    REQUIRE(pts.size() == 3);
+    // Scaled rows keep about the same spread at every d_k.
+    CHECK(std::abs(pts[2].max_weight_scaled - pts[0].max_weight_scaled) < 0.1);
+    CHECK(pts[2].max_grad_scaled > 0.1);
+    // Unscaled rows get closer to one-hot and their largest gradient falls.
+    CHECK(pts[2].max_weight_unscaled > 0.95);
+    CHECK(pts[2].max_grad_unscaled < 0.05);
+    CHECK(pts[2].max_grad_unscaled < pts[0].max_grad_unscaled);
+    for (const auto& p : pts) {
+        CHECK(p.max_grad_scaled <= 0.25);
+        CHECK(p.max_grad_unscaled <= 0.25);
+    }
+    CHECK_THROWS_MATCHES(attnlab::softmax_saturation({}, 5, 1, 1), argument_error,
+                         Message("softmaxSaturation: dks has 0 entries; expected 1 to 64 values of d_k"));
+}

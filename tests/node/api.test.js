@@ -19,7 +19,7 @@ test('the public API has exactly these names', async () => {
   const lab = await loadAttentionLab();
   assert.deepEqual(Object.keys(lab).sort(), [
     'ATTENTION_OPTIONS', 'Tensor', 'attention', 'createWorkspace', 'dotProductStats', 'examples', 'memory',
-    'multiHeadAttention', 'softmax',
+    'multiHeadAttention', 'softmax', 'softmaxSaturation', 'traceShapes',
   ]);
 });
 
@@ -134,4 +134,33 @@ test('dotProductStats lands near sqrt(d_k) and repeats for the same seed', async
     assert.deepEqual(lab.dotProductStats({ dk, samples: 20000, seed: 2017 }), s);
   }
   assert.notEqual(lab.dotProductStats({ dk: 4, seed: 1 }).std, lab.dotProductStats({ dk: 4, seed: 2 }).std);
+});
+
+test('the example embeddings project to its Q, K, V and Q = K = V = X attends mostly to itself', async () => {
+  const lab = await loadAttentionLab();
+  const ex = lab.examples().timeFlies;
+  const projected = lab.multiHeadAttention({ X: ex.X, Wq: ex.Wq, Wk: ex.Wk, Wv: ex.Wv, heads: 1 });
+  assert.deepEqual(Array.from(projected.q.data), Array.from(ex.Q.data));
+  assert.deepEqual(Array.from(projected.k.data), Array.from(ex.K.data));
+  assert.deepEqual(projected.weights.toArray()[0][1], lab.attention(ex.Q, ex.K, ex.V).weights.toArray()[1]);
+  const self = lab.attention(ex.X, ex.X, ex.X).weights.toArray();
+  self.forEach((row, i) => row.forEach((w, j) => { if (j !== i) assert.ok(row[i] > 2 * w, `row ${i}`); }));
+});
+
+test('traceShapes follows the lesson shapes and counts 1,048,576 parameters for d_model 512, h 8', async () => {
+  const lab = await loadAttentionLab();
+  const t = lab.traceShapes({ batch: 32, n: 50, dModel: 64, dk: 64, dv: 128 });
+  const byId = Object.fromEntries(t.steps.map((s) => [s.id, s.shape]));
+  assert.deepEqual(byId.Q, [32, 50, 64]);
+  assert.deepEqual(byId.weights, [32, 50, 50]);
+  assert.deepEqual(byId.heads, [32, 50, 128]);
+  assert.equal(lab.traceShapes({ n: 6, dModel: 512, heads: 8 }).parameters, 1048576);
+  assert.throws(() => lab.traceShapes({ n: 6, dModel: 8, heads: 3 }), { message: 'traceShapes: heads = 3 does not divide dModel = 8; give dk or a divisor' });
+});
+
+test('softmaxSaturation: unscaled rows go one-hot and their gradient vanishes', async () => {
+  const lab = await loadAttentionLab();
+  const [small, , big] = lab.softmaxSaturation({ dks: [4, 64, 512] });
+  assert.ok(big.maxWeightUnscaled > 0.95 && big.maxGradUnscaled < 0.05);
+  assert.ok(Math.abs(big.maxWeightScaled - small.maxWeightScaled) < 0.1);
 });

@@ -24,7 +24,9 @@ function attentionResult(raw) {
 }
 
 function exampleResult(raw) {
-  return { tokens: raw.tokens, Q: fromEngine(raw.Q), K: fromEngine(raw.K), V: fromEngine(raw.V) };
+  const out = { tokens: raw.tokens };
+  for (const key of ['Q', 'K', 'V', 'X', 'Wq', 'Wk', 'Wv']) if (raw[key]) out[key] = fromEngine(raw[key]);
+  return out;
 }
 
 /**
@@ -103,6 +105,48 @@ function createLab(core) {
         return v;
       };
       return unwrap(core.dotProductStats(num('dk', undefined), num('samples', 10000), num('seed', 1)));
+    },
+
+    /**
+     * How saturated a softmax row gets as d_k grows, with and without 1/sqrt(d_k).
+     * @param spec { dks: number[], keys = 5, trials = 200, seed = 1 }
+     * @returns [{ dk, maxWeightScaled, maxGradScaled, maxWeightUnscaled, maxGradUnscaled }]
+     */
+    softmaxSaturation(spec) {
+      const fn = 'softmaxSaturation';
+      if (!spec || typeof spec !== 'object') throw new Error(`${fn}: expected an object { dks, keys, trials, seed }; got ${describe(spec)}`);
+      const o = checkKeys(fn, spec, ['dks', 'keys', 'trials', 'seed']);
+      if (!Array.isArray(o.dks) || !o.dks.every((x) => typeof x === 'number')) {
+        throw new Error(`${fn}: dks is ${describe(o.dks)}; expected an array of numbers`);
+      }
+      const num = (key, fallback) => {
+        const v = o[key] === undefined ? fallback : o[key];
+        if (typeof v !== 'number') throw new Error(`${fn}: ${key} is ${describe(v)}; expected a number`);
+        return v;
+      };
+      return unwrap(core.softmaxSaturation(o.dks, num('keys', 5), num('trials', 200), num('seed', 1)));
+    },
+
+    /**
+     * Shapes of every tensor in one attention layer.
+     * @param spec { batch = 1, n, dModel, heads = 1, dk = dModel / heads, dv = dk }
+     * @returns { steps: [{ id, formula, shape }], parameters, scoreEntries }
+     */
+    traceShapes(spec) {
+      const fn = 'traceShapes';
+      if (!spec || typeof spec !== 'object') throw new Error(`${fn}: expected an object { batch, n, dModel, heads, dk, dv }; got ${describe(spec)}`);
+      const o = checkKeys(fn, spec, ['batch', 'n', 'dModel', 'heads', 'dk', 'dv']);
+      const sizes = {};
+      sizes.batch = wholeOption(fn, o, 'batch', 1, 1);
+      sizes.n = wholeOption(fn, o, 'n', undefined, 1);
+      sizes.dModel = wholeOption(fn, o, 'dModel', undefined, 1);
+      sizes.heads = wholeOption(fn, o, 'heads', 1, 1);
+      if (o.dk === undefined && sizes.dModel % sizes.heads !== 0) {
+        throw new Error(`${fn}: heads = ${sizes.heads} does not divide dModel = ${sizes.dModel}; give dk or a divisor`);
+      }
+      sizes.dk = wholeOption(fn, o, 'dk', Math.floor(sizes.dModel / sizes.heads), 1);
+      sizes.dv = wholeOption(fn, o, 'dv', sizes.dk, 1);
+      return unwrap(core.traceShapes(sizes));
     },
 
     /**

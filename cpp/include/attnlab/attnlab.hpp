@@ -7,6 +7,7 @@
 #include "attnlab/examples.hpp"
 #include "attnlab/mask.hpp"
 #include "attnlab/multihead.hpp"
+#include "attnlab/shapes.hpp"
 #include "attnlab/softmax.hpp"
 #include "attnlab/stats.hpp"
 #include "attnlab/tensor.hpp"

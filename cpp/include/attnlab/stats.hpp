@@ -3,6 +3,7 @@
 /// @brief The sqrt(d_k) experiment: how large are dot products of random vectors?
 
 #include <cstdint>
+#include <vector>
 
 namespace attnlab {
 
@@ -21,5 +22,22 @@ struct dot_stats {
 /// @param seed any integer in [0, 2^53)
 /// @throws argument_error naming the argument that is out of range
 dot_stats dot_product_stats(double d_k, double samples, double seed);
+
+/// @brief How saturated one softmax row gets for random q, k at one d_k.
+struct saturation_point {
+    double d_k = 0;
+    double max_weight_scaled = 0;    ///< largest softmax weight with scores / sqrt(d_k)
+    double max_grad_scaled = 0;      ///< largest |d weight_i / d score_j| with scaling
+    double max_weight_unscaled = 0;  ///< the same without scaling
+    double max_grad_unscaled = 0;
+};
+
+/// @brief For each d_k: one query against `keys` keys with standard-normal entries, the
+/// row's largest softmax weight and the largest entry of its Jacobian diag(p) - p p^T,
+/// with and without the 1/sqrt(d_k) scale, averaged over `trials` draws.
+/// The Jacobian's entries are at most 0.25 and fall towards 0 as the row saturates.
+/// @throws argument_error for an empty or out-of-range d_k list, keys < 2, trials < 1
+std::vector<saturation_point> softmax_saturation(const std::vector<double>& d_ks, double keys,
+                                                 double trials, double seed);
 
 }  // namespace attnlab

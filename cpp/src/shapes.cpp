@@ -1,0 +1,46 @@
+#include "attnlab/shapes.hpp"
+
+#include "attnlab/errors.hpp"
+
+namespace attnlab {
+
+shape_trace trace_shapes(const layer_sizes& s) {
+    const struct { const char* name; std::size_t value; } sizes[] = {
+        {"batch", s.batch}, {"n", s.n}, {"dModel", s.d_model}, {"heads", s.heads}, {"dk", s.d_k}, {"dv", s.d_v}};
+    for (const auto& size : sizes) {
+        if (size.value < 1 || size.value > 100000) {
+            throw argument_error(std::string("traceShapes: ") + size.name + " = " + std::to_string(size.value) +
+                                 "; expected a whole number from 1 to 100000");
+        }
+    }
+    const std::size_t b = s.batch, n = s.n, h = s.heads;
+    const shape_t lead = h > 1 ? shape_t{b, h} : shape_t{b};
+    const auto per_head = [&](std::initializer_list<std::size_t> tail) {
+        shape_t out = lead;
+        out.insert(out.end(), tail);
+        return out;
+    };
+    shape_trace t;
+    t.steps = {
+        {"X", "embeddings", {b, n, s.d_model}},
+        {"Wq", "W_Q", {s.d_model, h * s.d_k}},
+        {"Wk", "W_K", {s.d_model, h * s.d_k}},
+        {"Wv", "W_V", {s.d_model, h * s.d_v}},
+        {"Q", "X W_Q", per_head({n, s.d_k})},
+        {"K", "X W_K", per_head({n, s.d_k})},
+        {"V", "X W_V", per_head({n, s.d_v})},
+        {"Kt", "K^T", per_head({s.d_k, n})},
+        {"scores", "Q K^T", per_head({n, n})},
+        {"weights", "softmax(Q K^T / sqrt(d_k))", per_head({n, n})},
+        {"heads", "weights V", per_head({n, s.d_v})},
+    };
+    if (h > 1) t.steps.push_back({"concat", "heads merged", {b, n, h * s.d_v}});
+    t.steps.push_back({"Wo", "W_O", {h * s.d_v, s.d_model}});
+    t.steps.push_back({"output", h > 1 ? "concat W_O" : "(weights V) W_O", {b, n, s.d_model}});
+    const double dm = static_cast<double>(s.d_model), hd = static_cast<double>(h);
+    t.parameters = dm * hd * s.d_k * 2 + dm * hd * s.d_v * 2;
+    t.score_entries = static_cast<double>(b) * hd * static_cast<double>(n) * static_cast<double>(n);
+    return t;
+}
+
+}  // namespace attnlab
