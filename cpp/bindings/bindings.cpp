@@ -31,12 +31,20 @@ public:
             return val::object();
         });
     }
-    val run() {
-        return guarded("attention", [&] {
+    // Returns true on success; otherwise last_error() holds the message. No JS object is
+    // made per run, so a per-frame loop allocates nothing.
+    bool run() {
+        try {
             ws_->run();
-            return val::object();
-        });
+            return true;
+        } catch (const std::exception& e) {
+            error_ = e.what();
+        } catch (...) {
+            error_ = "attention: internal error";
+        }
+        return false;
     }
+    std::string last_error() const { return error_; }
     // Views into wasm memory: valid until memory grows, so JS fetches them afresh each time.
     val view(const std::string& name) {
         tensor* t = name == "Q" ? &ws_->q() : name == "K" ? &ws_->k() : name == "V" ? &ws_->v() : nullptr;
@@ -54,6 +62,7 @@ public:
 
 private:
     std::unique_ptr<attention_workspace> ws_;
+    std::string error_;
 };
 
 val attention_js(const val& q, const val& k, const val& v, const val& opts) {
@@ -114,6 +123,7 @@ EMSCRIPTEN_BINDINGS(attnlab) {
         .constructor<>()
         .function("configure", &workspace_handle::configure)
         .function("run", &workspace_handle::run)
+        .function("lastError", &workspace_handle::last_error)
         .function("view", &workspace_handle::view)
         .function("fullyMaskedCount", &workspace_handle::fully_masked_count)
         .function("release", &workspace_handle::release);

@@ -82,24 +82,8 @@ bool all_finite(const float* x, std::size_t n) {
 }
 
 bool scale(const float* x, float* y, std::size_t n, float s) {
-    // y - y is 0 for finite y and NaN for infinity or NaN: lanes stay 0 only if all are finite.
-    constexpr std::size_t L = 8;
-    float lanes[L] = {};
-    std::size_t i = 0;
-    for (; i + L <= n; i += L) {
-        for (std::size_t l = 0; l < L; ++l) {
-            const float v = x[i + l] * s;
-            y[i + l] = v;
-            lanes[l] += v - v;
-        }
-    }
-    float check = 0.0f;
-    for (std::size_t l = 0; l < L; ++l) check += lanes[l];
-    for (; i < n; ++i) {
-        y[i] = x[i] * s;
-        check += y[i] - y[i];
-    }
-    return check == 0.0f;
+    for (std::size_t i = 0; i < n; ++i) y[i] = x[i] * s;
+    return all_finite(y, n);
 }
 
 float row_max(const float* x, std::size_t n) {
@@ -152,23 +136,17 @@ bool softmax_row(const float* x, float* y, std::size_t n) {
         for (std::size_t j = 0; j < n; ++j) y[j] = 0.0f;
         return false;
     }
+    // A pure map (vectorises), then the sum in lanes (no reassociation needed).
+    for (std::size_t j = 0; j < n; ++j) y[j] = exp_nonpositive(x[j] - mx);
     constexpr std::size_t L = 8;
     float lanes[L] = {};
     std::size_t j = 0;
     for (; j + L <= n; j += L) {
-        for (std::size_t l = 0; l < L; ++l) {
-            const float e = exp_nonpositive(x[j + l] - mx);
-            y[j + l] = e;
-            lanes[l] += e;
-        }
+        for (std::size_t l = 0; l < L; ++l) lanes[l] += y[j + l];
     }
     float sum = 0.0f;
     for (std::size_t l = 0; l < L; ++l) sum += lanes[l];
-    for (; j < n; ++j) {
-        const float e = exp_nonpositive(x[j] - mx);
-        y[j] = e;
-        sum += e;
-    }
+    for (; j < n; ++j) sum += y[j];
     const float inv = 1.0f / sum;
     for (std::size_t i = 0; i < n; ++i) y[i] *= inv;
     return true;

@@ -45,8 +45,8 @@ class Workspace {
 
   /** Computes every stage from the current Q, K, V. Throws on NaN or infinity. */
   run() {
-    const result = (this._handle || this._view('run')).run();
-    if (typeof result.error === 'string') throw new Error(result.error);
+    if (!this._handle) throw new Error('Workspace: used after dispose()');
+    if (!this._handle.run()) throw new Error(this._handle.lastError());
     return this;
   }
 
