@@ -94,6 +94,33 @@ val trace_shapes_js(const val& sizes) {
     return guarded("traceShapes", [&] { return to_js(trace_shapes(to_layer_sizes(sizes))); });
 }
 
+val explain_row_js(const val& q, const val& k, const val& v, const val& opts, double row) {
+    return guarded("explainRow", [&] {
+        if (!(row >= 0 && row == static_cast<double>(static_cast<std::size_t>(row)))) {
+            throw argument_error("explainRow: row = " + number_string(row) + "; expected a whole number >= 0");
+        }
+        return to_js(explain_row(to_tensor(q, "explainRow", "Q"), to_tensor(k, "explainRow", "K"),
+                                 to_tensor(v, "explainRow", "V"), to_attention_options(opts, "explainRow"),
+                                 static_cast<std::size_t>(row)));
+    });
+}
+
+val random_normal_js(const val& shape, double stddev, double seed) {
+    return guarded("randomNormal", [&] {
+        shape_t s;
+        for (double x : to_numbers(shape)) s.push_back(static_cast<std::size_t>(x));
+        return to_js(random_normal(s, stddev, seed));
+    });
+}
+
+val max_abs_diff_js(const val& a, const val& b) {
+    return guarded("maxAbsDiff", [&] {
+        val out = val::object();
+        out.set("value", max_abs_diff(to_tensor(a, "maxAbsDiff", "a"), to_tensor(b, "maxAbsDiff", "b")));
+        return out;
+    });
+}
+
 val examples_js() {
     val out = val::object();
     out.set("timeFlies", to_js(time_flies_example()));
@@ -116,6 +143,9 @@ EMSCRIPTEN_BINDINGS(attnlab) {
     emscripten::function("dotProductStats", &dot_product_stats_js);
     emscripten::function("softmaxSaturation", &softmax_saturation_js);
     emscripten::function("traceShapes", &trace_shapes_js);
+    emscripten::function("explainRow", &explain_row_js);
+    emscripten::function("randomNormal", &random_normal_js);
+    emscripten::function("maxAbsDiff", &max_abs_diff_js);
     emscripten::function("examples", &examples_js);
     emscripten::function("heapInUse", &heap_in_use);
     emscripten::function("heapSize", &heap_size);

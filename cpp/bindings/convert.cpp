@@ -97,6 +97,7 @@ val to_js(const dot_stats& s) {
     out.set("mean", s.mean);
     out.set("variance", s.variance);
     out.set("std", s.std);
+    out.set("expectedStd", s.expected_std);
     return out;
 }
 
@@ -144,6 +145,26 @@ val to_js(const shape_trace& t) {
     out.set("steps", steps);
     out.set("parameters", t.parameters);
     out.set("scoreEntries", t.score_entries);
+    return out;
+}
+
+val to_js(const row_derivation& d) {
+    val out = val::object();
+    out.set("row", static_cast<double>(d.row));
+    out.set("scale", d.scale);
+    out.set("terms", to_js(d.terms));
+    out.set("scores", to_js(d.scores));
+    out.set("scaled", to_js(d.scaled));
+    out.set("masked", to_js(d.masked));
+    out.set("rowMax", d.row_max);
+    out.set("expRaw", to_js(d.exp_raw));
+    out.set("expShifted", to_js(d.exp_shifted));
+    out.set("sumRaw", d.sum_raw);
+    out.set("sumShifted", d.sum_shifted);
+    out.set("weights", to_js(d.weights));
+    out.set("weightedValues", to_js(d.weighted_values));
+    out.set("output", to_js(d.output));
+    out.set("fullyMasked", d.fully_masked);
     return out;
 }
 

@@ -11,6 +11,7 @@
 
 #include "attnlab/attention.hpp"
 #include "attnlab/examples.hpp"
+#include "attnlab/explain.hpp"
 #include "attnlab/multihead.hpp"
 #include "attnlab/shapes.hpp"
 #include "attnlab/stats.hpp"
@@ -35,6 +36,7 @@ val to_js(const dot_stats& s);
 val to_js(const example_inputs& ex);
 val to_js(const std::vector<saturation_point>& pts);
 val to_js(const shape_trace& t);
+val to_js(const row_derivation& d);
 layer_sizes to_layer_sizes(const val& js);
 std::vector<double> to_numbers(const val& js);
 

@@ -1,6 +1,9 @@
 #include "attnlab/random.hpp"
 
 #include <cmath>
+#include <string>
+
+#include "attnlab/errors.hpp"
 
 namespace attnlab {
 
@@ -29,6 +32,21 @@ double normal_generator::normal() {
     spare_ = radius * std::sin(angle);
     has_spare_ = true;
     return radius * std::cos(angle);
+}
+
+tensor random_normal(const shape_t& shape, double stddev, double seed) {
+    const std::string fn = "randomNormal";
+    if (!(std::isfinite(stddev) && stddev >= 0)) {
+        throw argument_error(fn + ": stddev = " + number_string(stddev) + "; expected a finite number >= 0");
+    }
+    if (!(std::floor(seed) == seed && seed >= 0 && seed <= 9007199254740991.0)) {
+        throw argument_error(fn + ": seed = " + number_string(seed) + "; expected a whole number from 0 to 2^53 - 1");
+    }
+    checked_size(shape, default_max_elements, fn + ": the tensor");
+    tensor t = tensor::from_shape(shape);
+    normal_generator gen(static_cast<std::uint64_t>(seed));
+    for (float& x : t) x = static_cast<float>(gen.normal() * stddev);
+    return t;
 }
 
 }  // namespace attnlab

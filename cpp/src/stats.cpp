@@ -50,6 +50,7 @@ dot_stats dot_product_stats(double d_k, double samples, double seed) {
     r.mean = mean;
     r.variance = m2 / static_cast<double>(count - 1);
     r.std = std::sqrt(r.variance);
+    r.expected_std = std::sqrt(d_k);
     return r;
 }
 

@@ -84,4 +84,16 @@ tensor zeros(const shape_t& shape) {
     return t;
 }
 
+double max_abs_diff(const tensor& a, const tensor& b, const std::string& fn) {
+    if (shape_of(a) != shape_of(b)) {
+        throw argument_error(fn + ": b has shape " + shape_string(shape_of(b)) + " but a has " +
+                             shape_string(shape_of(a)) + "; expected the same shape");
+    }
+    double worst = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        worst = std::max(worst, std::abs(static_cast<double>(a.data()[i]) - b.data()[i]));
+    }
+    return worst;
+}
+
 }  // namespace attnlab

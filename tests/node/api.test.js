@@ -18,8 +18,8 @@ test('the package loads with require and with import, and both share the API', a
 test('the public API has exactly these names', async () => {
   const lab = await loadAttentionLab();
   assert.deepEqual(Object.keys(lab).sort(), [
-    'ATTENTION_OPTIONS', 'Tensor', 'attention', 'createWorkspace', 'dotProductStats', 'examples', 'memory',
-    'multiHeadAttention', 'softmax', 'softmaxSaturation', 'traceShapes',
+    'ATTENTION_OPTIONS', 'Tensor', 'attention', 'createWorkspace', 'dotProductStats', 'examples', 'explainRow',
+    'maxAbsDiff', 'memory', 'multiHeadAttention', 'randomNormal', 'softmax', 'softmaxSaturation', 'traceShapes',
   ]);
 });
 
@@ -163,4 +163,24 @@ test('softmaxSaturation: unscaled rows go one-hot and their gradient vanishes', 
   const [small, , big] = lab.softmaxSaturation({ dks: [4, 64, 512] });
   assert.ok(big.maxWeightUnscaled > 0.95 && big.maxGradUnscaled < 0.05);
   assert.ok(Math.abs(big.maxWeightScaled - small.maxWeightScaled) < 0.1);
+});
+
+test('explainRow shows the worked example exps [2.0281, 1] with sum 3.0281', async () => {
+  const lab = await loadAttentionLab();
+  const { Q, K, V } = lab.examples().worked;
+  const d = lab.explainRow(Q, K, V, 0);
+  close(d.expRaw.get(0), 2.0281, 5e-5, 'exp 1');
+  assert.equal(d.expRaw.get(1), 1);
+  close(d.sumRaw, 3.0281, 5e-5, 'sum');
+  assert.deepEqual(d.terms.toArray(), [[1, 0], [0, 0]]);
+  assert.throws(() => lab.explainRow(Q, K, V, 1), { message: 'explainRow: row = 1 but Q has 1 rows; expected 0 to 0' });
+});
+
+test('randomNormal repeats for a seed; maxAbsDiff compares tensors', async () => {
+  const lab = await loadAttentionLab();
+  const a = lab.randomNormal({ shape: [3, 4], seed: 5 });
+  assert.deepEqual(a.shape, [3, 4]);
+  assert.equal(lab.maxAbsDiff(a, lab.randomNormal({ shape: [3, 4], seed: 5 })), 0);
+  assert.ok(lab.maxAbsDiff(a, lab.randomNormal({ shape: [3, 4], seed: 6 })) > 0);
+  assert.throws(() => lab.maxAbsDiff([1, 2], [1]), { message: 'maxAbsDiff: b has shape [1] but a has [2]; expected the same shape' });
 });

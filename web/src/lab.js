@@ -108,6 +108,42 @@ function createLab(core) {
     },
 
     /**
+     * Every arithmetic step behind one query row of 2-D attention.
+     * @returns { row, scale, terms [n, d_k], scores, scaled, masked, rowMax, expRaw, expShifted,
+     *   sumRaw, sumShifted, weights, weightedValues [n, d_v], output, fullyMasked }
+     */
+    explainRow(Q, K, V, row, options) {
+      const fn = 'explainRow';
+      if (typeof row !== 'number') throw new Error(`${fn}: row is ${describe(row)}; expected a whole number`);
+      const raw = unwrap(core.explainRow(toInput(Q, fn, 'Q'), toInput(K, fn, 'K'), toInput(V, fn, 'V'), attentionOptions(fn, options), row));
+      for (const key of ['terms', 'scores', 'scaled', 'masked', 'expRaw', 'expShifted', 'weights', 'weightedValues', 'output']) {
+        raw[key] = fromEngine(raw[key]);
+      }
+      return raw;
+    },
+
+    /** A seeded tensor of normal entries: { shape, stddev = 1, seed = 1 }. */
+    randomNormal(spec) {
+      const fn = 'randomNormal';
+      if (!spec || typeof spec !== 'object') throw new Error(`${fn}: expected an object { shape, stddev, seed }; got ${describe(spec)}`);
+      const o = checkKeys(fn, spec, ['shape', 'stddev', 'seed']);
+      if (!Array.isArray(o.shape) || !o.shape.every((e) => Number.isInteger(e) && e >= 0)) {
+        throw new Error(`${fn}: shape is ${JSON.stringify(o.shape)}; expected an array of whole numbers`);
+      }
+      const stddev = o.stddev === undefined ? 1 : o.stddev;
+      const seed = o.seed === undefined ? 1 : o.seed;
+      if (typeof stddev !== 'number') throw new Error(`${fn}: stddev is ${describe(stddev)}; expected a number`);
+      if (typeof seed !== 'number') throw new Error(`${fn}: seed is ${describe(seed)}; expected a number`);
+      return fromEngine(unwrap(core.randomNormal(o.shape, stddev, seed)));
+    },
+
+    /** Largest |a - b| over two tensors of one shape. */
+    maxAbsDiff(a, b) {
+      const fn = 'maxAbsDiff';
+      return unwrap(core.maxAbsDiff(toInput(a, fn, 'a'), toInput(b, fn, 'b'))).value;
+    },
+
+    /**
      * How saturated a softmax row gets as d_k grows, with and without 1/sqrt(d_k).
      * @param spec { dks: number[], keys = 5, trials = 200, seed = 1 }
      * @returns [{ dk, maxWeightScaled, maxGradScaled, maxWeightUnscaled, maxGradUnscaled }]

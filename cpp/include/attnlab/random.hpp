@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "attnlab/tensor.hpp"
+
 namespace attnlab {
 
 /// @brief splitmix64 stream with Box-Muller standard normals.
@@ -24,5 +26,10 @@ private:
     double spare_ = 0;
     bool has_spare_ = false;
 };
+
+/// @brief A tensor of `shape` with normal entries of standard deviation `stddev`, the same
+/// for the same seed on every platform.
+/// @throws argument_error for a bad shape, stddev or seed
+tensor random_normal(const shape_t& shape, double stddev, double seed);
 
 }  // namespace attnlab

@@ -12,6 +12,7 @@ struct dot_stats {
     double mean = 0;
     double variance = 0;  ///< unbiased (divides by samples - 1)
     double std = 0;
+    double expected_std = 0;  ///< theory: sqrt(d_k)
 };
 
 /// @brief Draws `samples` pairs q, k with d_k independent standard-normal entries each and

@@ -46,4 +46,8 @@ void require_nonempty(const tensor& t, const std::string& fn, const std::string&
 /// @brief Makes a zero-filled tensor of `shape`.
 tensor zeros(const shape_t& shape);
 
+/// @brief Largest |a - b| over two tensors of one shape.
+/// @throws argument_error naming `fn` if the shapes differ
+double max_abs_diff(const tensor& a, const tensor& b, const std::string& fn = "maxAbsDiff");
+
 }  // namespace attnlab

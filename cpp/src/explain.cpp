@@ -1,0 +1,62 @@
+#include "attnlab/explain.hpp"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "attnlab/errors.hpp"
+
+namespace attnlab {
+
+row_derivation explain_row(const tensor& q, const tensor& k, const tensor& v,
+                           const attention_options& opts, std::size_t row) {
+    const std::string fn = "explainRow";
+    const struct { const tensor* t; const char* name; } inputs[] = {{&q, "Q"}, {&k, "K"}, {&v, "V"}};
+    for (const auto& in : inputs) {
+        if (in.t->dimension() != 2) {
+            throw argument_error(fn + ": " + in.name + " has shape " + shape_string(shape_of(*in.t)) +
+                                 "; expected a matrix (one head, no batch axes)");
+        }
+    }
+    if (row >= q.shape()[0]) {
+        throw argument_error(fn + ": row = " + std::to_string(row) + " but Q has " + std::to_string(q.shape()[0]) +
+                             " rows; expected 0 to " + std::to_string(q.shape()[0] - 1));
+    }
+    const attention_result r = attention(q, k, v, opts);
+    const std::size_t n = k.shape()[0], d_k = k.shape()[1], d_v = v.shape()[1];
+    row_derivation d;
+    d.row = row;
+    d.scale = r.scale;
+    d.terms = tensor::from_shape({n, d_k});
+    d.scores = tensor::from_shape({n});
+    d.scaled = tensor::from_shape({n});
+    d.masked = tensor::from_shape({n});
+    d.exp_raw = tensor::from_shape({n});
+    d.exp_shifted = tensor::from_shape({n});
+    d.weights = tensor::from_shape({n});
+    d.weighted_values = tensor::from_shape({n, d_v});
+    d.output = tensor::from_shape({d_v});
+    d.row_max = -std::numeric_limits<double>::infinity();
+    for (std::size_t j = 0; j < n; ++j) {
+        for (std::size_t c = 0; c < d_k; ++c) d.terms(j, c) = q(row, c) * k(j, c);
+        d.scores(j) = r.scores(row, j);
+        d.scaled(j) = r.scaled(row, j);
+        d.masked(j) = r.masked(row, j);
+        d.weights(j) = r.weights(row, j);
+        d.row_max = std::max(d.row_max, static_cast<double>(d.masked(j)));
+    }
+    d.fully_masked = d.row_max == -std::numeric_limits<double>::infinity();
+    for (std::size_t j = 0; j < n; ++j) {
+        const double e_raw = std::exp(static_cast<double>(d.masked(j)));
+        const double e_shift = d.fully_masked ? 0.0 : std::exp(d.masked(j) - d.row_max);
+        d.exp_raw(j) = static_cast<float>(e_raw);
+        d.exp_shifted(j) = static_cast<float>(e_shift);
+        d.sum_raw += e_raw;
+        d.sum_shifted += e_shift;
+        for (std::size_t c = 0; c < d_v; ++c) d.weighted_values(j, c) = d.weights(j) * v(j, c);
+    }
+    for (std::size_t c = 0; c < d_v; ++c) d.output(c) = r.output(row, c);
+    return d;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,49 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "attnlab/errors.hpp"
+#include "attnlab/examples.hpp"
+#include "attnlab/explain.hpp"
+#include "attnlab/random.hpp"
+
+using attnlab::tensor;
+
+TEST_CASE("explaining the worked example gives the lesson's exp and sum", "[explain][lesson]") {
+    const auto ex = attnlab::worked_example();
+    const auto d = attnlab::explain_row(ex.q, ex.k, ex.v, {}, 0);
+    CHECK(d.terms(0, 0) == 1.0f);
+    CHECK(d.terms(1, 1) == 0.0f);
+    CHECK(d.exp_raw(0) == Approx(2.0281).margin(5e-5));
+    CHECK(d.exp_raw(1) == 1.0f);
+    CHECK(d.sum_raw == Approx(3.0281).margin(5e-5));
+    CHECK(d.weights(0) == Approx(d.exp_raw(0) / d.sum_raw).epsilon(1e-6));
+    CHECK(d.weights(0) == Approx(d.exp_shifted(0) / d.sum_shifted).epsilon(1e-6));
+    CHECK(d.weighted_values(0, 0) + d.weighted_values(1, 0) == Approx(d.output(0)).epsilon(1e-6));
+    CHECK(d.output(0) == Approx(6.6976).margin(5e-4));
+}
+
+TEST_CASE("the terms of a row sum to its scores and masked keys get exp 0", "[explain]") {
+    const auto ex = attnlab::time_flies_example();
+    attnlab::attention_options opts;
+    opts.causal = true;
+    const auto d = attnlab::explain_row(ex.q, ex.k, ex.v, opts, 1);
+    for (std::size_t j = 0; j < 5; ++j) {
+        float sum = 0;
+        for (std::size_t c = 0; c < 4; ++c) sum += d.terms(j, c);
+        CHECK(sum == d.scores(j));
+    }
+    CHECK(d.exp_shifted(4) == 0.0f);
+    CHECK(d.weights(4) == 0.0f);
+    CHECK_THROWS_MATCHES(attnlab::explain_row(ex.q, ex.k, ex.v, {}, 5), attnlab::argument_error,
+                         Catch::Matchers::Message("explainRow: row = 5 but Q has 5 rows; expected 0 to 4"));
+}
+
+TEST_CASE("random_normal repeats for a seed and has the asked spread", "[random]") {
+    const tensor a = attnlab::random_normal({100, 100}, 0.5, 9), b = attnlab::random_normal({100, 100}, 0.5, 9);
+    CHECK((a == b));
+    double sq = 0;
+    for (float x : a) sq += double(x) * x;
+    CHECK(std::sqrt(sq / a.size()) == Approx(0.5).epsilon(0.03));
+    CHECK(attnlab::max_abs_diff(a, b) == 0.0);
+}
