@@ -43,6 +43,11 @@ attention_options to_attention_options(const val& js, const std::string& fn) {
     if (!present(js)) return opts;
     if (present(js["causal"])) opts.causal = js["causal"].as<bool>();
     if (present(js["scale"])) opts.scale = static_cast<float>(js["scale"].as<double>());
+    if (present(js["scaling"])) {
+        const std::string rule = js["scaling"].as<std::string>();
+        opts.rule = rule == "none" ? scaling::none : rule == "dk" ? scaling::inv_dk : scaling::inv_sqrt_dk;
+    }
+    if (present(js["temperature"])) opts.temperature = static_cast<float>(js["temperature"].as<double>());
     if (present(js["validLens"])) opts.valid_lens = to_tensor(js["validLens"], fn, "validLens");
     if (present(js["mask"])) opts.mask = to_tensor(js["mask"], fn, "mask");
     return opts;

@@ -24,7 +24,16 @@ std::size_t product(const shape_t& s) {
 }
 
 float resolve_scale(const attention_options& opts, std::size_t d_k) {
-    if (!opts.scale) return 1.0f / std::sqrt(static_cast<float>(d_k));
+    if (!opts.scale) {
+        if (!(std::isfinite(opts.temperature) && opts.temperature > 0)) {
+            throw argument_error(fn + ": temperature is " + number_string(opts.temperature) +
+                                 "; expected a number > 0");
+        }
+        const float base = opts.rule == scaling::none     ? 1.0f
+                           : opts.rule == scaling::inv_dk ? 1.0f / static_cast<float>(d_k)
+                                                          : 1.0f / std::sqrt(static_cast<float>(d_k));
+        return base / opts.temperature;
+    }
     if (!std::isfinite(*opts.scale)) {
         throw argument_error(fn + ": scale is " + number_string(*opts.scale) + "; expected a finite number");
     }

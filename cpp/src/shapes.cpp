@@ -22,6 +22,7 @@ shape_trace trace_shapes(const layer_sizes& s) {
     };
     shape_trace t;
     t.steps = {
+        {"ids", "token ids", {b, n}},
         {"X", "embeddings", {b, n, s.d_model}},
         {"Wq", "W_Q", {s.d_model, h * s.d_k}},
         {"Wk", "W_K", {s.d_model, h * s.d_k}},

@@ -194,6 +194,22 @@ TEST_CASE("attention without a mask is permutation-equivariant", "[attention]") 
     CHECK(worst < 1e-6);
 }
 
+TEST_CASE("the scaling rule and temperature set the scale when none is given", "[attention]") {
+    const auto ex = attnlab::time_flies_example();
+    attention_options opts;
+    opts.rule = attnlab::scaling::inv_dk;
+    CHECK(attention(ex.q, ex.k, ex.v, opts).scale == 0.25f);
+    opts.rule = attnlab::scaling::none;
+    opts.temperature = 2;
+    CHECK(attention(ex.q, ex.k, ex.v, opts).scale == 0.5f);
+    opts.rule = attnlab::scaling::inv_sqrt_dk;
+    opts.temperature = 0.5f;
+    CHECK(attention(ex.q, ex.k, ex.v, opts).scale == 1.0f);
+    opts.temperature = 0;
+    CHECK_THROWS_MATCHES(attention(ex.q, ex.k, ex.v, opts), argument_error,
+                         Message("attention: temperature is 0; expected a number > 0"));
+}
+
 TEST_CASE("scale can be 1 (none) or 1/d_k (the common mistake)", "[attention]") {
     const auto ex = attnlab::time_flies_example();
     attention_options opts;

@@ -39,14 +39,23 @@ function wholeOption(fn, options, key, fallback, min) {
   return value;
 }
 
-const ATTENTION_OPTIONS = ['causal', 'validLens', 'mask', 'scale'];
+const ATTENTION_OPTIONS = ['causal', 'validLens', 'mask', 'scale', 'scaling', 'temperature'];
+const SCALINGS = ['sqrt', 'none', 'dk'];
 
-/** { causal, validLens, mask, scale } in the engine's form. */
+/** { causal, validLens, mask, scale, scaling, temperature } in the engine's form. */
 function attentionOptions(fn, raw) {
   const o = checkKeys(fn, raw, ATTENTION_OPTIONS);
   const out = { causal: boolOption(fn, o, 'causal') };
   const scale = numberOption(fn, o, 'scale');
   if (scale !== undefined) out.scale = scale;
+  if (o.scaling !== undefined) {
+    if (!SCALINGS.includes(o.scaling)) {
+      throw new Error(`${fn}: scaling = ${JSON.stringify(o.scaling)}; expected 'sqrt' (1/sqrt(d_k)), 'none' or 'dk' (1/d_k)`);
+    }
+    out.scaling = o.scaling;
+  }
+  const temperature = numberOption(fn, o, 'temperature');
+  if (temperature !== undefined) out.temperature = temperature;
   if (o.validLens !== undefined && o.validLens !== null) out.validLens = toInput(o.validLens, fn, 'validLens');
   if (o.mask !== undefined && o.mask !== null) out.mask = toInput(o.mask, fn, 'mask', true);
   return out;

@@ -12,10 +12,21 @@
 
 namespace attnlab {
 
+/// @brief How the scores are scaled when no explicit scale is given.
+enum class scaling {
+    inv_sqrt_dk,  ///< 1/sqrt(d_k), the transformer's choice
+    none,         ///< 1: raw dot products
+    inv_dk,       ///< 1/d_k: the common mistake
+};
+
 /// @brief Options for attention(): masks, scale and a memory limit.
 struct attention_options : mask_options {
-    /// Multiplies the scores; defaults to 1/sqrt(d_k). 1 = no scaling, 1/d_k = the common mistake.
+    /// Multiplies the scores. When set, `rule` and `temperature` are ignored.
     std::optional<float> scale;
+    /// The scale when `scale` is not set: rule / temperature.
+    scaling rule = scaling::inv_sqrt_dk;
+    /// Divides the scaled scores: above 1 flattens the weights, below 1 sharpens them.
+    float temperature = 1.0f;
     /// Largest number of floats the results may hold together.
     std::size_t max_elements = default_max_elements;
 };
