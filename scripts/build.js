@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 'use strict';
-// Builds the project. Usage: node scripts/build.js [native] [wasm] [bundle] [bench]
-// (default: native wasm bundle)
+// Builds the project. Usage: node scripts/build.js [native] [wasm] [bundle] [site] [bench]
+// (default: native wasm bundle site)
 //   native: the C++ library, Catch2 tests and native benchmark (build/native)
 //   bench:  the native benchmark built with clang++ when present (build/bench), the same
 //           code generator emscripten uses, so native and wasm rows compare kernels, not compilers
 //   wasm:   the WebAssembly module with embind (build/wasm/attention_lab_core.js)
-//   bundle: the classic browser script dist/attention-lab.js (engine + JS API)
+//   bundle: the classic browser script dist/attention-lab.js (engine, JS API, widgets)
+//   site:   the example lesson site in dist/ (after bundle)
 
 const { execFileSync } = require('child_process');
 const fs = require('fs');
@@ -15,6 +16,7 @@ const path = require('path');
 const root = path.resolve(__dirname, '..');
 const args = process.argv.slice(2);
 const want = (step) => (args.length === 0 && step !== 'bench') || args.includes(step);
+// 'site' comes with 'bundle' unless steps are named.
 const jobs = String(Math.max(1, require('os').cpus().length));
 
 // Debian's emscripten 3.1.6 needs its node modules (acorn) on NODE_PATH; harmless elsewhere.
@@ -46,10 +48,27 @@ if (want('bench')) {
   const cxx = onPath('clang++') ? ['-DCMAKE_CXX_COMPILER=clang++'] : [];
   cmakeBuild('bench', ['cmake', '-DATTNLAB_BUILD_TESTS=OFF', ...cxx], ['bench_native', 'bench_native_march']);
 }
+// Formulas used inside widgets, typeset to MathML now so readers' browsers typeset nothing.
+const formulaPlugin = {
+  name: 'al-formulas',
+  setup(build) {
+    build.onResolve({ filter: /^al:formulas$/ }, () => ({ path: 'formulas', namespace: 'al' }));
+    build.onLoad({ filter: /.*/, namespace: 'al' }, () => {
+      const katex = require('katex');
+      const { FORMULAS } = require(path.join(root, 'web', 'src', 'ui', 'formula-tex.js'));
+      const rendered = {};
+      for (const [id, parts] of Object.entries(FORMULAS)) {
+        rendered[id] = parts.map(([tex, role]) => [katex.renderToString(tex, { output: 'mathml', throwOnError: true }), role]);
+      }
+      return { contents: `module.exports = ${JSON.stringify(rendered)};`, loader: 'js' };
+    });
+  },
+};
+
 if (want('bundle')) {
   const esbuild = require('esbuild');
   fs.mkdirSync(path.join(root, 'dist'), { recursive: true });
-  esbuild.buildSync({
+  const result = esbuild.build({
     entryPoints: [path.join(root, 'web', 'src', 'browser.js')],
     bundle: true,
     format: 'iife',
@@ -57,7 +76,14 @@ if (want('bundle')) {
     // The engine glue names these only on its node code path, which never runs in a browser.
     external: ['fs', 'path', 'crypto', 'ws', 'worker_threads'],
     outfile: path.join(root, 'dist', 'attention-lab.js'),
+    plugins: [formulaPlugin],
     logLevel: 'warning',
   });
-  console.log('build: dist/attention-lab.js');
+  result.then(() => {
+    console.log('build: dist/attention-lab.js');
+    if (want('site')) require('./build-site.js').buildSite();
+  }, (err) => {
+    console.error(err.message);
+    process.exit(1);
+  });
 }

@@ -142,6 +142,7 @@ val to_js(const shape_trace& t) {
     for (std::size_t i = 0; i < t.steps.size(); ++i) {
         val step = val::object();
         step.set("id", t.steps[i].id);
+        step.set("name", t.steps[i].name);
         step.set("formula", t.steps[i].formula);
         step.set("shape", shape_to_js(t.steps[i].shape));
         steps.set(i, step);

@@ -21,23 +21,24 @@ shape_trace trace_shapes(const layer_sizes& s) {
         return out;
     };
     shape_trace t;
+    const char* split = h > 1 ? ", split into heads" : "";
     t.steps = {
-        {"ids", "token ids", {b, n}},
-        {"X", "embeddings", {b, n, s.d_model}},
-        {"Wq", "W_Q", {s.d_model, h * s.d_k}},
-        {"Wk", "W_K", {s.d_model, h * s.d_k}},
-        {"Wv", "W_V", {s.d_model, h * s.d_v}},
-        {"Q", "X W_Q", per_head({n, s.d_k})},
-        {"K", "X W_K", per_head({n, s.d_k})},
-        {"V", "X W_V", per_head({n, s.d_v})},
-        {"Kt", "K^T", per_head({s.d_k, n})},
-        {"scores", "Q K^T", per_head({n, n})},
-        {"weights", "softmax(Q K^T / sqrt(d_k))", per_head({n, n})},
-        {"heads", "weights V", per_head({n, s.d_v})},
+        {"ids", "token ids", "", {b, n}},
+        {"X", "embeddings X", "one vector per token", {b, n, s.d_model}},
+        {"Wq", "W_Q", "learned", {s.d_model, h * s.d_k}},
+        {"Wk", "W_K", "learned", {s.d_model, h * s.d_k}},
+        {"Wv", "W_V", "learned", {s.d_model, h * s.d_v}},
+        {"Q", "queries Q", std::string("X W_Q") + split, per_head({n, s.d_k})},
+        {"K", "keys K", std::string("X W_K") + split, per_head({n, s.d_k})},
+        {"V", "values V", std::string("X W_V") + split, per_head({n, s.d_v})},
+        {"Kt", "K\u1d40", "K transposed", per_head({s.d_k, n})},
+        {"scores", "scores", "Q K\u1d40", per_head({n, n})},
+        {"weights", "weights", "softmax(Q K\u1d40 / \u221ad_k), rows sum to 1", per_head({n, n})},
+        {"heads", h > 1 ? "head outputs" : "attention output", "weights V", per_head({n, s.d_v})},
     };
-    if (h > 1) t.steps.push_back({"concat", "heads merged", {b, n, h * s.d_v}});
-    t.steps.push_back({"Wo", "W_O", {h * s.d_v, s.d_model}});
-    t.steps.push_back({"output", h > 1 ? "concat W_O" : "(weights V) W_O", {b, n, s.d_model}});
+    if (h > 1) t.steps.push_back({"concat", "heads merged", "move the head axis back, reshape", {b, n, h * s.d_v}});
+    t.steps.push_back({"Wo", "W_O", "learned", {h * s.d_v, s.d_model}});
+    t.steps.push_back({"output", "output", h > 1 ? "merged heads W_O" : "attention output W_O", {b, n, s.d_model}});
     const double dm = static_cast<double>(s.d_model), hd = static_cast<double>(h);
     t.parameters = dm * hd * s.d_k * 2 + dm * hd * s.d_v * 2;
     t.score_entries = static_cast<double>(b) * hd * static_cast<double>(n) * static_cast<double>(n);

@@ -18,7 +18,8 @@ struct layer_sizes {
 /// @brief One named tensor of the pipeline.
 struct shape_step {
     std::string id;       ///< stable key, e.g. "scores"
-    std::string formula;  ///< how it is made, e.g. "Q K^T"
+    std::string name;     ///< what it is, e.g. "scores"
+    std::string formula;  ///< how it is made, e.g. "Q Kᵀ" (empty for inputs)
     shape_t shape;
 };
 

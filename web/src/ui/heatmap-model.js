@@ -3,7 +3,7 @@
 // Values come from the engine; this only maps them to display.
 
 const colors = require('./colors.js');
-const { num } = require('./format.js');
+const { num, fixed } = require('./format.js');
 
 /**
  * @param weights rows of numbers (already computed by the engine)
@@ -15,7 +15,7 @@ function cells(weights, masked, rowLabels, colLabels, opts = {}) {
   const { digits = 2, rowWord = 'query', colWord = 'key', valueWord = 'weight' } = opts;
   return weights.map((row, i) => row.map((value, j) => {
     const isMasked = Boolean(masked && masked[i] && masked[i][j]);
-    const text = isMasked ? '\u2013' : num(value, digits);
+    const text = isMasked ? '\u2013' : fixed(value, digits);
     const label = `${rowWord} ${rowLabels[i]}, ${colWord} ${colLabels[j]}: ` +
       (isMasked ? `masked, ${valueWord} 0` : `${valueWord} ${num(value, 4)}`);
     return {

@@ -1,0 +1,82 @@
+'use strict';
+// Builds the example lesson site into dist/: each page in web/site/*.html is a fragment
+// with a title comment; math between $$...$$ (display) or \( ... \) (inline) is typeset
+// to MathML with KaTeX here, so pages load no script but attention-lab.js and fetch nothing.
+
+const fs = require('fs');
+const path = require('path');
+const katex = require('katex');
+
+const root = path.resolve(__dirname, '..');
+const src = path.join(root, 'web', 'site');
+const out = path.join(root, 'dist');
+
+const PAGES = [
+  { file: 'index.html', nav: 'Start' },
+  { file: 'lesson-1.html', nav: '1. Weighted averages' },
+  { file: 'lesson-2.html', nav: '2. Masks, scaling, heads' },
+  { file: 'lesson-3.html', nav: '3. Queries, keys, values' },
+];
+
+function typeset(html, file) {
+  const render = (tex, displayMode) => {
+    try {
+      return katex.renderToString(tex.trim(), { output: 'mathml', displayMode, throwOnError: true });
+    } catch (err) {
+      throw new Error(`${file}: cannot typeset ${JSON.stringify(tex)}: ${err.message}`);
+    }
+  };
+  return html
+    .replace(/\$\$([\s\S]+?)\$\$/g, (_, tex) => `<div class="math-display">${render(tex, true)}</div>`)
+    .replace(/\\\(([\s\S]+?)\\\)/g, (_, tex) => render(tex, false));
+}
+
+function layout({ title, body, current }) {
+  const nav = PAGES.map((p) => `<a href="${p.file}"${p.file === current ? ' aria-current="page"' : ''}>${p.nav}</a>`).join('\n      ');
+  const i = PAGES.findIndex((p) => p.file === current);
+  const prev = i > 0 ? `<a rel="prev" href="${PAGES[i - 1].file}">\u2190 ${PAGES[i - 1].nav}</a>` : '<span></span>';
+  const next = i < PAGES.length - 1 ? `<a rel="next" href="${PAGES[i + 1].file}">${PAGES[i + 1].nav} \u2192</a>` : '<span></span>';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>${title} \u2013 attention-lab</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="site.css">
+<script src="attention-lab.js"></script>
+</head>
+<body>
+  <a class="skip" href="#main">Skip to the lesson</a>
+  <header class="site-header">
+    <a class="brand" href="index.html">attention-lab</a>
+    <nav aria-label="Lessons">
+      ${nav}
+    </nav>
+  </header>
+  <main id="main">
+${body}
+    <nav class="pager" aria-label="Previous and next lesson">${prev}${next}</nav>
+  </main>
+  <footer class="site-footer"><p>Every number on these pages is computed in your browser by the attention-lab engine (C++ compiled to WebAssembly). Nothing is fetched from the network.</p></footer>
+</body>
+</html>
+`;
+}
+
+function buildSite() {
+  fs.mkdirSync(out, { recursive: true });
+  for (const page of PAGES) {
+    const text = fs.readFileSync(path.join(src, page.file), 'utf8');
+    const m = text.match(/^<!--\s*title:\s*(.+?)\s*-->\s*\n/);
+    if (!m) throw new Error(`${page.file}: the first line must be <!-- title: ... -->`);
+    const body = typeset(text.slice(m[0].length), page.file);
+    fs.writeFileSync(path.join(out, page.file), layout({ title: m[1], body, current: page.file }));
+  }
+  fs.copyFileSync(path.join(src, 'site.css'), path.join(out, 'site.css'));
+  console.log(`build: dist/ (${PAGES.map((p) => p.file).join(', ')}, site.css)`);
+}
+
+module.exports = { buildSite, PAGES };
+if (require.main === module) buildSite();

@@ -1,0 +1,35 @@
+'use strict';
+// Layout maths for small SVG charts: mapping data to pixels and choosing ticks.
+
+/** Linear map from [d0, d1] to [r0, r1]. */
+function linear([d0, d1], [r0, r1]) {
+  const f = (x) => r0 + ((x - d0) / (d1 - d0 || 1)) * (r1 - r0);
+  f.domain = [d0, d1];
+  return f;
+}
+
+/** Log-2 map from [d0, d1] (both > 0) to [r0, r1]. */
+function log2([d0, d1], [r0, r1]) {
+  const a = Math.log2(d0), b = Math.log2(d1);
+  const f = (x) => r0 + ((Math.log2(x) - a) / (b - a || 1)) * (r1 - r0);
+  f.domain = [d0, d1];
+  return f;
+}
+
+/** About `count` round tick values covering [lo, hi]. */
+function ticks(lo, hi, count = 5) {
+  const span = hi - lo || 1;
+  const raw = span / count;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) || 10 * mag;
+  const out = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) out.push(Number(v.toFixed(10)));
+  return out;
+}
+
+/** "M x y L x y ..." through the points. */
+function path(points) {
+  return points.map(([x, y], i) => `${i ? 'L' : 'M'}${x.toFixed(1)} ${y.toFixed(1)}`).join(' ');
+}
+
+module.exports = { linear, log2, ticks, path };

@@ -1,0 +1,46 @@
+'use strict';
+// A tiny element builder: h('button', { class: 'x', onclick }, 'text', child).
+
+function h(tag, props, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(props || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith('on') && typeof value === 'function') el.addEventListener(key.slice(2), value);
+    else if (key === 'class') el.className = value;
+    else if (key === 'style' && typeof value === 'object') Object.assign(el.style, value);
+    else if (key === 'dataset') Object.assign(el.dataset, value);
+    else if (key in el && typeof value !== 'string') el[key] = value;
+    else el.setAttribute(key, value === true ? '' : value);
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+/** Parses trusted MathML produced at build time into a node. */
+function mathml(markup) {
+  const tpl = document.createElement('template');
+  tpl.innerHTML = markup;
+  return tpl.content;
+}
+
+/** A horizontally scrolling box that keyboard users can scroll too (it takes focus). */
+function scrollBox(label, ...children) {
+  return h('div', { class: 'al-scroll', tabindex: '0', role: 'region', 'aria-label': label }, children);
+}
+
+let counter = 0;
+/** A page-unique id for aria-labelledby and label[for]. */
+function uid(prefix = 'al') {
+  counter += 1;
+  return `${prefix}-${counter}`;
+}
+
+module.exports = { h, append, mathml, uid, scrollBox };

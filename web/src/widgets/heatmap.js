@@ -1,0 +1,114 @@
+'use strict';
+// <attention-heatmap>: the whole weight matrix with controls for the causal mask, the
+// scaling rule, temperature, and learned projections versus Q = K = V = X.
+
+const { h, uid } = require('./dom.js');
+const { LabElement, hashState } = require('./base.js');
+const { HeatmapView } = require('./heatmap-view.js');
+const { PredictView } = require('./predict-view.js');
+const { resolveInputs, authorOptions } = require('./inputs.js');
+const { maskedFrom } = require('../ui/heatmap-model.js');
+const { num } = require('../ui/format.js');
+
+const SCALINGS = [['sqrt', '1/\u221ad\u2096'], ['none', 'none'], ['dk', '1/d\u2096 (mistake)']];
+const TEMPERATURES = [0.25, 0.5, 1, 2, 4];
+
+class AttentionHeatmap extends LabElement {
+  setup(lab, data) {
+    this.inputs = resolveInputs(lab, data);
+    const opts = authorOptions(data, ['causal', 'scaling', 'temperature']);
+    this.state = {
+      causal: this.flag('causal', Boolean(opts.causal)),
+      scaling: opts.scaling || 'sqrt',
+      temp: TEMPERATURES.indexOf(opts.temperature) >= 0 ? TEMPERATURES.indexOf(opts.temperature) : 2,
+      self: false,
+      numbers: this.flag('numbers', this.inputs.tokens.length <= 8),
+    };
+    const ids = { causal: uid(), scaling: uid(), temp: uid(), mode: uid(), numbers: uid() };
+    this.causal = h('input', { id: ids.causal, type: 'checkbox', onchange: () => this.guard(() => this.set({ causal: this.causal.checked })) });
+    this.scaling = h('select', { id: ids.scaling, onchange: () => this.guard(() => this.set({ scaling: this.scaling.value })) },
+      SCALINGS.map(([v, label]) => h('option', { value: v }, label)));
+    this.temp = h('input', { id: ids.temp, type: 'range', min: '0', max: String(TEMPERATURES.length - 1), step: '1',
+      oninput: () => this.guard(() => this.set({ temp: Number(this.temp.value) })) });
+    this.tempText = h('output', { for: ids.temp });
+    this.mode = h('select', { id: ids.mode, onchange: () => this.guard(() => this.set({ self: this.mode.value === 'self' })) },
+      h('option', { value: 'learned' }, 'learned projections'), h('option', { value: 'self' }, 'Q = K = V = X'));
+    this.numbers = h('input', { id: ids.numbers, type: 'checkbox', onchange: () => this.guard(() => this.set({ numbers: this.numbers.checked })) });
+    this.view = new HeatmapView({
+      label: 'Attention weights: one row per query token, one column per key token',
+      onPick: (cell) => this.guard(() => this.onPick(cell)),
+    });
+    this.caption = h('p', { class: 'al-muted', 'aria-live': 'polite' });
+
+    const controls = h('div', { class: 'al-controls' },
+      h('label', { for: ids.causal }, this.causal, 'causal mask'),
+      h('label', { for: ids.scaling }, 'scaling', this.scaling),
+      h('label', { for: ids.temp }, 'temperature', this.temp, this.tempText),
+      this.inputs.X ? h('label', { for: ids.mode }, 'inputs', this.mode) : null,
+      h('label', { for: ids.numbers }, this.numbers, 'numbers'));
+    const prompt = this.getAttribute('prompt');
+    if (prompt === 'causal') {
+      this.predict = new PredictView({
+        question: 'before turning the causal mask on, click a cell you expect it to set to 0, then tick "causal mask".',
+        hint: 'Pick with a click, or with the arrow keys and Enter.',
+        judge: () => ({ ok: false, close: false, message: '' }),
+      });
+    }
+    this.replaceChildren(...[controls, this.predict && this.predict.root, this.view.root, this.caption].filter(Boolean));
+    this.restore(this.readState(), false);
+  }
+
+  restore(s, save = true) {
+    const st = this.state;
+    st.causal = hashState.bool(s.causal, st.causal);
+    st.scaling = hashState.choice(s.scaling, SCALINGS.map((x) => x[0]), st.scaling);
+    st.temp = hashState.int(s.temp, st.temp, 0, TEMPERATURES.length - 1);
+    st.self = hashState.bool(s.self, st.self) && Boolean(this.inputs.X);
+    st.numbers = hashState.bool(s.numbers, st.numbers);
+    this.render(save);
+  }
+
+  set(change) {
+    const turningOnCausal = change.causal === true && !this.state.causal;
+    Object.assign(this.state, change);
+    this.render();
+    if (turningOnCausal && this.predict && this.picked) this.judgePick();
+  }
+
+  onPick(cell) {
+    if (!this.predict || this.state.causal) return;
+    this.picked = [cell.row, cell.col];
+    this.predict.verdict.textContent = `You picked query "${this.inputs.tokens[cell.row]}", key "${this.inputs.tokens[cell.col]}". Now tick "causal mask".`;
+    this.render();
+  }
+
+  judgePick() {
+    const [i, j] = this.picked;
+    const masked = this.last.masked.get(i, j) === -Infinity;
+    const tokens = this.inputs.tokens;
+    this.predict.verdict.replaceChildren(h('span', { class: masked ? 'al-verdict-ok' : 'al-verdict-bad' },
+      masked ? `Right: "${tokens[i]}" may not look ahead at "${tokens[j]}", so that weight is now 0. Every cell above the diagonal is masked.`
+        : `Not this one: "${tokens[j]}" comes at or before "${tokens[i]}", so "${tokens[i]}" may still see it. Only cells above the diagonal (later keys) are masked.`));
+  }
+
+  render(save = true) {
+    const st = this.state;
+    const { tokens, Q, K, V, X } = this.inputs;
+    this.causal.checked = st.causal;
+    this.scaling.value = st.scaling;
+    this.temp.value = String(st.temp);
+    this.tempText.textContent = String(TEMPERATURES[st.temp]);
+    this.mode.value = st.self ? 'self' : 'learned';
+    this.numbers.checked = st.numbers;
+    const [q, k, v] = st.self ? [X, X, X] : [Q, K, V];
+    const r = this.lab.attention(q, k, v, { causal: st.causal, scaling: st.scaling, temperature: TEMPERATURES[st.temp] });
+    this.last = r;
+    this.view.update({ weights: r.weights.toArray(), masked: maskedFrom(r.masked.toArray()), rowLabels: tokens, colLabels: tokens,
+      showNumbers: st.numbers, picked: this.picked || null });
+    this.caption.textContent = `Scale ${num(r.scale, 4)}${st.causal ? ', causal mask on' : ''}${st.self ? ', Q = K = V = X' : ''}. Each row sums to 1.`;
+    this.dataset.causal = String(st.causal);
+    if (save) this.saveState({ causal: st.causal, scaling: st.scaling, temp: st.temp, self: st.self, numbers: st.numbers });
+  }
+}
+
+module.exports = { AttentionHeatmap };

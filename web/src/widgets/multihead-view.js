@@ -1,0 +1,90 @@
+'use strict';
+// <multihead-view>: per-head heatmaps of multi-head self-attention, the loop and batched
+// implementations compared, and the "forget the head transpose" bug.
+
+const { h, uid } = require('./dom.js');
+const { LabElement, hashState } = require('./base.js');
+const { HeatmapView } = require('./heatmap-view.js');
+const { PredictView } = require('./predict-view.js');
+const { judgeNumber } = require('../ui/predict.js');
+const { num, shape } = require('../ui/format.js');
+
+const D_MODEL = 8;
+const HEADS = [1, 2, 4, 8];
+
+class MultiheadView extends LabElement {
+  static get jsonKeys() { return []; }
+
+  setup(lab, data) {
+    const tokens = data.tokens || ['the', 'cat', 'sat', 'on', 'the', 'mat'];
+    this.tokens = tokens;
+    const n = tokens.length, seed = Math.floor(this.number('seed', 7));
+    this.X = lab.randomNormal({ shape: [n, D_MODEL], seed });
+    this.W = ['Wq', 'Wk', 'Wv', 'Wo'].map((_, i) => lab.randomNormal({ shape: [D_MODEL, D_MODEL], seed: seed + 1 + i, stddev: 0.6 }));
+    this.state = { heads: HEADS.includes(this.number('heads', 2)) ? this.number('heads', 2) : 2, forget: false };
+    const ids = { heads: uid(), forget: uid() };
+    this.headsSelect = h('select', { id: ids.heads, onchange: () => this.guard(() => this.update({ heads: Number(this.headsSelect.value) })) },
+      HEADS.map((x) => h('option', { value: String(x) }, String(x))));
+    this.forget = h('input', { id: ids.forget, type: 'checkbox', onchange: () => this.guard(() => this.update({ forget: this.forget.checked })) });
+    this.headsBox = h('div', { class: 'al-heads' });
+    this.report = h('div', { 'aria-live': 'polite' });
+    this.predict = new PredictView({
+      question: `with d_model = ${D_MODEL} and h = 8 heads, what is each head's d\u2096?`,
+      input: { label: 'd\u2096 =', placeholder: 'a whole number' },
+      judge: (text) => {
+        const r = this.lab.multiHeadAttention({ ...this.spec(), heads: 8 });
+        const res = judgeNumber(text, r.q.shape[2], 0);
+        return { ...res, message: `${res.message} The scale 1/\u221ad\u2096 becomes ${num(r.scale, 4)}: nothing is scaled down at all.` };
+      },
+    });
+    this.replaceChildren(
+      h('div', { class: 'al-controls' },
+        h('label', { for: ids.heads }, 'heads h', this.headsSelect),
+        h('label', { for: ids.forget }, this.forget, 'forget the head transpose when merging')),
+      this.report, this.headsBox, this.predict.root);
+    this.restore(this.readState(), false);
+  }
+
+  spec() {
+    const [Wq, Wk, Wv, Wo] = this.W;
+    return { X: this.X, Wq, Wk, Wv, Wo };
+  }
+
+  restore(s, save = true) {
+    this.state.heads = hashState.int(s.heads, this.state.heads, 1, 8);
+    if (!HEADS.includes(this.state.heads)) this.state.heads = 2;
+    this.state.forget = hashState.bool(s.forget, this.state.forget);
+    this.render(save);
+  }
+
+  update(change) {
+    Object.assign(this.state, change);
+    this.render();
+  }
+
+  render(save = true) {
+    const { heads, forget } = this.state;
+    this.headsSelect.value = String(heads);
+    this.forget.checked = forget;
+    const loop = this.lab.multiHeadAttention({ ...this.spec(), heads, method: 'loop' });
+    const batched = this.lab.multiHeadAttention({ ...this.spec(), heads, method: 'batched', forgetMergeTranspose: forget });
+    const diff = this.lab.maxAbsDiff(loop.output, batched.output);
+    this.dataset.diff = String(diff);
+    const weights = loop.weights.toArray();
+    this.views = weights.map((w, i) => {
+      const view = new HeatmapView({ label: `Head ${i + 1} attention weights` });
+      view.update({ weights: w, masked: null, rowLabels: this.tokens, colLabels: this.tokens, showNumbers: heads <= 2 });
+      return h('figure', { class: 'al-head' }, h('figcaption', {}, `head ${i + 1}`), view.root);
+    });
+    this.headsBox.replaceChildren(...this.views);
+    this.report.replaceChildren(
+      h('p', {}, `Each head: d\u2096 = ${loop.q.shape[2]}, scale ${num(loop.scale, 4)}; per-head weights ${shape(loop.weights.shape)}, output ${shape(batched.output.shape)}.`),
+      h('p', {}, 'Largest difference between the loop over heads and the batched version: ',
+        h('strong', { class: diff === 0 ? 'al-verdict-ok' : 'al-verdict-bad' }, num(diff, 6)),
+        diff > 0 ? ' \u2014 the shapes still fit, but the values are scrambled: rows of different heads and tokens got mixed.'
+          : forget ? ' \u2014 with one head there is nothing to transpose, so this bug stays hidden until h > 1.' : ' \u2014 the same numbers, two ways.'));
+    if (save) this.saveState({ heads, forget });
+  }
+}
+
+module.exports = { MultiheadView };

@@ -1,0 +1,67 @@
+'use strict';
+// <padding-mask>: a batch of sentences of different lengths padded to one length; the
+// valid-length mask on each heatmap, and a toggle that forgets the mask.
+
+const { h, uid } = require('./dom.js');
+const { LabElement, hashState } = require('./base.js');
+const { HeatmapView } = require('./heatmap-view.js');
+const { maskedFrom } = require('../ui/heatmap-model.js');
+const { splitTokens, seedFrom } = require('../ui/author-data.js');
+const { num } = require('../ui/format.js');
+
+const PAD = '<pad>';
+
+class PaddingMask extends LabElement {
+  static get jsonKeys() { return ['sentences']; }
+
+  setup(lab, data) {
+    const raw = data.sentences || ['time flies like an arrow', 'the cat sat', 'hi'];
+    if (!Array.isArray(raw) || raw.length < 1 || raw.length > 6 || !raw.every((x) => typeof x === 'string' && splitTokens(x).length > 0)) {
+      throw new Error('sentences must be an array of 1 to 6 non-empty strings');
+    }
+    this.sentences = raw.map(splitTokens);
+    this.len = Math.max(...this.sentences.map((s) => s.length));
+    if (this.len > 16) throw new Error('each sentence may have at most 16 words here');
+    this.padded = this.sentences.map((s) => [...s, ...Array(this.len - s.length).fill(PAD)]);
+    this.lens = this.sentences.map((s) => s.length);
+    this.X = lab.randomNormal({ shape: [this.sentences.length, this.len, 4], seed: seedFrom(raw.join('|')) });
+    this.state = { forget: false };
+    const id = uid();
+    this.forget = h('input', { id, type: 'checkbox', onchange: () => this.guard(() => { this.state.forget = this.forget.checked; this.render(); }) });
+    this.views = this.padded.map((tokens, b) => new HeatmapView({ label: `Sentence ${b + 1} attention weights` }));
+    this.report = h('p', { 'aria-live': 'polite' });
+    this.replaceChildren(
+      h('p', { class: 'al-muted' }, `A batch of ${this.sentences.length} sentences padded to ${this.len} tokens. Valid lengths: ${this.lens.join(', ')}.`),
+      h('div', { class: 'al-controls' }, h('label', { for: id }, this.forget, 'forget the padding mask')),
+      this.report,
+      h('div', { class: 'al-heads' }, this.views.map((v, b) => h('figure', {}, h('figcaption', {}, `sentence ${b + 1} (valid length ${this.lens[b]})`), v.root))));
+    this.restore(this.readState(), false);
+  }
+
+  restore(s, save = true) {
+    this.state.forget = hashState.bool(s.forget, this.state.forget);
+    this.render(save);
+  }
+
+  render(save = true) {
+    this.forget.checked = this.state.forget;
+    const r = this.lab.attention(this.X, this.X, this.X, this.state.forget ? {} : { validLens: this.lens });
+    const weights = r.weights.toArray(), masked = r.masked.toArray();
+    let worst = 0, where = null;
+    this.padded.forEach((tokens, b) => {
+      this.views[b].update({ weights: weights[b], masked: maskedFrom(masked[b]), rowLabels: tokens, colLabels: tokens, showNumbers: this.len <= 6 });
+      for (let i = 0; i < this.lens[b]; i++) {
+        for (let j = this.lens[b]; j < this.len; j++) {
+          if (weights[b][i][j] > worst) { worst = weights[b][i][j]; where = [b, i, j]; }
+        }
+      }
+    });
+    this.dataset.padWeight = String(worst);
+    this.report.textContent = worst > 0
+      ? `Without the mask, real tokens attend to padding: "${this.padded[where[0]][where[1]]}" in sentence ${where[0] + 1} gives ${num(worst * 100, 1)}% of its attention to a ${PAD} slot.`
+      : 'With the mask, every weight on a padding column is exactly 0: no real token attends to padding. (Rows of padding queries do not matter; their outputs are thrown away.)';
+    if (save) this.saveState({ forget: this.state.forget });
+  }
+}
+
+module.exports = { PaddingMask };

@@ -1,0 +1,54 @@
+'use strict';
+// A predict-first prompt: a question, a way to answer (choices, a typed number, or a
+// picked cell elsewhere in the widget), and a reveal that shows the engine's answer.
+
+const { h, uid } = require('./dom.js');
+
+class PredictView {
+  /**
+   * @param opts { question, choices?: [{ label, value }], input?: { label, placeholder },
+   *   judge(answer) -> { ok, close, message } (message shown; ok=false keeps asking),
+   *   onReveal?(), skip?: label of a button that reveals without an answer }
+   */
+  constructor(opts) {
+    this.opts = opts;
+    this.revealed = false;
+    const qid = uid('al-q');
+    this.verdict = h('p', { 'aria-live': 'polite' });
+    const controls = [];
+    if (opts.choices) {
+      controls.push(h('div', { class: 'al-group', role: 'group', 'aria-labelledby': qid },
+        opts.choices.map((c) => h('button', { type: 'button', onclick: () => this.answer(c.value) }, c.label))));
+    }
+    if (opts.input) {
+      const id = uid('al-in');
+      this.input = h('input', { id, type: 'text', inputmode: 'decimal', placeholder: opts.input.placeholder || '', autocomplete: 'off' });
+      this.input.addEventListener('keydown', (e) => { if (e.key === 'Enter') this.answer(this.input.value); });
+      controls.push(h('div', { class: 'al-group' }, h('label', { for: id }, opts.input.label), this.input,
+        h('button', { type: 'button', class: 'al-primary', onclick: () => this.answer(this.input.value) }, 'Check')));
+    }
+    if (opts.hint) controls.push(h('p', { class: 'al-muted' }, opts.hint));
+    if (opts.skip) {
+      controls.push(h('p', {}, h('button', { type: 'button', class: 'al-skip', onclick: () => { this.revealed = true; opts.onReveal(null); } }, opts.skip)));
+    }
+    this.root = h('div', { class: 'al-predict' }, h('p', { id: qid }, h('strong', {}, 'Predict first: '), opts.question), controls, this.verdict);
+  }
+
+  answer(value) {
+    const result = this.opts.judge(value);
+    this.verdict.replaceChildren(h('span', { class: result.close ? 'al-verdict-ok' : 'al-verdict-bad' }, result.message));
+    if (result.ok && !this.revealed) {
+      this.revealed = true;
+      if (this.opts.onReveal) this.opts.onReveal(value);
+    }
+    return result;
+  }
+
+  reset() {
+    this.revealed = false;
+    this.verdict.replaceChildren();
+    if (this.input) this.input.value = '';
+  }
+}
+
+module.exports = { PredictView };

@@ -1,0 +1,99 @@
+'use strict';
+// <scaling-experiment>: the seeded sqrt(d_k) experiment (measured std of q.k against the
+// sqrt(d_k) curve) and the saturation view (largest softmax weight and gradient with and
+// without scaling). All numbers from the engine.
+
+const { h, uid, scrollBox } = require('./dom.js');
+const { LabElement, hashState } = require('./base.js');
+const { PredictView } = require('./predict-view.js');
+const { lineChart } = require('./svg.js');
+const { judgeNumber } = require('../ui/predict.js');
+const { num, fixed, grouped } = require('../ui/format.js');
+
+const DKS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
+const SAMPLES = [1000, 5000, 20000];
+
+class ScalingExperiment extends LabElement {
+  static get jsonKeys() { return []; }
+
+  setup() {
+    this.state = { samples: 1, seed: Math.max(0, Math.floor(this.number('seed', 2017))) };
+    const ids = { samples: uid(), seed: uid() };
+    this.samples = h('select', { id: ids.samples, onchange: () => this.guard(() => this.update({ samples: Number(this.samples.value) })) },
+      SAMPLES.map((n, i) => h('option', { value: String(i) }, grouped(n))));
+    this.seed = h('input', { id: ids.seed, type: 'number', min: '0', step: '1', onchange: () => this.guard(() => this.update({ seed: Math.max(0, Math.floor(Number(this.seed.value) || 0)) })) });
+    this.table = h('table', { class: 'al-table' });
+    this.chart1 = h('div', {});
+    this.chart2 = h('div', {});
+    this.results = h('div', {}, h('h3', {}, 'Measured spread of q\u00b7k'), this.chart1,
+      h('p', { class: 'al-muted' }, 'Dots: measured standard deviation. Line: \u221ad\u2096.'), scrollBox('Numbers', this.table),
+      h('h3', {}, 'What happens to one softmax row'), this.chart2,
+      h('p', { class: 'al-muted' }, 'Lines: the largest weight in a row of 5 keys (solid: scaled by 1/\u221ad\u2096, dashed: unscaled). Dots: the largest gradient of that row (filled: scaled, hollow: unscaled). Unscaled rows go one-hot and their gradient vanishes.'));
+    this.results.hidden = this.flag('predict', true);
+    this.predict = new PredictView({
+      question: 'q and k have d\u2096 = 512 independent entries of variance 1. What standard deviation do you expect for q\u00b7k?',
+      input: { label: 'std \u2248', placeholder: 'a number' },
+      judge: (text) => {
+        const measured = this.stats[DKS.indexOf(512)].std;
+        const r = judgeNumber(text, measured, measured * 0.1);
+        return { ...r, message: r.ok ? `${r.message} Theory says \u221a512 = ${num(this.stats[DKS.indexOf(512)].expectedStd, 2)}.` : r.message };
+      },
+      onReveal: () => { this.results.hidden = false; },
+      skip: 'Show the results without guessing',
+    });
+    if (!this.flag('predict', true)) this.predict.root.hidden = true;
+    this.replaceChildren(
+      h('div', { class: 'al-controls' },
+        h('label', { for: ids.samples }, 'samples per d\u2096', this.samples),
+        h('label', { for: ids.seed }, 'seed', this.seed)),
+      this.predict.root, this.results);
+    this.restore(this.readState(), false);
+  }
+
+  restore(s, save = true) {
+    this.state.samples = hashState.int(s.samples, this.state.samples, 0, SAMPLES.length - 1);
+    this.state.seed = hashState.int(s.seed, this.state.seed, 0, 1e9);
+    this.render(save);
+  }
+
+  update(change) {
+    Object.assign(this.state, change);
+    this.render();
+  }
+
+  render(save = true) {
+    const { samples, seed } = this.state;
+    this.samples.value = String(samples);
+    this.seed.value = String(seed);
+    this.stats = DKS.map((dk) => this.lab.dotProductStats({ dk, samples: SAMPLES[samples], seed }));
+    const sat = this.lab.softmaxSaturation({ dks: DKS, keys: 5, trials: 200, seed });
+    const shown = [4, 64, 512];
+    this.table.replaceChildren(h('caption', { class: 'al-sr' }, 'Measured and expected standard deviation'),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'd\u2096'), h('th', { scope: 'col' }, 'measured std'), h('th', { scope: 'col' }, '\u221ad\u2096'))),
+      h('tbody', {}, shown.map((dk) => {
+        const st = this.stats[DKS.indexOf(dk)];
+        return h('tr', {}, h('th', { scope: 'row' }, String(dk)), h('td', { class: 'al-measured' }, fixed(st.std, 2)), h('td', {}, fixed(st.expectedStd, 2)));
+      })));
+    const maxStd = Math.max(...this.stats.map((x) => Math.max(x.std, x.expectedStd)));
+    this.chart1.replaceChildren(lineChart({
+      title: 'Standard deviation of q\u00b7k against d\u2096',
+      desc: `Measured: ${shown.map((dk) => `d\u2096 ${dk}: ${fixed(this.stats[DKS.indexOf(dk)].std, 2)}`).join(', ')}; it follows \u221ad\u2096.`,
+      xLabel: 'd\u2096 (log scale)', yLabel: 'std', xs: DKS, yMax: Math.ceil(maxStd / 5) * 5,
+      series: [{ name: 'sqrt', ys: this.stats.map((x) => x.expectedStd), cls: 'al-curve' }, { name: 'measured', ys: this.stats.map((x) => x.std), cls: 'al-point', points: true }],
+    }));
+    this.chart2.replaceChildren(lineChart({
+      title: 'Saturation of one softmax row against d\u2096',
+      desc: `Unscaled, the largest weight reaches ${fixed(sat[sat.length - 1].maxWeightUnscaled, 2)} at d\u2096 512 and the largest gradient falls to ${fixed(sat[sat.length - 1].maxGradUnscaled, 3)}; scaled, they stay near ${fixed(sat[sat.length - 1].maxWeightScaled, 2)} and ${fixed(sat[sat.length - 1].maxGradScaled, 3)}.`,
+      xLabel: 'd\u2096 (log scale)', yLabel: 'value', xs: DKS, yMax: 1,
+      series: [
+        { ys: sat.map((p) => p.maxWeightScaled), cls: 'al-curve' },
+        { ys: sat.map((p) => p.maxWeightUnscaled), cls: 'al-curve-2' },
+        { ys: sat.map((p) => p.maxGradScaled), cls: 'al-point-2', points: true },
+        { ys: sat.map((p) => p.maxGradUnscaled), cls: 'al-point-hollow', points: true },
+      ],
+    }));
+    if (save) this.saveState({ samples, seed });
+  }
+}
+
+module.exports = { ScalingExperiment };
