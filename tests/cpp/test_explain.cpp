@@ -37,6 +37,8 @@ TEST_CASE("the terms of a row sum to its scores and masked keys get exp 0", "[ex
     CHECK(d.weights(4) == 0.0f);
     CHECK_THROWS_MATCHES(attnlab::explain_row(ex.q, ex.k, ex.v, {}, 5), attnlab::argument_error,
                          Catch::Matchers::Message("explainRow: row = 5 but Q has 5 rows; expected 0 to 4"));
+    CHECK_THROWS_MATCHES(attnlab::explain_row(ex.q, attnlab::zeros({5, 3}), ex.v, {}, 0), attnlab::argument_error,
+                         Catch::Matchers::Message("explainRow: K has d_k = 3 but Q has d_k = 4"));
 }
 
 TEST_CASE("random_normal repeats for a seed and has the asked spread", "[random]") {

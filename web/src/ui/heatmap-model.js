@@ -15,9 +15,10 @@ function cells(weights, masked, rowLabels, colLabels, opts = {}) {
   const { digits = 2, rowWord = 'query', colWord = 'key', valueWord = 'weight' } = opts;
   return weights.map((row, i) => row.map((value, j) => {
     const isMasked = Boolean(masked && masked[i] && masked[i][j]);
-    const text = isMasked ? '\u2013' : fixed(value, digits);
-    const label = `${rowWord} ${rowLabels[i]}, ${colWord} ${colLabels[j]}: ` +
-      (isMasked ? `masked, ${valueWord} 0` : `${valueWord} ${num(value, 4)}`);
+    const text = isMasked ? '' : fixed(value, digits);
+    // The accessible name starts with the visible text (WCAG 2.5.3, label in name).
+    const label = isMasked ? `masked: ${rowWord} ${rowLabels[i]}, ${colWord} ${colLabels[j]}, ${valueWord} 0`
+      : `${text}: ${rowWord} ${rowLabels[i]}, ${colWord} ${colLabels[j]}, ${valueWord} ${num(value, 4)}`;
     return {
       row: i,
       col: j,

@@ -18,12 +18,13 @@ class LabElement extends HTMLElement {
     this._started = true;
     injectStyles(this.ownerDocument);
     this.classList.add('al-widget');
-    const script = this.querySelector(':scope > script[type="application/json"]');
-    this._json = script ? script.textContent : null;
-    this.replaceChildren(h('p', { class: 'al-loading' }, 'Loading the attention engine\u2026'));
     this._hashListener = () => this.guard(() => this.restore && this.restore(this.readState()));
     window.addEventListener('hashchange', this._hashListener);
-    this.start();
+    // While the page is still being parsed, the element is connected before its children
+    // (the author's JSON) exist: wait for the whole document first.
+    const doc = this.ownerDocument;
+    if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', () => this.start(), { once: true });
+    else this.start();
   }
 
   disconnectedCallback() {
@@ -31,6 +32,9 @@ class LabElement extends HTMLElement {
   }
 
   async start() {
+    const script = this.querySelector(':scope > script[type="application/json"]');
+    this._json = script ? script.textContent : null;
+    this.replaceChildren(h('p', { class: 'al-loading' }, 'Loading the attention engine\u2026'));
     try {
       const data = readAuthorData(this.localName, { tokens: this.getAttribute('tokens') }, this._json, this.constructor.jsonKeys);
       const lab = await getLab();

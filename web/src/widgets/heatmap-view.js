@@ -39,7 +39,7 @@ class HeatmapView {
       for (const c of row) {
         const el = this.cellEls[c.row][c.col];
         el.textContent = showNumbers ? c.text : '';
-        el.setAttribute('aria-label', c.label);
+        el.setAttribute('aria-label', showNumbers || c.masked ? c.label : c.label.slice(c.text.length + 2));
         el.dataset.value = String(c.value);
         el.classList.toggle('al-masked', c.masked);
         el.classList.toggle('al-picked', Boolean(picked && picked[0] === c.row && picked[1] === c.col));

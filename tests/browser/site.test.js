@@ -1,0 +1,177 @@
+'use strict';
+// The lesson site as a learner uses it, in Debian's Chromium, from file:// and over http.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const path = require('path');
+const { pathToFileURL } = require('url');
+const { launch, watchedPage } = require('./browser.js');
+const { startServer } = require('../../scripts/server.js');
+const { loadAttentionLab } = require('../../index.js');
+const { num } = require('../../web/src/ui/format.js');
+
+const root = path.resolve(__dirname, '..', '..');
+const dist = path.join(root, 'dist');
+const shots = path.join(root, 'test-results', 'screenshots');
+const PAGES = ['index.html', 'lesson-1.html', 'lesson-2.html', 'lesson-3.html'];
+const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+let browser, server;
+test.before(async () => {
+  browser = await launch();
+  server = await startServer({ root });
+  fs.mkdirSync(shots, { recursive: true });
+});
+test.after(async () => {
+  await server.close();
+  await browser.close();
+});
+
+const urls = (page) => ({ 'file://': pathToFileURL(path.join(dist, page)).href, http: `${server.url}dist/${page}` });
+
+async function open(url, opts) {
+  const w = await watchedPage(browser, opts);
+  await w.page.goto(url);
+  await w.page.waitForFunction(() => Array.from(document.querySelectorAll('*')).filter((el) => el.localName.includes('-'))
+    .every((el) => el.dataset.ready === 'true' || el.dataset.ready === 'error'), null, { timeout: 20000 });
+  return w;
+}
+
+for (const page of PAGES) {
+  test(`${page} loads from file:// and http with no console error, no outside request, and no serious axe violation`, async (t) => {
+    for (const [how, url] of Object.entries(urls(page))) {
+      await t.test(how, async () => {
+        const { page: p, problems, close } = await open(url);
+        const errors = await p.$$eval('.al-error', (els) => els.map((e) => e.textContent));
+        assert.deepEqual(errors, [], 'no widget shows an error');
+        await p.evaluate(AXE);
+        const violations = await p.evaluate(async () => {
+          const r = await window.axe.run(document, { resultTypes: ['violations'] });
+          return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+            .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+        });
+        assert.deepEqual(violations, []);
+        if (how === 'http') {
+          for (const [width, scheme] of [[1280, 'light'], [390, 'light'], [1280, 'dark']]) {
+            await p.setViewportSize({ width, height: 900 });
+            await p.emulateMedia({ colorScheme: scheme });
+            await p.screenshot({ path: path.join(shots, `${page.replace('.html', '')}-${width}${scheme === 'dark' ? '-dark' : ''}.png`), fullPage: true });
+          }
+        }
+        assert.deepEqual(problems, []);
+        await close();
+      });
+    }
+  });
+}
+
+test('the stepper steps with the arrow keys, changing the step and the narration', async () => {
+  const { page: p, problems, close } = await open(urls('lesson-1.html').http);
+  const stepper = p.locator('#lab');
+  assert.equal(await stepper.getAttribute('data-step'), 'project');
+  await p.click('#lab button[aria-pressed] >> text=flies');
+  const before = await p.textContent('#lab .al-narration');
+  await p.keyboard.press('ArrowRight');
+  assert.equal(await stepper.getAttribute('data-step'), 'score');
+  const afterScore = await p.textContent('#lab .al-narration');
+  assert.notEqual(afterScore, before);
+  assert.match(afterScore, /arrow 9/);
+  await p.keyboard.press('ArrowRight');
+  assert.equal(await stepper.getAttribute('data-step'), 'softmax');
+  assert.match(await p.textContent('#lab .al-narration'), /"flies" now puts 79\.\d% of its attention on "arrow"/);
+  await p.keyboard.press('ArrowLeft');
+  assert.equal(await stepper.getAttribute('data-step'), 'score');
+  assert.match(p.url(), /lab\.token=1&lab\.step=1/, 'the state is in the URL hash');
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('a shared link reopens the stepper on the same token and step', async () => {
+  const { page: p, close } = await open(`${urls('lesson-1.html')['file://']}#lab.token=4&lab.step=3`);
+  assert.equal(await p.getAttribute('#lab', 'data-step'), 'sum');
+  assert.equal(await p.getAttribute('#lab', 'data-token'), 'arrow');
+  await close();
+});
+
+test('turning the causal mask on makes every weight above the diagonal read 0', async () => {
+  const lab = await loadAttentionLab();
+  const ex = lab.examples().timeFlies;
+  const { page: p, problems, close } = await open(urls('lesson-1.html')['file://']);
+  const read = () => p.$$eval('#matrix [role="gridcell"]', (cells) => cells.map((c) => ({
+    i: Number(c.dataset.row), j: Number(c.dataset.col), text: c.textContent, label: c.getAttribute('aria-label'), masked: c.classList.contains('al-masked'),
+  })));
+  const off = await read();
+  assert.ok(off.filter((c) => c.j > c.i).every((c) => !c.masked && c.text !== '0.00'), 'no cell is masked before');
+  await p.click('#matrix label:has-text("causal mask")');
+  const on = await read();
+  assert.equal(on.length, 25);
+  const want = lab.attention(ex.Q, ex.K, ex.V, { causal: true }).weights;
+  for (const c of on) {
+    if (c.j > c.i) {
+      assert.ok(c.masked, `cell ${c.i},${c.j} is drawn as masked`);
+      assert.match(c.label, /^masked: .*, weight 0$/);
+    } else {
+      assert.equal(c.text, want.get(c.i, c.j).toFixed(2), `cell ${c.i},${c.j} shows the engine's weight`);
+    }
+  }
+  assert.equal(on[0].text, '1.00', 'the first token attends only to itself');
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('heatmap cells are walked with the arrow keys and announced', async () => {
+  const { page: p, close } = await open(urls('lesson-1.html').http);
+  await p.focus('#matrix [role="gridcell"][tabindex="0"]');
+  await p.keyboard.press('ArrowDown');
+  await p.keyboard.press('End');
+  const live = await p.textContent('#matrix [aria-live="polite"].al-sr');
+  assert.match(live, /^0\.80: query flies, key arrow, weight 0\.79\d\d$/);
+  await close();
+});
+
+test("the worked example's numbers on the page equal the engine's, before and after practice", async () => {
+  const lab = await loadAttentionLab();
+  const ex = lab.examples().worked;
+  const { page: p, problems, close } = await open(urls('lesson-2.html').http);
+  const table = () => p.$$eval('#worked tbody tr', (rows) => Object.fromEntries(rows.map((r) => [r.querySelector('th').textContent, Array.from(r.querySelectorAll('td'), (td) => td.textContent)])));
+  assert.match(await p.textContent('#worked .al-output-line'), /answer the question/, 'the output waits for a prediction');
+  await p.click('#worked button:has-text("mostly v\u2081")');
+  assert.match(await p.textContent('#worked .al-predict'), /Right/);
+  const check = async (d) => {
+    const t = await table();
+    assert.deepEqual(t['score q\u00b7k'], [num(d.scores.get(0), 4), num(d.scores.get(1), 4)]);
+    assert.deepEqual(t[`scaled \u00d7 ${num(d.scale, 4)}`], [num(d.scaled.get(0), 4), num(d.scaled.get(1), 4)]);
+    assert.deepEqual(t.exp, [num(d.expRaw.get(0), 4), num(d.expRaw.get(1), 4)]);
+    assert.deepEqual(t['sum of exps'], [num(d.sumRaw, 4), '']);
+    assert.deepEqual(t.weight, [num(d.weights.get(0), 4), num(d.weights.get(1), 4)]);
+    assert.equal(await p.textContent('#worked .al-output'), `[${Array.from(d.output.data, (x) => num(x, 4)).join(', ')}]`);
+  };
+  const d0 = lab.explainRow(ex.Q, ex.K, ex.V, 0);
+  await check(d0);
+  assert.deepEqual((await table()).weight, ['0.6698', '0.3302']);
+  // Practice: a new query hides the results until the learner predicts w1.
+  await p.fill('#worked input[aria-label="query component 2"]', '1');
+  await p.press('#worked input[aria-label="query component 2"]', 'Tab');
+  assert.deepEqual((await table()).weight, ['?', '?']);
+  await p.fill('#worked .al-predict input[type="text"]', '0.5');
+  await p.click('#worked button:has-text("Check")');
+  await check(lab.explainRow([[1, 1]], ex.K, ex.V, 0));
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('bad author data shows a readable message inside the widget and the rest of the page works', async () => {
+  for (const url of [pathToFileURL(path.join(root, 'tests', 'browser', 'bad-data.html')).href, `${server.url}tests/browser/bad-data.html`]) {
+    const { page: p, problems, close } = await open(url);
+    const message = (id) => p.textContent(`#${id} .al-error-message`);
+    assert.match(await message('bad-json'), /^<attention-heatmap>: the JSON inside <script type="application\/json"> could not be read/);
+    assert.equal(await message('bad-rows'), '<attention-heatmap>: tokens has 2 words but Q has 3 rows; expected one row per token');
+    assert.equal(await message('bad-shapes'), 'explainRow: K has d_k = 3 but Q has d_k = 2');
+    assert.equal(await message('bad-nan'), 'attention: Q[1][1] is a string; expected a number');
+    assert.equal(await message('bad-sentences'), 'sentences must be an array of 1 to 6 non-empty strings');
+    assert.equal(await p.getAttribute('#good', 'data-ready'), 'true');
+    assert.equal(await p.locator('#good [role="gridcell"]').count(), 9);
+    assert.deepEqual(problems, []);
+    await close();
+  }
+});
