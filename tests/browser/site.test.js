@@ -81,7 +81,7 @@ test('the stepper steps with the arrow keys, changing the step and the narration
   assert.match(await p.textContent('#lab .al-narration'), /"flies" now puts 79\.\d% of its attention on "arrow"/);
   await p.keyboard.press('ArrowLeft');
   assert.equal(await stepper.getAttribute('data-step'), 'score');
-  assert.match(p.url(), /lab\.token=1&lab\.step=1/, 'the state is in the URL hash');
+  await p.waitForFunction(() => /lab\.token=1&lab\.step=1/.test(location.hash), null, { timeout: 2000 });
   assert.deepEqual(problems, []);
   await close();
 });

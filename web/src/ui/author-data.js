@@ -52,7 +52,7 @@ function readAuthorData(tag, attrs, jsonText, allowed = []) {
       throw new AuthorDataError(`<${tag}>: tokens must be words separated by spaces, or a JSON array of strings`);
     }
     if (data.tokens.length < 1) throw new AuthorDataError(`<${tag}>: tokens is empty; give at least one word`);
-    if (data.tokens.length > 64) throw new AuthorDataError(`<${tag}>: ${data.tokens.length} tokens is too many to draw; give at most 64`);
+    if (data.tokens.length > 256) throw new AuthorDataError(`<${tag}>: ${data.tokens.length} tokens is too many to draw; give at most 256`);
   }
   const has = (k) => data[k] !== undefined;
   if ((has('Q') || has('K') || has('V')) && !(has('Q') && has('K') && has('V'))) {

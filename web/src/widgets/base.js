@@ -79,7 +79,17 @@ class LabElement extends HTMLElement {
     return hashState.read(window.location.hash, this.stateKey);
   }
 
+  /** Writes state to the URL hash, at most every 200 ms (browsers throttle history calls). */
   saveState(state) {
+    this._pendingState = state;
+    if (this._saveTimer) return;
+    this._saveTimer = setTimeout(() => {
+      this._saveTimer = null;
+      this.writeState(this._pendingState);
+    }, 200);
+  }
+
+  writeState(state) {
     const next = hashState.write(window.location.hash, this.stateKey, state);
     if (next !== window.location.hash && !(next === '' && window.location.hash === '')) {
       window.history.replaceState(null, '', next || window.location.pathname + window.location.search);

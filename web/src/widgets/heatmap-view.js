@@ -1,11 +1,15 @@
 'use strict';
-// A heatmap of an attention matrix as an ARIA grid: token labels on both axes, a legend,
-// optional numbers, masked cells hatched. Arrow keys walk the cells (one tab stop) and
-// the focused cell is announced through a live region.
+// A heatmap of an attention matrix. Up to 32 x 32 it is an ARIA grid: token labels on
+// both axes, optional numbers, masked cells hatched, arrow keys walk the cells (one tab
+// stop). Larger matrices are drawn on one canvas (pixels written directly), still walked
+// with the arrow keys. Either way the focused cell is announced through a live region.
 
 const { h } = require('./dom.js');
 const colors = require('../ui/colors.js');
 const model = require('../ui/heatmap-model.js');
+
+const GRID_LIMIT = 32;  // above this many rows or columns, draw on a canvas
+const MASK_RGB = [154, 154, 166];  // neutral grey: no viridis colour is grey
 
 class HeatmapView {
   /**
@@ -17,10 +21,14 @@ class HeatmapView {
     this.live = h('p', { class: 'al-sr', 'aria-live': 'polite' });
     this.grid = h('div', { class: 'al-heatmap', role: 'grid', 'aria-label': opts.label || 'Attention weights' });
     this.grid.addEventListener('keydown', (e) => this.onKey(e));
+    this.canvas = h('canvas', { class: 'al-heatmap-canvas', tabindex: '0', role: 'img', hidden: true, 'aria-label': opts.label || 'Attention weights' });
+    this.canvas.addEventListener('keydown', (e) => this.onKey(e));
+    this.canvas.addEventListener('focus', () => this.announce(...this.focus));
+    this.canvas.addEventListener('click', (e) => this.onCanvasClick(e));
     this.legend = h('div', { class: 'al-legend' },
       h('span', {}, '0'), h('span', { class: 'al-legend-bar', style: { background: colors.gradient() }, 'aria-hidden': 'true' }), h('span', {}, '1'),
       h('span', {}, h('span', { class: 'al-legend-mask', 'aria-hidden': 'true' }), ' masked (\u2212\u221e before softmax)'));
-    this.root = h('div', { class: 'al-heatmap-wrap' }, h('div', { class: 'al-scroll' }, this.grid), this.legend, this.live);
+    this.root = h('div', { class: 'al-heatmap-wrap' }, h('div', { class: 'al-scroll' }, this.grid, this.canvas), this.legend, this.live);
     this.size = null;
   }
 
@@ -30,6 +38,13 @@ class HeatmapView {
    */
   update({ weights, masked, rowLabels, colLabels, showNumbers = true, picked = null }) {
     const rows = weights.length, cols = rows ? weights[0].length : 0;
+    this.canvasMode = rows > GRID_LIMIT || cols > GRID_LIMIT;
+    this.grid.hidden = this.canvasMode;
+    this.canvas.hidden = !this.canvasMode;
+    if (this.canvasMode) {
+      this.updateCanvas(weights, masked, rowLabels, colLabels);
+      return;
+    }
     this.cellsModel = model.cells(weights, masked, rowLabels, colLabels, { digits: 2, ...this.opts.words });
     const key = `${rows}x${cols}|${rowLabels.join('\u0001')}|${colLabels.join('\u0001')}`;
     if (key !== this.size) this.build(rows, cols, rowLabels, colLabels);
@@ -43,8 +58,11 @@ class HeatmapView {
         el.dataset.value = String(c.value);
         el.classList.toggle('al-masked', c.masked);
         el.classList.toggle('al-picked', Boolean(picked && picked[0] === c.row && picked[1] === c.col));
-        el.style.background = c.masked ? '' : c.background;
-        el.style.color = c.masked ? '' : c.foreground;
+        const bg = c.masked ? '' : c.background;
+        if (el.style.backgroundColor !== bg) {
+          el.style.backgroundColor = bg;
+          el.style.color = c.masked ? '' : c.foreground;
+        }
       }
     }
   }
@@ -76,7 +94,82 @@ class HeatmapView {
     if (rows && cols) this.cellEls[this.focus[0]][this.focus[1]].tabIndex = 0;
   }
 
+  /** Canvas mode: one pixel per cell in an ImageData, scaled up without smoothing. */
+  updateCanvas(weights, masked, rowLabels, colLabels) {
+    const rows = weights.length, cols = weights[0].length;
+    this.labels = { rows: rowLabels, cols: colLabels };
+    this.values = weights;
+    this.maskedRows = masked;
+    const cell = Math.max(1, Math.min(12, Math.floor(512 / Math.max(rows, cols))));
+    const small = this.small && this.small.width === cols && this.small.height === rows ? this.small : document.createElement('canvas');
+    small.width = cols;
+    small.height = rows;
+    this.small = small;
+    const sctx = small.getContext('2d');
+    const img = sctx.createImageData(cols, rows);
+    for (let i = 0; i < rows; i++) {
+      for (let j = 0; j < cols; j++) {
+        const [r, g, b] = masked && masked[i][j] ? MASK_RGB : colors.rgb(weights[i][j]);
+        const o = 4 * (i * cols + j);
+        img.data[o] = r;
+        img.data[o + 1] = g;
+        img.data[o + 2] = b;
+        img.data[o + 3] = 255;
+      }
+    }
+    sctx.putImageData(img, 0, 0);
+    this.canvas.width = cols * cell;
+    this.canvas.height = rows * cell;
+    this.canvas.style.width = `${cols * cell}px`;
+    this.canvas.style.maxWidth = '100%';
+    this.cellPx = cell;
+    this.canvas.setAttribute('aria-label', `${this.opts.label || 'Attention weights'}: ${rows} by ${cols}. Use the arrow keys to read cells.`);
+    this.focus = [Math.min(this.focus[0], rows - 1), Math.min(this.focus[1], cols - 1)];
+    this.drawCanvas();
+    this.size = null;
+  }
+
+  drawCanvas() {
+    const ctx = this.canvas.getContext('2d');
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(this.small, 0, 0, this.canvas.width, this.canvas.height);
+    if (this.ownerFocused()) {
+      const [i, j] = this.focus, c = this.cellPx;
+      ctx.lineWidth = 2;
+      ctx.strokeStyle = '#ffffff';
+      ctx.strokeRect(j * c - 1, i * c - 1, c + 2, c + 2);
+      ctx.strokeStyle = '#000000';
+      ctx.strokeRect(j * c - 3, i * c - 3, c + 6, c + 6);
+    }
+  }
+
+  ownerFocused() {
+    return this.canvas.ownerDocument.activeElement === this.canvas;
+  }
+
+  canvasCell(i, j) {
+    const masked = Boolean(this.maskedRows && this.maskedRows[i][j]);
+    return model.cells([[this.values[i][j]]], [[masked]], [this.labels.rows[i]], [this.labels.cols[j]])[0][0];
+  }
+
+  onCanvasClick(e) {
+    const rect = this.canvas.getBoundingClientRect();
+    const scale = this.canvas.width / rect.width;
+    const j = Math.floor(((e.clientX - rect.left) * scale) / this.cellPx);
+    const i = Math.floor(((e.clientY - rect.top) * scale) / this.cellPx);
+    if (i < 0 || j < 0 || i >= this.values.length || j >= this.values[0].length) return;
+    this.focus = [i, j];
+    this.drawCanvas();
+    this.announce(i, j);
+  }
+
   setFocus(i, j, moveFocus = true) {
+    if (this.canvasMode) {
+      this.focus = [i, j];
+      this.drawCanvas();
+      this.announce(i, j);
+      return;
+    }
     const [pi, pj] = this.focus;
     if (this.cellEls[pi] && this.cellEls[pi][pj]) this.cellEls[pi][pj].tabIndex = -1;
     this.focus = [i, j];
@@ -87,24 +180,26 @@ class HeatmapView {
   }
 
   announce(i, j) {
-    const c = this.cellsModel[i][j];
+    const c = this.canvasMode ? this.canvasCell(i, j) : this.cellsModel[i][j];
     this.live.textContent = c.label;
     if (this.opts.onCell) this.opts.onCell(c);
   }
 
   pick(i, j) {
-    if (this.opts.onPick) this.opts.onPick(this.cellsModel[i][j]);
+    if (this.opts.onPick) this.opts.onPick(this.canvasMode ? this.canvasCell(i, j) : this.cellsModel[i][j]);
   }
 
   onKey(e) {
-    if (!this.cellEls || !this.cellEls.length) return;
+    const rows = this.canvasMode ? this.values.length : this.cellEls ? this.cellEls.length : 0;
+    if (!rows) return;
+    const cols = this.canvasMode ? this.values[0].length : this.cellEls[0].length;
     const [i, j] = this.focus;
     if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
       this.pick(i, j);
       return;
     }
-    const next = model.move(e.key, i, j, this.cellEls.length, this.cellEls[0].length);
+    const next = model.move(e.key, i, j, rows, cols);
     if (!next) return;
     e.preventDefault();
     e.stopPropagation();

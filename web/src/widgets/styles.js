@@ -21,6 +21,7 @@ const CSS = `
   }
 }
 .al-widget *, .al-widget *::before, .al-widget *::after { box-sizing: inherit; }
+.al-widget [hidden] { display: none !important; }
 .al-widget h3 { margin: 0 0 .5rem; font-size: 1.05rem; }
 .al-widget p { margin: .4rem 0; }
 .al-muted { color: var(--al-muted); font-size: .9em; }
@@ -65,6 +66,7 @@ const CSS = `
 .al-cell.al-masked { background: repeating-linear-gradient(135deg, var(--al-panel) 0 4px, var(--al-mask) 4px 6px); color: var(--al-fg); }
 .al-cell.al-picked { outline: 3px dashed var(--al-focus); outline-offset: -3px; }
 .al-cell:focus-visible { outline: 3px solid var(--al-focus); outline-offset: 1px; position: relative; z-index: 1; }
+.al-heatmap-canvas { display: block; image-rendering: pixelated; border-radius: 3px; }
 .al-legend { display: flex; gap: .75rem; align-items: center; flex-wrap: wrap; margin-top: .4rem; font-size: .8rem; color: var(--al-muted); }
 .al-legend-bar { width: 9rem; height: .7rem; border-radius: 3px; }
 .al-legend-mask { display: inline-block; width: 1rem; height: .8rem; border-radius: 2px; background: repeating-linear-gradient(135deg, var(--al-panel) 0 4px, var(--al-mask) 4px 6px); border: 1px solid var(--al-line); vertical-align: middle; }
