@@ -63,6 +63,8 @@ row_derivation explain_row(const tensor& q, const tensor& k, const tensor& v,
         d.sum_shifted += e_shift;
         for (std::size_t c = 0; c < d_v; ++c) d.weighted_values(j, c) = d.weights(j) * v(j, c);
     }
+    d.naive_weights = tensor::from_shape({n});
+    for (std::size_t j = 0; j < n; ++j) d.naive_weights(j) = static_cast<float>(static_cast<double>(d.exp_raw(j)) / d.sum_raw);
     for (std::size_t c = 0; c < d_v; ++c) d.output(c) = r.output(row, c);
     return d;
 }

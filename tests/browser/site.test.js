@@ -175,3 +175,46 @@ test('bad author data shows a readable message inside the widget and the rest of
     await close();
   }
 });
+
+test('the softmax demo waits for a prediction, then shows the engine softmax and the naive overflow', async () => {
+  const lab = await loadAttentionLab();
+  const { page: p, problems, close } = await open(urls('lesson-2.html')['file://']);
+  assert.equal(await p.isVisible('#softmax table'), false, 'hidden before the prediction');
+  await p.click('#softmax button:has-text("NaN: it overflows")');
+  assert.match(await p.textContent('#softmax .al-predict'), /Only when computed naively/);
+  const rows = await p.$$eval('#softmax tbody tr', (trs) => Object.fromEntries(trs.map((r) => [r.querySelector('th').textContent, Array.from(r.querySelectorAll('td'), (td) => td.textContent)])));
+  assert.deepEqual(rows['safe: softmax'], Array.from(lab.softmax([1000, 1001, 1002]).data, (x) => x.toFixed(4)));
+  assert.deepEqual(rows['safe: softmax'], ['0.0900', '0.2447', '0.6652']);
+  assert.deepEqual(rows['naive: e^x / sum'], ['NaN', 'NaN', 'NaN']);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('the row-0 prompt reveals the engine row [1, 0, 0, 0, 0] after the learner answers', async () => {
+  const { page: p, close } = await open(urls('lesson-2.html').http);
+  await p.click('#causal button:has-text("spread evenly")');
+  assert.match(await p.textContent('#causal'), /Not quite: the engine gives \[1, 0, 0, 0, 0\]/);
+  await close();
+});
+
+test('a 64-token heatmap is drawn on a canvas and its cells are walked with the arrow keys', async () => {
+  const { page: p, problems, close } = await open(`${pathToFileURL(path.join(root, 'tests', 'browser', 'perf.html')).href}?n=64`);
+  assert.equal(await p.locator('#perf [role="gridcell"]').count(), 0);
+  await p.focus('#perf canvas');
+  await p.keyboard.press('End');
+  await p.keyboard.press('ArrowDown');
+  assert.match(await p.textContent('#perf [aria-live="polite"].al-sr'), /^\d\.\d\d: query t2, key t64, weight \d\.\d{1,4}$/);
+  await p.click('#perf label:has-text("causal mask")');
+  await p.focus('#perf canvas');
+  assert.match(await p.textContent('#perf [aria-live="polite"].al-sr'), /^masked: query t2, key t64, weight 0$/);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('every widget on a page shares one engine', async () => {
+  const { page: p, close } = await open(urls('lesson-2.html')['file://']);
+  const same = await p.evaluate(async () => (await AttentionLab.loadAttentionLab()) === (await AttentionLab.loadAttentionLab())
+    && document.querySelector('#causal').lab === document.querySelector('#heads').lab);
+  assert.equal(same, true);
+  await close();
+});

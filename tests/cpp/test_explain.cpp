@@ -41,6 +41,20 @@ TEST_CASE("the terms of a row sum to its scores and masked keys get exp 0", "[ex
                          Catch::Matchers::Message("explainRow: K has d_k = 3 but Q has d_k = 4"));
 }
 
+TEST_CASE("the naive softmax overflows for scores near 1000 while the weights stay finite", "[explain]") {
+    attnlab::attention_options opts;
+    opts.scale = 1.0f;
+    const tensor q = {{1000.0f, 1001.0f, 1002.0f}};
+    const tensor keys = {{1.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 1.0f}};
+    const auto d = attnlab::explain_row(q, keys, keys, opts, 0);
+    CHECK(std::isinf(d.exp_raw(2)));
+    CHECK(std::isnan(d.naive_weights(0)));
+    CHECK(d.weights(0) == Approx(0.0900).margin(5e-5));
+    CHECK(d.weights(2) == Approx(0.6652).margin(5e-5));
+    const auto small = attnlab::explain_row(tensor{{0.0f, 1.0f, 2.0f}}, keys, keys, opts, 0);
+    CHECK(small.naive_weights(1) == Approx(small.weights(1)).epsilon(1e-6));
+}
+
 TEST_CASE("random_normal repeats for a seed and has the asked spread", "[random]") {
     const tensor a = attnlab::random_normal({100, 100}, 0.5, 9), b = attnlab::random_normal({100, 100}, 0.5, 9);
     CHECK((a == b));

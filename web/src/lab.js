@@ -110,13 +110,14 @@ function createLab(core) {
     /**
      * Every arithmetic step behind one query row of 2-D attention.
      * @returns { row, scale, terms [n, d_k], scores, scaled, masked, rowMax, expRaw, expShifted,
-     *   sumRaw, sumShifted, weights, weightedValues [n, d_v], output, fullyMasked }
+     *   sumRaw, sumShifted, naiveWeights (expRaw / sumRaw, NaN on overflow), weights,
+     *   weightedValues [n, d_v], output, fullyMasked }
      */
     explainRow(Q, K, V, row, options) {
       const fn = 'explainRow';
       if (typeof row !== 'number') throw new Error(`${fn}: row is ${describe(row)}; expected a whole number`);
       const raw = unwrap(core.explainRow(toInput(Q, fn, 'Q'), toInput(K, fn, 'K'), toInput(V, fn, 'V'), attentionOptions(fn, options), row));
-      for (const key of ['terms', 'scores', 'scaled', 'masked', 'expRaw', 'expShifted', 'weights', 'weightedValues', 'output']) {
+      for (const key of ['terms', 'scores', 'scaled', 'masked', 'expRaw', 'expShifted', 'naiveWeights', 'weights', 'weightedValues', 'output']) {
         raw[key] = fromEngine(raw[key]);
       }
       return raw;

@@ -24,6 +24,9 @@ struct row_derivation {
     tensor exp_shifted;      ///< exp(masked - row_max): [n]
     double sum_raw = 0;      ///< sum of exp_raw
     double sum_shifted = 0;  ///< sum of exp_shifted
+    /// exp_raw / sum_raw: the naive softmax, kept to show why the max is subtracted. It is
+    /// NaN when exp_raw overflows (infinity / infinity); `weights` never is.
+    tensor naive_weights;    ///< [n]
     tensor weights;          ///< [n]
     tensor weighted_values;  ///< weights[j] * v_j: [n, d_v]; their column sums are the output
     tensor output;           ///< [d_v]

@@ -40,6 +40,7 @@ class HeatmapView {
     const rows = weights.length, cols = rows ? weights[0].length : 0;
     this.canvasMode = rows > GRID_LIMIT || cols > GRID_LIMIT;
     this.grid.hidden = this.canvasMode;
+    this.root.classList.toggle('al-canvas-mode', this.canvasMode);
     this.canvas.hidden = !this.canvasMode;
     if (this.canvasMode) {
       this.updateCanvas(weights, masked, rowLabels, colLabels);

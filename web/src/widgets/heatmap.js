@@ -46,15 +46,33 @@ class AttentionHeatmap extends LabElement {
       h('label', { for: ids.temp }, 'temperature', this.temp, this.tempText),
       this.inputs.X ? h('label', { for: ids.mode }, 'inputs', this.mode) : null,
       h('label', { for: ids.numbers }, this.numbers, 'numbers'));
-    const prompt = this.getAttribute('prompt');
-    if (prompt === 'causal') {
+    const prompts = (this.getAttribute('prompt') || '').split(/\s+/);
+    if (prompts.includes('row0')) {
+      this.row0 = new PredictView({
+        question: `with the causal mask on, what is the first row of the weights ("${this.inputs.tokens[0]}" attending), whatever the inputs?`,
+        choices: [
+          { label: 'all weight on itself: [1, 0, 0, …]', value: 'self' },
+          { label: 'spread evenly', value: 'even' },
+          { label: 'it depends on the vectors', value: 'depends' },
+        ],
+        judge: (choice) => {
+          const r = this.lab.attention(this.inputs.Q, this.inputs.K, this.inputs.V, { causal: true });
+          const row = r.weights.toArray()[0];
+          const shown = `[${row.map((w) => num(w, 2)).join(', ')}]`;
+          return choice === 'self'
+            ? { ok: true, close: true, message: `Right: ${shown}. The first token may only see itself, and a softmax over one entry is 1.` }
+            : { ok: true, close: false, message: `Not quite: the engine gives ${shown}. The first token may only see itself, and a softmax over one entry is 1.` };
+        },
+      });
+    }
+    if (prompts.includes('causal')) {
       this.predict = new PredictView({
         question: 'before turning the causal mask on, click a cell you expect it to set to 0, then tick "causal mask".',
         hint: 'Pick with a click, or with the arrow keys and Enter.',
         judge: () => ({ ok: false, close: false, message: '' }),
       });
     }
-    this.replaceChildren(...[controls, this.predict && this.predict.root, this.view.root, this.caption].filter(Boolean));
+    this.replaceChildren(...[controls, this.predict && this.predict.root, this.view.root, this.caption, this.row0 && this.row0.root].filter(Boolean));
     this.restore(this.readState(), false);
   }
 

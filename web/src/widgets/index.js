@@ -9,6 +9,7 @@ const { ScalingExperiment } = require('./scaling-experiment.js');
 const { MultiheadView } = require('./multihead-view.js');
 const { ShapeTracer } = require('./shape-tracer.js');
 const { PaddingMask } = require('./padding-mask.js');
+const { SoftmaxDemo } = require('./softmax-demo.js');
 
 const ELEMENTS = {
   'attention-stepper': AttentionStepper,
@@ -18,6 +19,7 @@ const ELEMENTS = {
   'multihead-view': MultiheadView,
   'shape-tracer': ShapeTracer,
   'padding-mask': PaddingMask,
+  'softmax-demo': SoftmaxDemo,
 };
 
 function defineWidgets(loadAttentionLab) {

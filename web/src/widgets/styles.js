@@ -70,6 +70,7 @@ const CSS = `
 .al-legend { display: flex; gap: .75rem; align-items: center; flex-wrap: wrap; margin-top: .4rem; font-size: .8rem; color: var(--al-muted); }
 .al-legend-bar { width: 9rem; height: .7rem; border-radius: 3px; }
 .al-legend-mask { display: inline-block; width: 1rem; height: .8rem; border-radius: 2px; background: repeating-linear-gradient(135deg, var(--al-panel) 0 4px, var(--al-mask) 4px 6px); border: 1px solid var(--al-line); vertical-align: middle; }
+.al-canvas-mode .al-legend-mask { background: rgb(154, 154, 166); }
 .al-predict { border: 1px dashed var(--al-line); border-radius: 8px; padding: .5rem .75rem; margin: .5rem 0; }
 .al-predict .al-verdict-ok { color: var(--al-ok); font-weight: 600; }
 .al-predict .al-verdict-bad { color: var(--al-bad); font-weight: 600; }

@@ -1,0 +1,69 @@
+'use strict';
+// <softmax-demo>: softmax of a few numbers, computed the naive way (exponentiate, add,
+// divide) and the safe way (subtract the maximum first), both by the engine. Large
+// inputs overflow the naive way; the safe way is unchanged by adding a constant.
+
+const { h, uid, scrollBox } = require('./dom.js');
+const { LabElement } = require('./base.js');
+const { PredictView } = require('./predict-view.js');
+const { num, fixed } = require('../ui/format.js');
+
+class SoftmaxDemo extends LabElement {
+  static get jsonKeys() { return []; }
+
+  setup() {
+    const id = uid();
+    this.input = h('input', { id, type: 'text', value: this.getAttribute('values') || '1000, 1001, 1002', size: '22', autocomplete: 'off' });
+    this.input.addEventListener('change', () => this.guard(() => this.render()));
+    this.table = h('table', { class: 'al-table' });
+    this.message = h('p', { 'aria-live': 'polite' });
+    this.results = h('div', {}, scrollBox('Naive and safe softmax', this.table), this.message);
+    this.results.hidden = true;
+    this.predict = new PredictView({
+      question: 'what is softmax([1000, 1001, 1002])?',
+      choices: [
+        { label: 'the same as softmax([0, 1, 2])', value: 'same' },
+        { label: '[0, 0, 1]', value: 'onehot' },
+        { label: 'NaN: it overflows', value: 'nan' },
+      ],
+      judge: (choice) => ({
+        ok: true,
+        close: choice === 'same',
+        message: choice === 'same' ? 'Right: adding the same number to every input changes nothing, so the engine subtracts the largest first.'
+          : choice === 'nan' ? 'Only when computed naively. Subtracting the maximum first gives the same answer as for [0, 1, 2]; see below.'
+            : 'Not quite: the differences between the inputs are what matter, and they are the same as for [0, 1, 2].',
+      }),
+      onReveal: () => { this.results.hidden = false; },
+    });
+    this.replaceChildren(this.predict.root, h('div', { class: 'al-controls' }, h('label', { for: id }, 'inputs', this.input)), this.results);
+    this.render();
+  }
+
+  render() {
+    const values = this.input.value.split(/[\s,]+/).filter(Boolean).map(Number);
+    if (!values.length || values.length > 12 || values.some((x) => !Number.isFinite(x))) {
+      this.message.textContent = 'Type 1 to 12 numbers separated by commas.';
+      return;
+    }
+    // One query whose scores against identity keys are exactly the inputs, scale 1:
+    // explainRow then shows the naive (unshifted) and safe (shifted) exponentials.
+    const n = values.length;
+    const keys = Array.from({ length: n }, (_, j) => Array.from({ length: n }, (__, c) => (c === j ? 1 : 0)));
+    const d = this.lab.explainRow([values], keys, keys, 0, { scale: 1 });
+    const safe = this.lab.softmax(values);
+    const row = (label, cells) => h('tr', {}, h('th', { scope: 'row' }, label), cells.map((c) => h('td', {}, c)));
+    this.table.replaceChildren(h('caption', { class: 'al-sr' }, 'Softmax computed two ways'),
+      h('tbody', {},
+        row('input x', values.map((x) => num(x, 4))),
+        row('naive: e^x', Array.from(d.expRaw.data, (x) => num(x, 4))),
+        row('naive: e^x / sum', Array.from(d.naiveWeights.data, (x) => fixed(x, 4))),
+        row(`safe: e^(x \u2212 ${num(d.rowMax, 4)})`, Array.from(d.expShifted.data, (x) => num(x, 4))),
+        row('safe: softmax', Array.from(safe.data, (x) => fixed(x, 4)))));
+    this.dataset.softmax = Array.from(safe.data).join(',');
+    this.message.textContent = Number.isFinite(d.sumRaw)
+      ? 'Here both ways agree: nothing overflowed.'
+      : `e^${num(d.rowMax, 0)} is beyond the largest floating-point number, so the naive way divides infinity by infinity. Subtracting the maximum keeps every exponential at most 1.`;
+  }
+}
+
+module.exports = { SoftmaxDemo };
