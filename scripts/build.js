@@ -42,7 +42,7 @@ function cmakeBuild(dir, configure, targets = []) {
   run('cmake', ['--build', build, '-j', jobs, ...targets.flatMap((t) => ['--target', t])]);
 }
 
-if (want('native')) cmakeBuild('native', ['cmake']);
+if (want('native')) cmakeBuild('native', ['cmake', '-DATTNLAB_BUILD_BENCH=OFF']);
 if (want('wasm')) cmakeBuild('wasm', ['emcmake', 'cmake']);
 if (want('bench')) {
   const cxx = onPath('clang++') ? ['-DCMAKE_CXX_COMPILER=clang++'] : [];
