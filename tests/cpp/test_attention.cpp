@@ -180,7 +180,7 @@ TEST_CASE("attention without a mask is permutation-equivariant", "[attention]") 
     const std::size_t n = 7, d = 5;
     const tensor x = ref::random_tensor({n, d}, gen);
     const std::size_t perm[] = {3, 0, 6, 2, 5, 1, 4};
-    tensor px = tensor::from_shape({n, d});
+    tensor px = attnlab::zeros({n, d});
     for (std::size_t i = 0; i < n; ++i) {
         for (std::size_t c = 0; c < d; ++c) px(i, c) = x(perm[i], c);
     }
@@ -242,18 +242,18 @@ TEST_CASE("the workspace gives the same stages as attention() and reuses its buf
 }
 
 TEST_CASE("attention rejects bad input with a message naming the argument", "[attention][errors]") {
-    const tensor q = tensor::from_shape({2, 4}), k3 = tensor::from_shape({3, 3}), k = tensor::from_shape({3, 4}),
-                 v = tensor::from_shape({3, 2});
+    const tensor q = attnlab::zeros({2, 4}), k3 = attnlab::zeros({3, 3}), k = attnlab::zeros({3, 4}),
+                 v = attnlab::zeros({3, 2});
     CHECK_THROWS_MATCHES(attention(q, k3, v), argument_error, Message("attention: K has d_k = 3 but Q has d_k = 4"));
     CHECK_THROWS_MATCHES(attention(tensor{1.0f, 2.0f}, k, v), argument_error,
                          Message("attention: Q has rank 1 (shape [2]); expected rank >= 2, [..., m, d_k]"));
-    CHECK_THROWS_MATCHES(attention(q, k, tensor::from_shape({2, 2})), argument_error,
+    CHECK_THROWS_MATCHES(attention(q, k, attnlab::zeros({2, 2})), argument_error,
                          Message("attention: V has 2 rows but K has 3; expected one value per key"));
-    CHECK_THROWS_MATCHES(attention(tensor::from_shape({2, 0}), tensor::from_shape({3, 0}), v), argument_error,
+    CHECK_THROWS_MATCHES(attention(attnlab::zeros({2, 0}), attnlab::zeros({3, 0}), v), argument_error,
                          Message("attention: Q has d_k = 0; expected at least one feature per query"));
-    CHECK_THROWS_MATCHES(attention(tensor::from_shape({0, 4}), k, v), argument_error,
+    CHECK_THROWS_MATCHES(attention(attnlab::zeros({0, 4}), k, v), argument_error,
                          Message("attention: Q has shape [0, 4]; expected no zero-sized axis"));
-    CHECK_THROWS_MATCHES(attention(tensor::from_shape({2, 2, 4}), tensor::from_shape({3, 3, 4}), v), argument_error,
+    CHECK_THROWS_MATCHES(attention(attnlab::zeros({2, 2, 4}), attnlab::zeros({3, 3, 4}), v), argument_error,
                          Message("attention: K has leading axes [3] but Q has [2]; expected the same batch/head axes"));
     tensor bad = attnlab::zeros({3, 4});
     bad(2, 1) = std::numeric_limits<float>::infinity();

@@ -112,7 +112,7 @@ TEST_CASE("multi-head attention rejects bad input by name", "[multihead][errors]
     CHECK_THROWS_MATCHES(attnlab::multi_head_attention(in), argument_error,
                          Message("multiHeadAttention: heads = 3 does not divide d_model = 8; expected a divisor so every head gets the same width"));
     in.heads = 2;
-    in.w_k = tensor::from_shape({7, 8});
+    in.w_k = attnlab::zeros({7, 8});
     CHECK_THROWS_MATCHES(attnlab::multi_head_attention(in), argument_error,
                          Message("multiHeadAttention: Wk has 7 rows but X has d_model = 8"));
     in = random_inputs(6, 8, 2, 1);
