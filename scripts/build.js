@@ -77,6 +77,7 @@ if (want('bundle')) {
     external: ['fs', 'path', 'crypto', 'ws', 'worker_threads'],
     outfile: path.join(root, 'dist', 'attention-lab.js'),
     plugins: [formulaPlugin],
+    minify: true,
     logLevel: 'warning',
   });
   result.then(() => {
