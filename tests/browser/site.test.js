@@ -167,7 +167,7 @@ test('bad author data shows a readable message inside the widget and the rest of
     assert.match(await message('bad-json'), /^<attention-heatmap>: the JSON inside <script type="application\/json"> could not be read/);
     assert.equal(await message('bad-rows'), '<attention-heatmap>: tokens has 2 words but Q has 3 rows; expected one row per token');
     assert.equal(await message('bad-shapes'), 'explainRow: K has d_k = 3 but Q has d_k = 2');
-    assert.equal(await message('bad-nan'), 'attention: Q[1][1] is a string; expected a number');
+    assert.equal(await message('bad-nan'), '<attention-heatmap>: Q[1][1] is a string; expected a number');
     assert.equal(await message('bad-sentences'), 'sentences must be an array of 1 to 6 non-empty strings');
     assert.equal(await p.getAttribute('#good', 'data-ready'), 'true');
     assert.equal(await p.locator('#good [role="gridcell"]').count(), 9);
@@ -216,5 +216,29 @@ test('every widget on a page shares one engine', async () => {
   const same = await p.evaluate(async () => (await AttentionLab.loadAttentionLab()) === (await AttentionLab.loadAttentionLab())
     && document.querySelector('#causal').lab === document.querySelector('#heads').lab);
   assert.equal(same, true);
+  await close();
+});
+
+test("widgets take their author's tokens, vectors and embeddings, and show the engine's numbers", async () => {
+  const lab = await loadAttentionLab();
+  const { page: p, problems, close } = await open(pathToFileURL(path.join(root, 'tests', 'browser', 'author-data.html')).href);
+  assert.deepEqual(await p.$$eval('.al-error', (els) => els.map((e) => e.textContent)), []);
+  const want = lab.attention([[1, 0], [0, 1], [1, 1]], [[2, 0], [0, 2], [1, 1]], [[1], [2], [3]], { causal: true }).weights;
+  const cells = await p.$$eval('#own-qkv [role="gridcell"]', (els) => els.map((c) => [Number(c.dataset.row), Number(c.dataset.col), c.textContent]));
+  for (const [i, j, text] of cells) assert.equal(text, j > i ? '' : want.get(i, j).toFixed(2));
+  assert.equal(await p.getAttribute('#own-x', 'data-token'), 'b', 'the query attribute picks the starting token');
+  await p.click('#own-x button:has-text("Next")');
+  const scores = lab.explainRow(lab.multiHeadAttention({ X: [[1, 0], [0, 1]], Wq: [[1, 0], [0, 1]], Wk: [[0, 1], [1, 0]], Wv: [[1, 1], [1, -1]], heads: 1 }).q.toArray()[0],
+    lab.multiHeadAttention({ X: [[1, 0], [0, 1]], Wq: [[1, 0], [0, 1]], Wk: [[0, 1], [1, 0]], Wv: [[1, 1], [1, -1]], heads: 1 }).k.toArray()[0],
+    [[0], [0]], 1).scores;
+  const shown = await p.$$eval('#own-x .al-cell-button', (els) => els.map((e) => e.textContent));
+  assert.deepEqual(shown, Array.from(scores.data, (x) => num(x, 3)));
+  assert.deepEqual(await p.$$eval('#own-tokens button[aria-pressed]', (els) => els.map((e) => e.textContent)), ['the', 'quick', 'brown', 'fox']);
+  assert.equal(await p.locator('#own-heads figure').count(), 4);
+  assert.equal(await p.getAttribute('#own-heads', 'data-diff'), '0');
+  assert.equal(await p.getAttribute('#own-sentences', 'data-pad-weight'), '0');
+  await p.click('#own-sentences label:has-text("forget the padding mask")');
+  assert.ok(Number(await p.getAttribute('#own-sentences', 'data-pad-weight')) > 0);
+  assert.deepEqual(problems, []);
   await close();
 });

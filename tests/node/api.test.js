@@ -19,7 +19,7 @@ test('the public API has exactly these names', async () => {
   const lab = await loadAttentionLab();
   assert.deepEqual(Object.keys(lab).sort(), [
     'ATTENTION_OPTIONS', 'Tensor', 'attention', 'createWorkspace', 'dotProductStats', 'examples', 'explainRow',
-    'maxAbsDiff', 'memory', 'multiHeadAttention', 'randomNormal', 'softmax', 'softmaxSaturation', 'traceShapes',
+    'maxAbsDiff', 'memory', 'multiHeadAttention', 'randomNormal', 'softmax', 'softmaxSaturation', 'tensor', 'traceShapes',
   ]);
 });
 

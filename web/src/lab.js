@@ -123,6 +123,12 @@ function createLab(core) {
       return raw;
     },
 
+    /** A Tensor from nested arrays or { shape, data } (a copy; checks shape, no arithmetic). */
+    tensor(value) {
+      const { shape, data } = toInput(value, 'tensor', 'value');
+      return new Tensor(shape.slice(), Float32Array.from(data));
+    },
+
     /** A seeded tensor of normal entries: { shape, stddev = 1, seed = 1 }. */
     randomNormal(spec) {
       const fn = 'randomNormal';

@@ -15,7 +15,7 @@ const TEMPERATURES = [0.25, 0.5, 1, 2, 4];
 
 class AttentionHeatmap extends LabElement {
   setup(lab, data) {
-    this.inputs = resolveInputs(lab, data);
+    this.inputs = resolveInputs(lab, data, this.localName);
     const opts = authorOptions(data, ['causal', 'scaling', 'temperature']);
     this.state = {
       causal: this.flag('causal', Boolean(opts.causal)),

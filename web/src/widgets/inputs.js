@@ -11,16 +11,26 @@ function asMatrix(lab, t) {
 }
 
 /**
+ * @param tag the widget's element name, for messages
  * @returns { tokens, Q, K, V, X, Wq, Wk, Wv, source: 'author' | 'projected' | 'seeded' | 'example' }
  *   X and W are null when the author gave Q, K, V directly.
  */
-function resolveInputs(lab, data) {
+function resolveInputs(lab, data, tag) {
   const example = lab.examples().timeFlies;
   const sameAsExample = !data.tokens || data.tokens.join(' ') === example.tokens.join(' ');
-  if (data.Q) return { tokens: data.tokens, Q: data.Q, K: data.K, V: data.V, X: null, Wq: null, Wk: null, Wv: null, source: 'author' };
+  const t = (value, name) => {
+    try {
+      return lab.tensor(value);
+    } catch (err) {
+      throw new Error(err.message.replace(/^tensor: value/, `<${tag}>: ${name}`));
+    }
+  };
+  if (data.Q) {
+    return { tokens: data.tokens, Q: t(data.Q, 'Q'), K: t(data.K, 'K'), V: t(data.V, 'V'), X: null, Wq: null, Wk: null, Wv: null, source: 'author' };
+  }
   let X, Wq, Wk, Wv, source;
   if (data.X) {
-    ({ X, Wq, Wk, Wv } = data);
+    [X, Wq, Wk, Wv] = ['X', 'Wq', 'Wk', 'Wv'].map((k) => t(data[k], k));
     source = 'projected';
   } else if (!sameAsExample) {
     const seed = seedFrom(data.tokens.join(' '));

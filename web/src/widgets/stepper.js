@@ -13,7 +13,7 @@ const ACTIVE_TERMS = { project: ['q', 'k', 'v'], score: ['s', 'q', 'k', 'terms']
 
 class AttentionStepper extends LabElement {
   setup(lab, data) {
-    this.inputs = resolveInputs(lab, data);
+    this.inputs = resolveInputs(lab, data, this.localName);
     this.options = authorOptions(data);
     const { tokens } = this.inputs;
     const initial = this.getAttribute('query');
