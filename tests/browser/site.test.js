@@ -242,3 +242,17 @@ test("widgets take their author's tokens, vectors and embeddings, and show the e
   assert.deepEqual(problems, []);
   await close();
 });
+
+test("a shared link with the worked example's query opens a practice round on it", async () => {
+  const lab = await loadAttentionLab();
+  const ex = lab.examples().worked;
+  const { page: p, close } = await open(`${urls('lesson-3.html')['file://']}#practice.q=0,3`);
+  assert.equal(await p.inputValue('#practice input[aria-label="query component 2"]'), '3');
+  assert.deepEqual(await p.$$eval('#practice tbody tr.al-current td', (tds) => tds.map((td) => td.textContent)), ['?', '?']);
+  const w1 = lab.explainRow([[0, 3]], ex.K, ex.V, 0).weights.get(0);
+  await p.fill('#practice .al-predict input[type="text"]', w1.toFixed(3));
+  await p.click('#practice button:has-text("Check")');
+  assert.match(await p.textContent('#practice .al-predict:not([hidden])'), /Right/);
+  assert.deepEqual(await p.$$eval('#practice tbody tr.al-current td', (tds) => tds.map((td) => td.textContent)), [num(w1, 4), num(lab.explainRow([[0, 3]], ex.K, ex.V, 0).weights.get(1), 4)]);
+  await close();
+});

@@ -52,6 +52,16 @@ class AttentionWorkedExample extends LabElement {
         h('span', { class: 'al-muted' }, 'edit it to practise')),
       scrollBox('Numbers', this.table), this.copyPrompt.root, this.practicePrompt.root, this.outputBox);
     this.render();
+    this.restore(this.readState());
+  }
+
+  /** A shared link with q=a,b opens a practice round on that query. */
+  restore(state) {
+    if (state.q === undefined) return;
+    const q = state.q.split(',').map(Number);
+    if (q.length !== 2 || q.some((x) => !Number.isFinite(x)) || (q[0] === this.q[0] && q[1] === this.q[1])) return;
+    this.qInputs.forEach((input, c) => { input.value = String(q[c]); });
+    this.onEdit();
   }
 
   judgeCopy(choice) {
@@ -75,6 +85,7 @@ class AttentionWorkedExample extends LabElement {
     this.practicePrompt.root.hidden = false;
     this.practicePrompt.reset();
     this.render();
+    this.saveState({ q: this.q.join(',') });
   }
 
   render() {
