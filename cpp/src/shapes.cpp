@@ -4,15 +4,28 @@
 
 namespace attnlab {
 
-shape_trace trace_shapes(const layer_sizes& s) {
-    const struct { const char* name; std::size_t value; } sizes[] = {
-        {"batch", s.batch}, {"n", s.n}, {"dModel", s.d_model}, {"heads", s.heads}, {"dk", s.d_k}, {"dv", s.d_v}};
-    for (const auto& size : sizes) {
-        if (size.value < 1 || size.value > 100000) {
-            throw argument_error(std::string("traceShapes: ") + size.name + " = " + std::to_string(size.value) +
+shape_trace trace_shapes(const layer_sizes& sizes_in) {
+    layer_sizes s = sizes_in;
+    const auto check = [](const char* name, std::size_t value, std::size_t lo) {
+        if (value < lo || value > 100000) {
+            throw argument_error(std::string("traceShapes: ") + name + " = " + std::to_string(value) +
                                  "; expected a whole number from 1 to 100000");
         }
+    };
+    check("batch", s.batch, 1);
+    check("n", s.n, 1);
+    check("dModel", s.d_model, 1);
+    check("heads", s.heads, 1);
+    check("dk", s.d_k, 0);
+    check("dv", s.d_v, 0);
+    if (s.d_k == 0) {
+        if (s.d_model % s.heads != 0) {
+            throw argument_error("traceShapes: heads = " + std::to_string(s.heads) + " does not divide dModel = " +
+                                 std::to_string(s.d_model) + "; give dk or a divisor");
+        }
+        s.d_k = s.d_model / s.heads;
     }
+    if (s.d_v == 0) s.d_v = s.d_k;
     const std::size_t b = s.batch, n = s.n, h = s.heads;
     const shape_t lead = h > 1 ? shape_t{b, h} : shape_t{b};
     const auto per_head = [&](std::initializer_list<std::size_t> tail) {

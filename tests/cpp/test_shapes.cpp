@@ -45,6 +45,14 @@ TEST_CASE("multi-head shapes and the parameter count for d_model = 512, h = 8", 
     CHECK(shape_of_step(t, "concat") == shape_t{1, 6, 512});
     CHECK(shape_of_step(t, "output") == shape_t{1, 6, 512});
     CHECK(t.score_entries == 8 * 36);
+    s.d_k = 0;  // derived: d_model / heads
+    s.d_v = 0;  // derived: d_k
+    const auto derived = attnlab::trace_shapes(s);
+    CHECK(shape_of_step(derived, "K") == shape_t{1, 8, 6, 64});
+    CHECK(shape_of_step(derived, "V") == shape_t{1, 8, 6, 64});
+    s.heads = 3;
+    CHECK_THROWS_MATCHES(attnlab::trace_shapes(s), attnlab::argument_error,
+                         Catch::Matchers::Message("traceShapes: heads = 3 does not divide dModel = 512; give dk or a divisor"));
     s.heads = 0;
     CHECK_THROWS_MATCHES(attnlab::trace_shapes(s), attnlab::argument_error,
                          Catch::Matchers::Message("traceShapes: heads = 0; expected a whole number from 1 to 100000"));

@@ -184,11 +184,9 @@ function createLab(core) {
       sizes.n = wholeOption(fn, o, 'n', undefined, 1);
       sizes.dModel = wholeOption(fn, o, 'dModel', undefined, 1);
       sizes.heads = wholeOption(fn, o, 'heads', 1, 1);
-      if (o.dk === undefined && sizes.dModel % sizes.heads !== 0) {
-        throw new Error(`${fn}: heads = ${sizes.heads} does not divide dModel = ${sizes.dModel}; give dk or a divisor`);
-      }
-      sizes.dk = wholeOption(fn, o, 'dk', Math.floor(sizes.dModel / sizes.heads), 1);
-      sizes.dv = wholeOption(fn, o, 'dv', sizes.dk, 1);
+      // 0 asks the engine to derive them: dk = dModel / heads, dv = dk.
+      sizes.dk = o.dk === undefined ? 0 : wholeOption(fn, o, 'dk', undefined, 1);
+      sizes.dv = o.dv === undefined ? 0 : wholeOption(fn, o, 'dv', undefined, 1);
       return unwrap(core.traceShapes(sizes));
     },
 

@@ -10,9 +10,9 @@
 
 namespace attnlab {
 
-/// @brief Sizes of one attention layer.
+/// @brief Sizes of one attention layer. d_k = 0 means d_model / heads; d_v = 0 means d_k.
 struct layer_sizes {
-    std::size_t batch = 1, n = 5, d_model = 8, heads = 1, d_k = 8, d_v = 8;
+    std::size_t batch = 1, n = 5, d_model = 8, heads = 1, d_k = 0, d_v = 0;
 };
 
 /// @brief One named tensor of the pipeline.
@@ -32,7 +32,8 @@ struct shape_trace {
 
 /// @brief Shapes from embeddings through Q, K, V, scores, weights, head outputs, the merge
 /// and W_O. With one head the head axis is left out, as single-head attention is written.
-/// @throws argument_error if a size is 0 or above 100,000
+/// @throws argument_error if a size is 0 (d_k, d_v: unset) or above 100,000, or heads does
+/// not divide d_model when d_k is left to be derived
 shape_trace trace_shapes(const layer_sizes& sizes);
 
 }  // namespace attnlab
