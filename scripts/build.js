@@ -16,7 +16,6 @@ const path = require('path');
 const root = path.resolve(__dirname, '..');
 const args = process.argv.slice(2);
 const want = (step) => (args.length === 0 && step !== 'bench') || args.includes(step);
-// 'site' comes with 'bundle' unless steps are named.
 const jobs = String(Math.max(1, require('os').cpus().length));
 
 // Debian's emscripten 3.1.6 needs its node modules (acorn) on NODE_PATH; harmless elsewhere.

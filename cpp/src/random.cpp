@@ -39,9 +39,7 @@ tensor random_normal(const shape_t& shape, double stddev, double seed) {
     if (!(std::isfinite(stddev) && stddev >= 0)) {
         throw argument_error(fn + ": stddev = " + number_string(stddev) + "; expected a finite number >= 0");
     }
-    if (!(std::floor(seed) == seed && seed >= 0 && seed <= 9007199254740991.0)) {
-        throw argument_error(fn + ": seed = " + number_string(seed) + "; expected a whole number from 0 to 2^53 - 1");
-    }
+    require_whole(seed, 0, 9007199254740991.0, fn, "seed", "2^53 - 1");
     checked_size(shape, default_max_elements, fn + ": the tensor");
     tensor t = tensor::from_shape(shape);
     normal_generator gen(static_cast<std::uint64_t>(seed));

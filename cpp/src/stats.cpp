@@ -13,20 +13,12 @@ namespace {
 
 const std::string fn = "dotProductStats";
 
-void require_whole(double x, double lo, double hi, const char* name, const char* hi_text,
-                   const std::string& where = fn) {
-    if (!(std::floor(x) == x && x >= lo && x <= hi)) {
-        throw argument_error(where + ": " + name + " = " + number_string(x) + "; expected a whole number from " +
-                             number_string(lo) + " to " + hi_text);
-    }
-}
-
 }  // namespace
 
 dot_stats dot_product_stats(double d_k, double samples, double seed) {
-    require_whole(d_k, 1, 65536, "dk", "65536");
-    require_whole(samples, 2, 1e7, "samples", "10,000,000");
-    require_whole(seed, 0, 9007199254740991.0, "seed", "2^53 - 1");
+    require_whole(d_k, 1, 65536, fn, "dk", "65536");
+    require_whole(samples, 2, 1e7, fn, "samples", "10,000,000");
+    require_whole(seed, 0, 9007199254740991.0, fn, "seed", "2^53 - 1");
     if (d_k * samples > 1e8) {
         throw argument_error(fn + ": dk * samples = " + number_string(d_k * samples) +
                              "; expected at most 100,000,000 draws per call");
@@ -87,18 +79,11 @@ std::vector<saturation_point> softmax_saturation(const std::vector<double>& d_ks
                              " entries; expected 1 to 64 values of d_k");
     }
     for (double dk : d_ks) {
-        if (!(std::floor(dk) == dk && dk >= 1 && dk <= 4096)) {
-            throw argument_error(where + ": dks holds " + number_string(dk) +
-                                 "; expected whole numbers from 1 to 4096");
-        }
+        require_whole(dk, 1, 4096, where, "an entry of dks", "4096");
     }
-    if (!(std::floor(keys) == keys && keys >= 2 && keys <= 256)) {
-        throw argument_error(where + ": keys = " + number_string(keys) + "; expected a whole number from 2 to 256");
-    }
-    if (!(std::floor(trials) == trials && trials >= 1 && trials <= 1000)) {
-        throw argument_error(where + ": trials = " + number_string(trials) + "; expected a whole number from 1 to 1000");
-    }
-    require_whole(seed, 0, 9007199254740991.0, "seed", "2^53 - 1", where);
+    require_whole(keys, 2, 256, where, "keys", "256");
+    require_whole(trials, 1, 1000, where, "trials", "1000");
+    require_whole(seed, 0, 9007199254740991.0, where, "seed", "2^53 - 1");
     std::vector<saturation_point> out;
     for (double dk : d_ks) {
         normal_generator gen(static_cast<std::uint64_t>(seed));

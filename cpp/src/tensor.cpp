@@ -78,6 +78,14 @@ void require_nonempty(const tensor& t, const std::string& fn, const std::string&
     }
 }
 
+void require_whole(double x, double lo, double hi, const std::string& fn, const std::string& name,
+                   const std::string& hi_text) {
+    if (!(std::floor(x) == x && x >= lo && x <= hi)) {
+        throw argument_error(fn + ": " + name + " = " + number_string(x) + "; expected a whole number from " +
+                             number_string(lo) + " to " + hi_text);
+    }
+}
+
 tensor zeros(const shape_t& shape) {
     tensor t = tensor::from_shape(shape);
     std::fill(t.begin(), t.end(), 0.0f);

@@ -3,7 +3,7 @@
 // it only checks argument types, converts, calls the engine, and turns { error } into Error.
 
 const { Tensor, fromEngine, toInput, describe } = require('./tensor.js');
-const { checkKeys, boolOption, numberOption, wholeOption, attentionOptions, ATTENTION_OPTIONS } = require('./options.js');
+const { checkKeys, boolOption, numberOption, numberArg, wholeOption, attentionOptions, ATTENTION_OPTIONS } = require('./options.js');
 const { Workspace } = require('./workspace.js');
 
 function unwrap(result) {
@@ -99,12 +99,7 @@ function createLab(core) {
       const fn = 'dotProductStats';
       if (!spec || typeof spec !== 'object') throw new Error(`${fn}: expected an object { dk, samples, seed }; got ${describe(spec)}`);
       const o = checkKeys(fn, spec, ['dk', 'samples', 'seed']);
-      const num = (key, fallback) => {
-        const v = o[key] === undefined ? fallback : o[key];
-        if (typeof v !== 'number') throw new Error(`${fn}: ${key} is ${describe(v)}; expected a number`);
-        return v;
-      };
-      return unwrap(core.dotProductStats(num('dk', undefined), num('samples', 10000), num('seed', 1)));
+      return unwrap(core.dotProductStats(numberArg(fn, o, 'dk'), numberArg(fn, o, 'samples', 10000), numberArg(fn, o, 'seed', 1)));
     },
 
     /**
@@ -162,12 +157,7 @@ function createLab(core) {
       if (!Array.isArray(o.dks) || !o.dks.every((x) => typeof x === 'number')) {
         throw new Error(`${fn}: dks is ${describe(o.dks)}; expected an array of numbers`);
       }
-      const num = (key, fallback) => {
-        const v = o[key] === undefined ? fallback : o[key];
-        if (typeof v !== 'number') throw new Error(`${fn}: ${key} is ${describe(v)}; expected a number`);
-        return v;
-      };
-      return unwrap(core.softmaxSaturation(o.dks, num('keys', 5), num('trials', 200), num('seed', 1)));
+      return unwrap(core.softmaxSaturation(o.dks, numberArg(fn, o, 'keys', 5), numberArg(fn, o, 'trials', 200), numberArg(fn, o, 'seed', 1)));
     },
 
     /**

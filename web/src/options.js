@@ -31,6 +31,13 @@ function numberOption(fn, options, key) {
   return value;
 }
 
+/** A number argument with a default: anything else is an error naming it. */
+function numberArg(fn, options, key, fallback) {
+  const value = options[key] === undefined ? fallback : options[key];
+  if (typeof value !== 'number') throw new Error(`${fn}: ${key} is ${describe(value)}; expected a number`);
+  return value;
+}
+
 function wholeOption(fn, options, key, fallback, min) {
   const value = options[key] === undefined ? fallback : options[key];
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
@@ -61,4 +68,4 @@ function attentionOptions(fn, raw) {
   return out;
 }
 
-module.exports = { checkKeys, boolOption, numberOption, wholeOption, attentionOptions, ATTENTION_OPTIONS };
+module.exports = { checkKeys, boolOption, numberOption, numberArg, wholeOption, attentionOptions, ATTENTION_OPTIONS };

@@ -43,6 +43,11 @@ void require_finite(const tensor& t, const std::string& fn, const std::string& n
 /// @brief Throws argument_error if `t` has a zero extent, naming `fn` and `name`.
 void require_nonempty(const tensor& t, const std::string& fn, const std::string& name);
 
+/// @brief Throws argument_error "<fn>: <name> = <x>; expected a whole number from <lo> to
+/// <hi_text>" unless x is a whole number in [lo, hi].
+void require_whole(double x, double lo, double hi, const std::string& fn, const std::string& name,
+                   const std::string& hi_text);
+
 /// @brief Makes a zero-filled tensor of `shape`.
 tensor zeros(const shape_t& shape);
 

@@ -57,4 +57,4 @@ function authorOptions(data, allowed = ['causal', 'scale', 'scaling', 'temperatu
   return out;
 }
 
-module.exports = { resolveInputs, authorOptions, asMatrix };
+module.exports = { resolveInputs, authorOptions };
