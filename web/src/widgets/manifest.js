@@ -1,0 +1,155 @@
+'use strict';
+// The public surface of every widget, declared once: attributes (and the properties that
+// mirror them), events, ::part() names and CSS custom properties. The elements read their
+// observed attributes and parsers from here; the README tables, the TypeScript
+// declarations and custom-elements.json are generated from it. DOM-free.
+
+/**
+ * Attribute types (parsed by web/src/ui/attributes.js):
+ *   'tokens'  words separated by spaces (property: string[])
+ *   'boolean' present = true; "false" or "0" = false (property: boolean)
+ *   'integer' / 'number' with min and max (property: number)
+ *   'enum'    one of `values` (property: string)
+ *   'string'  free text (property: string)
+ * `state: true` marks attributes that change the view in place (the widget keeps its other
+ * state); other attributes rebuild the widget from its data.
+ */
+
+const COMMON_ATTRIBUTES = [
+  { name: 'url-state', property: 'urlState', type: 'enum', values: ['on', 'off'], default: 'on',
+    description: 'Whether this widget (when it has a unique id) keeps its state in the page URL\'s query string.' },
+  { name: 'theme', property: 'theme', type: 'enum', values: ['auto', 'light', 'dark'], default: 'auto',
+    description: 'Colour theme; auto follows the page\'s color-scheme and background.' },
+];
+
+const COMMON_EVENTS = [
+  { name: 'al-ready', detail: '{ state: object }', description: 'The widget has drawn its first view.' },
+  { name: 'al-change', detail: '{ state: object }', description: 'The reader (or a script) changed the view; detail.state is the new state.' },
+  { name: 'al-error', detail: '{ message: string }', description: 'The widget could not be drawn; the message is also shown inside it.' },
+];
+
+const COMMON_PARTS = [
+  { name: 'frame', description: 'The widget\'s outer box.' },
+  { name: 'controls', description: 'Rows of buttons, switches and inputs.' },
+  { name: 'message', description: 'The in-widget message shown instead of the widget when data is wrong or the engine cannot run.' },
+];
+
+const CSS_PROPERTIES = [
+  { name: '--al-font', description: 'Font family of the widget text.' },
+  { name: '--al-font-size', description: 'Base font size (default 15px); everything inside scales with it.' },
+  { name: '--al-fg', description: 'Text colour.' },
+  { name: '--al-muted', description: 'Secondary text colour.' },
+  { name: '--al-bg', description: 'Background of the widget.' },
+  { name: '--al-panel', description: 'Background of panels, tables headers and controls.' },
+  { name: '--al-line', description: 'Border colour.' },
+  { name: '--al-accent', description: 'Accent (primary buttons, bars, curves).' },
+  { name: '--al-accent-fg', description: 'Text on the accent colour.' },
+  { name: '--al-focus', description: 'Focus ring colour.' },
+  { name: '--al-ok', description: 'Colour of a right answer.' },
+  { name: '--al-bad', description: 'Colour of a wrong answer and of error messages.' },
+  { name: '--al-radius', description: 'Corner radius of the outer box.' },
+  { name: '--al-padding', description: 'Inner padding of the outer box.' },
+];
+
+const tokens = (description) => ({ name: 'tokens', property: 'tokens', type: 'tokens', description });
+
+const WIDGETS = {
+  'attention-stepper': {
+    className: 'AttentionStepper',
+    summary: 'Pick a query token and step through project, score, scale and softmax, weighted sum.',
+    json: true,
+    attributes: [
+      tokens('Words separated by spaces; without vectors, the engine makes seeded ones for them.'),
+      { name: 'query', property: 'query', type: 'string', state: true, description: 'The query token to start on.' },
+    ],
+    parts: [{ name: 'steps', description: 'The list of the four steps.' }, { name: 'narration', description: 'The sentence that explains the current step.' }, { name: 'table', description: 'The numbers of the current step.' }],
+    state: '{ token: number, step: number }',
+  },
+  'attention-heatmap': {
+    className: 'AttentionHeatmap',
+    summary: 'The whole weight matrix, with the causal mask, scaling, temperature and numbers on or off.',
+    json: true,
+    attributes: [
+      tokens('Words separated by spaces (at most 256).'),
+      { name: 'causal', property: 'causal', type: 'boolean', state: true, description: 'Start with the causal mask on.' },
+      { name: 'numbers', property: 'numbers', type: 'boolean', state: true, description: 'Print the weights in the cells (default: on up to 8 tokens).' },
+      { name: 'scaling', property: 'scaling', type: 'enum', values: ['sqrt', 'none', 'dk'], state: true, description: 'Scaling rule: 1/sqrt(d_k), none, or 1/d_k.' },
+      { name: 'temperature', property: 'temperature', type: 'enum', values: ['0.25', '0.5', '1', '2', '4'], state: true, description: 'Softmax temperature.' },
+      { name: 'prompt', property: 'prompt', type: 'string', description: 'Predict-first prompts to show: "causal" (pick a cell the mask hides), "row0" (the first row under the mask).' },
+    ],
+    parts: [{ name: 'heatmap', description: 'The grid (or canvas) of weights.' }, { name: 'legend', description: 'The colour legend.' }, { name: 'caption', description: 'The line under the heatmap.' }],
+    state: '{ causal: boolean, scaling: string, temp: number, self: boolean, numbers: boolean }',
+  },
+  'attention-worked-example': {
+    className: 'AttentionWorkedExample',
+    summary: 'One query, two keys, every number; predict which value the output copies, then practise on a new query.',
+    json: true,
+    attributes: [],
+    parts: [{ name: 'table', description: 'The table of every number.' }, { name: 'prompt', description: 'The predict-first prompts.' }],
+    state: '{ q: string }',
+  },
+  'scaling-experiment': {
+    className: 'ScalingExperiment',
+    summary: 'The seeded sqrt(d_k) experiment and the softmax-saturation view, after a prediction.',
+    json: false,
+    attributes: [
+      { name: 'seed', property: 'seed', type: 'integer', min: 0, max: 1e9, state: true, description: 'Random seed.' },
+      { name: 'predict', property: 'predict', type: 'boolean', description: 'Ask for a prediction before showing results (default true).' },
+    ],
+    parts: [{ name: 'chart', description: 'Each chart.' }, { name: 'table', description: 'The numbers table.' }, { name: 'prompt', description: 'The predict-first prompt.' }],
+    state: '{ samples: number, seed: number }',
+  },
+  'multihead-view': {
+    className: 'MultiheadView',
+    summary: 'Per-head heatmaps for h = 1, 2, 4, 8; loop versus batched; the forgotten head transpose.',
+    json: true,
+    attributes: [
+      tokens('Words separated by spaces (at most 16).'),
+      { name: 'heads', property: 'heads', type: 'enum', values: ['1', '2', '4', '8'], state: true, description: 'Number of heads to start with.' },
+      { name: 'seed', property: 'seed', type: 'integer', min: 0, max: 1e9, description: 'Random seed of the embeddings and projections.' },
+    ],
+    parts: [{ name: 'heatmap', description: 'Each head\'s grid of weights.' }],
+    state: '{ heads: number, forget: boolean }',
+  },
+  'shape-tracer': {
+    className: 'ShapeTracer',
+    summary: 'The shape of every tensor through one attention layer; quiz mode hides each until predicted.',
+    json: false,
+    attributes: [
+      { name: 'batch', property: 'batch', type: 'integer', min: 1, max: 100000, state: true, description: 'Batch size.' },
+      { name: 'n', property: 'n', type: 'integer', min: 1, max: 100000, state: true, description: 'Tokens per sequence.' },
+      { name: 'd-model', property: 'dModel', type: 'integer', min: 1, max: 100000, state: true, description: 'Model width d_model.' },
+      { name: 'heads', property: 'heads', type: 'integer', min: 1, max: 100000, state: true, description: 'Number of heads.' },
+      { name: 'dk', property: 'dk', type: 'integer', min: 1, max: 100000, state: true, description: 'Key width per head.' },
+      { name: 'dv', property: 'dv', type: 'integer', min: 1, max: 100000, state: true, description: 'Value width per head.' },
+      { name: 'quiz', property: 'quiz', type: 'boolean', state: true, description: 'Start in quiz mode.' },
+    ],
+    parts: [{ name: 'table', description: 'The table of shapes.' }],
+    state: '{ batch, n, dModel, heads, dk, dv: number, quiz: boolean }',
+  },
+  'padding-mask': {
+    className: 'PaddingMask',
+    summary: 'A padded batch with its valid-length mask, and what happens without it.',
+    json: true,
+    attributes: [],
+    parts: [{ name: 'heatmap', description: 'Each sentence\'s grid of weights.' }],
+    state: '{ forget: boolean }',
+  },
+  'softmax-demo': {
+    className: 'SoftmaxDemo',
+    summary: 'Predict softmax([1000, 1001, 1002]), then see the naive and the safe computation.',
+    json: false,
+    attributes: [
+      { name: 'values', property: 'values', type: 'string', state: true, description: 'The inputs, separated by commas (1 to 12 numbers).' },
+    ],
+    parts: [{ name: 'table', description: 'The naive and safe rows.' }, { name: 'prompt', description: 'The predict-first prompt.' }],
+    state: '{ values: string }',
+  },
+};
+
+/** Every attribute of a widget, its own and the common ones. */
+function attributesOf(tag) {
+  return [...WIDGETS[tag].attributes, ...COMMON_ATTRIBUTES];
+}
+
+module.exports = { WIDGETS, COMMON_ATTRIBUTES, COMMON_EVENTS, COMMON_PARTS, CSS_PROPERTIES, attributesOf };
