@@ -328,3 +328,21 @@ test('the page does not jump as widgets load: layout shift on every lesson page 
     }
   }
 });
+
+test("a page's colour scheme, a dark background, the theme attribute and reduced motion are respected", async () => {
+  const { page, problems, close } = await open(host('themes.html'));
+  const look = () => page.$$eval('attention-heatmap', (els) => els.map((el) => {
+    const frame = el.shadowRoot.querySelector('.al-frame');
+    const [r, g, b] = getComputedStyle(frame).backgroundColor.match(/\d+/g).map(Number);
+    return [el.id, (r + g + b) / 3 < 100 ? 'dark' : 'light'];
+  }));
+  assert.deepEqual(await look(), [['plain', 'light'], ['on-dark', 'dark'], ['scheme-dark', 'dark'], ['forced-light', 'light'], ['forced-dark', 'dark']]);
+  await page.evaluate(() => document.querySelector('#forced-dark').setAttribute('theme', 'light'));
+  assert.equal((await look())[4][1], 'light', 'the theme attribute is live');
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  assert.equal(await page.$eval('#plain', (el) => getComputedStyle(el.shadowRoot.querySelector('.al-cell')).transitionDuration), '0s');
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+  assert.notEqual(await page.$eval('#plain', (el) => getComputedStyle(el.shadowRoot.querySelector('.al-cell')).transitionDuration), '0s');
+  assert.deepEqual(problems, []);
+  await close();
+});
