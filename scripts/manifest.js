@@ -169,7 +169,7 @@ function customElementsManifest() {
         name: a.name,
         fieldName: a.property,
         type: { text: propertyType(a) },
-        description: `${a.description} (${attributeValues(a)})`,
+        description: a.type === 'tokens' ? a.description : `${a.description} (${attributeValues(a)})`,
         ...(a.default !== undefined ? { default: quote(a.default) } : {}),
       })),
       members,
@@ -217,6 +217,10 @@ function elementsMarkdown() {
   out.push(table(['part', 'what it is'], COMMON_PARTS.map((p) => [code(`::part(${p.name})`), p.description])));
   out.push('');
   out.push(table(['custom property', 'what it sets'], CSS_PROPERTIES.map((p) => [code(p.name), p.description])));
+  out.push('');
+  out.push('Elements that take data read it from a child `<script type="application/json">` or their `data` property:');
+  out.push('');
+  out.push(table(['key', 'type', 'what it is'], DATA_KEYS.map(([key, type, text]) => [code(key), code(type), text])));
   for (const tag of tags()) {
     const w = WIDGETS[tag];
     out.push('');
