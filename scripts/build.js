@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 'use strict';
-// Builds the project. Usage: node scripts/build.js [native] [wasm] [bundle] [site] [bench]
-// (default: native wasm bundle site)
+// Builds the project. Usage: node scripts/build.js [native] [wasm] [bundle] [site] [types] [bench]
+// (default: native wasm bundle site types)
 //   native: the C++ library, Catch2 tests and native benchmark (build/native)
 //   bench:  the native benchmark built with clang++ when present (build/bench), the same
 //           code generator emscripten uses, so native and wasm rows compare kernels, not compilers
 //   wasm:   the WebAssembly module with embind (build/wasm/attention_lab_core.js)
 //   bundle: the classic browser script dist/attention-lab.js (engine, JS API, widgets)
 //   site:   the example lesson site in dist/ (after bundle)
+//   types:  types/elements.d.ts and dist/custom-elements.json from the widget manifest
 
 const { execFileSync } = require('child_process');
 const fs = require('fs');
@@ -41,6 +42,7 @@ function cmakeBuild(dir, configure, targets = []) {
   run('cmake', ['--build', build, '-j', jobs, ...targets.flatMap((t) => ['--target', t])]);
 }
 
+if (want('types')) require('./manifest.js').writeOutputs();
 if (want('native')) cmakeBuild('native', ['cmake', '-DATTNLAB_BUILD_BENCH=OFF']);
 if (want('wasm')) cmakeBuild('wasm', ['emcmake', 'cmake']);
 if (want('bench')) {
