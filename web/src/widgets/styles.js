@@ -3,6 +3,9 @@
 // element, no stylesheet file for authors to link). Colours follow the page's light or
 // dark preference through custom properties that a page may override.
 
+const { EXPORT_CSS } = require('./export-menu.js');
+const { PRINT_CSS } = require('./print.js');
+
 const CSS = `
 .al-widget {
   --al-fg: #1b1b1f; --al-muted: #55555f; --al-bg: #ffffff; --al-panel: #f4f4f7; --al-line: #c9c9d3;
@@ -92,7 +95,7 @@ const CSS = `
 @media (prefers-reduced-motion: no-preference) {
   .al-cell, .al-bar { transition: background-color .18s ease, width .25s ease; }
 }
-`;
+` + EXPORT_CSS + PRINT_CSS;
 
 const adopted = new WeakSet();
 
