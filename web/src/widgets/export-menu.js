@@ -134,7 +134,7 @@ function exportMenu(getFigure, opts = {}) {
       status.textContent = 'Copied the numbers (tab-separated: paste into a spreadsheet)';
     } catch (err) {
       const id = uid('al-copy');
-      const area = h('textarea', { id, readonly: true, spellcheck: 'false', rows: '6' });
+      const area = h('textarea', { id, readonly: true, spellcheck: 'false', rows: '6', wrap: 'off' });
       area.value = text;
       fallback.replaceChildren(
         h('label', { for: id }, 'Copying is blocked here. The numbers are selected below: press Ctrl+C (\u2318C on a Mac) to copy them.'), area,
