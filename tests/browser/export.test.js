@@ -32,7 +32,7 @@ async function open(page, opts) {
   const w = await watchedPage(browser, opts);
   await w.page.goto(`${server.url}dist/${page}`);
   await w.page.waitForFunction(() => Array.from(document.querySelectorAll('*')).filter((el) => el.localName.includes('-'))
-    .every((el) => el.dataset.ready === 'true' || el.dataset.ready === 'error'), null, { timeout: 20000 });
+    .every((el) => el.status === 'ready' || el.status === 'error'), null, { timeout: 20000 });
   return w;
 }
 
@@ -172,7 +172,7 @@ test('Copy numbers puts tab-separated numbers on the clipboard, or shows them se
   await p.keyboard.press('Enter');
   await p.keyboard.press('End');
   await p.keyboard.press('Enter');
-  await p.waitForFunction(() => /Copied/.test(document.querySelector('#matrix .al-export [aria-live]').textContent));
+  await p.waitForFunction(() => /Copied/.test(document.querySelector('#matrix').shadowRoot.querySelector('.al-export [aria-live]').textContent));
   const copied = await p.evaluate(() => navigator.clipboard.readText());
   const { Q, K, V } = lab.examples().timeFlies;
   const weights = Array.from(lab.attention(Q, K, V).weights.data);
@@ -186,7 +186,7 @@ test('Copy numbers puts tab-separated numbers on the clipboard, or shows them se
   const w = await watchedPage(browser);
   await w.page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined }));
   await w.page.goto(`${server.url}dist/lesson-1.html`);
-  await w.page.waitForSelector('#matrix[data-ready="true"]');
+  await w.page.waitForFunction(() => document.querySelector('#matrix').status === 'ready');
   await w.page.locator('#matrix .al-export-button').focus();
   await w.page.keyboard.press('Enter');
   await w.page.keyboard.press('End');
@@ -244,25 +244,28 @@ test('print keeps heatmap colours and numbers, hides the controls, and shows ans
   assert.equal(await answers.first().evaluate((el) => getComputedStyle(el).display), 'none', 'on screen the answer is not rendered');
   // Numbers off on screen: printing still shows them in the cells.
   await p.uncheck('#causal .al-controls input[type="checkbox"] >> nth=1');
-  const cell = p.locator('#causal .al-cell').nth(5);
+  const cell = p.locator('#causal .al-cell[data-row="1"][data-col="0"]');
   assert.equal(await cell.textContent(), '');
-  await p.emulateMedia({ media: 'print' });
+  await p.emulateMedia({ media: 'print', colorScheme: 'dark' });   // a dark-mode reader still prints light
   const printed = await p.evaluate(() => {
-    const q = (s) => document.querySelector(s);
-    const cellEl = document.querySelectorAll('#causal .al-cell')[5];
+    const all = (sel, root = document) => [...root.querySelectorAll(sel), ...[...root.querySelectorAll('*')].filter((el) => el.shadowRoot).flatMap((el) => all(sel, el.shadowRoot))];
+    const q = (host, sel) => document.querySelector(host).shadowRoot.querySelector(sel);
+    const cellEl = q('#causal', '.al-cell[data-row="1"][data-col="0"]');
     const vis = (el) => getComputedStyle(el).display !== 'none';
     return {
-      answers: Array.from(document.querySelectorAll('.al-print-answer')).filter((el) => el.offsetParent !== null).map((el) => el.textContent),
-      exportShown: Array.from(document.querySelectorAll('.al-export')).some(vis),
-      choiceShown: vis(q('#causal .al-predict .al-group')),
-      skipShown: vis(q('#scaling button.al-skip')),
+      answers: all('.al-print-answer').filter((el) => el.offsetParent !== null).map((el) => el.textContent),
+      exports: all('.al-export').length,
+      exportShown: all('.al-export').some(vis),
+      choiceShown: vis(q('#causal', '.al-predict .al-group')),
+      skipShown: vis(q('#scaling', 'button.al-skip')),
       cellBg: getComputedStyle(cellEl).backgroundColor,
       cellNumber: getComputedStyle(cellEl, '::after').content,
       cellValue: Number(cellEl.dataset.value),
-      adjust: getComputedStyle(q('#causal')).printColorAdjust,
-      widgetBg: getComputedStyle(q('#causal')).backgroundColor,
+      adjust: getComputedStyle(cellEl).printColorAdjust,
+      widgetBg: getComputedStyle(q('#causal', '.al-frame')).backgroundColor,
     };
   });
+  assert.ok(printed.exports >= 5, 'the page has export menus');
   assert.equal(printed.exportShown, false);
   assert.equal(printed.choiceShown, false);
   assert.equal(printed.skipShown, false);

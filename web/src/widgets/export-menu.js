@@ -9,14 +9,15 @@ const exporter = require('../ui/export.js');
 
 const EXPORT_CSS = `
 .al-export { position: relative; display: inline-block; }
-.al-export-list { position: absolute; z-index: 3; right: 0; top: calc(100% + 4px); display: flex; flex-direction: column; min-width: 11rem;
-  padding: .25rem; background: var(--al-bg); border: 1px solid var(--al-line); border-radius: 8px; box-shadow: 0 4px 14px rgb(0 0 0 / .2); }
-.al-widget .al-export-list button { border: 0; background: transparent; text-align: left; border-radius: 4px; white-space: nowrap; }
-.al-widget .al-export-list button:hover, .al-widget .al-export-list button:focus { background: var(--al-panel); }
-.al-export-fallback { display: block; margin-top: .4rem; }
-.al-export-fallback textarea { display: block; width: min(32rem, 100%); min-height: 7rem; font: .82em ui-monospace, Menlo, Consolas, monospace; color: var(--al-fg); background: var(--al-bg); }
 .al-legend .al-export { margin-left: auto; }
-.al-chart-tools { display: flex; justify-content: flex-end; max-width: 34rem; }
+.al-export-list { position: absolute; z-index: 3; right: 0; top: calc(100% + 4px); display: flex; flex-direction: column; min-width: calc(11 * var(--_rem));
+  padding: calc(.25 * var(--_rem)); background: var(--_bg); border: 1px solid var(--_line); border-radius: 8px; box-shadow: 0 4px 14px rgb(0 0 0 / .2); }
+.al-export-list button { border: 0; background: transparent; text-align: left; border-radius: 4px; white-space: nowrap; }
+.al-export-list button:hover, .al-export-list button:focus { background: var(--_panel); }
+.al-export-fallback { display: block; margin-top: calc(.4 * var(--_rem)); }
+.al-export-fallback textarea { display: block; width: min(calc(32 * var(--_rem)), 100%); min-height: calc(7 * var(--_rem)); font: .82em ui-monospace, Menlo, Consolas, monospace;
+  color: var(--_fg); background: var(--_bg); border: 1px solid var(--_line); }
+.al-chart-tools { display: flex; justify-content: flex-end; max-width: calc(34 * var(--_rem)); }
 `;
 
 const ITEMS = [
