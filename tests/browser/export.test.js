@@ -159,7 +159,7 @@ test('heatmap exports: CSV and JSON numbers equal the engine\'s, the SVG parses 
     return Array.from(ctx.getImageData(x, y, 1, 1).data);
   }, { b64: png.bytes.toString('base64'), x: Math.round((cell.x + 4) * 2), y: Math.round((cell.y + 4) * 2) });
   assert.deepEqual(pixel, [...colors.rgb(r.weights.data[5]), 255]);
-  assert.match(await p.locator('#matrix .al-export [aria-live]').textContent(), /Saved attention-weights\.png/);
+  assert.match(await p.locator('#matrix .al-export [role="status"]').textContent(), /Saved attention-weights\.png/);
   assert.deepEqual(problems, []);
   await close();
 });
@@ -172,7 +172,7 @@ test('Copy numbers puts tab-separated numbers on the clipboard, or shows them se
   await p.keyboard.press('Enter');
   await p.keyboard.press('End');
   await p.keyboard.press('Enter');
-  await p.waitForFunction(() => /Copied/.test(document.querySelector('#matrix').shadowRoot.querySelector('.al-export [aria-live]').textContent));
+  await p.waitForFunction(() => /Copied/.test(document.querySelector('#matrix').shadowRoot.querySelector('.al-export [role="status"]').textContent));
   const copied = await p.evaluate(() => navigator.clipboard.readText());
   const { Q, K, V } = lab.examples().timeFlies;
   const weights = Array.from(lab.attention(Q, K, V).weights.data);

@@ -62,7 +62,7 @@ function exportMenu(getFigure, opts = {}) {
     'aria-label': `Export ${what}` }, 'Export');
   const items = ITEMS.map(([id, label]) => h('button', { type: 'button', role: 'menuitem', tabindex: '-1', dataset: { export: id } }, label));
   const list = h('div', { id: listId, class: 'al-export-list', role: 'menu', 'aria-label': `Export ${what}`, hidden: true }, items);
-  const status = h('p', { class: 'al-sr', 'aria-live': 'polite' });
+  const status = h('p', { class: 'al-sr', role: 'status' });
   const fallback = h('div', { class: 'al-export-fallback', hidden: true });
   const root = h('div', { class: 'al-export' }, button, list, status, fallback);
 
