@@ -296,6 +296,10 @@ test('under a strict CSP (img-src and style-src \'self\') exports work with no v
   await p.addInitScript(() => {
     window.violations = [];
     document.addEventListener('securitypolicyviolation', (e) => window.violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+    window.urls = { made: 0, revoked: 0 };
+    const [make, revoke] = [URL.createObjectURL, URL.revokeObjectURL];
+    URL.createObjectURL = (blob) => { window.urls.made += 1; return make(blob); };
+    URL.revokeObjectURL = (url) => { window.urls.revoked += 1; return revoke(url); };
   });
   await p.goto(`${server.url}tests/browser/export-csp.html`);
   await p.waitForFunction(() => document.querySelector('#hostile').status === 'ready', null, { timeout: 20000 });
@@ -317,6 +321,7 @@ test('under a strict CSP (img-src and style-src \'self\') exports work with no v
   const r = lab.attention([[1, 0], [0, 1], [1, 1], [0, 0]], [[2, 0], [0, 2], [1, 1], [1, 0]], [[1], [2], [3], [4]]);
   assert.deepEqual(rows.slice(1).flatMap((row) => row.slice(1, -1).map((s) => Math.fround(Number(s)))), Array.from(r.weights.data));
   // The engine's own embedded-bytes fetch under connect-src 'none' is issue 6 item 4, not this menu's.
+  await p.waitForFunction(() => window.urls.made === 3 && window.urls.revoked === 3, null, { timeout: 5000 });   // every object URL is released
   const violations = (await p.evaluate(() => window.violations)).filter((v) => !v.startsWith('connect-src'));
   assert.deepEqual(violations, []);
   await w.close();
