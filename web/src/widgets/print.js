@@ -16,7 +16,7 @@ const PRINT_CSS = `
   }
   .al-export, .al-export-fallback { display: none !important; }
   button:not([aria-pressed]):not(.al-cell-button) { display: none !important; }
-  .al-predict .al-group, .al-predict .al-muted { display: none !important; }
+  .al-predict .al-group, .al-predict .al-muted, .al-group:has(> .al-print-answer) > :not(.al-print-answer) { display: none !important; }
   .al-print-answer { display: block; font-weight: 600; }
   .al-heatmap.al-fits-numbers:not(.al-numbers) .al-cell:not(.al-masked)::after { content: attr(data-text); }
   .al-cell, .al-bar { transition: none !important; }
