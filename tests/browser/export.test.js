@@ -5,6 +5,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
+const zlib = require('zlib');
 const { launch, watchedPage } = require('./browser.js');
 const { startServer } = require('../../scripts/server.js');
 const { loadAttentionLab } = require('../../index.js');
@@ -67,6 +68,23 @@ function parseCSV(text, sep = ',') {
     else if (c === sep) { row.push(cell); cell = ''; } else if (c === '\r' && text[i + 1] === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; i++; } else cell += c;
   }
   return rows;
+}
+
+/** Every fill colour ("r g b rg", 0-1) in the PDF's compressed content streams. */
+function pdfFills(pdf) {
+  const text = pdf.toString('latin1');
+  const fills = [];
+  for (const m of text.matchAll(/stream\r?\n/g)) {
+    const start = m.index + m[0].length;
+    let content;
+    try {
+      content = zlib.inflateSync(pdf.subarray(start, text.indexOf('endstream', start))).toString('latin1');
+    } catch {
+      continue;   // fonts and images that are not deflated content
+    }
+    for (const f of content.matchAll(/([\d.]+) ([\d.]+) ([\d.]+) rg\b/g)) fills.push([1, 2, 3].map((k) => Number(f[k])));
+  }
+  return fills;
 }
 
 /** Width and height from a PNG's signature and IHDR chunk. */
@@ -282,10 +300,26 @@ test('print keeps heatmap colours and numbers, hides the controls, and shows ans
   assert.ok(printed.answers.some((a) => /^answer: d\u2096 = 1 /.test(a)), printed.answers.join(' | '));
   await p.locator('#causal').screenshot({ path: path.join(shots, 'print-heatmap.png') });
   await p.screenshot({ path: path.join(shots, 'print-lesson-2.png'), fullPage: true });
+  // "Background graphics" off, as in a browser's print dialog by default: the cells keep their colours.
   const pdf = await p.pdf({ format: 'A4', printBackground: false });
   assert.equal(pdf.subarray(0, 5).toString('latin1'), '%PDF-');
-  assert.ok(pdf.length > 20000, `PDF of ${pdf.length} bytes`);
+  const fills = pdfFills(pdf);
+  const values = await p.locator('#causal .al-cell').evaluateAll((els) => els.map((el) => Number(el.dataset.value)));
+  assert.equal(values.length, 25);
+  for (const v of values) {
+    const want = colors.rgb(v).map((c) => c / 255);
+    assert.ok(fills.some((f) => f.every((x, k) => Math.abs(x - want[k]) < 0.002)), `the PDF fills a cell with ${colors.color(v)}`);
+  }
   fs.writeFileSync(path.join(root, 'test-results', 'lesson-2-print.pdf'), pdf);
+  await p.emulateMedia({ media: 'screen' });
+  await p.goto(`${server.url}dist/lesson-3.html`);
+  await p.waitForFunction(() => document.querySelector('#shapes3').status === 'ready');
+  const onScreen = await p.locator('#shapes3 .al-print-answer').first().evaluate((el) => getComputedStyle(el).display);
+  assert.equal(onScreen, 'none');
+  await p.emulateMedia({ media: 'print' });
+  const quiz = await p.locator('#shapes3 .al-group').first().evaluate((g) => Array.from(g.children).filter((el) => getComputedStyle(el).display !== 'none').map((el) => el.textContent));
+  const firstShape = lab.traceShapes({ batch: 32, n: 50, dModel: 64, heads: 1, dk: 64, dv: 128 }).steps[0].shape;
+  assert.deepEqual(quiz, [`answer: [${firstShape.join(', ')}]`], 'a quiz prints its answer instead of its input');
   assert.deepEqual(problems, []);
   await close();
 });
