@@ -133,6 +133,7 @@ function heatmapLayout(fig) {
   const vertical = labelled && colLong + 4 > cell;
   const colH = !labelled ? 0 : vertical ? Math.ceil(colLong) + 4 : 16;
   const items = [];
+  if (fig.title) items.push({ t: 'text', x: PAD, y: PAD + 13, text: fig.title, size: 15, weight: 'bold', fill: THEME.fg });
   let top = PAD + (fig.title ? 24 : 0);
   const left = PAD + 20 + rowW;
   const gridW = cols * cell, gridH = rows * cell;
@@ -170,7 +171,6 @@ function heatmapLayout(fig) {
   }
   y += 10;
   const width = Math.ceil(Math.max(left + gridW, legendEnd, 320) + PAD);
-  if (fig.title) items.unshift({ t: 'text', x: PAD, y: PAD + 13, text: fig.title, size: 15, weight: 'bold', fill: THEME.fg });
   y = captionLines(items, fig.caption, width, y);
   return { width, height: Math.ceil(y + PAD), items };
 }
