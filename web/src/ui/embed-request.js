@@ -42,9 +42,4 @@ function parseEmbedRequest(search) {
   return { tag, attributes };
 }
 
-/** True for a height report from an embed page: { type: 'attention-lab:height', height: a number >= 0 }. */
-function isHeightMessage(data) {
-  return Boolean(data) && data.type === HEIGHT_MESSAGE && typeof data.height === 'number' && Number.isFinite(data.height) && data.height >= 0;
-}
-
-module.exports = { parseEmbedRequest, isHeightMessage, HEIGHT_MESSAGE };
+module.exports = { parseEmbedRequest, HEIGHT_MESSAGE };
