@@ -55,9 +55,25 @@ const formulaPlugin = {
     build.onLoad({ filter: /.*/, namespace: 'al' }, () => {
       const katex = require('katex');
       const { FORMULAS } = require(path.join(root, 'web', 'src', 'ui', 'formula-tex.js'));
+      // KaTeX's MathML node tree as plain arrays [tag, attributes, ...children] (strings are
+      // text), so the widgets build the formulas with createElementNS and never parse markup.
+      const toTree = (node) => {
+        if (typeof node.text === 'string') return node.text;
+        if (node.type === 'annotation') return null;
+        if (node.type === undefined && typeof node.width === 'number') {  // KaTeX's SpaceNode
+          return node.character ? ['mtext', {}, node.character] : ['mspace', { width: `${node.width}em` }];
+        }
+        const kids = (node.children || []).map(toTree).filter((k) => k !== null);
+        return node.type ? [node.type, { ...node.attributes }, ...kids] : kids;
+      };
       const rendered = {};
       for (const [id, parts] of Object.entries(FORMULAS)) {
-        rendered[id] = parts.map(([tex, role]) => [katex.renderToString(tex, { output: 'mathml', throwOnError: true }), role]);
+        rendered[id] = parts.map(([tex, role]) => {
+          const tree = toTree(katex.__renderToDomTree(tex, { output: 'mathml', throwOnError: true }));
+          const math = tree.find((k) => Array.isArray(k) && k[0] === 'math');
+          if (!math) throw new Error(`formula ${id}: KaTeX gave no <math> for ${JSON.stringify(tex)}`);
+          return [math, role];
+        });
       }
       return { contents: `module.exports = ${JSON.stringify(rendered)};`, loader: 'js' };
     });

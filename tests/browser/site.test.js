@@ -27,13 +27,16 @@ test.after(async () => {
   await browser.close();
 });
 
+/** A widget's public state (what its al-change event carries). */
+const stateOf = (p, selector) => p.$eval(selector, (el) => el.state);
+
 const urls = (page) => ({ 'file://': pathToFileURL(path.join(dist, page)).href, http: `${server.url}dist/${page}` });
 
 async function open(url, opts) {
   const w = await watchedPage(browser, opts);
   await w.page.goto(url);
   await w.page.waitForFunction(() => Array.from(document.querySelectorAll('*')).filter((el) => el.localName.includes('-'))
-    .every((el) => el.dataset.ready === 'true' || el.dataset.ready === 'error'), null, { timeout: 20000 });
+    .every((el) => el.status === 'ready' || el.status === 'error'), null, { timeout: 20000 });
   return w;
 }
 
@@ -67,30 +70,30 @@ for (const page of PAGES) {
 
 test('the stepper steps with the arrow keys, changing the step and the narration', async () => {
   const { page: p, problems, close } = await open(urls('lesson-1.html').http);
-  const stepper = p.locator('#lab');
-  assert.equal(await stepper.getAttribute('data-step'), 'project');
+  assert.equal((await stateOf(p, '#lab')).step, 'project');
   await p.click('#lab button[aria-pressed] >> text=flies');
   const before = await p.textContent('#lab .al-narration');
   await p.keyboard.press('ArrowRight');
-  assert.equal(await stepper.getAttribute('data-step'), 'score');
+  assert.equal((await stateOf(p, '#lab')).step, 'score');
   const afterScore = await p.textContent('#lab .al-narration');
   assert.notEqual(afterScore, before);
   assert.match(afterScore, /arrow 9/);
   await p.keyboard.press('ArrowRight');
-  assert.equal(await stepper.getAttribute('data-step'), 'softmax');
+  assert.equal((await stateOf(p, '#lab')).step, 'softmax');
   assert.match(await p.textContent('#lab .al-narration'), /"flies" now puts 79\.\d% of its attention on "arrow"/);
   await p.keyboard.press('ArrowLeft');
-  assert.equal(await stepper.getAttribute('data-step'), 'score');
-  await p.waitForFunction(() => /lab\.token=1&lab\.step=1/.test(location.hash), null, { timeout: 2000 });
+  assert.equal((await stateOf(p, '#lab')).step, 'score');
+  await p.waitForFunction(() => /[?&]lab\.token=1&lab\.step=1$/.test(location.search) && location.hash === '', null, { timeout: 2000 });
   assert.deepEqual(problems, []);
   await close();
 });
 
 test('a shared link reopens the stepper on the same token and step', async () => {
-  const { page: p, close } = await open(`${urls('lesson-1.html')['file://']}#lab.token=4&lab.step=3`);
-  assert.equal(await p.getAttribute('#lab', 'data-step'), 'sum');
-  assert.equal(await p.getAttribute('#lab', 'data-token'), 'arrow');
-  await close();
+  for (const link of ['?lab.token=4&lab.step=3', '#lab.token=4&lab.step=3']) {
+    const { page: p, close } = await open(`${urls('lesson-1.html')['file://']}${link}`);
+    assert.deepEqual(await stateOf(p, '#lab'), { token: 'arrow', tokenIndex: 4, step: 'sum', stepIndex: 3 }, link);
+    await close();
+  }
 });
 
 test('turning the causal mask on makes every weight above the diagonal read 0', async () => {
@@ -166,10 +169,10 @@ test('bad author data shows a readable message inside the widget and the rest of
     const message = (id) => p.textContent(`#${id} .al-error-message`);
     assert.match(await message('bad-json'), /^<attention-heatmap>: the JSON inside <script type="application\/json"> could not be read/);
     assert.equal(await message('bad-rows'), '<attention-heatmap>: tokens has 2 words but Q has 3 rows; expected one row per token');
-    assert.equal(await message('bad-shapes'), 'explainRow: K has d_k = 3 but Q has d_k = 2');
+    assert.equal(await message('bad-shapes'), '<attention-stepper>: explainRow: K has d_k = 3 but Q has d_k = 2');
     assert.equal(await message('bad-nan'), '<attention-heatmap>: Q[1][1] is a string; expected a number');
-    assert.equal(await message('bad-sentences'), 'sentences must be an array of 1 to 6 non-empty strings');
-    assert.equal(await p.getAttribute('#good', 'data-ready'), 'true');
+    assert.equal(await message('bad-sentences'), '<padding-mask>: sentences must be an array of 1 to 6 non-empty strings');
+    assert.equal(await p.$eval('#good', (el) => el.status), 'ready');
     assert.equal(await p.locator('#good [role="gridcell"]').count(), 9);
     assert.deepEqual(problems, []);
     await close();
@@ -193,7 +196,7 @@ test('the softmax demo waits for a prediction, then shows the engine softmax and
 test('the row-0 prompt reveals the engine row [1, 0, 0, 0, 0] after the learner answers', async () => {
   const { page: p, close } = await open(urls('lesson-2.html').http);
   await p.click('#causal button:has-text("spread evenly")');
-  assert.match(await p.textContent('#causal'), /Not quite: the engine gives \[1, 0, 0, 0, 0\]/);
+  assert.match(await p.textContent('#causal .al-frame'), /Not quite: the engine gives \[1, 0, 0, 0, 0\]/);
   await close();
 });
 
@@ -226,7 +229,7 @@ test("widgets take their author's tokens, vectors and embeddings, and show the e
   const want = lab.attention([[1, 0], [0, 1], [1, 1]], [[2, 0], [0, 2], [1, 1]], [[1], [2], [3]], { causal: true }).weights;
   const cells = await p.$$eval('#own-qkv [role="gridcell"]', (els) => els.map((c) => [Number(c.dataset.row), Number(c.dataset.col), c.textContent]));
   for (const [i, j, text] of cells) assert.equal(text, j > i ? '' : want.get(i, j).toFixed(2));
-  assert.equal(await p.getAttribute('#own-x', 'data-token'), 'b', 'the query attribute picks the starting token');
+  assert.equal((await stateOf(p, '#own-x')).token, 'b', 'the query attribute picks the starting token');
   await p.click('#own-x button:has-text("Next")');
   const scores = lab.explainRow(lab.multiHeadAttention({ X: [[1, 0], [0, 1]], Wq: [[1, 0], [0, 1]], Wk: [[0, 1], [1, 0]], Wv: [[1, 1], [1, -1]], heads: 1 }).q.toArray()[0],
     lab.multiHeadAttention({ X: [[1, 0], [0, 1]], Wq: [[1, 0], [0, 1]], Wk: [[0, 1], [1, 0]], Wv: [[1, 1], [1, -1]], heads: 1 }).k.toArray()[0],
@@ -235,10 +238,10 @@ test("widgets take their author's tokens, vectors and embeddings, and show the e
   assert.deepEqual(shown, Array.from(scores.data, (x) => num(x, 3)));
   assert.deepEqual(await p.$$eval('#own-tokens button[aria-pressed]', (els) => els.map((e) => e.textContent)), ['the', 'quick', 'brown', 'fox']);
   assert.equal(await p.locator('#own-heads figure').count(), 4);
-  assert.equal(await p.getAttribute('#own-heads', 'data-diff'), '0');
-  assert.equal(await p.getAttribute('#own-sentences', 'data-pad-weight'), '0');
+  assert.equal((await stateOf(p, '#own-heads')).diff, 0);
+  assert.equal((await stateOf(p, '#own-sentences')).padWeight, 0);
   await p.click('#own-sentences label:has-text("forget the padding mask")');
-  assert.ok(Number(await p.getAttribute('#own-sentences', 'data-pad-weight')) > 0);
+  assert.ok((await stateOf(p, '#own-sentences')).padWeight > 0);
   assert.deepEqual(problems, []);
   await close();
 });

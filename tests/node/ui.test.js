@@ -4,7 +4,9 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const colors = require('../../web/src/ui/colors.js');
 const format = require('../../web/src/ui/format.js');
-const hashState = require('../../web/src/ui/hash-state.js');
+const urlState = require('../../web/src/ui/url-state.js');
+const { parseAttribute, formatAttribute } = require('../../web/src/ui/attributes.js');
+const { WIDGETS, attributesOf } = require('../../web/src/widgets/manifest.js');
 const { readAuthorData, AuthorDataError } = require('../../web/src/ui/author-data.js');
 const heatmap = require('../../web/src/ui/heatmap-model.js');
 const predict = require('../../web/src/ui/predict.js');
@@ -38,15 +40,71 @@ test('numbers are formatted with real minus signs and symbols for the infinities
   assert.equal(format.shape([32, 50, 50]), '[32, 50, 50]');
 });
 
-test('URL hash state round-trips per widget and leaves other widgets alone', () => {
-  const h1 = hashState.write('#other.x=1', 'lab', { token: 4, step: 2, causal: true });
-  assert.equal(h1, '#other.x=1&lab.token=4&lab.step=2&lab.causal=1');
-  assert.deepEqual(hashState.read(h1, 'lab'), { token: '4', step: '2', causal: '1' });
-  assert.deepEqual(hashState.read(h1, 'other'), { x: '1' });
-  assert.equal(hashState.int('9', 0, 0, 4), 0, 'out of range falls back');
-  assert.equal(hashState.bool('0', true), false);
-  assert.equal(hashState.choice('dk', ['sqrt', 'dk'], 'sqrt'), 'dk');
-  assert.equal(hashState.write('#lab.token=1', 'lab', {}), '');
+test('URL state lives in the query string per widget id and keeps every other parameter byte for byte', () => {
+  const q1 = urlState.write('?page=2&utm_source=x%2By&other.x=1', 'lab', { token: 4, step: 2, causal: true });
+  assert.equal(q1, '?page=2&utm_source=x%2By&other.x=1&lab.token=4&lab.step=2&lab.causal=1');
+  assert.deepEqual(urlState.read(q1, '', 'lab'), { token: '4', step: '2', causal: '1' });
+  assert.deepEqual(urlState.read(q1, '#intro', 'other'), { x: '1' });
+  assert.equal(urlState.write('?lab.token=1', 'lab', {}), '', 'nothing left: no query string');
+  assert.equal(urlState.write('?lab.token=1&keep', 'lab', { step: 3 }), '?keep&lab.step=3');
+  assert.equal(urlState.write('', 'my id', { q: '0,3' }), '?my+id.q=0%2C3');
+  assert.deepEqual(urlState.read('?my+id.q=0%2C3', '', 'my id'), { q: '0,3' });
+  assert.deepEqual(urlState.read('', '#lab.token=4&lab.step=3', 'lab'), { token: '4', step: '3' }, 'older links in the fragment still open');
+  assert.deepEqual(urlState.read('?lab.step=1', '#lab.step=3', 'lab'), { step: '1' }, 'the query string wins');
+  assert.deepEqual(urlState.read('?lab=1&labx.step=2&lab.=3', '', 'lab'), {}, 'only keys under "lab." count');
+});
+
+test('hostile or malformed URLs are ignored, never an error', () => {
+  for (const bad of ['#100%', '#%E0%A4%A', '?lab.step=%', '#lab.token=%zz', '?' + '&'.repeat(5000), '#' + 'x'.repeat(200000), '?%%%&lab.step=2']) {
+    assert.doesNotThrow(() => urlState.read(bad, bad, 'lab'), bad.slice(0, 20));
+    assert.doesNotThrow(() => urlState.write(bad, 'lab', { step: 1 }), bad.slice(0, 20));
+  }
+  assert.deepEqual(urlState.read('?%%%&lab.step=2', '#100%', 'lab'), { step: '2' }, 'the good part of a damaged query still reads');
+  assert.equal(urlState.write('?%%%&x=1', 'lab', { step: 1 }), '?%%%&x=1&lab.step=1', "unreadable parameters are kept as they were: they are the page's");
+  assert.equal(urlState.int('9', 0, 0, 4), 0, 'out of range falls back');
+  assert.equal(urlState.int('1e3', 0, 0, 5000), 0, 'only plain whole numbers');
+  assert.equal(urlState.int('2', 0, 0, 4), 2);
+  assert.equal(urlState.bool('0', true), false);
+  assert.equal(urlState.bool('yes', true), true, 'unknown falls back');
+  assert.equal(urlState.choice('dk', ['sqrt', 'dk'], 'sqrt'), 'dk');
+  assert.equal(urlState.choice('constructor', ['sqrt', 'dk'], 'sqrt'), 'sqrt');
+});
+
+test('attributes are read by their declared type, and a wrong value names the widget, attribute and what was expected', () => {
+  const spec = (tag, name) => attributesOf(tag).find((a) => a.name === name);
+  const causal = spec('attention-heatmap', 'causal');
+  assert.equal(parseAttribute('attention-heatmap', causal, ''), true, 'a bare boolean attribute is true');
+  assert.equal(parseAttribute('attention-heatmap', causal, 'false'), false);
+  assert.equal(parseAttribute('attention-heatmap', causal, null), undefined);
+  assert.throws(() => parseAttribute('attention-heatmap', causal, 'yes please'),
+    { message: '<attention-heatmap>: causal="yes please" is not valid; expected true or false (or the bare attribute)' });
+  const seed = spec('scaling-experiment', 'seed');
+  assert.equal(parseAttribute('scaling-experiment', seed, ' 42 '), 42);
+  for (const bad of ['4.5', '-1', 'NaN', '1e10', 'Infinity', '0x10', '']) {
+    assert.throws(() => parseAttribute('scaling-experiment', seed, bad), /^Error: <scaling-experiment>: seed=".*" is not valid; expected a whole number from 0 to 1000000000$/);
+  }
+  assert.throws(() => parseAttribute('multihead-view', spec('multihead-view', 'heads'), '3'), { message: '<multihead-view>: heads="3" is not valid; expected one of 1, 2, 4, 8' });
+  assert.throws(() => parseAttribute('attention-heatmap', spec('attention-heatmap', 'tokens'), 'a '.repeat(6000)), /tokens is 12000 characters long; expected at most 10000/);
+  assert.deepEqual(parseAttribute('attention-heatmap', spec('attention-heatmap', 'tokens'), '  the  cat\nsat '), ['the', 'cat', 'sat']);
+  assert.equal(formatAttribute(causal, false), 'false');
+  assert.equal(formatAttribute(causal, true), '');
+  assert.equal(formatAttribute(spec('attention-heatmap', 'tokens'), ['a', 'b']), 'a b');
+  assert.equal(formatAttribute(seed, null), null);
+});
+
+test('the manifest declares each widget once, with typed attributes, parts, and property names that do not collide', () => {
+  const types = ['tokens', 'boolean', 'integer', 'number', 'enum', 'string'];
+  for (const [tag, w] of Object.entries(WIDGETS)) {
+    const names = attributesOf(tag).map((a) => a.name);
+    assert.equal(new Set(names).size, names.length, `${tag}: attribute names are unique`);
+    for (const a of attributesOf(tag)) {
+      assert.ok(types.includes(a.type), `${tag} ${a.name}: known type`);
+      assert.ok(a.description && a.property, `${tag} ${a.name}: documented, with a property`);
+      if (a.type === 'enum') assert.ok(Array.isArray(a.values) && a.values.length > 1);
+      assert.ok(!['data', 'state', 'status'].includes(a.property), `${tag} ${a.name}: property does not shadow the base class`);
+    }
+    assert.match(w.className, /^[A-Z][A-Za-z]+$/);
+  }
 });
 
 test('author data: tokens from the attribute, and readable messages for each mistake', () => {
@@ -59,7 +117,19 @@ test('author data: tokens from the attribute, and readable messages for each mis
     [{ tokens: null }, '{"X": [[1]]}', '<attention-heatmap>: embeddings X need Wq, Wk and Wv; missing Wq, Wk, Wv'],
     [{ tokens: null }, '{"colour": "red"}', '<attention-heatmap>: unknown JSON key "colour"; expected one of tokens, Q, K, V, X, Wq, Wk, Wv, options'],
     [{ tokens: 'a' }, '{"tokens": ["b"]}', '<attention-heatmap>: tokens are given twice, as an attribute and in the JSON; keep one'],
-    [{ tokens: null }, '[1, 2]', '<attention-heatmap>: the JSON data must be an object'],
+    [{ tokens: null }, '[1, 2]', '<attention-heatmap>: the data must be an object'],
+    [{ tokens: null }, { Q: null, K: [[1]], V: [[1]] }, '<attention-heatmap>: Q is null; expected nested arrays of numbers'],
+    [{ tokens: null }, '{"K": [[1]], "V": [[1]]}', '<attention-heatmap>: Q, K and V go together; Q is missing'],
+    [{ tokens: null }, { options: { causal: 'yes' } }, '<attention-heatmap>: options.causal is "yes"; expected true or false'],
+    [{ tokens: null }, { options: { temperature: 'hot' } }, '<attention-heatmap>: options.temperature is "hot"; expected a number above 0'],
+    [{ tokens: null }, { options: { temperature: -1 } }, '<attention-heatmap>: options.temperature is -1; expected a number above 0'],
+    [{ tokens: null }, { options: { scaling: 'log' } }, '<attention-heatmap>: options.scaling is "log"; expected "sqrt", "none" or "dk"'],
+    [{ tokens: null }, { options: { colour: 1 } }, '<attention-heatmap>: unknown option "colour"; expected one of causal, scaling, temperature, scale'],
+    [{ tokens: null }, { options: [true] }, '<attention-heatmap>: options must be an object'],
+    [{ tokens: 'a '.repeat(257) }, null, '<attention-heatmap>: 257 tokens is too many to draw; give at most 256'],
+    [{ tokens: 'x'.repeat(41) }, null, '<attention-heatmap>: token 1 is 41 characters long; expected at most 40'],
+    [{ tokens: 'x'.repeat(1e6) }, null, '<attention-heatmap>: the tokens attribute is 1000000 characters long; expected at most 20000'],
+    [{ tokens: null }, ' '.repeat(2e6 + 1), '<attention-heatmap>: the JSON data is 2000001 characters long; expected at most 2000000'],
   ];
   for (const [attrs, json, message] of bad) {
     assert.throws(() => readAuthorData('attention-heatmap', attrs, json, ['options']), (err) => {
@@ -69,6 +139,11 @@ test('author data: tokens from the attribute, and readable messages for each mis
     });
   }
   assert.deepEqual(readAuthorData('x', { tokens: null }, '{"Q": [[1], [2]], "K": [[1]], "V": [[1]]}').tokens, ['t1', 't2']);
+  assert.deepEqual(readAuthorData('x', { tokens: 'a b' }, { options: { causal: true, temperature: 2 } }, ['options']).options, { causal: true, temperature: 2 }, 'the data property takes an object');
+  const deep = `${'['.repeat(100000)}${']'.repeat(100000)}`;
+  const t0 = Date.now();
+  assert.throws(() => readAuthorData('x', { tokens: null }, `{"Q": ${deep}, "K": [[1]], "V": [[1]]}`), AuthorDataError);
+  assert.ok(Date.now() - t0 < 1000, '100,000-deep JSON is refused quickly');
 });
 
 test('heatmap cells: masked cells say so, labels name query and key, arrows stay inside the grid', () => {

@@ -5,6 +5,13 @@
 
 class AuthorDataError extends Error {}
 
+// Limits on author data (documented in the README).
+const MAX_JSON_LENGTH = 2000000;
+const MAX_TOKENS = 256;
+const MAX_TOKEN_LENGTH = 40;
+const MAX_TOKENS_TEXT = 20000;
+const MAX_RANK = 6;
+
 const TENSOR_KEYS = ['Q', 'K', 'V', 'X', 'Wq', 'Wk', 'Wv'];
 
 function splitTokens(text) {
@@ -20,21 +27,30 @@ function rowsOf(value) {
 /**
  * @param tag the element name, for messages
  * @param attrs { tokens?: string } attribute values (null when absent)
- * @param jsonText text of the child JSON script, or null
+ * @param json the text of the child JSON script, or an object set through the `data`
+ *   property, or null
  * @param allowed extra JSON keys this widget understands (besides tokens and tensors)
  * @returns { tokens?, Q?, K?, V?, X?, Wq?, Wk?, Wv?, ...extra }
  */
-function readAuthorData(tag, attrs, jsonText, allowed = []) {
-  let json = {};
-  if (jsonText !== null && jsonText !== undefined && jsonText.trim() !== '') {
-    try {
-      json = JSON.parse(jsonText);
-    } catch (err) {
-      throw new AuthorDataError(`<${tag}>: the JSON inside <script type="application/json"> could not be read (${err.message})`);
+function readAuthorData(tag, attrs, json, allowed = []) {
+  if (typeof json === 'string') {
+    if (json.length > MAX_JSON_LENGTH) {
+      throw new AuthorDataError(`<${tag}>: the JSON data is ${json.length} characters long; expected at most ${MAX_JSON_LENGTH}`);
     }
-    if (!json || typeof json !== 'object' || Array.isArray(json)) {
-      throw new AuthorDataError(`<${tag}>: the JSON data must be an object such as {"tokens": [...], "Q": [[...]]}`);
+    if (json.trim() === '') {
+      json = {};
+    } else {
+      try {
+        json = JSON.parse(json);
+      } catch (err) {
+        throw new AuthorDataError(`<${tag}>: the JSON inside <script type="application/json"> could not be read (${err.message})`);
+      }
     }
+  } else if (json === null || json === undefined) {
+    json = {};
+  }
+  if (!json || typeof json !== 'object' || Array.isArray(json)) {
+    throw new AuthorDataError(`<${tag}>: the data must be an object such as {"tokens": [...], "Q": [[...]]}`);
   }
   const known = ['tokens', ...TENSOR_KEYS, ...allowed];
   for (const key of Object.keys(json)) {
@@ -44,6 +60,9 @@ function readAuthorData(tag, attrs, jsonText, allowed = []) {
   }
   const data = { ...json };
   if (attrs.tokens !== null && attrs.tokens !== undefined) {
+    if (attrs.tokens.length > MAX_TOKENS_TEXT) {
+      throw new AuthorDataError(`<${tag}>: the tokens attribute is ${attrs.tokens.length} characters long; expected at most ${MAX_TOKENS_TEXT}`);
+    }
     if (json.tokens) throw new AuthorDataError(`<${tag}>: tokens are given twice, as an attribute and in the JSON; keep one`);
     data.tokens = splitTokens(attrs.tokens);
   }
@@ -52,7 +71,17 @@ function readAuthorData(tag, attrs, jsonText, allowed = []) {
       throw new AuthorDataError(`<${tag}>: tokens must be words separated by spaces, or a JSON array of strings`);
     }
     if (data.tokens.length < 1) throw new AuthorDataError(`<${tag}>: tokens is empty; give at least one word`);
-    if (data.tokens.length > 256) throw new AuthorDataError(`<${tag}>: ${data.tokens.length} tokens is too many to draw; give at most 256`);
+    if (data.tokens.length > MAX_TOKENS) throw new AuthorDataError(`<${tag}>: ${data.tokens.length} tokens is too many to draw; give at most ${MAX_TOKENS}`);
+    const long = data.tokens.findIndex((t) => t.length > MAX_TOKEN_LENGTH);
+    if (long >= 0) {
+      throw new AuthorDataError(`<${tag}>: token ${long + 1} is ${data.tokens[long].length} characters long; expected at most ${MAX_TOKEN_LENGTH}`);
+    }
+  }
+  for (const key of TENSOR_KEYS) {
+    if (data[key] === null) throw new AuthorDataError(`<${tag}>: ${key} is null; expected nested arrays of numbers`);
+    let depth = 0;
+    for (let probe = data[key]; Array.isArray(probe) && depth <= MAX_RANK; probe = probe[0]) depth += 1;
+    if (depth > MAX_RANK) throw new AuthorDataError(`<${tag}>: ${key} is nested more than ${MAX_RANK} arrays deep; expected a matrix like [[1, 0], [0, 1]]`);
   }
   const has = (k) => data[k] !== undefined;
   if ((has('Q') || has('K') || has('V')) && !(has('Q') && has('K') && has('V'))) {
@@ -75,7 +104,29 @@ function readAuthorData(tag, attrs, jsonText, allowed = []) {
     const rows = rowsOf(data[rowsKey]);
     if (Number.isInteger(rows)) data.tokens = Array.from({ length: rows }, (_, i) => `t${i + 1}`);
   }
+  if (data.options !== undefined) data.options = checkOptions(tag, data.options);
   return data;
+}
+
+const OPTION_TYPES = {
+  causal: (v) => typeof v === 'boolean' || 'true or false',
+  scaling: (v) => ['sqrt', 'none', 'dk'].includes(v) || '"sqrt", "none" or "dk"',
+  temperature: (v) => (typeof v === 'number' && Number.isFinite(v) && v > 0) || 'a number above 0',
+  scale: (v) => (typeof v === 'number' && Number.isFinite(v) && v > 0) || 'a number above 0',
+};
+
+/** Checks the JSON "options" object: known keys, each of the right type. */
+function checkOptions(tag, options) {
+  if (!options || typeof options !== 'object' || Array.isArray(options)) {
+    throw new AuthorDataError(`<${tag}>: options must be an object such as {"causal": true}`);
+  }
+  for (const [key, value] of Object.entries(options)) {
+    const check = OPTION_TYPES[key];
+    if (!check) throw new AuthorDataError(`<${tag}>: unknown option "${key}"; expected one of ${Object.keys(OPTION_TYPES).join(', ')}`);
+    const ok = check(value);
+    if (ok !== true) throw new AuthorDataError(`<${tag}>: options.${key} is ${JSON.stringify(value)}; expected ${ok}`);
+  }
+  return options;
 }
 
 /** A small stable hash of a string, for seeding example data from the author's tokens. */
@@ -85,4 +136,4 @@ function seedFrom(text) {
   return h % 1000000;
 }
 
-module.exports = { readAuthorData, AuthorDataError, splitTokens, seedFrom };
+module.exports = { readAuthorData, checkOptions, AuthorDataError, splitTokens, seedFrom, MAX_JSON_LENGTH, MAX_TOKENS, MAX_TOKEN_LENGTH };

@@ -1,51 +1,168 @@
 'use strict';
-// The base of every widget: reads the author's data, waits for the shared engine, shows a
-// readable message inside the widget if anything is wrong, and keeps shareable state in
-// the URL hash. Subclasses implement setup(lab, data) and, if they keep state, restore().
+// The base of every widget: a custom element that renders into its own shadow root, reads
+// its data from attributes, a child <script type="application/json"> or the `data`
+// property (and follows them when they change), waits for the shared engine, shows a
+// readable message inside itself if anything is wrong, and keeps shareable state in the
+// page URL's query string when it has a unique id.
+// Subclasses implement setup(lab, data) (build the view into this.frame), viewState()
+// (a plain copy of their state) and, if they keep state, restore(urlState) and
+// applyAttribute(property, value) for attributes marked `state` in the manifest.
 
 const { h } = require('./dom.js');
 const { getLab } = require('./engine.js');
 const { readAuthorData } = require('../ui/author-data.js');
-const hashState = require('../ui/hash-state.js');
-const { injectStyles } = require('./styles.js');
+const { parseAttribute } = require('../ui/attributes.js');
+const urlState = require('../ui/url-state.js');
+const { adoptStyles } = require('./styles.js');
+const { attributesOf } = require('./manifest.js');
+const schedule = require('./schedule.js');
+const hostPage = require('./host-page.js');
+
+const JSON_SELECTOR = ':scope > script[type="application/json"]';
 
 class LabElement extends HTMLElement {
   /** JSON keys this widget accepts besides tokens and tensors. */
   static get jsonKeys() { return ['options']; }
 
+  static get observedAttributes() {
+    return attributesOf(this.tag).map((a) => a.name);
+  }
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    adoptStyles(root);
+    this.frame = h('div', { class: 'al-frame', part: 'frame' });
+    root.append(this.frame);
+    this._status = 'loading';
+    this._generation = 0;
+    this._data = undefined;
+    this._attributes = new Map(attributesOf(this.constructor.tag).map((a) => [a.name, a]));
+  }
+
+  /** 'loading', 'ready' or 'error'. */
+  get status() { return this._status; }
+
+  /** The widget's current state (what al-change carries); null until it is ready. */
+  get state() {
+    return this._status === 'ready' ? this.viewState() : null;
+  }
+
+  /** A plain copy of the widget's state; widgets with more than `st` override it. */
+  viewState() {
+    return this.st ? { ...this.st } : {};
+  }
+
+  /** Author data from script: the same keys as the child JSON. Setting it rebuilds the widget. */
+  get data() { return this._data; }
+
+  set data(value) {
+    this._data = value === null ? undefined : value;
+    this.scheduleBuild();
+  }
+
   connectedCallback() {
-    if (this._started) return;
-    this._started = true;
-    injectStyles(this.ownerDocument);
-    this.classList.add('al-widget');
-    this._hashListener = () => this.guard(() => this.restore && this.restore(this.readState()));
-    window.addEventListener('hashchange', this._hashListener);
+    // Properties a page set before this script defined the element sit on the instance and
+    // hide the accessors: move them through the accessors now.
+    for (const key of ['data', ...Array.from(this._attributes.values(), (a) => a.property)]) {
+      if (Object.prototype.hasOwnProperty.call(this, key)) {
+        const value = this[key];
+        delete this[key];
+        this[key] = value;
+      }
+    }
+    this._listeners = new AbortController();
+    const { signal } = this._listeners;
+    const onUrl = () => this.guard(() => {
+      if (this._status === 'ready' && this.restore && this.urlStateAllowed()) this.restore(this.readState());
+    });
+    window.addEventListener('popstate', onUrl, { signal });
+    window.addEventListener('hashchange', onUrl, { signal });
+    this._observer = new MutationObserver(() => {
+      if (this._status !== 'loading' && this.readJsonText() !== this._json) this.scheduleBuild();
+    });
+    this._observer.observe(this, { childList: true, subtree: true, characterData: true });
+    this.applyTheme();
+    if (this._built) return;  // moved in the page: keep the view and its state
+    const doc = this.ownerDocument;
     // While the page is still being parsed, the element is connected before its children
     // (the author's JSON) exist: wait for the whole document first.
-    const doc = this.ownerDocument;
-    if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', () => this.start(), { once: true });
-    else this.start();
+    if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', () => this.scheduleBuild(), { once: true, signal });
+    else this.scheduleBuild();
   }
 
   disconnectedCallback() {
-    window.removeEventListener('hashchange', this._hashListener);
+    if (this._listeners) this._listeners.abort();
+    if (this._observer) this._observer.disconnect();
+    this.flushState();
   }
 
-  async start() {
-    const script = this.querySelector(':scope > script[type="application/json"]');
-    this._json = script ? script.textContent : null;
-    this.replaceChildren(h('p', { class: 'al-loading' }, 'Loading the attention engine\u2026'));
-    try {
-      const data = readAuthorData(this.localName, { tokens: this.getAttribute('tokens') }, this._json, this.constructor.jsonKeys);
-      const lab = await getLab();
-      this.lab = lab;
-      this.replaceChildren();
-      this.setup(lab, data);
-      this.dataset.ready = 'true';
-      this.dispatchEvent(new CustomEvent('al-ready', { bubbles: true }));
-    } catch (err) {
-      this.showError(err);
+  attributeChangedCallback(name, old, value) {
+    if (old === value) return;
+    const spec = this._attributes.get(name);
+    if (!spec || name === 'url-state') return;
+    if (name === 'theme') {
+      this.applyTheme();
+      return;
     }
+    if (spec.state && this._status === 'ready' && this.applyAttribute) {
+      this.guard(() => this.applyAttribute(spec.property, this.attr(spec.name)));
+      return;
+    }
+    this.scheduleBuild();
+  }
+
+  /** The parsed value of a declared attribute (undefined when absent); throws a named error when invalid. */
+  attr(name, fallback) {
+    const value = parseAttribute(this.localName, this._attributes.get(name), this.getAttribute(name));
+    return value === undefined ? fallback : value;
+  }
+
+  readJsonText() {
+    const script = this.querySelector(JSON_SELECTOR);
+    return script ? script.textContent : null;
+  }
+
+  /** Rebuilds once, after the current task's changes (several attributes set in a row). */
+  scheduleBuild() {
+    if (!this.isConnected || this._buildQueued) return;
+    this._buildQueued = true;
+    queueMicrotask(() => {
+      this._buildQueued = false;
+      if (this.isConnected) this.build();
+    });
+  }
+
+  async build() {
+    const generation = ++this._generation;
+    this._status = 'loading';
+    this._json = this.readJsonText();
+    this.frame.replaceChildren(h('p', { class: 'al-loading', part: 'message' }, 'Loading the attention engine\u2026'));
+    this.reserveSpace();
+    try {
+      const data = readAuthorData(this.localName, { tokens: this.getAttribute('tokens') },
+        this._data !== undefined ? this._data : this._json, this.constructor.jsonKeys);
+      const lab = await getLab();
+      // Each widget is set up in a task of its own, those in view first, so a page of
+      // widgets never blocks the main thread in one long task.
+      await schedule.turn(this);
+      if (generation !== this._generation || !this.isConnected) return;
+      this.lab = lab;
+      this.frame.replaceChildren();
+      this.frame.style.minHeight = '';
+      this.setup(lab, data);
+      this._built = true;
+      this._status = 'ready';
+      this.emit('al-ready', { state: this.state });
+    } catch (err) {
+      if (generation === this._generation) this.showError(err);
+    }
+  }
+
+  /** Holds roughly the widget's final height while the engine loads, so the page does not jump. */
+  reserveSpace() {
+    const estimate = this.constructor.reserve ? this.constructor.reserve(this) : 0;
+    this.frame.style.minHeight = estimate ? `${estimate}px` : '';
   }
 
   /** Runs fn; any error becomes the in-widget message instead of breaking the page. */
@@ -59,55 +176,78 @@ class LabElement extends HTMLElement {
   }
 
   showError(err) {
-    const message = err && err.message ? err.message : String(err);
-    this.dataset.ready = 'error';
-    this.replaceChildren(h('div', { class: 'al-error', role: 'alert' },
-      h('strong', {}, 'This widget could not be shown. '),
+    const blocked = err && (err.code === 'wasm-blocked' || err.code === 'wasm-unsupported');
+    const raw = err && err.message ? err.message : String(err);
+    const message = blocked ? hostPage.wasmBlocked(err) : raw.startsWith(`<${this.localName}>`) ? raw : `<${this.localName}>: ${raw}`;
+    this._status = 'error';
+    this._built = false;
+    this.frame.style.minHeight = '';
+    this.frame.replaceChildren(h('div', { class: 'al-error', role: 'alert', part: 'message' },
+      blocked ? null : h('strong', {}, 'This widget could not be shown. '),
       h('span', { class: 'al-error-message' }, message)));
-    if (typeof console !== 'undefined') console.warn(`${this.localName}: ${message}`);
+    if (blocked) hostPage.logOnce('engine', err);
+    else hostPage.logOnce(message);
+    this.emit('al-error', { message });
   }
 
-  /** Prefix for this widget's keys in the URL hash: its id, else its tag and position. */
-  get stateKey() {
-    if (this.id) return this.id;
-    const same = Array.from(this.ownerDocument.querySelectorAll(this.localName));
-    const index = same.indexOf(this);
-    return index > 0 ? `${this.localName}-${index + 1}` : this.localName;
+  emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { bubbles: true, composed: true, detail }));
+  }
+
+  applyTheme() {
+    let theme = 'auto';
+    try {
+      theme = this.attr('theme', 'auto');
+    } catch (_) { /* an unknown theme value falls back to auto */ }
+    if (theme === 'auto' && this.isConnected) theme = hostPage.hostTheme(this);
+    this.frame.classList.toggle('al-dark', theme === 'dark');
+    this.frame.classList.toggle('al-light', theme === 'light');
+  }
+
+  /**
+   * Whether this widget reads and writes the URL: it needs an id that no other element on the
+   * page has, and neither the page (<meta name="attention-lab" content="url-state=off">) nor
+   * the widget (url-state="off") turned it off.
+   */
+  urlStateAllowed() {
+    if (!this.id || this.getAttribute('url-state') === 'off' || hostPage.pageUrlStateOff(this.ownerDocument)) return false;
+    if (hostPage.duplicateId(this)) {
+      hostPage.logOnce(`attention-lab: more than one element has id="${this.id}", so <${this.localName} id="${this.id}"> does not keep its state in the URL; give each widget its own id`);
+      return false;
+    }
+    return true;
   }
 
   readState() {
-    return hashState.read(window.location.hash, this.stateKey);
-  }
-
-  /** Writes state to the URL hash, at most every 200 ms (browsers throttle history calls). */
-  saveState(state) {
-    this._pendingState = state;
-    if (this._saveTimer) return;
-    this._saveTimer = setTimeout(() => {
-      this._saveTimer = null;
-      this.writeState(this._pendingState);
-    }, 200);
-  }
-
-  writeState(state) {
-    const next = hashState.write(window.location.hash, this.stateKey, state);
-    if (next !== window.location.hash && !(next === '' && window.location.hash === '')) {
-      window.history.replaceState(null, '', next || window.location.pathname + window.location.search);
+    if (!this.urlStateAllowed()) return {};
+    try {
+      return urlState.read(window.location.search, window.location.hash, this.id);
+    } catch (_) {
+      return {};
     }
   }
 
-  /** A boolean attribute-or-default helper: attr="false" turns a default-on feature off. */
-  flag(name, fallback) {
-    const v = this.getAttribute(name);
-    if (v === null) return fallback;
-    return v !== 'false' && v !== '0';
+  /**
+   * Call after the reader (or a script) changed the view: dispatches al-change and writes the
+   * URL state (`state`, or the widget's urlState()) at most every 200 ms (browsers throttle
+   * history calls).
+   */
+  saveState(state) {
+    if (this._status !== 'ready') return;
+    this.emit('al-change', { state: this.state });
+    if (!this.urlStateAllowed()) return;
+    this._pendingState = state || (this.linkState ? this.linkState() : null);
+    if (this._saveTimer) return;
+    this._saveTimer = setTimeout(() => this.flushState(), 200);
   }
 
-  number(name, fallback) {
-    const v = this.getAttribute(name);
-    const n = v === null ? NaN : Number(v);
-    return Number.isFinite(n) ? n : fallback;
+  flushState() {
+    clearTimeout(this._saveTimer);
+    this._saveTimer = null;
+    const state = this._pendingState;
+    this._pendingState = null;
+    if (state && this.urlStateAllowed()) hostPage.writeUrl(this.id, state);
   }
 }
 
-module.exports = { LabElement, hashState };
+module.exports = { LabElement, urlState };

@@ -24,11 +24,16 @@ function append(el, children) {
   return el;
 }
 
-/** Parses trusted MathML produced at build time into a node. */
-function mathml(markup) {
-  const tpl = document.createElement('template');
-  tpl.innerHTML = markup;
-  return tpl.content;
+const MATHML = 'http://www.w3.org/1998/Math/MathML';
+
+/** Builds MathML from a build-time node tree [tag, attributes, ...children]: no markup parsing. */
+function mathml(node) {
+  if (typeof node === 'string') return document.createTextNode(node);
+  const [tag, attrs, ...children] = node;
+  const el = document.createElementNS(MATHML, tag);
+  for (const [key, value] of Object.entries(attrs)) if (key !== 'xmlns') el.setAttribute(key, value);
+  for (const child of children) el.append(mathml(child));
+  return el;
 }
 
 /** A horizontally scrolling box that keyboard users can scroll too (it takes focus). */

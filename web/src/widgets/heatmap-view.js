@@ -19,13 +19,13 @@ class HeatmapView {
     this.opts = opts;
     this.focus = [0, 0];
     this.live = h('p', { class: 'al-sr', 'aria-live': 'polite' });
-    this.grid = h('div', { class: 'al-heatmap', role: 'grid', 'aria-label': opts.label || 'Attention weights' });
+    this.grid = h('div', { class: 'al-heatmap', part: 'heatmap', role: 'grid', 'aria-label': opts.label || 'Attention weights' });
     this.grid.addEventListener('keydown', (e) => this.onKey(e));
-    this.canvas = h('canvas', { class: 'al-heatmap-canvas', tabindex: '0', role: 'img', hidden: true, 'aria-label': opts.label || 'Attention weights' });
+    this.canvas = h('canvas', { class: 'al-heatmap-canvas', part: 'heatmap', tabindex: '0', role: 'img', hidden: true, 'aria-label': opts.label || 'Attention weights' });
     this.canvas.addEventListener('keydown', (e) => this.onKey(e));
     this.canvas.addEventListener('focus', () => this.announce(...this.focus));
     this.canvas.addEventListener('click', (e) => this.onCanvasClick(e));
-    this.legend = h('div', { class: 'al-legend' },
+    this.legend = h('div', { class: 'al-legend', part: 'legend' },
       h('span', {}, '0'), h('span', { class: 'al-legend-bar', style: { background: colors.gradient() }, 'aria-hidden': 'true' }), h('span', {}, '1'),
       h('span', {}, h('span', { class: 'al-legend-mask', 'aria-hidden': 'true' }), ' masked (\u2212\u221e before softmax)'));
     this.root = h('div', { class: 'al-heatmap-wrap' }, h('div', { class: 'al-scroll' }, this.grid, this.canvas), this.legend, this.live);
@@ -86,7 +86,8 @@ class HeatmapView {
       body.push(h('div', { role: 'row' }, h('span', { role: 'rowheader', title: rowLabels[i] }, rowLabels[i]), rowEls));
     }
     const longest = Math.max(1, ...rowLabels.map((t) => t.length));
-    this.grid.style.gridTemplateColumns = `minmax(2rem, ${Math.min(8, longest * 0.6 + 1)}rem) repeat(${cols}, minmax(${cols > 16 ? '0.9rem' : '2.4rem'}, 3.2rem))`;
+    const rem = (x) => `calc(${x} * var(--_rem))`;
+    this.grid.style.gridTemplateColumns = `minmax(${rem(2)}, ${rem(Math.min(8, longest * 0.6 + 1))}) repeat(${cols}, minmax(${rem(cols > 16 ? 0.9 : 2.4)}, ${rem(3.2)}))`;
     this.grid.setAttribute('aria-rowcount', String(rows + 1));
     this.grid.setAttribute('aria-colcount', String(cols + 1));
     this.grid.replaceChildren(header, ...body);

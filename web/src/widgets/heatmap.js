@@ -3,7 +3,7 @@
 // scaling rule, temperature, and learned projections versus Q = K = V = X.
 
 const { h, uid } = require('./dom.js');
-const { LabElement, hashState } = require('./base.js');
+const { LabElement, urlState } = require('./base.js');
 const { HeatmapView } = require('./heatmap-view.js');
 const { PredictView } = require('./predict-view.js');
 const { resolveInputs, authorOptions } = require('./inputs.js');
@@ -17,36 +17,40 @@ class AttentionHeatmap extends LabElement {
   setup(lab, data) {
     this.inputs = resolveInputs(lab, data, this.localName);
     const opts = authorOptions(data, ['causal', 'scaling', 'temperature']);
-    this.state = {
-      causal: this.flag('causal', Boolean(opts.causal)),
+    if (opts.temperature !== undefined && !TEMPERATURES.includes(opts.temperature)) {
+      throw new Error(`<${this.localName}>: options.temperature is ${opts.temperature}; expected one of ${TEMPERATURES.join(', ')}`);
+    }
+    this.defaults = {
+      causal: Boolean(opts.causal),
       scaling: opts.scaling || 'sqrt',
-      temp: TEMPERATURES.indexOf(opts.temperature) >= 0 ? TEMPERATURES.indexOf(opts.temperature) : 2,
-      self: false,
-      numbers: this.flag('numbers', this.inputs.tokens.length <= 8),
+      temp: TEMPERATURES.indexOf(opts.temperature === undefined ? 1 : opts.temperature),
+      numbers: this.inputs.tokens.length <= 8,
     };
+    this.st = { ...this.defaults, self: false };
+    for (const name of ['causal', 'numbers', 'scaling', 'temperature']) Object.assign(this.st, this.fromAttribute(name, this.attr(name)));
     const ids = { causal: uid(), scaling: uid(), temp: uid(), mode: uid(), numbers: uid() };
-    this.causal = h('input', { id: ids.causal, type: 'checkbox', onchange: () => this.guard(() => this.set({ causal: this.causal.checked })) });
-    this.scaling = h('select', { id: ids.scaling, onchange: () => this.guard(() => this.set({ scaling: this.scaling.value })) },
+    this.causalBox = h('input', { id: ids.causal, type: 'checkbox', onchange: () => this.guard(() => this.set({ causal: this.causalBox.checked })) });
+    this.scalingSelect = h('select', { id: ids.scaling, onchange: () => this.guard(() => this.set({ scaling: this.scalingSelect.value })) },
       SCALINGS.map(([v, label]) => h('option', { value: v }, label)));
     this.temp = h('input', { id: ids.temp, type: 'range', min: '0', max: String(TEMPERATURES.length - 1), step: '1',
       oninput: () => this.guard(() => this.set({ temp: Number(this.temp.value) })) });
     this.tempText = h('output', { for: ids.temp });
     this.mode = h('select', { id: ids.mode, onchange: () => this.guard(() => this.set({ self: this.mode.value === 'self' })) },
       h('option', { value: 'learned' }, 'learned projections'), h('option', { value: 'self' }, 'Q = K = V = X'));
-    this.numbers = h('input', { id: ids.numbers, type: 'checkbox', onchange: () => this.guard(() => this.set({ numbers: this.numbers.checked })) });
+    this.numbersBox = h('input', { id: ids.numbers, type: 'checkbox', onchange: () => this.guard(() => this.set({ numbers: this.numbersBox.checked })) });
     this.view = new HeatmapView({
       label: 'Attention weights: one row per query token, one column per key token',
       onPick: (cell) => this.guard(() => this.onPick(cell)),
     });
-    this.caption = h('p', { class: 'al-muted', 'aria-live': 'polite' });
+    this.caption = h('p', { class: 'al-muted', part: 'caption', 'aria-live': 'polite' });
 
-    const controls = h('div', { class: 'al-controls' },
-      h('label', { for: ids.causal }, this.causal, 'causal mask'),
-      h('label', { for: ids.scaling }, 'scaling', this.scaling),
+    const controls = h('div', { class: 'al-controls', part: 'controls' },
+      h('label', { for: ids.causal }, this.causalBox, 'causal mask'),
+      h('label', { for: ids.scaling }, 'scaling', this.scalingSelect),
       h('label', { for: ids.temp }, 'temperature', this.temp, this.tempText),
       this.inputs.X ? h('label', { for: ids.mode }, 'inputs', this.mode) : null,
-      h('label', { for: ids.numbers }, this.numbers, 'numbers'));
-    const prompts = (this.getAttribute('prompt') || '').split(/\s+/);
+      h('label', { for: ids.numbers }, this.numbersBox, 'numbers'));
+    const prompts = this.attr('prompt', '').split(/\s+/);
     if (prompts.includes('row0')) {
       this.row0 = new PredictView({
         question: `with the causal mask on, what is the first row of the weights ("${this.inputs.tokens[0]}" attending), whatever the inputs?`,
@@ -72,29 +76,48 @@ class AttentionHeatmap extends LabElement {
         judge: () => ({ ok: false, close: false, message: '' }),
       });
     }
-    this.replaceChildren(...[controls, this.predict && this.predict.root, this.view.root, this.caption, this.row0 && this.row0.root].filter(Boolean));
+    this.frame.replaceChildren(...[controls, this.predict && this.predict.root, this.view.root, this.caption, this.row0 && this.row0.root].filter(Boolean));
     this.restore(this.readState(), false);
   }
 
+  /** The state change an attribute asks for (its default when the attribute is removed). */
+  fromAttribute(name, value) {
+    switch (name) {
+      case 'causal': return { causal: value === undefined ? this.defaults.causal : value };
+      case 'numbers': return { numbers: value === undefined ? this.defaults.numbers : value };
+      case 'scaling': return { scaling: value === undefined ? this.defaults.scaling : value };
+      case 'temperature': return { temp: value === undefined ? this.defaults.temp : TEMPERATURES.indexOf(Number(value)) };
+      default: return {};
+    }
+  }
+
+  applyAttribute(property, value) {
+    this.set(this.fromAttribute(property, value));
+  }
+
+  viewState() {
+    return { ...this.st, temperature: TEMPERATURES[this.st.temp] };
+  }
+
   restore(s, save = true) {
-    const st = this.state;
-    st.causal = hashState.bool(s.causal, st.causal);
-    st.scaling = hashState.choice(s.scaling, SCALINGS.map((x) => x[0]), st.scaling);
-    st.temp = hashState.int(s.temp, st.temp, 0, TEMPERATURES.length - 1);
-    st.self = hashState.bool(s.self, st.self) && Boolean(this.inputs.X);
-    st.numbers = hashState.bool(s.numbers, st.numbers);
+    const st = this.st;
+    st.causal = urlState.bool(s.causal, st.causal);
+    st.scaling = urlState.choice(s.scaling, SCALINGS.map((x) => x[0]), st.scaling);
+    st.temp = urlState.int(s.temp, st.temp, 0, TEMPERATURES.length - 1);
+    st.self = urlState.bool(s.self, st.self) && Boolean(this.inputs.X);
+    st.numbers = urlState.bool(s.numbers, st.numbers);
     this.render(save);
   }
 
   set(change) {
-    const turningOnCausal = change.causal === true && !this.state.causal;
-    Object.assign(this.state, change);
+    const turningOnCausal = change.causal === true && !this.st.causal;
+    Object.assign(this.st, change);
     this.render();
     if (turningOnCausal && this.predict && this.picked) this.judgePick();
   }
 
   onPick(cell) {
-    if (!this.predict || this.state.causal) return;
+    if (!this.predict || this.st.causal) return;
     this.picked = [cell.row, cell.col];
     this.predict.verdict.textContent = `You picked query "${this.inputs.tokens[cell.row]}", key "${this.inputs.tokens[cell.col]}". Now tick "causal mask".`;
     this.render();
@@ -110,21 +133,21 @@ class AttentionHeatmap extends LabElement {
   }
 
   render(save = true) {
-    const st = this.state;
+    const st = this.st;
     const { tokens, Q, K, V, X } = this.inputs;
-    this.causal.checked = st.causal;
-    this.scaling.value = st.scaling;
+    this.causalBox.checked = st.causal;
+    this.scalingSelect.value = st.scaling;
     this.temp.value = String(st.temp);
     this.tempText.textContent = String(TEMPERATURES[st.temp]);
     this.mode.value = st.self ? 'self' : 'learned';
-    this.numbers.checked = st.numbers;
+    this.numbersBox.checked = st.numbers;
     const [q, k, v] = st.self ? [X, X, X] : [Q, K, V];
     const r = this.lab.attention(q, k, v, { causal: st.causal, scaling: st.scaling, temperature: TEMPERATURES[st.temp] });
     this.last = r;
     this.view.update({ weights: r.weights.toArray(), masked: maskedFrom(r.masked.toArray()), rowLabels: tokens, colLabels: tokens,
       showNumbers: st.numbers, picked: this.picked || null });
     this.caption.textContent = `Scale ${num(r.scale, 4)}${st.causal ? ', causal mask on' : ''}${st.self ? ', Q = K = V = X' : ''}. Each row sums to 1.`;
-    this.dataset.causal = String(st.causal);
+    this.frame.dataset.causal = String(st.causal);
     if (save) this.saveState({ causal: st.causal, scaling: st.scaling, temp: st.temp, self: st.self, numbers: st.numbers });
   }
 }

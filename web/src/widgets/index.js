@@ -2,6 +2,8 @@
 // Registers every widget as a custom element (once per page).
 
 const { setLoader } = require('./engine.js');
+const { attributesOf } = require('./manifest.js');
+const { formatAttribute } = require('../ui/attributes.js');
 const { AttentionStepper } = require('./stepper.js');
 const { AttentionHeatmap } = require('./heatmap.js');
 const { AttentionWorkedExample } = require('./worked-example.js');
@@ -22,10 +24,36 @@ const ELEMENTS = {
   'softmax-demo': SoftmaxDemo,
 };
 
+/** Properties that mirror the declared attributes: reading parses, writing reflects. */
+function defineProperties(cls, tag) {
+  for (const spec of attributesOf(tag)) {
+    if (!spec.property || Object.prototype.hasOwnProperty.call(cls.prototype, spec.property)) continue;
+    Object.defineProperty(cls.prototype, spec.property, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        try {
+          return this.attr(spec.name, spec.default);
+        } catch (_) {
+          return undefined;
+        }
+      },
+      set(value) {
+        const text = formatAttribute(spec, value);
+        if (text === null) this.removeAttribute(spec.name);
+        else this.setAttribute(spec.name, text);
+      },
+    });
+  }
+}
+
 function defineWidgets(loadAttentionLab) {
   setLoader(loadAttentionLab);
   for (const [name, cls] of Object.entries(ELEMENTS)) {
-    if (!customElements.get(name)) customElements.define(name, cls);
+    if (customElements.get(name)) continue;
+    cls.tag = name;
+    defineProperties(cls, name);
+    customElements.define(name, cls);
   }
 }
 

@@ -3,7 +3,7 @@
 // implementations compared, and the "forget the head transpose" bug.
 
 const { h, uid } = require('./dom.js');
-const { LabElement, hashState } = require('./base.js');
+const { LabElement, urlState } = require('./base.js');
 const { HeatmapView } = require('./heatmap-view.js');
 const { PredictView } = require('./predict-view.js');
 const { judgeNumber } = require('../ui/predict.js');
@@ -17,11 +17,11 @@ class MultiheadView extends LabElement {
 
   setup(lab, data) {
     const tokens = data.tokens || ['the', 'cat', 'sat', 'on', 'the', 'mat'];
-    this.tokens = tokens;
-    const n = tokens.length, seed = Math.floor(this.number('seed', 7));
+    this.words = tokens;
+    const n = tokens.length, seed = this.attr('seed', 7);
     this.X = lab.randomNormal({ shape: [n, D_MODEL], seed });
     this.W = ['Wq', 'Wk', 'Wv', 'Wo'].map((_, i) => lab.randomNormal({ shape: [D_MODEL, D_MODEL], seed: seed + 1 + i, stddev: 0.6 }));
-    this.state = { heads: HEADS.includes(this.number('heads', 2)) ? this.number('heads', 2) : 2, forget: false };
+    this.st = { heads: Number(this.attr('heads', '2')), forget: false };
     const ids = { heads: uid(), forget: uid() };
     this.headsSelect = h('select', { id: ids.heads, onchange: () => this.guard(() => this.update({ heads: Number(this.headsSelect.value) })) },
       HEADS.map((x) => h('option', { value: String(x) }, String(x))));
@@ -37,7 +37,7 @@ class MultiheadView extends LabElement {
         return { ...res, message: `${res.message} The scale 1/\u221ad\u2096 becomes ${num(r.scale, 4)}: nothing is scaled down at all.` };
       },
     });
-    this.replaceChildren(
+    this.frame.replaceChildren(
       h('div', { class: 'al-controls' },
         h('label', { for: ids.heads }, 'heads h', this.headsSelect),
         h('label', { for: ids.forget }, this.forget, 'forget the head transpose when merging')),
@@ -51,29 +51,37 @@ class MultiheadView extends LabElement {
   }
 
   restore(s, save = true) {
-    this.state.heads = hashState.int(s.heads, this.state.heads, 1, 8);
-    if (!HEADS.includes(this.state.heads)) this.state.heads = 2;
-    this.state.forget = hashState.bool(s.forget, this.state.forget);
+    this.st.heads = urlState.int(s.heads, this.st.heads, 1, 8);
+    if (!HEADS.includes(this.st.heads)) this.st.heads = 2;
+    this.st.forget = urlState.bool(s.forget, this.st.forget);
     this.render(save);
   }
 
+  viewState() {
+    return { ...this.st, diff: this.diff };
+  }
+
+  applyAttribute(property, value) {
+    if (property === 'heads') this.update({ heads: Number(value === undefined ? '2' : value) });
+  }
+
   update(change) {
-    Object.assign(this.state, change);
+    Object.assign(this.st, change);
     this.render();
   }
 
   render(save = true) {
-    const { heads, forget } = this.state;
+    const { heads, forget } = this.st;
     this.headsSelect.value = String(heads);
     this.forget.checked = forget;
     const loop = this.lab.multiHeadAttention({ ...this.spec(), heads, method: 'loop' });
     const batched = this.lab.multiHeadAttention({ ...this.spec(), heads, method: 'batched', forgetMergeTranspose: forget });
     const diff = this.lab.maxAbsDiff(loop.output, batched.output);
-    this.dataset.diff = String(diff);
+    this.diff = diff;
     const weights = loop.weights.toArray();
     this.views = weights.map((w, i) => {
       const view = new HeatmapView({ label: `Head ${i + 1} attention weights` });
-      view.update({ weights: w, masked: null, rowLabels: this.tokens, colLabels: this.tokens, showNumbers: heads <= 2 });
+      view.update({ weights: w, masked: null, rowLabels: this.words, colLabels: this.words, showNumbers: heads <= 2 });
       return h('figure', { class: 'al-head' }, h('figcaption', {}, `head ${i + 1}`), view.root);
     });
     this.headsBox.replaceChildren(...this.views);

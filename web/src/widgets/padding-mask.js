@@ -3,7 +3,7 @@
 // valid-length mask on each heatmap, and a toggle that forgets the mask.
 
 const { h, uid } = require('./dom.js');
-const { LabElement, hashState } = require('./base.js');
+const { LabElement, urlState } = require('./base.js');
 const { HeatmapView } = require('./heatmap-view.js');
 const { maskedFrom } = require('../ui/heatmap-model.js');
 const { splitTokens, seedFrom } = require('../ui/author-data.js');
@@ -25,27 +25,31 @@ class PaddingMask extends LabElement {
     this.padded = this.sentences.map((s) => [...s, ...Array(this.len - s.length).fill(PAD)]);
     this.lens = this.sentences.map((s) => s.length);
     this.X = lab.randomNormal({ shape: [this.sentences.length, this.len, 4], seed: seedFrom(raw.join('|')) });
-    this.state = { forget: false };
+    this.st = { forget: false };
     const id = uid();
-    this.forget = h('input', { id, type: 'checkbox', onchange: () => this.guard(() => { this.state.forget = this.forget.checked; this.render(); }) });
+    this.forget = h('input', { id, type: 'checkbox', onchange: () => this.guard(() => { this.st.forget = this.forget.checked; this.render(); }) });
     this.views = this.padded.map((tokens, b) => new HeatmapView({ label: `Sentence ${b + 1} attention weights` }));
     this.report = h('p', { 'aria-live': 'polite' });
-    this.replaceChildren(
+    this.frame.replaceChildren(
       h('p', { class: 'al-muted' }, `A batch of ${this.sentences.length} sentences padded to ${this.len} tokens. Valid lengths: ${this.lens.join(', ')}.`),
-      h('div', { class: 'al-controls' }, h('label', { for: id }, this.forget, 'forget the padding mask')),
+      h('div', { class: 'al-controls', part: 'controls' }, h('label', { for: id }, this.forget, 'forget the padding mask')),
       this.report,
       h('div', { class: 'al-heads' }, this.views.map((v, b) => h('figure', {}, h('figcaption', {}, `sentence ${b + 1} (valid length ${this.lens[b]})`), v.root))));
     this.restore(this.readState(), false);
   }
 
+  viewState() {
+    return { ...this.st, padWeight: this.padWeight };
+  }
+
   restore(s, save = true) {
-    this.state.forget = hashState.bool(s.forget, this.state.forget);
+    this.st.forget = urlState.bool(s.forget, this.st.forget);
     this.render(save);
   }
 
   render(save = true) {
-    this.forget.checked = this.state.forget;
-    const r = this.lab.attention(this.X, this.X, this.X, this.state.forget ? {} : { validLens: this.lens });
+    this.forget.checked = this.st.forget;
+    const r = this.lab.attention(this.X, this.X, this.X, this.st.forget ? {} : { validLens: this.lens });
     const weights = r.weights.toArray(), masked = r.masked.toArray();
     let worst = 0, where = null;
     this.padded.forEach((tokens, b) => {
@@ -56,11 +60,11 @@ class PaddingMask extends LabElement {
         }
       }
     });
-    this.dataset.padWeight = String(worst);
+    this.padWeight = worst;
     this.report.textContent = worst > 0
       ? `Without the mask, real tokens attend to padding: "${this.padded[where[0]][where[1]]}" in sentence ${where[0] + 1} gives ${num(worst * 100, 1)}% of its attention to a ${PAD} slot.`
       : 'With the mask, every weight on a padding column is exactly 0: no real token attends to padding. (Rows of padding queries do not matter; their outputs are thrown away.)';
-    if (save) this.saveState({ forget: this.state.forget });
+    if (save) this.saveState({ forget: this.st.forget });
   }
 }
 

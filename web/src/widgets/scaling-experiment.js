@@ -4,7 +4,7 @@
 // without scaling). All numbers from the engine.
 
 const { h, uid, scrollBox } = require('./dom.js');
-const { LabElement, hashState } = require('./base.js');
+const { LabElement, urlState } = require('./base.js');
 const { PredictView } = require('./predict-view.js');
 const { lineChart } = require('./svg.js');
 const { judgeNumber } = require('../ui/predict.js');
@@ -17,11 +17,11 @@ class ScalingExperiment extends LabElement {
   static get jsonKeys() { return []; }
 
   setup() {
-    this.state = { samples: 1, seed: Math.max(0, Math.floor(this.number('seed', 2017))) };
+    this.st = { samples: 1, seed: this.attr('seed', 2017) };
     const ids = { samples: uid(), seed: uid() };
     this.samples = h('select', { id: ids.samples, onchange: () => this.guard(() => this.update({ samples: Number(this.samples.value) })) },
       SAMPLES.map((n, i) => h('option', { value: String(i) }, grouped(n))));
-    this.seed = h('input', { id: ids.seed, type: 'number', min: '0', step: '1', onchange: () => this.guard(() => this.update({ seed: Math.max(0, Math.floor(Number(this.seed.value) || 0)) })) });
+    this.seedInput = h('input', { id: ids.seed, type: 'number', min: '0', step: '1', onchange: () => this.guard(() => this.update({ seed: Math.max(0, Math.floor(Number(this.seedInput.value) || 0)) })) });
     this.table = h('table', { class: 'al-table' });
     this.chart1 = h('div', {});
     this.chart2 = h('div', {});
@@ -29,8 +29,8 @@ class ScalingExperiment extends LabElement {
       h('p', { class: 'al-muted' }, 'Dots: measured standard deviation. Line: \u221ad\u2096.'), scrollBox('Numbers', this.table),
       h('h3', {}, 'What happens to one softmax row'), this.chart2,
       h('p', { class: 'al-muted' }, 'Lines: the largest weight in a row of 5 keys (solid: scaled by 1/\u221ad\u2096, dashed: unscaled). Dots: the largest gradient of that row (filled: scaled, hollow: unscaled). Unscaled rows go one-hot and their gradient vanishes.'));
-    this.results.hidden = this.flag('predict', true);
-    this.predict = new PredictView({
+    this.results.hidden = this.attr('predict', true);
+    this.prompt = new PredictView({
       question: 'q and k have d\u2096 = 512 independent entries of variance 1. What standard deviation do you expect for q\u00b7k?',
       input: { label: 'std \u2248', placeholder: 'a number' },
       judge: (text) => {
@@ -41,30 +41,34 @@ class ScalingExperiment extends LabElement {
       onReveal: () => { this.results.hidden = false; },
       skip: 'Show the results without guessing',
     });
-    if (!this.flag('predict', true)) this.predict.root.hidden = true;
-    this.replaceChildren(
+    if (!this.attr('predict', true)) this.prompt.root.hidden = true;
+    this.frame.replaceChildren(
       h('div', { class: 'al-controls' },
         h('label', { for: ids.samples }, 'samples per d\u2096', this.samples),
-        h('label', { for: ids.seed }, 'seed', this.seed)),
-      this.predict.root, this.results);
+        h('label', { for: ids.seed }, 'seed', this.seedInput)),
+      this.prompt.root, this.results);
     this.restore(this.readState(), false);
   }
 
   restore(s, save = true) {
-    this.state.samples = hashState.int(s.samples, this.state.samples, 0, SAMPLES.length - 1);
-    this.state.seed = hashState.int(s.seed, this.state.seed, 0, 1e9);
+    this.st.samples = urlState.int(s.samples, this.st.samples, 0, SAMPLES.length - 1);
+    this.st.seed = urlState.int(s.seed, this.st.seed, 0, 1e9);
     this.render(save);
   }
 
+  applyAttribute(property, value) {
+    if (property === 'seed') this.update({ seed: value === undefined ? 2017 : value });
+  }
+
   update(change) {
-    Object.assign(this.state, change);
+    Object.assign(this.st, change);
     this.render();
   }
 
   render(save = true) {
-    const { samples, seed } = this.state;
+    const { samples, seed } = this.st;
     this.samples.value = String(samples);
-    this.seed.value = String(seed);
+    this.seedInput.value = String(seed);
     this.stats = DKS.map((dk) => this.lab.dotProductStats({ dk, samples: SAMPLES[samples], seed }));
     const sat = this.lab.softmaxSaturation({ dks: DKS, keys: 5, trials: 200, seed });
     const shown = [4, 64, 512];

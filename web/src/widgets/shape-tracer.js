@@ -3,7 +3,7 @@
 // from the engine's traceShapes; quiz mode hides each shape until the learner predicts it.
 
 const { h, uid, scrollBox } = require('./dom.js');
-const { LabElement, hashState } = require('./base.js');
+const { LabElement, urlState } = require('./base.js');
 const { judgeShape } = require('../ui/predict.js');
 const { shape, grouped } = require('../ui/format.js');
 
@@ -17,8 +17,8 @@ class ShapeTracer extends LabElement {
 
   setup() {
     this.sizes = {};
-    for (const [key, , fallback] of FIELDS) this.sizes[key] = Math.max(1, Math.floor(this.number(ATTRS[key], fallback)));
-    this.quiz = this.flag('quiz', false);
+    for (const [key, , fallback] of FIELDS) this.sizes[key] = this.attr(ATTRS[key], fallback);
+    this.quizOn = this.attr('quiz', false);
     this.revealed = new Set();
     this.inputs = {};
     const fields = FIELDS.map(([key, label]) => {
@@ -29,20 +29,36 @@ class ShapeTracer extends LabElement {
       return h('label', { for: id }, label, input);
     });
     const quizId = uid();
-    this.quizBox = h('input', { id: quizId, type: 'checkbox', onchange: () => this.guard(() => { this.quiz = this.quizBox.checked; this.revealed.clear(); this.render(); }) });
+    this.quizBox = h('input', { id: quizId, type: 'checkbox', onchange: () => this.guard(() => { this.quizOn = this.quizBox.checked; this.revealed.clear(); this.render(); }) });
     this.table = h('table', { class: 'al-table' });
     this.summary = h('p', { class: 'al-muted', 'aria-live': 'polite' });
     this.message = h('p', { 'aria-live': 'polite' });
-    this.replaceChildren(h('div', { class: 'al-controls' }, fields),
+    this.frame.replaceChildren(h('div', { class: 'al-controls' }, fields),
       h('div', { class: 'al-controls' }, h('label', { for: quizId }, this.quizBox, 'quiz: predict each shape before it is shown')),
       this.message, scrollBox('Numbers', this.table), this.summary);
     this.restore(this.readState(), false);
   }
 
   restore(s, save = true) {
-    for (const [key] of FIELDS) this.sizes[key] = hashState.int(s[key], this.sizes[key], 1, 100000);
-    this.quiz = hashState.bool(s.quiz, this.quiz);
+    for (const [key] of FIELDS) this.sizes[key] = urlState.int(s[key], this.sizes[key], 1, 100000);
+    this.quizOn = urlState.bool(s.quiz, this.quizOn);
     this.render(save);
+  }
+
+  viewState() {
+    return { ...this.sizes, quiz: this.quizOn };
+  }
+
+  applyAttribute(property, value) {
+    if (property === 'quiz') {
+      this.quizOn = value === undefined ? false : value;
+      this.revealed.clear();
+    } else {
+      const field = FIELDS.find(([key]) => key === property);
+      this.sizes[property] = value === undefined ? field[2] : value;
+      this.revealed.clear();
+    }
+    this.render();
   }
 
   onSize(key, input) {
@@ -59,7 +75,7 @@ class ShapeTracer extends LabElement {
 
   render(save = true) {
     for (const [key] of FIELDS) this.inputs[key].value = String(this.sizes[key]);
-    this.quizBox.checked = this.quiz;
+    this.quizBox.checked = this.quizOn;
     let trace;
     try {
       trace = this.lab.traceShapes(this.sizes);
@@ -69,7 +85,7 @@ class ShapeTracer extends LabElement {
       return;
     }
     const rows = trace.steps.map((step) => {
-      const hidden = this.quiz && !this.revealed.has(step.id);
+      const hidden = this.quizOn && !this.revealed.has(step.id);
       let cell;
       if (hidden) {
         const id = uid();
@@ -96,7 +112,7 @@ class ShapeTracer extends LabElement {
     this.table.replaceChildren(h('caption', { class: 'al-sr' }, 'Shapes through one attention layer'),
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'tensor'), h('th', { scope: 'col' }, 'shape'))), h('tbody', {}, rows));
     this.summary.textContent = `W_Q, W_K, W_V and W_O hold ${grouped(trace.parameters)} parameters; the attention matrices hold ${grouped(trace.scoreEntries)} numbers, growing with n\u00b2.`;
-    if (save) this.saveState({ ...this.sizes, quiz: this.quiz });
+    if (save) this.saveState({ ...this.sizes, quiz: this.quizOn });
   }
 }
 

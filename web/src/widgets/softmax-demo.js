@@ -13,8 +13,8 @@ class SoftmaxDemo extends LabElement {
 
   setup() {
     const id = uid();
-    this.input = h('input', { id, type: 'text', value: this.getAttribute('values') || '1000, 1001, 1002', size: '22', autocomplete: 'off' });
-    this.input.addEventListener('change', () => this.guard(() => this.render()));
+    this.input = h('input', { id, type: 'text', value: this.attr('values', '1000, 1001, 1002'), size: '22', autocomplete: 'off' });
+    this.input.addEventListener('change', () => this.guard(() => { this.render(); this.saveState(); }));
     this.table = h('table', { class: 'al-table' });
     this.message = h('p', { 'aria-live': 'polite' });
     this.results = h('div', {}, scrollBox('Naive and safe softmax', this.table), this.message);
@@ -33,10 +33,21 @@ class SoftmaxDemo extends LabElement {
           : choice === 'nan' ? 'Only when computed naively. Subtracting the maximum first gives the same answer as for [0, 1, 2]; see below.'
             : 'Not quite: the differences between the inputs are what matter, and they are the same as for [0, 1, 2].',
       }),
-      onReveal: () => { this.results.hidden = false; },
+      onReveal: () => { this.results.hidden = false; this.saveState(); },
     });
-    this.replaceChildren(this.predict.root, h('div', { class: 'al-controls' }, h('label', { for: id }, 'inputs', this.input)), this.results);
+    this.frame.replaceChildren(this.predict.root, h('div', { class: 'al-controls' }, h('label', { for: id }, 'inputs', this.input)), this.results);
     this.render();
+  }
+
+  viewState() {
+    return { values: this.input.value, revealed: !this.results.hidden };
+  }
+
+  applyAttribute(property, value) {
+    if (property === 'values') {
+      this.input.value = value === undefined ? '1000, 1001, 1002' : value;
+      this.render();
+    }
   }
 
   render() {
@@ -59,7 +70,7 @@ class SoftmaxDemo extends LabElement {
         row('naive: e^x / sum', Array.from(d.naiveWeights.data, (x) => fixed(x, 4))),
         row(`safe: e^(x \u2212 ${num(d.rowMax, 4)})`, Array.from(d.expShifted.data, (x) => num(x, 4))),
         row('safe: softmax', Array.from(safe.data, (x) => fixed(x, 4)))));
-    this.dataset.softmax = Array.from(safe.data).join(',');
+    this.frame.dataset.softmax = Array.from(safe.data).join(',');
     this.message.textContent = Number.isFinite(d.sumRaw)
       ? 'Here both ways agree: nothing overflowed.'
       : `e^${num(d.rowMax, 0)} is beyond the largest floating-point number, so the naive way divides infinity by infinity. Subtracting the maximum keeps every exponential at most 1.`;

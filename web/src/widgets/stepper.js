@@ -2,8 +2,8 @@
 // <attention-stepper>: pick a query token and walk the four operations, forward and back,
 // with buttons or arrow keys. Every number comes from the engine's explainRow.
 
-const { h, scrollBox } = require('./dom.js');
-const { LabElement, hashState } = require('./base.js');
+const { h, scrollBox, uid } = require('./dom.js');
+const { LabElement, urlState } = require('./base.js');
 const { formula } = require('./formulas.js');
 const { resolveInputs, authorOptions } = require('./inputs.js');
 const { STEPS, argmax } = require('../ui/steps.js');
@@ -16,30 +16,29 @@ class AttentionStepper extends LabElement {
     this.inputs = resolveInputs(lab, data, this.localName);
     this.options = authorOptions(data);
     const { tokens } = this.inputs;
-    const initial = this.getAttribute('query');
-    const fromAttr = initial === null ? -1 : tokens.indexOf(initial);
+    const fromAttr = tokens.indexOf(this.attr('query', ''));
     this.token = fromAttr >= 0 ? fromAttr : Math.min(1, tokens.length - 1);
     this.step = 0;
 
     this.tokenButtons = tokens.map((t, i) => h('button', { type: 'button', 'aria-pressed': 'false', onclick: () => this.guard(() => this.select(i)) }, t));
     this.back = h('button', { type: 'button', onclick: () => this.guard(() => this.go(this.step - 1)) }, '\u25c0 Back');
     this.next = h('button', { type: 'button', class: 'al-primary', onclick: () => this.guard(() => this.go(this.step + 1)) }, 'Next \u25b6');
-    this.stepList = h('ol', { class: 'al-steps', 'aria-label': 'The four operations' },
+    this.stepList = h('ol', { class: 'al-steps', part: 'steps', 'aria-label': 'The four operations' },
       STEPS.map((s, i) => h('li', {}, `${i + 1}. ${s.title}`)));
     this.stepTitle = h('h3', { 'aria-live': 'polite' });
     this.formulaBox = h('p', { class: 'al-formula-line' });
-    this.panel = h('div', { class: 'al-panel' });
+    this.panel = h('div', { class: 'al-panel', part: 'table' });
     this.derivation = h('p', { class: 'al-derivation', 'aria-live': 'polite' });
-    this.narration = h('p', { class: 'al-narration', 'aria-live': 'polite' });
+    this.narration = h('p', { class: 'al-narration', part: 'narration', 'aria-live': 'polite' });
 
-    this.replaceChildren(
-      h('div', { class: 'al-controls' },
-        h('span', { id: `${this.stateKey}-qlabel` }, 'Query token:'),
-        h('div', { class: 'al-group', role: 'group', 'aria-labelledby': `${this.stateKey}-qlabel` }, this.tokenButtons)),
-      h('div', { class: 'al-controls' }, this.back, this.next, h('span', { class: 'al-muted' }, 'or use \u2190 \u2192 keys')),
+    const qlabel = uid();
+    this.frame.replaceChildren(
+      h('div', { class: 'al-controls', part: 'controls' },
+        h('span', { id: qlabel }, 'Query token:'),
+        h('div', { class: 'al-group', role: 'group', 'aria-labelledby': qlabel }, this.tokenButtons)),
+      h('div', { class: 'al-controls', part: 'controls' }, this.back, this.next, h('span', { class: 'al-muted' }, 'or use \u2190 \u2192 keys')),
       this.stepList, this.stepTitle, this.formulaBox, this.panel, this.derivation, this.narration);
-    this.tabIndex = -1;
-    this.addEventListener('keydown', (e) => this.guard(() => this.onKey(e)));
+    this.frame.addEventListener('keydown', (e) => this.guard(() => this.onKey(e)));
     this.restore(this.readState(), false);
   }
 
@@ -53,9 +52,22 @@ class AttentionStepper extends LabElement {
 
   restore(state, save = true) {
     const tokens = this.inputs.tokens;
-    this.token = hashState.int(state.token, this.token, 0, tokens.length - 1);
-    this.step = hashState.int(state.step, this.step, 0, STEPS.length - 1);
+    this.token = urlState.int(state.token, this.token, 0, tokens.length - 1);
+    this.step = urlState.int(state.step, this.step, 0, STEPS.length - 1);
     this.render(save);
+  }
+
+  viewState() {
+    return { token: this.inputs.tokens[this.token], tokenIndex: this.token, step: STEPS[this.step].id, stepIndex: this.step };
+  }
+
+  linkState() {
+    return { token: this.token, step: this.step };
+  }
+
+  applyAttribute(property, value) {
+    const i = this.inputs.tokens.indexOf(value);
+    if (property === 'query' && i >= 0) this.select(i);
   }
 
   select(i) {
@@ -74,8 +86,8 @@ class AttentionStepper extends LabElement {
     const d = this.lab.explainRow(Q, K, V, i, this.options);
     this.derivationData = d;
     const step = STEPS[this.step];
-    this.dataset.step = step.id;
-    this.dataset.token = tokens[i];
+    this.frame.dataset.step = step.id;
+    this.frame.dataset.token = tokens[i];
     this.tokenButtons.forEach((b, j) => b.setAttribute('aria-pressed', String(j === i)));
     this.back.disabled = this.step === 0;
     this.next.disabled = this.step === STEPS.length - 1;
@@ -95,7 +107,7 @@ class AttentionStepper extends LabElement {
     };
     this.narration.textContent = step.narrate(ctx);
     this.panel.replaceChildren(this[`panel_${step.id}`](d, ctx, rowOf, X));
-    if (save) this.saveState({ token: i, step: this.step });
+    if (save) this.saveState();
   }
 
   explainOn(el, text) {

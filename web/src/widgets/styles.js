@@ -1,114 +1,118 @@
 'use strict';
-// Widget styles, adopted once per document as a constructable stylesheet (no <style>
-// element, no stylesheet file for authors to link). Colours follow the page's light or
-// dark preference through custom properties that a page may override.
+// Widget styles: one constructable stylesheet per document, adopted by every widget's shadow
+// root (no <style> element, so a strict style-src needs nothing extra; no stylesheet for
+// authors to link). The page's CSS cannot reach inside; it themes the widgets through the
+// documented custom properties (--al-*) and ::part() names. Colours follow the page's
+// color-scheme through light-dark(); lengths scale with --al-font-size, never the page's rem.
 
 const CSS = `
-.al-widget {
-  --al-fg: #1b1b1f; --al-muted: #55555f; --al-bg: #ffffff; --al-panel: #f4f4f7; --al-line: #c9c9d3;
-  --al-accent: #1f5fbf; --al-accent-fg: #ffffff; --al-hl: #ffe58a; --al-hl-fg: #1b1b1f; --al-ok: #1d6b35; --al-bad: #a3242a;
-  --al-mask: #9a9aa6; --al-focus: #c2410c;
-  display: block; box-sizing: border-box; max-width: 100%; margin: 1.25rem 0; padding: 1rem;
-  border: 1px solid var(--al-line); border-radius: 10px; background: var(--al-bg); color: var(--al-fg);
-  font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif;
-  overflow-wrap: break-word;
+:host { display: block; margin: 1.25em 0; max-width: 100%; }
+:host([hidden]) { display: none; }
+.al-frame {
+  --_rem: var(--al-font-size, 15px);
+  --_fg: var(--al-fg, light-dark(#1b1b1f, #ececf1)); --_muted: var(--al-muted, light-dark(#55555f, #b4b4c0));
+  --_bg: var(--al-bg, light-dark(#ffffff, #18181d)); --_panel: var(--al-panel, light-dark(#f4f4f7, #23232a));
+  --_line: var(--al-line, light-dark(#c9c9d3, #44444f)); --_accent: var(--al-accent, light-dark(#1f5fbf, #7fb0ff));
+  --_accent-fg: var(--al-accent-fg, light-dark(#ffffff, #0c0c10)); --_hl: var(--al-hl, light-dark(#ffe58a, #6b5a12));
+  --_hl-fg: var(--al-hl-fg, light-dark(#1b1b1f, #ffffff)); --_ok: var(--al-ok, light-dark(#1d6b35, #6fd391));
+  --_bad: var(--al-bad, light-dark(#a3242a, #ff8a8f)); --_mask: var(--al-mask, light-dark(#9a9aa6, #6c6c78));
+  --_focus: var(--al-focus, light-dark(#c2410c, #fb923c));
+  box-sizing: border-box; max-width: 100%; padding: var(--al-padding, 1em);
+  border: 1px solid var(--_line); border-radius: var(--al-radius, 10px); background: var(--_bg); color: var(--_fg);
+  font: normal normal 400 var(--al-font-size, 15px)/1.45 var(--al-font, system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif);
+  letter-spacing: normal; word-spacing: normal; text-transform: none; text-align: start; text-indent: 0; text-shadow: none;
+  white-space: normal; font-variant: normal; visibility: visible; cursor: auto; overflow-wrap: break-word;
+  direction: ltr; writing-mode: horizontal-tb;
 }
-@media (prefers-color-scheme: dark) {
-  .al-widget {
-    --al-fg: #ececf1; --al-muted: #b4b4c0; --al-bg: #18181d; --al-panel: #23232a; --al-line: #44444f;
-    --al-accent: #7fb0ff; --al-accent-fg: #0c0c10; --al-hl: #6b5a12; --al-hl-fg: #ffffff; --al-ok: #6fd391; --al-bad: #ff8a8f;
-    --al-mask: #6c6c78; --al-focus: #fb923c;
-  }
-}
-.al-widget *, .al-widget *::before, .al-widget *::after { box-sizing: inherit; }
-.al-widget [hidden] { display: none !important; }
-.al-widget h3 { margin: 0 0 .5rem; font-size: 1.05rem; }
-.al-widget p { margin: .4rem 0; }
-.al-muted { color: var(--al-muted); font-size: .9em; }
-.al-loading { color: var(--al-muted); font-style: italic; }
-.al-error { border-left: 4px solid var(--al-bad); padding: .5rem .75rem; background: var(--al-panel); }
+.al-frame.al-dark { color-scheme: dark; }
+.al-frame.al-light { color-scheme: light; }
+*, *::before, *::after { box-sizing: inherit; }
+[hidden] { display: none !important; }
+h3 { margin: 0 0 calc(.5 * var(--_rem)); font-size: calc(1.05 * var(--_rem)); }
+p { margin: calc(.4 * var(--_rem)) 0; }
+.al-muted { color: var(--_muted); font-size: .9em; }
+.al-loading { color: var(--_muted); font-style: italic; }
+.al-error { border-left: 4px solid var(--_bad); padding: calc(.5 * var(--_rem)) calc(.75 * var(--_rem)); background: var(--_panel); }
 .al-error-message { font-family: ui-monospace, "SF Mono", Menlo, Consolas, monospace; font-size: .9em; }
-.al-widget button, .al-widget select, .al-widget input {
-  font: inherit; color: var(--al-fg); background: var(--al-panel); border: 1px solid var(--al-line);
-  border-radius: 6px; padding: .3rem .6rem; min-height: 2rem;
+button, select, input {
+  font: inherit; color: var(--_fg); background: var(--_panel); border: 1px solid var(--_line);
+  border-radius: 6px; padding: calc(.3 * var(--_rem)) calc(.6 * var(--_rem)); min-height: calc(2 * var(--_rem));
 }
-.al-widget input[type="number"] { width: 5.5rem; }
-.al-widget input[type="checkbox"] { min-height: 0; width: 1.1rem; height: 1.1rem; vertical-align: -0.15rem; accent-color: var(--al-accent); }
-.al-widget input[type="range"] { padding: 0; accent-color: var(--al-accent); vertical-align: middle; }
-.al-widget button { cursor: pointer; }
-.al-widget button[aria-pressed="true"], .al-widget button.al-primary { background: var(--al-accent); color: var(--al-accent-fg); border-color: var(--al-accent); }
-.al-widget button:disabled { opacity: .5; cursor: default; }
-.al-widget :focus-visible { outline: 3px solid var(--al-focus); outline-offset: 2px; }
-.al-controls { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; margin: .5rem 0 .75rem; }
-.al-controls label { display: inline-flex; gap: .4rem; align-items: center; }
-.al-group { display: flex; flex-wrap: wrap; gap: .35rem; align-items: center; }
+input[type="number"] { width: calc(5.5 * var(--_rem)); }
+input[type="checkbox"] { min-height: 0; width: calc(1.1 * var(--_rem)); height: calc(1.1 * var(--_rem)); vertical-align: -0.15rem; accent-color: var(--_accent); }
+input[type="range"] { padding: 0; accent-color: var(--_accent); vertical-align: middle; }
+button { cursor: pointer; }
+button[aria-pressed="true"], button.al-primary { background: var(--_accent); color: var(--_accent-fg); border-color: var(--_accent); }
+button:disabled { opacity: .5; cursor: default; }
+:focus-visible { outline: 3px solid var(--_focus); outline-offset: 2px; }
+.al-controls { display: flex; flex-wrap: wrap; gap: calc(.5 * var(--_rem)) calc(1 * var(--_rem)); align-items: center; margin: calc(.5 * var(--_rem)) 0 calc(.75 * var(--_rem)); }
+.al-controls label { display: inline-flex; gap: calc(.4 * var(--_rem)); align-items: center; }
+.al-group { display: flex; flex-wrap: wrap; gap: calc(.35 * var(--_rem)); align-items: center; }
 .al-formula { display: inline-flex; flex-wrap: wrap; gap: .15em; align-items: center; font-size: 1.1em; }
 .al-term { padding: 0 .1em; border-radius: 4px; }
-.al-term-active { background: var(--al-hl); color: var(--al-hl-fg); }
-.al-narration { min-height: 3em; padding: .5rem .75rem; background: var(--al-panel); border-radius: 8px; }
+.al-term-active { background: var(--_hl); color: var(--_hl-fg); }
+.al-narration { min-height: 3em; padding: calc(.5 * var(--_rem)) calc(.75 * var(--_rem)); background: var(--_panel); border-radius: 8px; }
 .al-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }
-.al-table { border-collapse: collapse; font-variant-numeric: tabular-nums; margin: .25rem 0; }
-.al-table th, .al-table td { border: 1px solid var(--al-line); padding: .2rem .45rem; text-align: right; }
+.al-table { border-collapse: collapse; font-variant-numeric: tabular-nums; margin: calc(.25 * var(--_rem)) 0; }
+.al-table th, .al-table td { border: 1px solid var(--_line); padding: calc(.2 * var(--_rem)) calc(.45 * var(--_rem)); text-align: right; }
 .al-table td { white-space: nowrap; }
-.al-table th { background: var(--al-panel); text-align: left; font-weight: 600; }
-.al-table tr.al-current td, .al-table tr.al-current th { background: var(--al-hl); color: var(--al-hl-fg); }
+.al-table th { background: var(--_panel); text-align: left; font-weight: 600; }
+.al-table tr.al-current td, .al-table tr.al-current th { background: var(--_hl); color: var(--_hl-fg); }
 .al-scroll { overflow-x: auto; max-width: 100%; }
-.al-cell-button { font-variant-numeric: tabular-nums; min-width: 3.2rem; }
+.al-cell-button { font-variant-numeric: tabular-nums; min-width: calc(3.2 * var(--_rem)); }
 .al-derivation { font-family: ui-monospace, "SF Mono", Menlo, Consolas, monospace; font-size: .88em; min-height: 1.5em; white-space: pre-wrap; }
-.al-bar { display: inline-block; height: .8rem; background: var(--al-accent); border-radius: 3px; vertical-align: middle; }
+.al-bar { display: inline-block; height: calc(.8 * var(--_rem)); background: var(--_accent); border-radius: 3px; vertical-align: middle; }
 .al-heatmap-wrap { display: inline-block; max-width: 100%; }
-.al-heatmap { display: grid; gap: 2px; font-variant-numeric: tabular-nums; font-size: .8rem; }
-.al-heatmap [role="columnheader"], .al-heatmap [role="rowheader"] { color: var(--al-muted); padding: 0 .2rem; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-.al-heatmap [role="columnheader"] { text-align: center; font-size: .75rem; }
+.al-heatmap { display: grid; gap: 2px; font-variant-numeric: tabular-nums; font-size: calc(.8 * var(--_rem)); }
+.al-heatmap [role="columnheader"], .al-heatmap [role="rowheader"] { color: var(--_muted); padding: 0 calc(.2 * var(--_rem)); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.al-heatmap [role="columnheader"] { text-align: center; font-size: calc(.75 * var(--_rem)); }
 .al-heatmap [role="rowheader"] { text-align: right; align-self: center; }
 .al-heatmap [role="row"] { display: contents; }
-.al-cell { aspect-ratio: 1 / 1; min-width: 1.2rem; display: flex; align-items: center; justify-content: center; border-radius: 3px; cursor: default; user-select: none; }
-.al-cell.al-masked { background: repeating-linear-gradient(135deg, var(--al-panel) 0 4px, var(--al-mask) 4px 6px); color: var(--al-fg); }
-.al-cell.al-picked { outline: 3px dashed var(--al-focus); outline-offset: -3px; }
-.al-cell:focus-visible { outline: 3px solid var(--al-focus); outline-offset: 1px; position: relative; z-index: 1; }
+.al-cell { aspect-ratio: 1 / 1; min-width: calc(1.2 * var(--_rem)); display: flex; align-items: center; justify-content: center; border-radius: 3px; cursor: default; user-select: none; }
+.al-cell.al-masked { background: repeating-linear-gradient(135deg, var(--_panel) 0 4px, var(--_mask) 4px 6px); color: var(--_fg); }
+.al-cell.al-picked { outline: 3px dashed var(--_focus); outline-offset: -3px; }
+.al-cell:focus-visible { outline: 3px solid var(--_focus); outline-offset: 1px; position: relative; z-index: 1; }
 .al-heatmap-canvas { display: block; image-rendering: pixelated; border-radius: 3px; }
-.al-legend { display: flex; gap: .75rem; align-items: center; flex-wrap: wrap; margin-top: .4rem; font-size: .8rem; color: var(--al-muted); }
-.al-legend-bar { width: 9rem; height: .7rem; border-radius: 3px; }
-.al-legend-mask { display: inline-block; width: 1rem; height: .8rem; border-radius: 2px; background: repeating-linear-gradient(135deg, var(--al-panel) 0 4px, var(--al-mask) 4px 6px); border: 1px solid var(--al-line); vertical-align: middle; }
+.al-legend { display: flex; gap: calc(.75 * var(--_rem)); align-items: center; flex-wrap: wrap; margin-top: calc(.4 * var(--_rem)); font-size: calc(.8 * var(--_rem)); color: var(--_muted); }
+.al-legend-bar { width: calc(9 * var(--_rem)); height: calc(.7 * var(--_rem)); border-radius: 3px; }
+.al-legend-mask { display: inline-block; width: calc(1 * var(--_rem)); height: calc(.8 * var(--_rem)); border-radius: 2px; background: repeating-linear-gradient(135deg, var(--_panel) 0 4px, var(--_mask) 4px 6px); border: 1px solid var(--_line); vertical-align: middle; }
 .al-canvas-mode .al-legend-mask { background: rgb(154, 154, 166); }
-.al-predict { border: 1px dashed var(--al-line); border-radius: 8px; padding: .5rem .75rem; margin: .5rem 0; }
-.al-predict .al-verdict-ok { color: var(--al-ok); font-weight: 600; }
-.al-predict .al-verdict-bad { color: var(--al-bad); font-weight: 600; }
-.al-row { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
-.al-heads { display: flex; flex-wrap: wrap; gap: 1rem; }
-.al-chart { width: 100%; max-width: 34rem; height: auto; display: block; }
-.al-chart text { fill: var(--al-muted); font-size: 11px; }
-.al-chart .al-axis { stroke: var(--al-line); }
-.al-chart .al-curve { fill: none; stroke: var(--al-accent); stroke-width: 2; }
-.al-chart .al-curve-2 { fill: none; stroke: var(--al-focus); stroke-width: 2; stroke-dasharray: 5 3; }
-.al-chart .al-point { fill: var(--al-focus); }
-.al-chart .al-point-2 { fill: var(--al-accent); }
-.al-chart .al-point-hollow { fill: var(--al-bg); stroke: var(--al-focus); stroke-width: 2; }
-.al-steps { display: flex; flex-wrap: wrap; gap: .35rem; list-style: none; padding: 0; margin: .5rem 0; counter-reset: step; }
-.al-steps li { padding: .15rem .5rem; border-radius: 999px; border: 1px solid var(--al-line); font-size: .85rem; color: var(--al-muted); }
-.al-steps li[aria-current="step"] { background: var(--al-accent); color: var(--al-accent-fg); border-color: var(--al-accent); }
-.al-how { display: block; font-weight: 400; font-size: .85em; color: var(--al-muted); }
-.al-pad { color: var(--al-muted); font-style: italic; }
+.al-predict { border: 1px dashed var(--_line); border-radius: 8px; padding: calc(.5 * var(--_rem)) calc(.75 * var(--_rem)); margin: calc(.5 * var(--_rem)) 0; }
+.al-predict .al-verdict-ok { color: var(--_ok); font-weight: 600; }
+.al-predict .al-verdict-bad { color: var(--_bad); font-weight: 600; }
+.al-row { display: flex; flex-wrap: wrap; gap: calc(1 * var(--_rem)); align-items: flex-start; }
+.al-heads { display: flex; flex-wrap: wrap; gap: calc(1 * var(--_rem)); }
+.al-chart { width: 100%; max-width: calc(34 * var(--_rem)); height: auto; display: block; }
+.al-chart text { fill: var(--_muted); font-size: 11px; }
+.al-chart .al-axis { stroke: var(--_line); }
+.al-chart .al-curve { fill: none; stroke: var(--_accent); stroke-width: 2; }
+.al-chart .al-curve-2 { fill: none; stroke: var(--_focus); stroke-width: 2; stroke-dasharray: 5 3; }
+.al-chart .al-point { fill: var(--_focus); }
+.al-chart .al-point-2 { fill: var(--_accent); }
+.al-chart .al-point-hollow { fill: var(--_bg); stroke: var(--_focus); stroke-width: 2; }
+.al-steps { display: flex; flex-wrap: wrap; gap: calc(.35 * var(--_rem)); list-style: none; padding: 0; margin: calc(.5 * var(--_rem)) 0; counter-reset: step; }
+.al-steps li { padding: calc(.15 * var(--_rem)) calc(.5 * var(--_rem)); border-radius: 999px; border: 1px solid var(--_line); font-size: calc(.85 * var(--_rem)); color: var(--_muted); }
+.al-steps li[aria-current="step"] { background: var(--_accent); color: var(--_accent-fg); border-color: var(--_accent); }
+.al-how { display: block; font-weight: 400; font-size: .85em; color: var(--_muted); }
+.al-pad { color: var(--_muted); font-style: italic; }
 @media (prefers-reduced-motion: no-preference) {
   .al-cell, .al-bar { transition: background-color .18s ease, width .25s ease; }
 }
 `;
 
-const adopted = new WeakSet();
+const sheets = new WeakMap();
 
-function injectStyles(doc) {
-  if (adopted.has(doc)) return;
-  adopted.add(doc);
-  const view = doc.defaultView;
-  if (view && 'CSSStyleSheet' in view && 'adoptedStyleSheets' in doc) {
-    const sheet = new view.CSSStyleSheet();
+/** Gives a widget's shadow root the shared stylesheet of its document (one sheet per document). */
+function adoptStyles(root) {
+  const doc = root.ownerDocument;
+  let sheet = sheets.get(doc);
+  if (!sheet) {
+    const view = doc.defaultView || window;
+    sheet = new view.CSSStyleSheet();
     sheet.replaceSync(CSS);
-    doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheet];
-  } else {
-    const style = doc.createElement('style');
-    style.textContent = CSS;
-    doc.head.append(style);
+    sheets.set(doc, sheet);
   }
+  root.adoptedStyleSheets = [sheet];
 }
 
-module.exports = { injectStyles, CSS };
+module.exports = { adoptStyles, CSS };

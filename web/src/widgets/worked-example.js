@@ -32,7 +32,7 @@ class AttentionWorkedExample extends LabElement {
       input.addEventListener('change', () => this.guard(() => this.onEdit()));
       return input;
     });
-    this.table = h('table', { class: 'al-table' });
+    this.table = h('table', { class: 'al-table', part: 'table' });
     this.outputBox = h('p', { class: 'al-output-line' });
     this.copyPrompt = new PredictView({
       question: 'which value will the output mostly copy?',
@@ -47,12 +47,16 @@ class AttentionWorkedExample extends LabElement {
       onReveal: () => { this.revealed = true; this.render(); },
     });
     this.practicePrompt.root.hidden = true;
-    this.replaceChildren(
-      h('div', { class: 'al-controls' }, h('span', {}, 'query q = ['), this.qInputs[0], h('span', {}, ','), this.qInputs[1], h('span', {}, ']'),
+    this.frame.replaceChildren(
+      h('div', { class: 'al-controls', part: 'controls' }, h('span', {}, 'query q = ['), this.qInputs[0], h('span', {}, ','), this.qInputs[1], h('span', {}, ']'),
         h('span', { class: 'al-muted' }, 'edit it to practise')),
       scrollBox('Numbers', this.table), this.copyPrompt.root, this.practicePrompt.root, this.outputBox);
     this.render();
     this.restore(this.readState());
+  }
+
+  viewState() {
+    return { q: this.q.slice(), practice: this.practice, revealed: this.revealed, weights: this.revealed || !this.practice ? Array.from(this.current.weights.data) : null };
   }
 
   /** A shared link with q=a,b opens a practice round on that query. */
@@ -106,7 +110,7 @@ class AttentionWorkedExample extends LabElement {
         row('exp', [num(d.expRaw.get(0), 4), num(d.expRaw.get(1), 4)].map(masked)),
         row('sum of exps', [masked(num(d.sumRaw, 4)), '']),
         row('weight', [num(d.weights.get(0), 4), num(d.weights.get(1), 4)].map(masked), 'al-current')));
-    this.dataset.weights = Array.from(d.weights.data).join(',');
+    this.frame.dataset.weights = Array.from(d.weights.data).join(',');
     this.outputBox.replaceChildren(hide
       ? h('span', { class: 'al-muted' }, 'Output: answer the question above to see it.')
       : h('span', {}, h('strong', {}, 'output = '), h('span', { class: 'al-output' }, vector(d.output.data, 4)),

@@ -1,0 +1,82 @@
+'use strict';
+// What a widget may know of, and do to, the page that hosts it: the page's colour scheme,
+// its opt-out of URL state, its ids, one console line per problem, and the one URL write.
+// Nothing here throws: a page the widget cannot read or write (sandboxed frames, srcdoc,
+// a <base href> on another origin) just gets no URL state.
+
+const urlState = require('../ui/url-state.js');
+const { luminance } = require('../ui/colors.js');
+
+const logged = new Set();
+let urlBroken = false;
+
+/** Writes one line to the console, once per page for the same text. */
+function logOnce(text, cause) {
+  if (logged.has(text) || typeof console === 'undefined') return;
+  logged.add(text);
+  if (text === 'engine') {
+    console.warn('attention-lab: the engine could not start:', cause && cause.cause ? cause.cause : cause);
+  } else {
+    console.warn(text);
+  }
+}
+
+/** The sentence a reader sees when the page's security settings (or the browser) stop WebAssembly. */
+function wasmBlocked(err) {
+  return err && err.code === 'wasm-unsupported'
+    ? 'This browser cannot run WebAssembly, which these diagrams need.'
+    : 'This page\u2019s security settings block WebAssembly, which these diagrams need.';
+}
+
+function pageUrlStateOff(doc) {
+  const meta = doc.querySelector('meta[name="attention-lab"]');
+  return Boolean(meta && /(^|[\s,;])url-state\s*=\s*off\b/.test(meta.getAttribute('content') || ''));
+}
+
+function duplicateId(el) {
+  const doc = el.ownerDocument;
+  if (doc.getElementById(el.id) !== el) return true;
+  let count = 0;
+  for (const other of doc.querySelectorAll('[id]')) if (other.id === el.id && ++count > 1) return true;
+  return false;
+}
+
+function parseRgb(text) {
+  const m = /^rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+%?))?\s*\)$/.exec(text || '');
+  if (!m) return null;
+  const alpha = m[4] === undefined ? 1 : m[4].endsWith('%') ? parseFloat(m[4]) / 100 : parseFloat(m[4]);
+  return alpha < 0.5 ? null : [Number(m[1]), Number(m[2]), Number(m[3])];
+}
+
+/**
+ * 'dark', 'light' or 'auto' for a widget whose theme attribute is auto: a page that declares
+ * a colour scheme is followed by the stylesheet itself (light-dark()); a page that only paints
+ * a dark background behind the widget gets the dark theme.
+ */
+function hostTheme(el) {
+  const view = el.ownerDocument.defaultView;
+  if (!view || !view.getComputedStyle) return 'auto';
+  try {
+    for (let node = el.parentElement; node; node = node.parentElement) {
+      const rgb = parseRgb(view.getComputedStyle(node).backgroundColor);
+      if (rgb) return luminance(rgb) < 0.2 ? 'dark' : 'auto';
+    }
+  } catch (_) { /* unreadable styles: follow the colour scheme */ }
+  return 'auto';
+}
+
+/** Puts `state` under `id` in the query string with replaceState, keeping the page's history state. */
+function writeUrl(id, state) {
+  if (urlBroken) return;
+  try {
+    const loc = window.location;
+    const search = urlState.write(loc.search, id, state);
+    if (search === loc.search) return;
+    const base = loc.href.replace(/[?#].*$/, '');
+    window.history.replaceState(window.history.state, '', base + search + loc.hash);
+  } catch (_) {
+    urlBroken = true;  // sandboxed or opaque pages: keep working without a link
+  }
+}
+
+module.exports = { logOnce, wasmBlocked, pageUrlStateOff, duplicateId, hostTheme, writeUrl };
