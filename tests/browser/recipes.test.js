@@ -151,12 +151,25 @@ function serve(dir) {
   return startServer({ root: dir });
 }
 
-/** Serves a built site over http, checks its heatmap, screenshots it. */
-async function checkServedSite(siteDir, page, name) {
+/** The author's JSON inside the recipe file's <script type="application/json">. */
+function authorJson(file) {
+  return JSON.parse(fs.readFileSync(file, 'utf8').match(/<script type="application\/json">([\s\S]*?)<\/script>/)[1]);
+}
+
+/** The second heatmap, made from the author's JSON in `source`, shows the engine's weights for it. */
+async function checkJsonHeatmap(where, source) {
+  const { Q, K, V } = authorJson(source);
+  assertCells(await readCells(where, 1), lab.attention(Q, K, V).weights.toArray(), false, 'the JSON heatmap');
+}
+
+/** Serves a built site over http, checks its heatmaps (the JSON one when `jsonSource` is given), screenshots it. */
+async function checkServedSite(siteDir, page, name, jsonSource) {
   const server = await serve(siteDir);
   try {
     const { page: p, problems, close } = await open(`${server.url}${page}`);
+    assert.equal(await waitForWidgets(p), jsonSource ? 2 : 1);
     await checkHeatmapReacts(p);
+    if (jsonSource) await checkJsonHeatmap(p, jsonSource);
     await screenshots(p, name);
     assert.deepEqual(problems, []);
     await close();
@@ -171,8 +184,7 @@ test('plain HTML: the page with the script and two heatmaps works from file://, 
   const { page, problems, close } = await open(pathToFileURL(path.join(dir, 'index.html')).href);
   assert.equal(await waitForWidgets(page), 2);
   await checkHeatmapReacts(page);
-  const json = JSON.parse(fs.readFileSync(path.join(dir, 'index.html'), 'utf8').match(/<script type="application\/json">([\s\S]*?)<\/script>/)[1]);
-  assertCells(await readCells(page, 1), lab.attention(json.Q, json.K, json.V).weights.toArray(), false, 'the JSON heatmap');
+  await checkJsonHeatmap(page, path.join(dir, 'index.html'));
   await screenshots(page, 'plain-html');
   assert.deepEqual(problems, []);
   await close();
@@ -187,7 +199,8 @@ test('MkDocs: mkdocs build puts the script in extra_javascript and the element f
   const html = fs.readFileSync(path.join(site, 'index.html'), 'utf8');
   assert.match(html, /<script src="attention-lab\.js"[^>]*><\/script>/);
   assert.match(html, /<attention-heatmap tokens="the cat sat on the mat"><\/attention-heatmap>/);
-  await checkServedSite(site, 'index.html', 'mkdocs');
+  assert.match(html, /<attention-heatmap tokens="a b c">\s*<script type="application\/json">[^<]*<\/script>\s*<\/attention-heatmap>/, 'the JSON stays inside the element');
+  await checkServedSite(site, 'index.html', 'mkdocs', path.join(dir, 'docs', 'index.md'));
 });
 
 test('Jupyter: a notebook whose output cell holds the element, exported by nbconvert, shows a working heatmap', async (t) => {
@@ -213,7 +226,8 @@ test('Hugo: hugo builds a Markdown page with the raw element (goldmark unsafe) i
   run('hugo', ['--quiet', '--source', dir, '--destination', site]);
   const html = fs.readFileSync(path.join(site, 'index.html'), 'utf8');
   assert.match(html, /<attention-heatmap tokens="the cat sat on the mat"><\/attention-heatmap>/, 'the raw HTML survives Markdown');
-  await checkServedSite(site, 'index.html', 'hugo');
+  assert.match(html, /<attention-heatmap tokens="a b c">\s*<script type="application\/json">[^<]*<\/script>\s*<\/attention-heatmap>/, 'the JSON stays inside the element');
+  await checkServedSite(site, 'index.html', 'hugo', path.join(dir, 'content', '_index.md'));
 });
 
 test('LMS iframe: embed.html in a sandboxed cross-origin iframe renders the heatmap and the iframe grows to the reported height', async () => {
