@@ -267,10 +267,11 @@ test('LMS iframe: embed.html in a sandboxed cross-origin iframe renders the heat
     await page.setViewportSize({ width: 390, height: 800 });
     await frame.waitForFunction(() => Math.abs(window.innerWidth - 390) < 40);
     const narrow = await content();
+    assert.ok(narrow > expected, `the controls wrap in a narrow column: ${narrow} px, was ${expected} px`);
     await page.waitForFunction((h) => document.getElementById('attention-frame').clientHeight === h, narrow);
     await page.screenshot({ path: path.join(shots, 'recipe-lms-iframe-390.png'), fullPage: true });
     await page.setViewportSize({ width: 1280, height: 800 });
-    await page.waitForFunction((h) => document.getElementById('attention-frame').clientHeight === h, expected).catch(() => {});
+    await page.waitForFunction((h) => document.getElementById('attention-frame').clientHeight === h, expected);
     await page.screenshot({ path: path.join(shots, 'recipe-lms-iframe-1280.png'), fullPage: true });
 
     const outside = problems.filter((p) => !p.startsWith(`request outside the page's origin: ${distServer.url}`));
