@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 'use strict';
-// npm run bench:site: in headless Chromium, the time from opening dist/index.html to the
-// first heatmap painted, and from a control change (the causal mask) to the repainted
-// heatmap at n = 5, 64 and 256. Medians; a benchmark, not a test.
+// npm run bench:site: in headless Chromium, for each lesson page and a page with one of each
+// widget: cumulative layout shift, the longest main-thread task during load, and the first
+// heatmap painted as a ratio to the first contentful paint; the longest task while using
+// every widget; and from a control change (the causal mask) to the repainted heatmap at
+// n = 5, 64 and 256. Medians; a benchmark, not a test.
 
 const path = require('path');
 const { pathToFileURL } = require('url');
@@ -11,35 +13,74 @@ const { launch } = require('../tests/browser/browser.js');
 const root = path.resolve(__dirname, '..');
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
-async function firstPaint(browser) {
-  const times = [];
-  for (let i = 0; i < 7; i++) {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.addInitScript(() => {
-      document.addEventListener('al-ready', (e) => {
-        if (e.target.localName !== 'attention-heatmap' || window.__firstHeatmap) return;
-        // Two animation frames after the cells exist: the frame with them has been painted.
-        requestAnimationFrame(() => requestAnimationFrame(() => { window.__firstHeatmap = performance.now(); }));
-      });
+const PAGES = ['dist/index.html', 'dist/lesson-1.html', 'dist/lesson-2.html', 'dist/lesson-3.html', 'tests/browser/hosts/all-widgets.html'];
+
+/**
+ * One cold load of a page: cumulative layout shift, the longest main-thread task, first
+ * contentful paint, and the first heatmap (or, on pages without one, the first widget) painted.
+ */
+async function loadFigures(browser, url, width) {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    window.__f = { cls: 0, longest: 0, first: undefined };
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) if (!e.hadRecentInput) window.__f.cls += e.value; }).observe({ type: 'layout-shift', buffered: true });
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__f.longest = Math.max(window.__f.longest, e.duration); }).observe({ type: 'longtask', buffered: true });
+    document.addEventListener('al-ready', (e) => {
+      if (window.__f.first !== undefined || window.__f.pending) return;
+      if (document.querySelector('attention-heatmap') && e.target.localName !== 'attention-heatmap') return;
+      window.__f.pending = true;
+      // Two animation frames after the widget exists: the frame with it has been painted.
+      requestAnimationFrame(() => requestAnimationFrame(() => { window.__f.first = performance.now(); }));
     });
-    await page.goto(pathToFileURL(path.join(root, 'dist', 'index.html')).href);
-    await page.waitForFunction(() => window.__firstHeatmap !== undefined, null, { timeout: 20000 });
-    times.push(await page.evaluate(() => window.__firstHeatmap));
-    await context.close();
-  }
-  return median(times);
+  });
+  await page.goto(url);
+  await page.waitForFunction(() => window.__f.first !== undefined
+    && Array.from(document.querySelectorAll('*')).filter((el) => el.localName.includes('-')).every((el) => el.status === 'ready'), null, { timeout: 60000 });
+  await page.waitForTimeout(1500);  // slices of work that go on after the first drawing
+  const f = await page.evaluate(() => {
+    const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+    return { ...window.__f, fcp: fcp ? fcp.startTime : NaN };
+  });
+  await context.close();
+  return f;
+}
+
+/** The longest main-thread task while a reader uses every widget of the one-of-each page. */
+async function interactionLongest(browser) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(pathToFileURL(path.join(root, 'tests', 'browser', 'hosts', 'all-widgets.html')).href);
+  await page.waitForFunction(() => Array.from(document.querySelectorAll('*')).filter((el) => el.localName.includes('-')).every((el) => el.status === 'ready'), null, { timeout: 60000 });
+  await page.waitForTimeout(1500);
+  await page.evaluate(() => {
+    window.__longest = 0;
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longest = Math.max(window.__longest, e.duration); }).observe({ type: 'longtask' });
+  });
+  const clicks = ['#w-stepper button:has-text("Next")', '#w-stepper button:has-text("arrow")', '#w-heatmap label:has-text("causal mask")',
+    '#w-worked button:has-text("mostly")', '#w-heads label:has-text("forget the head transpose")', '#w-padding label:has-text("forget the padding mask")',
+    '#w-softmax button:has-text("NaN")', '#w-shapes label:has-text("quiz")'];
+  for (const selector of clicks) await page.click(selector);
+  await page.selectOption('#w-heads select', '8');
+  await page.selectOption('#w-scaling select', '2');
+  await page.fill('#w-scaling input[type="number"]', '7');
+  await page.press('#w-scaling input[type="number"]', 'Tab');
+  await page.waitForTimeout(4000);
+  const longest = await page.evaluate(() => window.__longest);
+  await context.close();
+  return longest;
 }
 
 async function repaint(browser, n) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   await page.goto(`${pathToFileURL(path.join(root, 'tests', 'browser', 'perf.html')).href}?n=${n}`);
-  await page.waitForFunction(() => document.querySelector('#perf').dataset.ready === 'true', null, { timeout: 30000 });
+  await page.waitForFunction(() => document.querySelector('#perf').status === 'ready', null, { timeout: 30000 });
   const result = await page.evaluate(async () => {
-    const box = document.querySelector('#perf input[type="checkbox"]');
+    const shadow = document.querySelector('#perf').shadowRoot;
+    const box = shadow.querySelector('input[type="checkbox"]');
     const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
-    const heatmap = document.querySelector('#perf .al-heatmap-wrap');
+    const heatmap = shadow.querySelector('.al-heatmap-wrap');
     const handler = [], layout = [], painted = [];
     for (let i = 0; i < 21; i++) {
       await frame();
@@ -54,7 +95,7 @@ async function repaint(browser, n) {
       painted.push(performance.now() - t0);
     }
     const med = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1];
-    const cells = document.querySelectorAll('#perf [role="gridcell"]').length;
+    const cells = shadow.querySelectorAll('[role="gridcell"]').length;
     return { handler: med(handler), layout: med(layout), painted: med(painted), mode: cells ? `${cells} DOM cells` : 'canvas' };
   });
   await context.close();
@@ -64,7 +105,19 @@ async function repaint(browser, n) {
 (async () => {
   const browser = await launch();
   try {
-    console.log(`first heatmap painted after opening dist/index.html: ${(await firstPaint(browser)).toFixed(0)} ms (median of 7 cold loads)`);
+    const runs = Number(process.env.RUNS || 5);
+    console.log(`page load, median of ${runs} cold loads from file:// (CLS: cumulative layout shift; longest task on the main thread; first heatmap painted / first contentful paint)`);
+    console.log('page                                    width    CLS  longest task  FCP ms  first heatmap ms  ratio');
+    for (const width of [1280, 390]) {
+      for (const rel of PAGES) {
+        const figures = [];
+        for (let i = 0; i < runs; i++) figures.push(await loadFigures(browser, pathToFileURL(path.join(root, rel)).href, width));
+        const m = (key) => median(figures.map((f) => f[key]));
+        const ratio = median(figures.map((f) => f.first / f.fcp));
+        console.log(`${rel.padEnd(40)}${String(width).padStart(5)}  ${m('cls').toFixed(3)}  ${m('longest').toFixed(0).padStart(9)} ms  ${m('fcp').toFixed(0).padStart(6)}  ${m('first').toFixed(0).padStart(16)}  ${ratio.toFixed(2)}`);
+      }
+    }
+    console.log(`longest main-thread task while using every widget (tests/browser/hosts/all-widgets.html): ${(await interactionLongest(browser)).toFixed(0)} ms`);
     console.log('causal-mask toggle -> repainted heatmap (median of 21):');
     for (const n of [5, 64, 256]) {
       const r = await repaint(browser, n);

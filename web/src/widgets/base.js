@@ -16,6 +16,7 @@ const urlState = require('../ui/url-state.js');
 const { adoptStyles } = require('./styles.js');
 const { attributesOf } = require('./manifest.js');
 const schedule = require('./schedule.js');
+const { estimateHeight } = require('../ui/reserve.js');
 const hostPage = require('./host-page.js');
 
 const JSON_SELECTOR = ':scope > script[type="application/json"]';
@@ -83,7 +84,8 @@ class LabElement extends HTMLElement {
     });
     this._observer.observe(this, { childList: true, subtree: true, characterData: true });
     this.applyTheme();
-    if (this._built) return;  // moved in the page: keep the view and its state
+    if (this._built && !this._dirty) return;  // moved in the page: keep the view and its state
+    if (!this._built) this.showLoading();
     const doc = this.ownerDocument;
     // While the page is still being parsed, the element is connected before its children
     // (the author's JSON) exist: wait for the whole document first.
@@ -125,6 +127,7 @@ class LabElement extends HTMLElement {
 
   /** Rebuilds once, after the current task's changes (several attributes set in a row). */
   scheduleBuild() {
+    this._dirty = true;
     if (!this.isConnected || this._buildQueued) return;
     this._buildQueued = true;
     queueMicrotask(() => {
@@ -135,10 +138,15 @@ class LabElement extends HTMLElement {
 
   async build() {
     const generation = ++this._generation;
+    this._dirty = false;
     this._status = 'loading';
     this._json = this.readJsonText();
-    this.frame.replaceChildren(h('p', { class: 'al-loading', part: 'message' }, 'Loading the attention engine\u2026'));
-    this.reserveSpace();
+    if (this._built) {
+      // A rebuild keeps the old view until the new one is drawn, at its height.
+      this.frame.style.minHeight = `${this.frame.getBoundingClientRect().height}px`;
+    } else {
+      this.showLoading();
+    }
     try {
       const data = readAuthorData(this.localName, { tokens: this.getAttribute('tokens') },
         this._data !== undefined ? this._data : this._json, this.constructor.jsonKeys);
@@ -159,10 +167,18 @@ class LabElement extends HTMLElement {
     }
   }
 
-  /** Holds roughly the widget's final height while the engine loads, so the page does not jump. */
+  /** The loading line, in a box of roughly the widget's final height so the page does not jump. */
+  showLoading() {
+    this.frame.replaceChildren(h('p', { class: 'al-loading', part: 'message' }, 'Loading the attention engine\u2026'));
+    this.reserveSpace();
+  }
+
   reserveSpace() {
-    const estimate = this.constructor.reserve ? this.constructor.reserve(this) : 0;
-    this.frame.style.minHeight = estimate ? `${estimate}px` : '';
+    const width = this.frame.getBoundingClientRect().width;
+    const tokens = (this.getAttribute('tokens') || '').trim().split(/\s+/).filter(Boolean).length;
+    const quiz = this.hasAttribute('quiz') && !/^(false|0|off)$/i.test(this.getAttribute('quiz').trim());
+    const height = estimateHeight(this.localName, width, { tokens: tokens || undefined, quiz });
+    this.frame.style.minHeight = height ? `${height}px` : '';
   }
 
   /** Runs fn; any error becomes the in-widget message instead of breaking the page. */

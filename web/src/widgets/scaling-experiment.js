@@ -5,6 +5,7 @@
 
 const { h, uid, scrollBox } = require('./dom.js');
 const { LabElement, urlState } = require('./base.js');
+const { pause, now } = require('./schedule.js');
 const { PredictView } = require('./predict-view.js');
 const { lineChart } = require('./svg.js');
 const { judgeNumber } = require('../ui/predict.js');
@@ -22,9 +23,10 @@ class ScalingExperiment extends LabElement {
     this.samples = h('select', { id: ids.samples, onchange: () => this.guard(() => this.update({ samples: Number(this.samples.value) })) },
       SAMPLES.map((n, i) => h('option', { value: String(i) }, grouped(n))));
     this.seedInput = h('input', { id: ids.seed, type: 'number', min: '0', step: '1', onchange: () => this.guard(() => this.update({ seed: Math.max(0, Math.floor(Number(this.seedInput.value) || 0)) })) });
-    this.table = h('table', { class: 'al-table' });
-    this.chart1 = h('div', {});
-    this.chart2 = h('div', {});
+    this.table = h('table', { class: 'al-table', part: 'table' });
+    this.status_ = h('p', { class: 'al-muted', role: 'status' });
+    this.chart1 = h('div', { part: 'chart' });
+    this.chart2 = h('div', { part: 'chart' });
     this.results = h('div', {}, h('h3', {}, 'Measured spread of q\u00b7k'), this.chart1,
       h('p', { class: 'al-muted' }, 'Dots: measured standard deviation. Line: \u221ad\u2096.'), scrollBox('Numbers', this.table),
       h('h3', {}, 'What happens to one softmax row'), this.chart2,
@@ -34,6 +36,7 @@ class ScalingExperiment extends LabElement {
       question: 'q and k have d\u2096 = 512 independent entries of variance 1. What standard deviation do you expect for q\u00b7k?',
       input: { label: 'std \u2248', placeholder: 'a number' },
       judge: (text) => {
+        if (!this.stats) return { ok: false, close: false, message: 'The experiment is still running; check again in a moment.' };
         const measured = this.stats[DKS.indexOf(512)].std;
         const r = judgeNumber(text, measured, measured * 0.1);
         return { ...r, message: r.ok ? `${r.message} Theory says \u221a512 = ${num(this.stats[DKS.indexOf(512)].expectedStd, 2)}.` : r.message };
@@ -43,9 +46,9 @@ class ScalingExperiment extends LabElement {
     });
     if (!this.attr('predict', true)) this.prompt.root.hidden = true;
     this.frame.replaceChildren(
-      h('div', { class: 'al-controls' },
+      h('div', { class: 'al-controls', part: 'controls' },
         h('label', { for: ids.samples }, 'samples per d\u2096', this.samples),
-        h('label', { for: ids.seed }, 'seed', this.seedInput)),
+        h('label', { for: ids.seed }, 'seed', this.seedInput), this.status_),
       this.prompt.root, this.results);
     this.restore(this.readState(), false);
   }
@@ -69,8 +72,63 @@ class ScalingExperiment extends LabElement {
     const { samples, seed } = this.st;
     this.samples.value = String(samples);
     this.seedInput.value = String(seed);
-    this.stats = DKS.map((dk) => this.lab.dotProductStats({ dk, samples: SAMPLES[samples], seed }));
-    const sat = this.lab.softmaxSaturation({ dks: DKS, keys: 5, trials: 200, seed });
+    this.stats = null;
+    const generation = this.generation = (this.generation || 0) + 1;
+    this.measure(generation, SAMPLES[samples], seed).then((done) => {
+      if (done) this.guard(() => this.draw());
+    }, (err) => this.showError(err));
+    if (save) this.saveState({ samples, seed });
+  }
+
+  /**
+   * Runs the experiment in slices of about 8 ms, each in a task of its own, so the page stays
+   * responsive; a newer run (another seed) makes this one stop.
+   * @returns true when it finished and is still the newest run
+   */
+  async measure(generation, samples, seed) {
+    const lab = this.lab;
+    const stale = () => generation !== this.generation || !this.isConnected;
+    this.status_.textContent = 'Measuring\u2026';
+    const stats = [];
+    for (const dk of DKS) {
+      if (typeof lab.createDotProductStats === 'function') {
+        const acc = lab.createDotProductStats({ dk, seed });
+        try {
+          let done = 0;
+          let chunk = Math.max(16, Math.floor(20000 / dk));
+          while (done < samples) {
+            const t0 = now();
+            const count = Math.min(chunk, samples - done);
+            acc.add(count);
+            done += count;
+            if (now() - t0 < 4) chunk *= 2;
+            await pause();
+            if (stale()) return false;
+          }
+          stats.push(acc.result());
+        } finally {
+          acc.dispose();
+        }
+      } else {
+        stats.push(lab.dotProductStats({ dk, samples, seed }));
+        await pause();
+        if (stale()) return false;
+      }
+    }
+    const sat = [];
+    for (const dk of DKS) {
+      sat.push(lab.softmaxSaturation({ dks: [dk], keys: 5, trials: 200, seed })[0]);
+      await pause();
+      if (stale()) return false;
+    }
+    this.stats = stats;
+    this.sat = sat;
+    this.status_.textContent = '';
+    return true;
+  }
+
+  draw() {
+    const sat = this.sat;
     const shown = [4, 64, 512];
     this.table.replaceChildren(h('caption', { class: 'al-sr' }, 'Measured and expected standard deviation'),
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'd\u2096'), h('th', { scope: 'col' }, 'measured std'), h('th', { scope: 'col' }, '\u221ad\u2096'))),
@@ -96,7 +154,6 @@ class ScalingExperiment extends LabElement {
         { ys: sat.map((p) => p.maxGradUnscaled), cls: 'al-point-hollow', points: true },
       ],
     }));
-    if (save) this.saveState({ samples, seed });
   }
 }
 

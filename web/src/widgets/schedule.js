@@ -35,4 +35,23 @@ function turn(el) {
   });
 }
 
-module.exports = { turn };
+/** Resolves in a new task, so long work can be split into pieces the page can breathe between. */
+function pause() {
+  return new Promise((resolve) => {
+    if (typeof MessageChannel === 'function') {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        channel.port1.close();
+        resolve();
+      };
+      channel.port2.postMessage(null);
+    } else {
+      setTimeout(resolve, 0);
+    }
+  });
+}
+
+/** Milliseconds since the page started, for work budgets. */
+const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
+
+module.exports = { turn, pause, now };

@@ -1,0 +1,55 @@
+'use strict';
+// How tall a widget will be once drawn, estimated before the engine is ready, so the space
+// can be held and the page does not jump when the widget appears (cumulative layout
+// shift). Heights in CSS pixels at the default font size, measured in Chromium at these
+// widths (the widget's own width, not the window's); between widths the narrower one is
+// used. Re-measure after a layout change: tests/browser/host-page.test.js checks the shift.
+
+const WIDTHS = [320, 360, 480, 560, 640, 800, 1000];
+
+// Height of each widget in its default configuration at WIDTHS, less the rows that depend on
+// the data (added back by rowsHeight below).
+const BASE = {
+  'attention-stepper': [623, 596, 455, 455, 455, 414, 414],
+  'attention-heatmap': [318, 322, 234, 226, 226, 196, 187],
+  'attention-worked-example': [577, 542, 482, 455, 455, 455, 455],
+  'scaling-experiment': [383, 361, 263, 241, 241, 241, 219],
+  'multihead-view': [1151, 1129, 1192, 1086, 1064, 1064, 635],
+  'shape-tracer': [1069, 989, 930, 890, 890, 870, 830],
+  'padding-mask': [1193, 1242, 1332, 1229, 1229, 1207, 849],
+  'softmax-demo': [240, 240, 219, 181, 181, 181, 181],
+};
+
+function column(width) {
+  let i = 0;
+  while (i + 1 < WIDTHS.length && WIDTHS[i + 1] <= width) i += 1;
+  return i;
+}
+
+/** Height of a heatmap's rows: square cells that share the width, within the CSS limits. */
+function heatmapRows(width, n) {
+  if (n > 32) return Math.min(n * Math.max(1, Math.min(12, Math.floor(512 / n))), width - 70);
+  const avail = width - 34 - 42;
+  const minCell = n > 16 ? 13.5 : 36;
+  const cell = Math.max(minCell, Math.min(48, avail / n - 2));
+  return n * (cell + 2);
+}
+
+/**
+ * @param tag element name
+ * @param width the widget's width in CSS pixels
+ * @param config { tokens: number of tokens (heatmap, stepper), quiz: boolean (shape tracer) }
+ * @returns estimated height in CSS pixels (0 for an unknown widget)
+ */
+function estimateHeight(tag, width, config = {}) {
+  const base = BASE[tag];
+  if (!base || !(width > 0)) return 0;
+  const c = column(width);
+  let h = base[c];
+  if (tag === 'attention-heatmap') h += heatmapRows(width, config.tokens || 5);
+  if (tag === 'attention-stepper') h += 22 * (config.tokens || 5);
+  if (tag === 'shape-tracer' && config.quiz && width < 560) h += 450;
+  return Math.round(h);
+}
+
+module.exports = { estimateHeight, WIDTHS };
