@@ -308,6 +308,20 @@ test('embed.html shows a plain message for an unknown widget or attribute, and U
     const headers = await page.locator('attention-heatmap [role="columnheader"]').allTextContents();
     assert.deepEqual(headers.filter(Boolean), ['<img', 'src=x', 'onerror="window.pwned=1">', 'b']);
     assert.deepEqual(problems, []);
+
+    // The page ran under its own policy, which is really in force: an inline style is refused,
+    // and a string-to-markup sink needs Trusted Types.
+    const refused = await page.evaluate(() => new Promise((done) => {
+      const seen = new Set();
+      let sink = 'allowed';
+      document.addEventListener('securitypolicyviolation', (e) => {
+        seen.add(e.effectiveDirective);
+        if (seen.size === 2) done({ seen: [...seen].sort(), sink });
+      });
+      try { document.createElement('div').innerHTML = '<b>x</b>'; } catch (err) { sink = err.name; }
+      document.body.setAttribute('style', 'color: red');
+    }));
+    assert.deepEqual(refused, { seen: ['require-trusted-types-for', 'style-src-attr'], sink: 'TypeError' });
     await close();
   } finally {
     await server.close();
