@@ -76,6 +76,7 @@ function buildSite() {
   }
   fs.copyFileSync(path.join(src, 'site.css'), path.join(out, 'site.css'));
   console.log(`build: dist/ (${PAGES.map((p) => p.file).join(', ')}, site.css)`);
+  require('./build-embed.js').buildEmbed();
 }
 
 module.exports = { buildSite, PAGES };

@@ -7,7 +7,7 @@
 //           code generator emscripten uses, so native and wasm rows compare kernels, not compilers
 //   wasm:   the WebAssembly module with embind (build/wasm/attention_lab_core.js)
 //   bundle: the classic browser script dist/attention-lab.js (engine, JS API, widgets)
-//   site:   the example lesson site in dist/ (after bundle)
+//   site:   the example lesson site and the iframe embed page in dist/ (after bundle)
 //   types:  types/elements.d.ts and dist/custom-elements.json from the widget manifest
 
 const { execFileSync } = require('child_process');
