@@ -64,7 +64,7 @@ function exportMenu(getFigure, opts = {}) {
   const list = h('div', { id: listId, class: 'al-export-list', role: 'menu', 'aria-label': `Export ${what}`, hidden: true }, items);
   const status = h('p', { class: 'al-sr', role: 'status' });
   const fallback = h('div', { class: 'al-export-fallback', hidden: true });
-  const root = h('div', { class: 'al-export' }, button, list, status, fallback);
+  const root = h('div', { class: 'al-export', part: 'export' }, button, list, status, fallback);
 
   const isOpen = () => !list.hidden;
   const open = (index = 0) => {
