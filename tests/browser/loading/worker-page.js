@@ -7,4 +7,4 @@ importing.onmessage = function (e) { window.workerResults.imported = e.data; };
 importing.onerror = function (e) { window.workerResults.imported = { ok: false, message: e.message }; };
 var direct = new Worker('../../../dist/attention-lab.js');
 direct.onerror = function (e) { window.workerResults.direct = { ok: false, message: e.message }; };
-setTimeout(function () { if (!window.workerResults.direct) window.workerResults.direct = { ok: true }; }, 1500);
+setTimeout(function () { if (!window.workerResults.direct) window.workerResults.direct = { ok: true }; }, 3000);
