@@ -158,10 +158,7 @@ test(`${cases.length} classes of bad input throw a named Error, leak nothing and
         const before = lab.memory();
         for (let i = 0; i < REPEATS; i++) expectMessage(call, lab, message);
         const after = lab.memory();
-        // The allocator may hand out a chunk up to 16 bytes larger than asked when it reuses
-        // a freed one, so in-use bytes wobble by that much; a leak of even one small block
-        // per call would show REPEATS times over.
-        assert.ok(Math.abs(after.heapInUse - before.heapInUse) <= 16, `heap in use ${before.heapInUse} -> ${after.heapInUse} after ${REPEATS} calls`);
+        assert.equal(after.heapInUse, before.heapInUse, `heap in use after ${REPEATS} calls`);
         assert.equal(after.handles, before.handles, 'JS handles');
       });
       assert.deepEqual(printed, []);
