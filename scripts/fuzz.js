@@ -3,7 +3,7 @@
 // Builds the libFuzzer harness (tests/fuzz) with clang++ -fsanitize=fuzzer,address,undefined
 // and runs it for a given time over the seed corpus kept in tests/fuzz/corpus.
 //
-//   node scripts/fuzz.js --seconds 600 [--jobs 1] [-- extra libFuzzer flags]
+//   node scripts/fuzz.js --seconds 600 [--skip-exit N] [-- extra libFuzzer flags]
 //
 // New inputs go to build/fuzz/corpus (the repository's seeds stay as they are); a crash
 // leaves its input in build/fuzz/ and the exit code is non-zero. Without clang++ or its
@@ -16,7 +16,7 @@ const path = require('path');
 const root = path.resolve(__dirname, '..');
 const out = path.join(root, 'build', 'fuzz');
 const binary = path.join(out, 'fuzz_attention');
-const SKIPPED = 3;  // exit status for "cannot fuzz here", so callers can tell it from a pass
+const SKIPPED = 3;  // exit status with --skip-exit 3: "cannot fuzz here", told apart from a pass
 
 function parseArgs(argv) {
   const args = { seconds: 60, extra: [] };
@@ -92,5 +92,5 @@ function main() {
   process.exit(r.status === 0 ? 0 : 1);
 }
 
-module.exports = { SKIPPED };
+module.exports = { SKIPPED, missing };
 if (require.main === module) main();

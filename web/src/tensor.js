@@ -1,7 +1,12 @@
 'use strict';
 // Tensors on the JavaScript side: turning what users pass (nested arrays, { shape, data },
-// typed arrays, numbers) into { shape, data } for the engine, and wrapping what it returns.
-// No maths here: shapes and copying only.
+// typed arrays, numbers) into { shape, data: Float32Array } for the engine, and wrapping
+// what it returns. No maths here.
+//
+// Who checks what: this file checks structure and types only (nesting, cycles, depth, the
+// element cap before allocating, a number where a number belongs). Whether a shape's
+// entries are whole numbers in range and whether the data fits the shape is the engine's
+// rule (cpp/bindings/convert.cpp make_input), so it is worded the same everywhere.
 
 /** A result tensor that JavaScript owns: a row-major Float32Array and its shape. */
 class Tensor {
