@@ -17,19 +17,32 @@ function median(xs) {
   return s[s.length >> 1];
 }
 
-/** Median microseconds per call: 15 samples of ~3 ms each after 200 ms of warm-up. */
-function time(fn) {
-  const warmUntil = process.hrtime.bigint() + 200000000n;
+/** Calls of fn that take about `ms` milliseconds (after 100 ms of warm-up). */
+function calibrate(fn, ms) {
+  const warmUntil = process.hrtime.bigint() + 100000000n;
   let calls = 0;
   while (process.hrtime.bigint() < warmUntil) { fn(); calls++; }
-  const inner = Math.max(1, Math.round(calls * 3 / 200));
-  const samples = [];
-  for (let s = 0; s < 15; s++) {
-    const t0 = process.hrtime.bigint();
-    for (let i = 0; i < inner; i++) fn();
-    samples.push(Number(process.hrtime.bigint() - t0) / 1e3 / inner);
-  }
-  return median(samples);
+  return Math.max(1, Math.round(calls * ms / 100));
+}
+
+function sample(fn, inner) {
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < inner; i++) fn();
+  return Number(process.hrtime.bigint() - t0) / 1e3 / inner;
+}
+
+/**
+ * Median microseconds per call of each function, sampled in turn (a, b, c, a, b, c, ...)
+ * so a busy machine slows them alike, and the median of the per-round ratios to the first.
+ */
+function race(fns, rounds = 21) {
+  const inner = fns.map((f) => calibrate(f, 3));
+  const times = fns.map(() => []);
+  for (let r = 0; r < rounds; r++) fns.forEach((f, i) => times[i].push(sample(f, inner[i])));
+  return {
+    us: times.map(median),
+    ratio: times.map((t) => median(t.map((x, r) => x / times[0][r]))),
+  };
 }
 
 function randomData(size, seed) {
@@ -76,12 +89,10 @@ function benchApi(lab, cases) {
   for (const [n, d] of list) {
     const q = randomData(n * d, 1), k = randomData(n * d, 2), v = randomData(n * d, 3);
     const Q = { shape: [n, d], data: q }, K = { shape: [n, d], data: k }, V = { shape: [n, d], data: v };
-    const js = time(() => jsAttention(q, k, v, n, d));
     const only = { stages: ['weights', 'output'] };
-    const all = time(() => lab.attention(Q, K, V));
-    const some = time(() => lab.attention(Q, K, V, only));
-    rows.push({ n, d, stages: 'all five', apiUs: all, jsUs: js, ratio: all / js });
-    rows.push({ n, d, stages: 'weights, output', apiUs: some, jsUs: js, ratio: some / js });
+    const r = race([() => jsAttention(q, k, v, n, d), () => lab.attention(Q, K, V), () => lab.attention(Q, K, V, only)], n >= 1024 ? 5 : 21);
+    rows.push({ n, d, stages: 'all five', apiUs: r.us[1], jsUs: r.us[0], ratio: r.ratio[1] });
+    rows.push({ n, d, stages: 'weights, output', apiUs: r.us[2], jsUs: r.us[0], ratio: r.ratio[2] });
   }
   return rows;
 }
@@ -90,7 +101,7 @@ async function main() {
   const { loadAttentionLab } = require(path.resolve(__dirname, '..', 'index.js'));
   const lab = await loadAttentionLab();
   console.log('lab.attention with { shape, data: Float32Array } inputs vs a plain JS loop (same process, median us per call)');
-  console.log('   n    d  stages            API us    JS us   API/JS');
+  console.log('   n    d  stages            API us    JS us   API/JS (median of interleaved rounds)');
   for (const r of benchApi(lab)) {
     console.log(`${String(r.n).padStart(4)} ${String(r.d).padStart(4)}  ${r.stages.padEnd(16)} ${r.apiUs.toFixed(2).padStart(8)} ${r.jsUs.toFixed(2).padStart(8)} ${r.ratio.toFixed(2).padStart(8)}`);
   }

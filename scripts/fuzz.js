@@ -78,10 +78,15 @@ function main() {
   build(cxx);
   const corpus = path.join(out, 'corpus');
   fs.mkdirSync(corpus, { recursive: true });
-  const flags = [`-max_total_time=${args.seconds}`, '-print_final_stats=1', '-timeout=10', '-rss_limit_mb=2048',
+  // A unit takes well under a millisecond; the generous timeout only keeps a loaded CI
+  // machine (ASan returning memory to the OS) from reporting a stall as a hang.
+  const flags = [`-max_total_time=${args.seconds}`, '-print_final_stats=1', '-timeout=120', '-rss_limit_mb=2048',
     `-artifact_prefix=${out}${path.sep}`, ...args.extra, corpus, path.join(root, 'tests', 'fuzz', 'corpus')];
   console.log(`fuzz: ${path.relative(root, binary)} ${flags.join(' ')}`);
-  const r = spawnSync(binary, flags, { stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8', maxBuffer: 1 << 28 });
+  // Short malloc stacks and a small quarantine: the harness allocates on every step, and
+  // ASan's defaults spend most of the time unwinding stacks for each malloc.
+  const env = { ...process.env, ASAN_OPTIONS: process.env.ASAN_OPTIONS || 'malloc_context_size=2:quarantine_size_mb=16' };
+  const r = spawnSync(binary, flags, { stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8', maxBuffer: 1 << 28, env });
   const log = r.stderr || '';
   const lines = log.split('\n');
   // libFuzzer prints progress to stderr; keep the summary and any failure readable.

@@ -162,6 +162,8 @@ EMSCRIPTEN_BINDINGS(attnlab) {
         .function("setName", &staging::set_name)
         .function("input", &staging::input)
         .function("attention", &staging::attention)
+        .function("lookup", &staging::lookup)
+        .function("runCached", &staging::run_cached)
         .function("error", &staging::error)
         .function("release", &staging::release);
     emscripten::class_<workspace_handle>("Workspace")

@@ -41,6 +41,16 @@ public:
     bool attention(int fn, bool causal, bool has_scale, double scale, int rule, double temperature,
                    bool has_valid_lens, bool has_mask);
 
+    /// The cached path for a repeat call: the shapes of Q, K, V in scratch as [rank, ...extents]
+    /// three times, and options, the same as an earlier successful call without masks. On a hit
+    /// writes the addresses of the cached workspace's Q, K, V buffers to scratch[0..3) and
+    /// returns 1; JS fills them and calls run_cached(). Returns 0 on a miss (use input/attention).
+    int lookup(bool causal, bool has_scale, double scale, int rule, double temperature, double len_q,
+               double len_k, double len_v);
+
+    /// Runs the cached workspace on what JS wrote; fills the header as attention() does.
+    bool run_cached();
+
     std::string error() const { return error_; }
 
     /// Frees the staged inputs and results.
@@ -48,6 +58,24 @@ public:
 
 private:
     const std::string& name(int index) const;
+    void write_header(const attention_result& r);
+
+    // What a cached workspace was made for: the Q, K, V shapes and the scale options.
+    struct cache_key {
+        shape_t q, k, v;
+        bool causal = false, has_scale = false;
+        double scale = 0, temperature = 1;
+        int rule = 0;
+        bool operator==(const cache_key& o) const {
+            return q == o.q && k == o.k && v == o.v && causal == o.causal && has_scale == o.has_scale &&
+                   scale == o.scale && temperature == o.temperature && rule == o.rule;
+        }
+    };
+    // Small calls only: the workspace stays allocated between calls, and at small sizes the
+    // allocations of a fresh call cost more than the arithmetic.
+    static constexpr std::size_t cache_max_floats = std::size_t(1) << 16;
+    std::optional<attention_workspace> cached_;
+    cache_key cached_key_;
 
     std::array<double, scratch_size> scratch_{};
     std::vector<std::string> names_;

@@ -7,7 +7,7 @@
 const { Tensor, fromEngine, toInput, describe } = require('./tensor.js');
 const {
   checkKeys, checkSpec, boolOption, numberOption, numberArg, numberList, choiceOption, stagesOption,
-  attentionOptions, ATTENTION_OPTIONS,
+  attentionOptions, ATTENTION_OPTIONS, ATTENTION_CALL_OPTIONS,
 } = require('./options.js');
 const { Workspace } = require('./workspace.js');
 const { Staging } = require('./staging.js');
@@ -42,7 +42,7 @@ function createLab(core) {
      */
     attention(Q, K, V, options) {
       const fn = 'attention';
-      const { options: o, own } = attentionOptions(fn, options, ctx, ['stages']);
+      const { options: o, own } = attentionOptions(fn, options, ctx, ATTENTION_CALL_OPTIONS);
       const stages = stagesOption(fn, own);
       return staging.attention(input(Q, fn, 'Q'), input(K, fn, 'K'), input(V, fn, 'V'), o, stages);
     },

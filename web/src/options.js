@@ -80,6 +80,7 @@ function choiceOption(fn, options, key, choices, hint) {
 const ATTENTION_OPTIONS = ['causal', 'validLens', 'mask', 'scale', 'scaling', 'temperature'];
 const STAGES = ['scores', 'scaled', 'masked', 'weights', 'output'];
 const SCALINGS = ['sqrt', 'none', 'dk'];
+const ATTENTION_CALL_OPTIONS = [...ATTENTION_OPTIONS, 'stages'];
 
 /** Which stages to copy out: all by default, else a list of STAGES names. */
 function stagesOption(fn, options) {
@@ -97,11 +98,11 @@ function stagesOption(fn, options) {
 }
 
 /**
- * { causal, validLens, mask, scale, scaling, temperature } in the engine's form; with
- * `extra` keys allowed too (e.g. 'stages'), returned as `own` for the caller to read.
+ * { causal, validLens, mask, scale, scaling, temperature } in the engine's form, and `own`:
+ * the caller's own properties, with any further `allowed` key (e.g. 'stages') to read.
  */
-function attentionOptions(fn, raw, ctx, extra = []) {
-  const o = checkKeys(fn, raw, [...ATTENTION_OPTIONS, ...extra]);
+function attentionOptions(fn, raw, ctx, allowed = ATTENTION_OPTIONS) {
+  const o = checkKeys(fn, raw, allowed);
   const out = { causal: boolOption(fn, o, 'causal') };
   const scale = numberOption(fn, o, 'scale');
   if (scale !== undefined) out.scale = scale;
@@ -116,5 +117,5 @@ function attentionOptions(fn, raw, ctx, extra = []) {
 
 module.exports = {
   checkKeys, checkSpec, boolOption, numberOption, numberArg, numberList, choiceOption, stagesOption,
-  attentionOptions, ATTENTION_OPTIONS, STAGES, SCALINGS,
+  attentionOptions, ATTENTION_OPTIONS, ATTENTION_CALL_OPTIONS, STAGES, SCALINGS,
 };
