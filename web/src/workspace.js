@@ -3,9 +3,8 @@
 // A view is valid until wasm memory grows (another call may grow it), so every getter
 // returns a fresh view: read ws.Q each frame rather than keeping it.
 
-const { checkSpec, numberArg, numberList, attentionOptions, ATTENTION_OPTIONS } = require('./options.js');
+const { checkSpec, numberArg, numberList, attentionOptions, ATTENTION_OPTIONS, STAGES } = require('./options.js');
 
-const STAGES = ['scores', 'scaled', 'masked', 'weights', 'output'];
 
 class Workspace {
   constructor(core, spec, ctx) {
