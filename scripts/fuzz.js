@@ -38,7 +38,9 @@ function which(cmd) {
 /** Why fuzzing cannot run here, or null when it can. */
 function missing(cxx) {
   if (!cxx) return 'clang++ is not installed (apt-get install -y clang)';
-  const dir = spawnSync(cxx, ['--print-runtime-dir'], { encoding: 'utf8' }).stdout.trim();
+  const probe = spawnSync(cxx, ['--print-runtime-dir'], { encoding: 'utf8' });
+  if (probe.status !== 0 || !probe.stdout) return `${cxx} does not run (${probe.error ? probe.error.code : `exit ${probe.status}`})`;
+  const dir = probe.stdout.trim();
   const arch = process.arch === 'arm64' ? 'aarch64' : 'x86_64';
   const candidates = [path.join(dir, `libclang_rt.fuzzer-${arch}.a`), path.join(dir, 'libclang_rt.fuzzer.a')];
   if (!candidates.some((f) => fs.existsSync(f))) {
