@@ -19,6 +19,10 @@ function onPath(cmd) {
   return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 }
 
+function fuzzRuntimeMissing() {
+  return require('./fuzz.js').missing(onPath('clang++') ? 'clang++' : null);
+}
+
 // What each need is, how to tell it is there, and the Debian package that brings it.
 const needs = [
   { what: 'C++ compiler', ok: () => onPath('c++') || onPath('g++'), pkg: 'g++' },
@@ -28,6 +32,8 @@ const needs = [
   { what: 'xtensor headers', ok: () => fs.existsSync('/usr/include/xtensor/xarray.hpp'), pkg: 'xtensor-dev' },
   { what: 'xtl headers', ok: () => fs.existsSync('/usr/include/xtl/xtl_config.hpp'), pkg: 'xtl-dev' },
   { what: 'Catch2 headers', ok: () => fs.existsSync('/usr/include/catch2/catch.hpp'), pkg: 'catch2' },
+  { what: 'clang++ (the fuzz harness)', ok: () => onPath('clang++'), pkg: 'clang' },
+  { what: "clang's libFuzzer runtime", ok: () => fuzzRuntimeMissing() === null, pkg: 'libclang-rt-14-dev' },
 ];
 const browserNeeds = [
   { what: 'Chromium', ok: () => fs.existsSync('/usr/bin/chromium'), pkg: 'chromium' },

@@ -19,5 +19,19 @@ function step(title, cmd, args) {
 }
 
 step('C++ tests (Catch2)', 'ctest', ['--test-dir', 'build/native', '--output-on-failure']);
+
+// A short libFuzzer run over the core (tests/fuzz), so a regression the fuzzer finds fast
+// fails CI. Where clang's fuzzer runtime is missing it says so and is skipped, not passed.
+{
+  const { SKIPPED } = require('./fuzz.js');
+  const seconds = process.env.FUZZ_SECONDS || '60';
+  console.log(`\n== fuzz smoke: node scripts/fuzz.js --seconds ${seconds}`);
+  const r = spawnSync(process.execPath, ['scripts/fuzz.js', '--seconds', seconds, '--skip-exit', String(SKIPPED)], { cwd: root, stdio: 'inherit' });
+  if (r.status === SKIPPED) console.log('== fuzz smoke SKIPPED (reason above)');
+  else if (r.status !== 0) {
+    console.error(`== fuzz smoke failed (exit ${r.status})`);
+    failed = true;
+  }
+}
 step('node and browser tests', process.execPath, ['--test', '--test-concurrency=1', 'tests/node/', 'tests/browser/']);
 process.exit(failed ? 1 : 0);

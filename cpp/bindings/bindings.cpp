@@ -11,6 +11,7 @@
 
 #include "attnlab/attnlab.hpp"
 #include "convert.hpp"
+#include "staging.hpp"
 
 namespace attnlab::bindings {
 
@@ -20,14 +21,18 @@ namespace {
 class workspace_handle {
 public:
     val configure(const val& spec) {
-        return guarded("attention", [&] {
+        const std::string fn = "createWorkspace";
+        return guarded(fn.c_str(), [&] {
             ws_.reset();
             shape_t lead;
-            const val js_lead = spec["batch"];
-            for (unsigned i = 0; i < js_lead["length"].as<unsigned>(); ++i) lead.push_back(js_lead[i].as<double>());
+            const std::vector<double> js_lead = to_numbers(spec["batch"]);
+            for (std::size_t i = 0; i < js_lead.size(); ++i) {
+                lead.push_back(to_size(js_lead[i], fn, "batch[" + std::to_string(i) + "]"));
+            }
             ws_ = std::make_unique<attention_workspace>(
-                lead, spec["m"].as<double>(), spec["n"].as<double>(), spec["dk"].as<double>(),
-                spec["dv"].as<double>(), to_attention_options(spec["options"], "attention"));
+                lead, to_size(spec["m"].as<double>(), fn, "m"), to_size(spec["n"].as<double>(), fn, "n"),
+                to_size(spec["dk"].as<double>(), fn, "dk"), to_size(spec["dv"].as<double>(), fn, "dv"),
+                to_attention_options(spec["options"], fn), fn);
             return val::object();
         });
     }
@@ -87,17 +92,10 @@ private:
     std::unique_ptr<dot_product_sampler> sampler_;
 };
 
-val attention_js(const val& q, const val& k, const val& v, const val& opts) {
-    return guarded("attention", [&] {
-        const tensor tq = to_tensor(q, "attention", "Q");
-        const tensor tk = to_tensor(k, "attention", "K");
-        const tensor tv = to_tensor(v, "attention", "V");
-        return to_js(attention(tq, tk, tv, to_attention_options(opts, "attention")));
+val softmax_js(const val& x, double axis) {
+    return guarded("softmax", [&] {
+        return to_js(softmax(to_tensor(x, "softmax", "x"), to_int(axis, "softmax", "axis")));
     });
-}
-
-val softmax_js(const val& x, int axis) {
-    return guarded("softmax", [&] { return to_js(softmax(to_tensor(x, "softmax", "x"), axis)); });
 }
 
 val multi_head_attention_js(const val& in) {
@@ -118,19 +116,19 @@ val trace_shapes_js(const val& sizes) {
 
 val explain_row_js(const val& q, const val& k, const val& v, const val& opts, double row) {
     return guarded("explainRow", [&] {
-        if (!(row >= 0 && row == static_cast<double>(static_cast<std::size_t>(row)))) {
-            throw argument_error("explainRow: row = " + number_string(row) + "; expected a whole number >= 0");
-        }
+        const std::size_t r = to_size(row, "explainRow", "row");
         return to_js(explain_row(to_tensor(q, "explainRow", "Q"), to_tensor(k, "explainRow", "K"),
-                                 to_tensor(v, "explainRow", "V"), to_attention_options(opts, "explainRow"),
-                                 static_cast<std::size_t>(row)));
+                                 to_tensor(v, "explainRow", "V"), to_attention_options(opts, "explainRow"), r));
     });
 }
 
 val random_normal_js(const val& shape, double stddev, double seed) {
     return guarded("randomNormal", [&] {
         shape_t s;
-        for (double x : to_numbers(shape)) s.push_back(static_cast<std::size_t>(x));
+        const std::vector<double> extents = to_numbers(shape);
+        for (std::size_t i = 0; i < extents.size(); ++i) {
+            s.push_back(to_size(extents[i], "randomNormal", "shape[" + std::to_string(i) + "]"));
+        }
         return to_js(random_normal(s, stddev, seed));
     });
 }
@@ -141,6 +139,10 @@ val max_abs_diff_js(const val& a, const val& b) {
         out.set("value", max_abs_diff(to_tensor(a, "maxAbsDiff", "a"), to_tensor(b, "maxAbsDiff", "b")));
         return out;
     });
+}
+
+val tensor_js(const val& x) {
+    return guarded("tensor", [&] { return to_js(to_tensor(x, "tensor", "value")); });
 }
 
 val examples_js() {
@@ -156,10 +158,12 @@ double heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
 // Size of wasm linear memory: grows, never shrinks.
 double heap_size() { return static_cast<double>(emscripten_get_heap_size()); }
 
+// The most floats one tensor may hold: web/src stops walking nested arrays past it.
+double max_elements() { return static_cast<double>(default_max_elements); }
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attnlab) {
-    emscripten::function("attention", &attention_js);
     emscripten::function("softmax", &softmax_js);
     emscripten::function("multiHeadAttention", &multi_head_attention_js);
     emscripten::function("dotProductStats", &dot_product_stats_js);
@@ -168,9 +172,22 @@ EMSCRIPTEN_BINDINGS(attnlab) {
     emscripten::function("explainRow", &explain_row_js);
     emscripten::function("randomNormal", &random_normal_js);
     emscripten::function("maxAbsDiff", &max_abs_diff_js);
+    emscripten::function("tensor", &tensor_js);
     emscripten::function("examples", &examples_js);
     emscripten::function("heapInUse", &heap_in_use);
     emscripten::function("heapSize", &heap_size);
+    emscripten::function("maxElements", &max_elements);
+    emscripten::class_<staging>("Staging")
+        .constructor<>()
+        .function("scratchAddress", &staging::scratch_address)
+        .function("memoryView", &staging::memory_view)
+        .function("setName", &staging::set_name)
+        .function("input", &staging::input)
+        .function("attention", &staging::attention)
+        .function("lookup", &staging::lookup)
+        .function("runCached", &staging::run_cached)
+        .function("error", &staging::error)
+        .function("release", &staging::release);
     emscripten::class_<workspace_handle>("Workspace")
         .constructor<>()
         .function("configure", &workspace_handle::configure)

@@ -18,16 +18,27 @@ val shape_to_js(const shape_t& shape) {
 
 }  // namespace
 
-tensor to_tensor(const val& js, const std::string& fn, const std::string& name) {
-    const val js_shape = js["shape"];
-    const unsigned rank = js_shape["length"].as<unsigned>();
+tensor make_input(const double* extents, std::size_t rank, double length, const std::string& fn,
+                  const std::string& name) {
     shape_t shape(rank);
-    for (unsigned i = 0; i < rank; ++i) shape[i] = js_shape[i].as<double>();
-    checked_size(shape, default_max_elements, fn + ": " + name);
-    tensor t = tensor::from_shape(shape);
-    if (t.size() > 0) {
-        val(emscripten::typed_memory_view(t.size(), t.data())).call<void>("set", js["data"]);
+    for (std::size_t i = 0; i < rank; ++i) {
+        shape[i] = to_size(extents[i], fn, name + ".shape[" + std::to_string(i) + "]");
     }
+    const std::size_t size = checked_size(shape, default_max_elements, fn + ": " + name);
+    if (length != static_cast<double>(size)) {
+        throw argument_error(fn + ": " + name + ".data has " + number_string(length) + " entries but shape " +
+                             shape_string(shape) + " needs " + std::to_string(size));
+    }
+    return tensor::from_shape(shape);
+}
+
+tensor to_tensor(const val& js, const std::string& fn, const std::string& name) {
+    // web/src hands over { shape: number[], data: Float32Array } that it built itself, with
+    // data outside wasm memory, so growing memory here cannot detach it and set() cannot throw.
+    const std::vector<double> extents = to_numbers(js["shape"]);
+    const val data = js["data"];
+    tensor t = make_input(extents.data(), extents.size(), data["length"].as<double>(), fn, name);
+    if (t.size() > 0) val(emscripten::typed_memory_view(t.size(), t.data())).call<void>("set", data);
     return t;
 }
 
@@ -42,12 +53,12 @@ attention_options to_attention_options(const val& js, const std::string& fn) {
     attention_options opts;
     if (!present(js)) return opts;
     if (present(js["causal"])) opts.causal = js["causal"].as<bool>();
-    if (present(js["scale"])) opts.scale = static_cast<float>(js["scale"].as<double>());
+    if (present(js["scale"])) opts.scale = js["scale"].as<double>();
     if (present(js["scaling"])) {
         const std::string rule = js["scaling"].as<std::string>();
         opts.rule = rule == "none" ? scaling::none : rule == "dk" ? scaling::inv_dk : scaling::inv_sqrt_dk;
     }
-    if (present(js["temperature"])) opts.temperature = static_cast<float>(js["temperature"].as<double>());
+    if (present(js["temperature"])) opts.temperature = js["temperature"].as<double>();
     if (present(js["validLens"])) opts.valid_lens = to_tensor(js["validLens"], fn, "validLens");
     if (present(js["mask"])) opts.mask = to_tensor(js["mask"], fn, "mask");
     return opts;
@@ -61,26 +72,12 @@ mha_inputs to_mha_inputs(const val& js) {
     in.w_k = to_tensor(js["Wk"], fn, "Wk");
     in.w_v = to_tensor(js["Wv"], fn, "Wv");
     if (present(js["Wo"])) in.w_o = to_tensor(js["Wo"], fn, "Wo");
-    in.heads = js["heads"].as<unsigned>();
+    in.heads = to_size(js["heads"].as<double>(), fn, "heads");
     in.causal = js["causal"].as<bool>();
     in.method = js["method"].as<std::string>() == "loop" ? mha_method::loop : mha_method::batched;
     in.forget_merge_transpose = js["forgetMergeTranspose"].as<bool>();
-    if (present(js["scale"])) in.scale = static_cast<float>(js["scale"].as<double>());
+    if (present(js["scale"])) in.scale = js["scale"].as<double>();
     return in;
-}
-
-val to_js(const attention_result& r) {
-    val out = val::object();
-    out.set("scores", to_js(r.scores));
-    out.set("scaled", to_js(r.scaled));
-    out.set("masked", to_js(r.masked));
-    out.set("weights", to_js(r.weights));
-    out.set("output", to_js(r.output));
-    out.set("scale", r.scale);
-    val rows = val::array();
-    for (std::size_t i = 0; i < r.fully_masked_rows.size(); ++i) rows.set(i, shape_to_js(r.fully_masked_rows[i]));
-    out.set("fullyMaskedRows", rows);
-    return out;
 }
 
 val to_js(const mha_result& r) {
@@ -176,13 +173,14 @@ val to_js(const row_derivation& d) {
 }
 
 layer_sizes to_layer_sizes(const val& js) {
+    const std::string fn = "traceShapes";
     layer_sizes s;
-    s.batch = js["batch"].as<double>();
-    s.n = js["n"].as<double>();
-    s.d_model = js["dModel"].as<double>();
-    s.heads = js["heads"].as<double>();
-    s.d_k = js["dk"].as<double>();
-    s.d_v = js["dv"].as<double>();
+    s.batch = to_size(js["batch"].as<double>(), fn, "batch");
+    s.n = to_size(js["n"].as<double>(), fn, "n");
+    s.d_model = to_size(js["dModel"].as<double>(), fn, "dModel");
+    s.heads = to_size(js["heads"].as<double>(), fn, "heads");
+    s.d_k = to_size(js["dk"].as<double>(), fn, "dk");
+    s.d_v = to_size(js["dv"].as<double>(), fn, "dv");
     return s;
 }
 

@@ -1,10 +1,15 @@
 #pragma once
-// Conversions between JavaScript values and the core's types. No logic beyond copying.
+// Conversions between JavaScript values and the core's types.
 //
-// Tensors cross as { shape: number[], data: Float32Array | number[] } in both directions;
-// web/src normalises nested arrays into that form before calling in.
+// Who checks what: web/src checks JavaScript types and structure (only it can see a cycle, a
+// BigInt, a getter or an inherited property) and hands over plain objects it built itself;
+// the C++ side checks every value and shape: whole numbers before narrowing them (to_size),
+// ranges, finiteness, and the core's own rules. Nothing here re-checks a JS type.
+//
+// Tensors cross as { shape: number[], data: Float32Array } in both directions.
 
 #include <string>
+#include <vector>
 #include <utility>
 
 #include <emscripten/val.h>
@@ -21,6 +26,12 @@ namespace attnlab::bindings {
 
 using emscripten::val;
 
+/// An uninitialised tensor for an input given as `rank` extents (doubles, as JS numbers
+/// arrive) and a data length: checks each extent is a whole number before narrowing it, the
+/// total against default_max_elements, and that the data length matches.
+tensor make_input(const double* extents, std::size_t rank, double length, const std::string& fn,
+                  const std::string& name);
+
 /// Copies { shape, data } into a new tensor with one bulk TypedArray.set().
 tensor to_tensor(const val& js, const std::string& fn, const std::string& name);
 
@@ -30,7 +41,6 @@ val to_js(const tensor& t);
 attention_options to_attention_options(const val& js, const std::string& fn);
 mha_inputs to_mha_inputs(const val& js);
 
-val to_js(const attention_result& r);
 val to_js(const mha_result& r);
 val to_js(const dot_stats& s);
 val to_js(const example_inputs& ex);

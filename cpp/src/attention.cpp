@@ -10,7 +10,7 @@ namespace attnlab {
 
 namespace {
 
-const std::string fn = "attention";
+const std::string run_fn = "attention";
 
 shape_t with_tail(shape_t lead, std::initializer_list<std::size_t> tail) {
     lead.insert(lead.end(), tail);
@@ -23,27 +23,47 @@ std::size_t product(const shape_t& s) {
     return p;
 }
 
-float resolve_scale(const attention_options& opts, std::size_t d_k) {
-    if (!opts.scale) {
-        if (!(std::isfinite(opts.temperature) && opts.temperature > 0)) {
-            throw argument_error(fn + ": temperature is " + number_string(opts.temperature) +
-                                 "; expected a number > 0");
+// The scale as float32, refusing any value float32 cannot hold rather than rounding it to 0
+// or infinity (a 0 scale from 1e-60 would silently give uniform weights).
+float resolve_scale(const attention_options& opts, std::size_t d_k, const std::string& fn) {
+    constexpr double lo = std::numeric_limits<float>::min(), hi = std::numeric_limits<float>::max();
+    if (opts.scale) {
+        const double s = *opts.scale;
+        if (!std::isfinite(s)) {
+            throw argument_error(fn + ": scale is " + number_string(s) + "; expected a finite number");
         }
-        const float base = opts.rule == scaling::none     ? 1.0f
-                           : opts.rule == scaling::inv_dk ? 1.0f / static_cast<float>(d_k)
-                                                          : 1.0f / std::sqrt(static_cast<float>(d_k));
-        return base / opts.temperature;
+        if (s != 0 && !(std::abs(s) >= lo && std::abs(s) <= hi)) {
+            throw argument_error(fn + ": scale = " + number_string(s) +
+                                 " is outside float32; expected 0 or a magnitude from about 1.2e-38 to 3.4e38");
+        }
+        return static_cast<float>(s);
     }
-    if (!std::isfinite(*opts.scale)) {
-        throw argument_error(fn + ": scale is " + number_string(*opts.scale) + "; expected a finite number");
+    const double t = opts.temperature;
+    if (!(std::isfinite(t) && t > 0)) {
+        throw argument_error(fn + ": temperature is " + number_string(t) + "; expected a number > 0");
     }
-    return *opts.scale;
+    const float base = opts.rule == scaling::none     ? 1.0f
+                       : opts.rule == scaling::inv_dk ? 1.0f / static_cast<float>(d_k)
+                                                      : 1.0f / std::sqrt(static_cast<float>(d_k));
+    const char* formula = opts.rule == scaling::none     ? "1 / temperature"
+                          : opts.rule == scaling::inv_dk ? "1/d_k / temperature"
+                                                         : "1/sqrt(d_k) / temperature";
+    const double s = base / t;
+    if (s > hi) {
+        throw argument_error(fn + ": temperature = " + number_string(t) + " makes the scale " + formula +
+                             " overflow float32; expected a larger temperature");
+    }
+    if (s < lo) {
+        throw argument_error(fn + ": temperature = " + number_string(t) + " makes the scale " + formula +
+                             " underflow float32; expected a smaller temperature");
+    }
+    return static_cast<float>(s);
 }
 
 // Allocates every stage for [...lead, m, n] scores and [...lead, m, d_v] output, refusing
 // sizes over the limit before touching memory.
 void allocate(attention_result& r, const shape_t& lead, std::size_t m, std::size_t n,
-              std::size_t d_v, std::size_t max_elements) {
+              std::size_t d_v, std::size_t max_elements, const std::string& fn) {
     const shape_t score_shape = with_tail(lead, {m, n});
     const shape_t out_shape = with_tail(lead, {m, d_v});
     const std::size_t per_stage = checked_size(score_shape, max_elements, fn + ": the scores");
@@ -74,7 +94,7 @@ shape_t unflatten(const shape_t& lead, std::size_t batch, std::size_t row) {
 // The hot path: all batch slices of one call, into preallocated stages.
 void compute(const tensor& q, const tensor& k, const tensor& v, const row_masks& masks,
              const shape_t& lead, std::size_t m, std::size_t n, std::size_t d_k, std::size_t d_v,
-             std::vector<float>& key_t, attention_result& r) {
+             std::vector<float>& key_t, attention_result& r, const std::string& fn) {
     constexpr float neg_inf = -std::numeric_limits<float>::infinity();
     const std::size_t batches = product(lead);
     key_t.resize(d_k * n);
@@ -117,12 +137,16 @@ void compute(const tensor& q, const tensor& k, const tensor& v, const row_masks&
                 r.fully_masked_rows.push_back(unflatten(lead, b, i));
             }
         }
-        // pass 4: output [m, d_v] = weights [m, n] V [n, d_v]; masked rows give 0
+        // pass 4: output [m, d_v] = weights [m, n] V [n, d_v]; masked rows give 0.
+        // Weights summing to a hair over 1 times values near the float32 limit can overflow.
         kernels::matmul(weights, vb, out, m, n, d_v);
+        if (!kernels::all_finite(out, m * d_v)) {
+            require_no_overflow(r.output.data(), with_tail(lead, {m, d_v}), fn, "the output", "V");
+        }
     }
 }
 
-void require_matrix_like(const tensor& t, const std::string& name, const char* axes) {
+void require_matrix_like(const tensor& t, const std::string& name, const char* axes, const std::string& fn) {
     if (t.dimension() < 2) {
         throw argument_error(fn + ": " + name + " has rank " + std::to_string(t.dimension()) +
                              " (shape " + shape_string(shape_of(t)) + "); expected rank >= 2, " +
@@ -133,10 +157,10 @@ void require_matrix_like(const tensor& t, const std::string& name, const char* a
 }  // namespace
 
 attention_result attention(const tensor& q, const tensor& k, const tensor& v,
-                           const attention_options& opts) {
-    require_matrix_like(q, "Q", "[..., m, d_k]");
-    require_matrix_like(k, "K", "[..., n, d_k]");
-    require_matrix_like(v, "V", "[..., n, d_v]");
+                           const attention_options& opts, const std::string& fn) {
+    require_matrix_like(q, "Q", "[..., m, d_k]", fn);
+    require_matrix_like(k, "K", "[..., n, d_k]", fn);
+    require_matrix_like(v, "V", "[..., n, d_v]", fn);
     const shape_t qs = shape_of(q), ks = shape_of(k), vs = shape_of(v);
     const shape_t lead(qs.begin(), qs.end() - 2);
     const shape_t k_lead(ks.begin(), ks.end() - 2), v_lead(vs.begin(), vs.end() - 2);
@@ -167,33 +191,31 @@ attention_result attention(const tensor& q, const tensor& k, const tensor& v,
     require_finite(v, fn, "V");
 
     attention_result r;
-    r.scale = resolve_scale(opts, d_k);
+    r.scale = resolve_scale(opts, d_k, fn);
     const row_masks masks(opts, lead, m, n, fn);
-    allocate(r, lead, m, n, d_v, opts.max_elements);
+    allocate(r, lead, m, n, d_v, opts.max_elements, fn);
     std::vector<float> key_t;
-    compute(q, k, v, masks, lead, m, n, d_k, d_v, key_t, r);
+    compute(q, k, v, masks, lead, m, n, d_k, d_v, key_t, r, fn);
     return r;
 }
 
 attention_workspace::attention_workspace(const shape_t& lead, std::size_t m, std::size_t n,
                                          std::size_t d_k, std::size_t d_v,
-                                         const attention_options& opts)
+                                         const attention_options& opts, const std::string& fn)
     : lead_(lead), m_(m), n_(n), d_k_(d_k), d_v_(d_v), masks_(opts, lead, m, n, fn) {
     const struct { const char* name; std::size_t value; } sizes[] = {
-        {"m", m}, {"n", n}, {"d_k", d_k}, {"d_v", d_v}};
+        {"m", m}, {"n", n}, {"dk", d_k}, {"dv", d_v}};
     for (const auto& s : sizes) {
-        if (s.value == 0) {
-            throw argument_error(fn + ": workspace " + s.name + " = 0; expected at least 1");
-        }
+        if (s.value == 0) throw argument_error(fn + ": " + s.name + " = 0; expected a whole number >= 1");
     }
     for (std::size_t i = 0; i < lead.size(); ++i) {
-        if (lead[i] == 0) throw argument_error(fn + ": workspace batch axis " + std::to_string(i) + " is 0; expected at least 1");
+        if (lead[i] == 0) throw argument_error(fn + ": batch[" + std::to_string(i) + "] = 0; expected a whole number >= 1");
     }
-    result_.scale = resolve_scale(opts, d_k);
+    result_.scale = resolve_scale(opts, d_k, fn);
     checked_size(with_tail(lead, {m, d_k}), opts.max_elements, fn + ": Q");
     checked_size(with_tail(lead, {n, d_k}), opts.max_elements, fn + ": K");
     checked_size(with_tail(lead, {n, d_v}), opts.max_elements, fn + ": V");
-    allocate(result_, lead, m, n, d_v, opts.max_elements);
+    allocate(result_, lead, m, n, d_v, opts.max_elements, fn);
     q_ = zeros(with_tail(lead, {m, d_k}));
     k_ = zeros(with_tail(lead, {n, d_k}));
     v_ = zeros(with_tail(lead, {n, d_v}));
@@ -201,10 +223,10 @@ attention_workspace::attention_workspace(const shape_t& lead, std::size_t m, std
 }
 
 const attention_result& attention_workspace::run() {
-    require_finite(q_, fn, "Q");
-    require_finite(k_, fn, "K");
-    require_finite(v_, fn, "V");
-    compute(q_, k_, v_, masks_, lead_, m_, n_, d_k_, d_v_, key_t_, result_);
+    require_finite(q_, run_fn, "Q");
+    require_finite(k_, run_fn, "K");
+    require_finite(v_, run_fn, "V");
+    compute(q_, k_, v_, masks_, lead_, m_, n_, d_k_, d_v_, key_t_, result_, run_fn);
     return result_;
 }
 

@@ -22,15 +22,7 @@ row_derivation explain_row(const tensor& q, const tensor& k, const tensor& v,
         throw argument_error(fn + ": row = " + std::to_string(row) + " but Q has " + std::to_string(q.shape()[0]) +
                              " rows; expected 0 to " + std::to_string(q.shape()[0] - 1));
     }
-    attention_result r;
-    try {
-        r = attention(q, k, v, opts);
-    } catch (const argument_error& e) {
-        // Same checks as attention(); name the function the caller called.
-        const std::string msg = e.what();
-        const std::string prefix = "attention:";
-        throw argument_error(msg.rfind(prefix, 0) == 0 ? fn + ":" + msg.substr(prefix.size()) : msg);
-    }
+    const attention_result r = attention(q, k, v, opts, fn);
     const std::size_t n = k.shape()[0], d_k = k.shape()[1], d_v = v.shape()[1];
     row_derivation d;
     d.row = row;

@@ -56,6 +56,7 @@ tensor matmul(const tensor& a, const tensor& b, const std::string& where, const 
     }
     tensor c = tensor::from_shape({a.shape()[0], b.shape()[1]});
     kernels::matmul(a.data(), b.data(), c.data(), a.shape()[0], a.shape()[1], b.shape()[1]);
+    require_no_overflow(c.data(), shape_of(c), where, a_name + " " + b_name + " at ", a_name + " or " + b_name);
     return c;
 }
 
@@ -101,12 +102,12 @@ mha_result multi_head_attention(const mha_inputs& in) {
     opts.scale = in.scale ? *in.scale : 1.0f / std::sqrt(static_cast<float>(d_head));
 
     mha_result r;
-    r.scale = *opts.scale;
     if (in.method == mha_method::batched) {
         r.q = split_heads(matmul(in.x, in.w_q, fn, "X", "Wq"), h);  // [h, n, d_head]
         r.k = split_heads(matmul(in.x, in.w_k, fn, "X", "Wk"), h);  // [h, n, d_head]
         r.v = split_heads(matmul(in.x, in.w_v, fn, "X", "Wv"), h);  // [h, n, d_vh]
-        attention_result a = attention(r.q, r.k, r.v, opts);
+        attention_result a = attention(r.q, r.k, r.v, opts, fn);
+        r.scale = a.scale;
         r.scores = std::move(a.scores);
         r.weights = std::move(a.weights);
         r.head_outputs = std::move(a.output);
@@ -124,7 +125,8 @@ mha_result multi_head_attention(const mha_inputs& in) {
             const tensor qi = matmul(in.x, columns(in.w_q, i * d_head, d_head), fn, "X", "Wq");
             const tensor ki = matmul(in.x, columns(in.w_k, i * d_head, d_head), fn, "X", "Wk");
             const tensor vi = matmul(in.x, columns(in.w_v, i * d_vh, d_vh), fn, "X", "Wv");
-            attention_result a = attention(qi, ki, vi, opts);
+            attention_result a = attention(qi, ki, vi, opts, fn);
+            r.scale = a.scale;
             xt::view(r.q, i) = qi;
             xt::view(r.k, i) = ki;
             xt::view(r.v, i) = vi;
@@ -134,7 +136,7 @@ mha_result multi_head_attention(const mha_inputs& in) {
             xt::view(r.concat, xt::all(), xt::range(i * d_vh, (i + 1) * d_vh)) = a.output;
         }
     }
-    r.output = in.w_o ? matmul(r.concat, *in.w_o, fn, "the concatenated heads", "Wo") : r.concat;
+    r.output = in.w_o ? matmul(r.concat, *in.w_o, fn, "the concatenated heads", "Wo") : r.concat;  // [n, d_out]
     return r;
 }
 

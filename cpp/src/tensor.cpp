@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 
 #include "attnlab/errors.hpp"
@@ -38,8 +39,49 @@ std::string number_string(double x) {
     if (std::isnan(x)) return "NaN";
     if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.9g", x);
+    if (std::floor(x) == x && std::abs(x) < 1e21) {
+        std::snprintf(buf, sizeof buf, "%.0f", x);  // JavaScript writes whole numbers below 1e21 in full
+        return buf;
+    }
+    for (int digits = 1; digits <= 17; ++digits) {
+        std::snprintf(buf, sizeof buf, "%.*g", digits, x);
+        if (std::strtod(buf, nullptr) == x) break;
+    }
     return buf;
+}
+
+std::size_t to_size(double x, const std::string& fn, const std::string& name) {
+    // The largest size_t that a double holds exactly: 2^32 - 1 in wasm32, 2^53 on 64-bit.
+    constexpr double max = std::numeric_limits<std::size_t>::digits >= 53
+                               ? 9007199254740992.0
+                               : static_cast<double>(std::numeric_limits<std::size_t>::max());
+    if (!(std::floor(x) == x && x >= 0 && x <= max)) {
+        throw argument_error(fn + ": " + name + " = " + number_string(x) + "; expected a whole number from 0 to " +
+                             number_string(max));
+    }
+    return static_cast<std::size_t>(x);
+}
+
+int to_int(double x, const std::string& fn, const std::string& name) {
+    constexpr double lo = std::numeric_limits<int>::min(), hi = std::numeric_limits<int>::max();
+    if (!(std::floor(x) == x && x >= lo && x <= hi)) {
+        throw argument_error(fn + ": " + name + " = " + number_string(x) + "; expected a whole number from " +
+                             number_string(lo) + " to " + number_string(hi));
+    }
+    return static_cast<int>(x);
+}
+
+void require_no_overflow(const float* c, const shape_t& shape, const std::string& fn,
+                         const std::string& what, const std::string& inputs) {
+    std::size_t size = 1;
+    for (std::size_t extent : shape) size *= extent;
+    if (kernels::all_finite(c, size)) return;
+    for (std::size_t i = 0; i < size; ++i) {
+        if (!std::isfinite(c[i])) {
+            throw argument_error(fn + ": " + what + index_string(shape, i) +
+                                 " overflows float32; expected smaller values in " + inputs);
+        }
+    }
 }
 
 std::string index_string(const shape_t& shape, std::size_t flat) {
@@ -95,6 +137,8 @@ double max_abs_diff(const tensor& a, const tensor& b, const std::string& fn) {
         throw argument_error(fn + ": b has shape " + shape_string(shape_of(b)) + " but a has " +
                              shape_string(shape_of(a)) + "; expected the same shape");
     }
+    require_finite(a, fn, "a");
+    require_finite(b, fn, "b");
     double worst = 0;
     for (std::size_t i = 0; i < a.size(); ++i) {
         worst = std::max(worst, std::abs(static_cast<double>(a.data()[i]) - b.data()[i]));

@@ -302,3 +302,44 @@ TEST_CASE("the example's embeddings and projections reproduce its Q, K and V exa
         }
     }
 }
+
+TEST_CASE("finite inputs never give an infinite output: weights summing past 1 times huge V is refused by name", "[attention][errors]") {
+    tensor v = attnlab::zeros({10, 1}) + 3.4028235e38f;
+    CHECK_THROWS_MATCHES(attention(attnlab::zeros({1, 1}), attnlab::zeros({10, 1}), v), argument_error,
+                         Message("attention: the output[0, 0] overflows float32; expected smaller values in V"));
+}
+
+TEST_CASE("a scale or temperature float32 cannot hold is refused, naming the option", "[attention][errors]") {
+    const auto ex = attnlab::worked_example();
+    attention_options opts;
+    opts.scale = 1e-60;
+    CHECK_THROWS_MATCHES(attention(ex.q, ex.k, ex.v, opts), argument_error,
+                         Message("attention: scale = 1e-60 is outside float32; expected 0 or a magnitude from about 1.2e-38 to 3.4e38"));
+    opts.scale = 0.0;
+    CHECK(attention(ex.q, ex.k, ex.v, opts).weights(0, 0) == 0.5f);
+    attention_options hot;
+    hot.temperature = 1e-40;
+    CHECK_THROWS_MATCHES(attention(ex.q, ex.k, ex.v, hot), argument_error,
+                         Message("attention: temperature = 1e-40 makes the scale 1/sqrt(d_k) / temperature overflow float32; expected a larger temperature"));
+    hot.temperature = 1e300;
+    CHECK_THROWS_WITH(attention(ex.q, ex.k, ex.v, hot, "explainRow"), Catch::StartsWith("explainRow: temperature = 1e+300 makes"));
+}
+
+TEST_CASE("sizes given as doubles are checked before narrowing and shown as given", "[tensor][errors]") {
+    CHECK(attnlab::to_size(7, "f", "n") == 7);
+    CHECK_THROWS_WITH(attnlab::to_size(1e20, "f", "n"), Catch::StartsWith("f: n = 100000000000000000000; expected a whole number from 0 to "));
+    CHECK_THROWS_WITH(attnlab::to_size(-1, "f", "n"), Catch::StartsWith("f: n = -1;"));
+    CHECK_THROWS_WITH(attnlab::to_size(0.5, "f", "n"), Catch::StartsWith("f: n = 0.5;"));
+    CHECK(attnlab::number_string(1e-60) == "1e-60");
+    CHECK(attnlab::number_string(4294967297.0) == "4294967297");
+    CHECK(attnlab::number_string(0.1f) == "0.10000000149011612");  // as JavaScript prints Math.fround(0.1)
+}
+
+TEST_CASE("max_abs_diff refuses NaN and infinity rather than calling them equal", "[tensor][errors]") {
+    CHECK_THROWS_MATCHES(attnlab::max_abs_diff(tensor{NAN, 2.0f}, tensor{1.0f, 2.0f}), argument_error,
+                         Message("maxAbsDiff: a[0] is NaN; expected finite numbers"));
+    const float inf = std::numeric_limits<float>::infinity();
+    CHECK_THROWS_MATCHES(attnlab::max_abs_diff(tensor{1.0f}, tensor{inf}), argument_error,
+                         Message("maxAbsDiff: b[0] is Infinity; expected finite numbers"));
+    CHECK(attnlab::max_abs_diff(tensor{1.0f, 2.0f}, tensor{1.5f, 2.0f}) == 0.5);
+}

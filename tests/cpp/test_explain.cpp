@@ -63,3 +63,10 @@ TEST_CASE("random_normal repeats for a seed and has the asked spread", "[random]
     CHECK(std::sqrt(sq / a.size()) == Approx(0.5).epsilon(0.03));
     CHECK(attnlab::max_abs_diff(a, b) == 0.0);
 }
+
+TEST_CASE("random_normal refuses a stddev whose draws would overflow float32", "[random][errors]") {
+    CHECK_THROWS_MATCHES(attnlab::random_normal({3}, 1e300, 1), attnlab::argument_error,
+                         Catch::Matchers::Message("randomNormal: stddev = 1e+300; expected a number from 0 to 1e37"));
+    const tensor big = attnlab::random_normal({10000}, 1e37, 3);
+    for (float x : big) REQUIRE(std::isfinite(x));
+}

@@ -120,3 +120,28 @@ TEST_CASE("multi-head attention rejects bad input by name", "[multihead][errors]
     CHECK_THROWS_MATCHES(attnlab::multi_head_attention(in), argument_error,
                          Message("multiHeadAttention: Wo has 6 rows but the heads concatenate to D_v = 8"));
 }
+
+TEST_CASE("a product that overflows float32 is refused, naming its inputs and multiHeadAttention", "[multihead][errors]") {
+    const auto mat = [](std::size_t rows, std::size_t cols, std::initializer_list<float> values) {
+        tensor t = tensor::from_shape({rows, cols});
+        std::copy(values.begin(), values.end(), t.begin());
+        return t;
+    };
+    mha_inputs in;
+    in.x = mat(1, 1, {1e38f});
+    in.w_q = mat(1, 1, {0});
+    in.w_k = mat(1, 1, {0});
+    in.w_v = mat(1, 2, {3, 3});
+    in.w_o = mat(2, 1, {10, -10});
+    CHECK_THROWS_MATCHES(attnlab::multi_head_attention(in), argument_error,
+                         Message("multiHeadAttention: the concatenated heads Wo at [0, 0] overflows float32; expected smaller values in the concatenated heads or Wo"));
+    in.w_q = mat(1, 1, {10});
+    CHECK_THROWS_MATCHES(attnlab::multi_head_attention(in), argument_error,
+                         Message("multiHeadAttention: X Wq at [0, 0] overflows float32; expected smaller values in X or Wq"));
+    in.x = mat(1, 1, {1e20f});
+    in.w_q = mat(1, 1, {1});
+    in.w_k = mat(1, 1, {1});
+    in.w_v = mat(1, 1, {1});
+    in.w_o.reset();
+    CHECK_THROWS_WITH(attnlab::multi_head_attention(in), Catch::StartsWith("multiHeadAttention: the scaled score[0, 0, 0] is infinite"));
+}

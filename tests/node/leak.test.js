@@ -35,3 +35,42 @@ test('100,000 calls, good and bad, do not grow the wasm heap or leak JS handles'
   assert.equal(after.handles, before.handles);
   ws.dispose();
 });
+
+test('the staged attention path, its errors, and the checks before any engine object exist leak nothing', async (t) => {
+  const lab = await loadAttentionLab();
+  const { Q, K, V } = lab.examples().timeFlies;
+  const q = { shape: Q.shape, data: Q.data }, k = { shape: K.shape, data: K.data }, v = { shape: V.shape, data: V.data };
+  const ws = lab.createWorkspace({ m: 5, n: 5, dk: 4, dv: 4 });
+  const cyclic = [];
+  cyclic.push(cyclic);
+  const calls = [
+    () => lab.attention(q, k, v, { stages: ['weights', 'output'] }),
+    () => lab.attention(q, k, v, { validLens: 3, mask: [[true, true, false, true, true]] }),
+    () => lab.attention(q, k, { shape: [5, 4], data: new Float32Array(3) }),        // data length error, after Q and K are staged
+    () => lab.attention(q, k, v, { mask: [[2, 1, 1, 1, 1]] }),                     // error inside the core, everything staged
+    () => lab.attention(cyclic, k, v),                                              // structure error before the engine
+    () => lab.createWorkspace({ m: 5, n: 5, dk: 4, dv: 4, causal: 'yes' }),         // bad option: no engine object made
+    () => lab.createWorkspace({ m: 5, n: 5, dk: 4, dv: 4, validLens: 9 }),          // refused by the engine: object freed
+    () => lab.attention({ shape: [5, 4], data: ws.Q }, { shape: [5, 4], data: ws.K }, { shape: [5, 4], data: ws.V }),  // views copied
+    () => lab.multiHeadAttention({ X: [[1e38]], Wq: [[0]], Wk: [[0]], Wv: [[3]], Wo: [[10]] }),  // overflow error
+    () => lab.randomNormal({ shape: [1e20] }),
+    () => lab.maxAbsDiff([NaN], [1]),
+    () => lab.tensor({ shape: [2, 2], data: [1, 2, 3, 4] }),
+  ];
+  const warm = () => { for (const c of calls) { try { c(); } catch (_) { /* expected */ } } };
+  for (let i = 0; i < 50; i++) warm();
+  const before = lab.memory();
+  const total = 24000;
+  let errors = 0;
+  for (let i = 0; i < total; i++) {
+    try { calls[i % calls.length](); } catch (_) { errors++; }
+  }
+  const after = lab.memory();
+  t.diagnostic(`${total} calls (${errors} errors): heap in use ${before.heapInUse} -> ${after.heapInUse} bytes, ` +
+    `handles ${before.handles} -> ${after.handles}`);
+  assert.equal(errors, total / calls.length * 8);
+  assert.equal(after.heapInUse, before.heapInUse);
+  assert.equal(after.heapSize, before.heapSize);
+  assert.equal(after.handles, before.handles);
+  ws.dispose();
+});

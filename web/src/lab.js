@@ -1,27 +1,21 @@
 'use strict';
 // The public JavaScript API over the engine's embind module. Same code in node and browsers:
-// it only checks argument types, converts, calls the engine, and turns { error } into Error.
+// it checks JavaScript types and structure (options.js, tensor.js), converts, calls the
+// engine, and turns { error } into Error. Every value rule (ranges, whole numbers, shapes,
+// finiteness) is the engine's, so the same message comes from node, the browser and C++.
 
 const { Tensor, fromEngine, toInput, describe } = require('./tensor.js');
-const { checkKeys, boolOption, numberOption, numberArg, wholeOption, attentionOptions, ATTENTION_OPTIONS } = require('./options.js');
+const {
+  checkKeys, checkSpec, boolOption, numberOption, numberArg, numberList, choiceOption, stagesOption,
+  attentionOptions, ATTENTION_OPTIONS, ATTENTION_CALL_OPTIONS,
+} = require('./options.js');
 const { Workspace } = require('./workspace.js');
 const { DotProductStats } = require('./dot-product-stats.js');
+const { Staging } = require('./staging.js');
 
 function unwrap(result) {
   if (result && typeof result.error === 'string') throw new Error(result.error);
   return result;
-}
-
-function attentionResult(raw) {
-  return {
-    scores: fromEngine(raw.scores),
-    scaled: fromEngine(raw.scaled),
-    masked: fromEngine(raw.masked),
-    weights: fromEngine(raw.weights),
-    output: fromEngine(raw.output),
-    scale: raw.scale,
-    fullyMaskedRows: raw.fullyMaskedRows,
-  };
 }
 
 function exampleResult(raw) {
@@ -35,27 +29,30 @@ function exampleResult(raw) {
  * @param core the instantiated embind module (createAttentionLabCore())
  */
 function createLab(core) {
+  const staging = new Staging(core);
+  // What tensor.js needs from the engine: its size cap and its memory (to copy views of it).
+  const ctx = { maxElements: core.maxElements(), engineBuffer: () => staging.buffer() };
+  const input = (value, fn, name) => toInput(value, fn, name, ctx);
+
   return {
     /**
-     * Scaled dot-product attention with every stage kept.
+     * Scaled dot-product attention with every stage kept (or only those in options.stages).
      * @param Q queries [..., m, d_k]; K keys [..., n, d_k]; V values [..., n, d_v]
-     * @param options { causal, validLens, mask, scale }
+     * @param options { causal, validLens, mask, scale, scaling, temperature, stages }
      * @returns { scores, scaled, masked, weights, output, scale, fullyMaskedRows }
      */
     attention(Q, K, V, options) {
       const fn = 'attention';
-      const opts = attentionOptions(fn, options);
-      return attentionResult(unwrap(core.attention(toInput(Q, fn, 'Q'), toInput(K, fn, 'K'), toInput(V, fn, 'V'), opts)));
+      const { options: o, own } = attentionOptions(fn, options, ctx, ATTENTION_CALL_OPTIONS);
+      const stages = stagesOption(fn, own);
+      return staging.attention(input(Q, fn, 'Q'), input(K, fn, 'K'), input(V, fn, 'V'), o, stages);
     },
 
     /** Numerically safe softmax along options.axis (default -1, the last axis). */
     softmax(x, options) {
       const fn = 'softmax';
       const o = checkKeys(fn, options, ['axis']);
-      const axis = o.axis === undefined ? -1 : o.axis;
-      if (!Number.isInteger(axis)) throw new Error(`${fn}: axis is ${describe(axis)}; expected a whole number`);
-      if (Math.abs(axis) > 2 ** 30) throw new Error(`${fn}: axis = ${axis} is out of range`);
-      return fromEngine(unwrap(core.softmax(toInput(x, fn, 'x'), axis)));
+      return fromEngine(unwrap(core.softmax(input(x, fn, 'x'), numberArg(fn, o, 'axis', -1))));
     },
 
     /**
@@ -66,26 +63,21 @@ function createLab(core) {
      */
     multiHeadAttention(spec) {
       const fn = 'multiHeadAttention';
-      if (!spec || typeof spec !== 'object') throw new Error(`${fn}: expected an object { X, Wq, Wk, Wv, Wo, heads }; got ${describe(spec)}`);
-      const o = checkKeys(fn, spec, ['X', 'Wq', 'Wk', 'Wv', 'Wo', 'heads', 'causal', 'method', 'forgetMergeTranspose', 'scale']);
-      const method = o.method === undefined ? 'batched' : o.method;
-      if (method !== 'loop' && method !== 'batched') {
-        throw new Error(`${fn}: method = ${JSON.stringify(method)}; expected 'loop' or 'batched'`);
-      }
-      const input = {
-        X: toInput(o.X, fn, 'X'),
-        Wq: toInput(o.Wq, fn, 'Wq'),
-        Wk: toInput(o.Wk, fn, 'Wk'),
-        Wv: toInput(o.Wv, fn, 'Wv'),
-        heads: wholeOption(fn, o, 'heads', 1, 1),
+      const o = checkSpec(fn, spec, ['X', 'Wq', 'Wk', 'Wv', 'Wo', 'heads', 'causal', 'method', 'forgetMergeTranspose', 'scale']);
+      const args = {
+        X: input(o.X, fn, 'X'),
+        Wq: input(o.Wq, fn, 'Wq'),
+        Wk: input(o.Wk, fn, 'Wk'),
+        Wv: input(o.Wv, fn, 'Wv'),
+        heads: numberArg(fn, o, 'heads', 1),
         causal: boolOption(fn, o, 'causal'),
-        method,
+        method: choiceOption(fn, o, 'method', ['loop', 'batched'], "'loop' or 'batched'") || 'batched',
         forgetMergeTranspose: boolOption(fn, o, 'forgetMergeTranspose'),
       };
-      if (o.Wo !== undefined && o.Wo !== null) input.Wo = toInput(o.Wo, fn, 'Wo');
+      if (o.Wo !== undefined && o.Wo !== null) args.Wo = input(o.Wo, fn, 'Wo');
       const scale = numberOption(fn, o, 'scale');
-      if (scale !== undefined) input.scale = scale;
-      const raw = unwrap(core.multiHeadAttention(input));
+      if (scale !== undefined) args.scale = scale;
+      const raw = unwrap(core.multiHeadAttention(args));
       const out = { scale: raw.scale };
       for (const key of ['q', 'k', 'v', 'scores', 'weights', 'headOutputs', 'concat', 'output']) out[key] = fromEngine(raw[key]);
       return out;
@@ -98,8 +90,7 @@ function createLab(core) {
      */
     dotProductStats(spec) {
       const fn = 'dotProductStats';
-      if (!spec || typeof spec !== 'object') throw new Error(`${fn}: expected an object { dk, samples, seed }; got ${describe(spec)}`);
-      const o = checkKeys(fn, spec, ['dk', 'samples', 'seed']);
+      const o = checkSpec(fn, spec, ['dk', 'samples', 'seed']);
       return unwrap(core.dotProductStats(numberArg(fn, o, 'dk'), numberArg(fn, o, 'samples', 10000), numberArg(fn, o, 'seed', 1)));
     },
 
@@ -120,7 +111,8 @@ function createLab(core) {
     explainRow(Q, K, V, row, options) {
       const fn = 'explainRow';
       if (typeof row !== 'number') throw new Error(`${fn}: row is ${describe(row)}; expected a whole number`);
-      const raw = unwrap(core.explainRow(toInput(Q, fn, 'Q'), toInput(K, fn, 'K'), toInput(V, fn, 'V'), attentionOptions(fn, options), row));
+      const { options: o } = attentionOptions(fn, options, ctx);
+      const raw = unwrap(core.explainRow(input(Q, fn, 'Q'), input(K, fn, 'K'), input(V, fn, 'V'), o, row));
       for (const key of ['terms', 'scores', 'scaled', 'masked', 'expRaw', 'expShifted', 'naiveWeights', 'weights', 'weightedValues', 'output']) {
         raw[key] = fromEngine(raw[key]);
       }
@@ -129,29 +121,21 @@ function createLab(core) {
 
     /** A Tensor from nested arrays or { shape, data } (a copy; checks shape, no arithmetic). */
     tensor(value) {
-      const { shape, data } = toInput(value, 'tensor', 'value');
-      return new Tensor(shape.slice(), Float32Array.from(data));
+      return fromEngine(unwrap(core.tensor(input(value, 'tensor', 'value'))));
     },
 
     /** A seeded tensor of normal entries: { shape, stddev = 1, seed = 1 }. */
     randomNormal(spec) {
       const fn = 'randomNormal';
-      if (!spec || typeof spec !== 'object') throw new Error(`${fn}: expected an object { shape, stddev, seed }; got ${describe(spec)}`);
-      const o = checkKeys(fn, spec, ['shape', 'stddev', 'seed']);
-      if (!Array.isArray(o.shape) || !o.shape.every((e) => Number.isInteger(e) && e >= 0)) {
-        throw new Error(`${fn}: shape is ${JSON.stringify(o.shape)}; expected an array of whole numbers`);
-      }
-      const stddev = o.stddev === undefined ? 1 : o.stddev;
-      const seed = o.seed === undefined ? 1 : o.seed;
-      if (typeof stddev !== 'number') throw new Error(`${fn}: stddev is ${describe(stddev)}; expected a number`);
-      if (typeof seed !== 'number') throw new Error(`${fn}: seed is ${describe(seed)}; expected a number`);
-      return fromEngine(unwrap(core.randomNormal(o.shape, stddev, seed)));
+      const o = checkSpec(fn, spec, ['shape', 'stddev', 'seed']);
+      const shape = numberList(fn, o.shape, 'shape');
+      return fromEngine(unwrap(core.randomNormal(shape, numberArg(fn, o, 'stddev', 1), numberArg(fn, o, 'seed', 1))));
     },
 
     /** Largest |a - b| over two tensors of one shape. */
     maxAbsDiff(a, b) {
       const fn = 'maxAbsDiff';
-      return unwrap(core.maxAbsDiff(toInput(a, fn, 'a'), toInput(b, fn, 'b'))).value;
+      return unwrap(core.maxAbsDiff(input(a, fn, 'a'), input(b, fn, 'b'))).value;
     },
 
     /**
@@ -161,12 +145,9 @@ function createLab(core) {
      */
     softmaxSaturation(spec) {
       const fn = 'softmaxSaturation';
-      if (!spec || typeof spec !== 'object') throw new Error(`${fn}: expected an object { dks, keys, trials, seed }; got ${describe(spec)}`);
-      const o = checkKeys(fn, spec, ['dks', 'keys', 'trials', 'seed']);
-      if (!Array.isArray(o.dks) || !o.dks.every((x) => typeof x === 'number')) {
-        throw new Error(`${fn}: dks is ${describe(o.dks)}; expected an array of numbers`);
-      }
-      return unwrap(core.softmaxSaturation(o.dks, numberArg(fn, o, 'keys', 5), numberArg(fn, o, 'trials', 200), numberArg(fn, o, 'seed', 1)));
+      const o = checkSpec(fn, spec, ['dks', 'keys', 'trials', 'seed']);
+      const dks = numberList(fn, o.dks, 'dks');
+      return unwrap(core.softmaxSaturation(dks, numberArg(fn, o, 'keys', 5), numberArg(fn, o, 'trials', 200), numberArg(fn, o, 'seed', 1)));
     },
 
     /**
@@ -176,16 +157,16 @@ function createLab(core) {
      */
     traceShapes(spec) {
       const fn = 'traceShapes';
-      if (!spec || typeof spec !== 'object') throw new Error(`${fn}: expected an object { batch, n, dModel, heads, dk, dv }; got ${describe(spec)}`);
-      const o = checkKeys(fn, spec, ['batch', 'n', 'dModel', 'heads', 'dk', 'dv']);
-      const sizes = {};
-      sizes.batch = wholeOption(fn, o, 'batch', 1, 1);
-      sizes.n = wholeOption(fn, o, 'n', undefined, 1);
-      sizes.dModel = wholeOption(fn, o, 'dModel', undefined, 1);
-      sizes.heads = wholeOption(fn, o, 'heads', 1, 1);
-      // 0 asks the engine to derive them: dk = dModel / heads, dv = dk.
-      sizes.dk = o.dk === undefined ? 0 : wholeOption(fn, o, 'dk', undefined, 1);
-      sizes.dv = o.dv === undefined ? 0 : wholeOption(fn, o, 'dv', undefined, 1);
+      const o = checkSpec(fn, spec, ['batch', 'n', 'dModel', 'heads', 'dk', 'dv']);
+      // dk, dv = 0 ask the engine to derive them: dk = dModel / heads, dv = dk.
+      const sizes = {
+        batch: numberArg(fn, o, 'batch', 1),
+        n: numberArg(fn, o, 'n'),
+        dModel: numberArg(fn, o, 'dModel'),
+        heads: numberArg(fn, o, 'heads', 1),
+        dk: numberArg(fn, o, 'dk', 0),
+        dv: numberArg(fn, o, 'dv', 0),
+      };
       return unwrap(core.traceShapes(sizes));
     },
 
@@ -194,7 +175,7 @@ function createLab(core) {
      * @param spec { batch = [], m, n, dk, dv, causal, validLens, mask, scale }
      */
     createWorkspace(spec) {
-      return new Workspace(core, spec);
+      return new Workspace(core, spec, ctx);
     },
 
     /** The lessons' example inputs: { timeFlies, worked }, each { tokens, Q, K, V }. */

@@ -1,11 +1,19 @@
 'use strict';
-// Checks option objects before they reach the engine: unknown keys and wrong types get a
-// message naming the option. Value ranges (scale finite, lengths in range) are the engine's.
+// Reads option objects before they reach the engine.
+//
+// Who checks what (one owner per rule): this side checks JavaScript types and structure:
+// unknown keys, own properties only (an option inherited through a prototype is ignored, the
+// same as an unknown key is refused), typeof (a BigInt or a string where a number belongs),
+// true/false, enumerated strings (scaling, method, stages). The engine checks every value:
+// whole numbers and their ranges (before narrowing them), finiteness, scale and temperature
+// inside float32, shapes and masks. Numbers pass through untouched.
 
 const { describe, toInput } = require('./tensor.js');
 
+/** The own enumerable properties of `options` (a null-prototype copy), or {} when absent. */
 function checkKeys(fn, options, allowed) {
-  if (options === undefined || options === null) return {};
+  const own = Object.create(null);
+  if (options === undefined || options === null) return own;
   if (typeof options !== 'object' || Array.isArray(options)) {
     throw new Error(`${fn}: options is ${describe(options)}; expected an object such as { ${allowed[0]}: ... }`);
   }
@@ -13,8 +21,17 @@ function checkKeys(fn, options, allowed) {
     if (!allowed.includes(key)) {
       throw new Error(`${fn}: unknown option '${key}'; expected one of ${allowed.join(', ')}`);
     }
+    own[key] = options[key];
   }
-  return options;
+  return own;
+}
+
+/** `spec` must be an object; returns its own properties as checkKeys does. */
+function checkSpec(fn, spec, allowed) {
+  if (!spec || typeof spec !== 'object' || Array.isArray(spec)) {
+    throw new Error(`${fn}: expected an object { ${allowed.join(', ')} }; got ${describe(spec)}`);
+  }
+  return checkKeys(fn, spec, allowed);
 }
 
 function boolOption(fn, options, key, fallback = false) {
@@ -24,6 +41,7 @@ function boolOption(fn, options, key, fallback = false) {
   return value;
 }
 
+/** A number option that may be left out (undefined or null). */
 function numberOption(fn, options, key) {
   const value = options[key];
   if (value === undefined || value === null) return undefined;
@@ -38,34 +56,66 @@ function numberArg(fn, options, key, fallback) {
   return value;
 }
 
-function wholeOption(fn, options, key, fallback, min) {
-  const value = options[key] === undefined ? fallback : options[key];
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-    throw new Error(`${fn}: ${key} = ${typeof value === 'number' ? value : describe(value)}; expected a whole number >= ${min}`);
+/** A plain copy of an array of numbers (sizes, a shape, dks). */
+function numberList(fn, value, key) {
+  if (!Array.isArray(value)) throw new Error(`${fn}: ${key} is ${describe(value)}; expected an array of numbers`);
+  if (value.length > 1024) throw new Error(`${fn}: ${key} has ${value.length} entries; expected at most 1024`);
+  const out = new Array(value.length);
+  for (let i = 0; i < value.length; i++) {
+    if (typeof value[i] !== 'number') throw new Error(`${fn}: ${key}[${i}] is ${describe(value[i])}; expected a number`);
+    out[i] = value[i];
+  }
+  return out;
+}
+
+function choiceOption(fn, options, key, choices, hint) {
+  const value = options[key];
+  if (value === undefined) return undefined;
+  if (!choices.includes(value)) {
+    throw new Error(`${fn}: ${key} = ${typeof value === 'string' ? JSON.stringify(value) : describe(value)}; expected ${hint}`);
   }
   return value;
 }
 
 const ATTENTION_OPTIONS = ['causal', 'validLens', 'mask', 'scale', 'scaling', 'temperature'];
+const STAGES = ['scores', 'scaled', 'masked', 'weights', 'output'];
 const SCALINGS = ['sqrt', 'none', 'dk'];
+const ATTENTION_CALL_OPTIONS = [...ATTENTION_OPTIONS, 'stages'];
 
-/** { causal, validLens, mask, scale, scaling, temperature } in the engine's form. */
-function attentionOptions(fn, raw) {
-  const o = checkKeys(fn, raw, ATTENTION_OPTIONS);
+/** Which stages to copy out: all by default, else a list of STAGES names. */
+function stagesOption(fn, options) {
+  const value = options.stages;
+  if (value === undefined) return STAGES;
+  if (!Array.isArray(value)) throw new Error(`${fn}: stages is ${describe(value)}; expected an array such as ['weights', 'output']`);
+  if (value.length > STAGES.length * 4) throw new Error(`${fn}: stages has ${value.length} entries; expected some of ${STAGES.join(', ')}`);
+  for (let i = 0; i < value.length; i++) {
+    if (!STAGES.includes(value[i])) {
+      const got = typeof value[i] === 'string' ? JSON.stringify(value[i]) : describe(value[i]);
+      throw new Error(`${fn}: stages[${i}] = ${got}; expected one of ${STAGES.join(', ')}`);
+    }
+  }
+  return STAGES.filter((s) => value.includes(s));
+}
+
+/**
+ * { causal, validLens, mask, scale, scaling, temperature } in the engine's form, and `own`:
+ * the caller's own properties, with any further `allowed` key (e.g. 'stages') to read.
+ */
+function attentionOptions(fn, raw, ctx, allowed = ATTENTION_OPTIONS) {
+  const o = checkKeys(fn, raw, allowed);
   const out = { causal: boolOption(fn, o, 'causal') };
   const scale = numberOption(fn, o, 'scale');
   if (scale !== undefined) out.scale = scale;
-  if (o.scaling !== undefined) {
-    if (!SCALINGS.includes(o.scaling)) {
-      throw new Error(`${fn}: scaling = ${JSON.stringify(o.scaling)}; expected 'sqrt' (1/sqrt(d_k)), 'none' or 'dk' (1/d_k)`);
-    }
-    out.scaling = o.scaling;
-  }
+  const scaling = choiceOption(fn, o, 'scaling', SCALINGS, "'sqrt' (1/sqrt(d_k)), 'none' or 'dk' (1/d_k)");
+  if (scaling !== undefined) out.scaling = scaling;
   const temperature = numberOption(fn, o, 'temperature');
   if (temperature !== undefined) out.temperature = temperature;
-  if (o.validLens !== undefined && o.validLens !== null) out.validLens = toInput(o.validLens, fn, 'validLens');
-  if (o.mask !== undefined && o.mask !== null) out.mask = toInput(o.mask, fn, 'mask', true);
-  return out;
+  if (o.validLens !== undefined && o.validLens !== null) out.validLens = toInput(o.validLens, fn, 'validLens', ctx);
+  if (o.mask !== undefined && o.mask !== null) out.mask = toInput(o.mask, fn, 'mask', ctx, true);
+  return { options: out, own: o };
 }
 
-module.exports = { checkKeys, boolOption, numberOption, numberArg, wholeOption, attentionOptions, ATTENTION_OPTIONS };
+module.exports = {
+  checkKeys, checkSpec, boolOption, numberOption, numberArg, numberList, choiceOption, stagesOption,
+  attentionOptions, ATTENTION_OPTIONS, ATTENTION_CALL_OPTIONS, STAGES, SCALINGS,
+};

@@ -1,7 +1,12 @@
 'use strict';
 // Tensors on the JavaScript side: turning what users pass (nested arrays, { shape, data },
-// typed arrays, numbers) into { shape, data } for the engine, and wrapping what it returns.
-// No maths here: shapes and copying only.
+// typed arrays, numbers) into { shape, data: Float32Array } for the engine, and wrapping
+// what it returns. No maths here.
+//
+// Who checks what: this file checks structure and types only (nesting, cycles, depth, the
+// element cap before allocating, a number where a number belongs). Whether a shape's
+// entries are whole numbers in range and whether the data fits the shape is the engine's
+// rule (cpp/bindings/convert.cpp make_input), so it is worded the same everywhere.
 
 /** A result tensor that JavaScript owns: a row-major Float32Array and its shape. */
 class Tensor {
@@ -51,19 +56,41 @@ function describe(value) {
   return typeof value === 'object' ? 'an object' : `${typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`}`;
 }
 
+/** Deepest nesting accepted: far past any real tensor, and what stops a cyclic array. */
+const MAX_RANK = 32;
+
 function numberAt(value, where, allowBoolean) {
   if (typeof value === 'number') return value;
   if (allowBoolean && typeof value === 'boolean') return value ? 1 : 0;
   throw new Error(`${where} is ${describe(value)}; expected a number${allowBoolean ? ' or boolean' : ''}`);
 }
 
-function fromNested(value, fn, name, allowBoolean) {
+function isNumericView(value) {
+  return ArrayBuffer.isView(value) && !(value instanceof DataView) &&
+    !(value instanceof BigInt64Array) && !(value instanceof BigUint64Array);
+}
+
+function fromNested(value, fn, name, allowBoolean, maxElements) {
+  // The shape comes from the first entry on each level; the walk below checks the rest.
+  // Both stop at MAX_RANK levels, so a cyclic or absurdly deep array ends with an Error.
   const shape = [];
+  const chain = [];
   for (let probe = value; Array.isArray(probe); probe = probe[0]) {
+    const again = chain.indexOf(probe);
+    if (again >= 0) {
+      throw new Error(`${fn}: ${name} contains itself: ${name}${'[0]'.repeat(chain.length)} is ${name}${'[0]'.repeat(again)}; expected nested arrays of numbers`);
+    }
+    if (chain.length === MAX_RANK) {
+      throw new Error(`${fn}: ${name} is nested more than ${MAX_RANK} levels deep; expected a tensor of rank <= ${MAX_RANK}`);
+    }
+    chain.push(probe);
     shape.push(probe.length);
     if (probe.length === 0) break;
   }
   const size = shape.reduce((a, b) => a * b, 1);
+  if (size > maxElements) {
+    throw new Error(`${fn}: ${name} has shape [${shape.join(', ')}], ${size} numbers; expected at most ${maxElements}`);
+  }
   const data = new Float32Array(size);
   let next = 0;
   const walk = (node, axis, path) => {
@@ -85,39 +112,49 @@ function fromNested(value, fn, name, allowBoolean) {
 }
 
 /**
- * Normalises a tensor argument into { shape, data } for the engine.
+ * Normalises a tensor argument into { shape, data: Float32Array } for the engine. Checks
+ * JavaScript types and structure only; the engine checks the shape's values and the data
+ * length against it.
  * @param value nested arrays, { shape, data }, a typed array or array (1-D), or a number
  * @param fn public function name, for messages
  * @param name argument name, for messages
+ * @param ctx { maxElements, engineBuffer() }: the engine's size cap, and its memory, so that a
+ *   view into it (a workspace's stage) is copied before any call can grow and detach it
  * @param allowBoolean accept true/false (masks)
  */
-function toInput(value, fn, name, allowBoolean = false) {
+function toInput(value, fn, name, ctx, allowBoolean = false) {
+  const t = normalise(value, fn, name, ctx.maxElements, allowBoolean);
+  if (t.data.buffer === ctx.engineBuffer()) t.data = t.data.slice();
+  return t;
+}
+
+function normalise(value, fn, name, maxElements, allowBoolean) {
   const label = `${fn}: ${name}`;
   if (typeof value === 'number' || (allowBoolean && typeof value === 'boolean')) {
     return { shape: [], data: new Float32Array([numberAt(value, label, allowBoolean)]) };
   }
-  if (Array.isArray(value)) return fromNested(value, fn, name, allowBoolean);
-  if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
-    return { shape: [value.length], data: value instanceof Float32Array ? value : Float32Array.from(value, Number) };
+  if (Array.isArray(value)) return fromNested(value, fn, name, allowBoolean, maxElements);
+  if (isNumericView(value)) {
+    return { shape: [value.length], data: value instanceof Float32Array ? value : Float32Array.from(value) };
   }
   if (value && typeof value === 'object' && 'shape' in value && 'data' in value) {
     const { shape, data } = value;
-    if (!Array.isArray(shape) || !shape.every((e) => Number.isInteger(e) && e >= 0)) {
-      throw new Error(`${label}.shape is ${JSON.stringify(shape)}; expected an array of whole numbers`);
+    if (!Array.isArray(shape)) throw new Error(`${label}.shape is ${describe(shape)}; expected an array of whole numbers`);
+    if (shape.length > MAX_RANK) throw new Error(`${label}.shape has ${shape.length} entries; expected at most ${MAX_RANK}`);
+    for (let i = 0; i < shape.length; i++) {
+      if (typeof shape[i] !== 'number') throw new Error(`${label}.shape[${i}] is ${describe(shape[i])}; expected a whole number`);
     }
-    const size = shape.reduce((a, b) => a * b, 1);
-    if (!(Array.isArray(data) || (ArrayBuffer.isView(data) && !(data instanceof DataView)))) {
+    if (!(Array.isArray(data) || isNumericView(data))) {
       throw new Error(`${label}.data is ${describe(data)}; expected a Float32Array or an array of numbers`);
     }
-    if (data.length !== size) {
-      throw new Error(`${label}.data has ${data.length} entries but shape ${JSON.stringify(shape)} needs ${size}`);
-    }
-    if (data instanceof Float32Array) return { shape, data };
-    const out = new Float32Array(size);
-    for (let i = 0; i < size; i++) out[i] = numberAt(data[i], `${label}.data[${i}]`, allowBoolean);
-    return { shape, data: out };
+    if (data.length > maxElements) throw new Error(`${label}.data has ${data.length} entries; expected at most ${maxElements}`);
+    if (data instanceof Float32Array) return { shape: shape.slice(), data };
+    if (ArrayBuffer.isView(data)) return { shape: shape.slice(), data: Float32Array.from(data) };
+    const out = new Float32Array(data.length);
+    for (let i = 0; i < data.length; i++) out[i] = numberAt(data[i], `${label}.data[${i}]`, allowBoolean);
+    return { shape: shape.slice(), data: out };
   }
   throw new Error(`${label} is ${describe(value)}; expected nested arrays of numbers or { shape, data }`);
 }
 
-module.exports = { Tensor, fromEngine, toInput, describe };
+module.exports = { Tensor, fromEngine, toInput, describe, MAX_RANK };

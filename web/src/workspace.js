@@ -3,31 +3,31 @@
 // A view is valid until wasm memory grows (another call may grow it), so every getter
 // returns a fresh view: read ws.Q each frame rather than keeping it.
 
-const { checkKeys, wholeOption, attentionOptions, ATTENTION_OPTIONS } = require('./options.js');
-const { describe } = require('./tensor.js');
+const { checkSpec, numberArg, numberList, attentionOptions, ATTENTION_OPTIONS, STAGES } = require('./options.js');
 
-const STAGES = ['scores', 'scaled', 'masked', 'weights', 'output'];
 
 class Workspace {
-  constructor(core, spec) {
+  constructor(core, spec, ctx) {
     const fn = 'createWorkspace';
-    if (!spec || typeof spec !== 'object') throw new Error(`${fn}: expected an object { m, n, dk, dv }; got ${describe(spec)}`);
-    const o = checkKeys(fn, spec, ['batch', 'm', 'n', 'dk', 'dv', ...ATTENTION_OPTIONS]);
-    const batch = o.batch === undefined ? [] : o.batch;
-    if (!Array.isArray(batch) || !batch.every((e) => Number.isInteger(e) && e >= 1)) {
-      throw new Error(`${fn}: batch is ${JSON.stringify(batch)}; expected an array of whole numbers >= 1`);
-    }
+    // Every argument is read and checked before the engine object exists, so a bad one
+    // leaves nothing behind.
+    const o = checkSpec(fn, spec, ['batch', 'm', 'n', 'dk', 'dv', ...ATTENTION_OPTIONS]);
+    const batch = numberList(fn, o.batch === undefined ? [] : o.batch, 'batch');
     const sizes = {};
-    for (const key of ['m', 'n', 'dk', 'dv']) sizes[key] = wholeOption(fn, o, key, undefined, 1);
-    const options = {};
-    for (const key of ATTENTION_OPTIONS) if (o[key] !== undefined) options[key] = o[key];
-    this.batch = batch.slice();
+    for (const key of ['m', 'n', 'dk', 'dv']) sizes[key] = numberArg(fn, o, key);
+    const given = {};
+    for (const key of ATTENTION_OPTIONS) if (o[key] !== undefined) given[key] = o[key];
+    const { options } = attentionOptions(fn, given, ctx);
+    this.batch = batch;
     Object.assign(this, sizes);
     this._handle = new core.Workspace();
-    const result = this._handle.configure({ batch, ...sizes, options: attentionOptions(fn, options) });
-    if (typeof result.error === 'string') {
-      this.dispose();
-      throw new Error(result.error.replace(/^attention:/, `${fn}:`));
+    let ok = false;
+    try {
+      const result = this._handle.configure({ batch, ...sizes, options });
+      if (typeof result.error === 'string') throw new Error(result.error);
+      ok = true;
+    } finally {
+      if (!ok) this.dispose();
     }
   }
 

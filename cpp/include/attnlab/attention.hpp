@@ -21,12 +21,13 @@ enum class scaling {
 
 /// @brief Options for attention(): masks, scale and a memory limit.
 struct attention_options : mask_options {
-    /// Multiplies the scores. When set, `rule` and `temperature` are ignored.
-    std::optional<float> scale;
+    /// Multiplies the scores. When set, `rule` and `temperature` are ignored. A double, so a
+    /// value that float32 cannot hold (1e-60, 1e39) is refused by name rather than rounded.
+    std::optional<double> scale;
     /// The scale when `scale` is not set: rule / temperature.
     scaling rule = scaling::inv_sqrt_dk;
     /// Divides the scaled scores: above 1 flattens the weights, below 1 sharpens them.
-    float temperature = 1.0f;
+    double temperature = 1.0;
     /// Largest number of floats the results may hold together.
     std::size_t max_elements = default_max_elements;
 };
@@ -48,10 +49,12 @@ struct attention_result {
 /// @param k keys [..., n, d_k] with the same leading axes as q
 /// @param v values [..., n, d_v] with the same leading axes as q
 /// @param opts masks, scale (default 1/sqrt(d_k)) and memory limit
-/// @return every stage by name
-/// @throws argument_error naming the argument for bad ranks, shapes, values or sizes
+/// @param fn the public function named at the start of every error message
+/// @return every stage by name; all finite
+/// @throws argument_error naming the argument for bad ranks, shapes, values or sizes, a scale
+/// outside float32, and scores or outputs that overflow float32
 attention_result attention(const tensor& q, const tensor& k, const tensor& v,
-                           const attention_options& opts = {});
+                           const attention_options& opts = {}, const std::string& fn = "attention");
 
 /// @brief Fixed-shape attention whose inputs and results stay allocated between runs.
 ///
@@ -60,10 +63,12 @@ attention_result attention(const tensor& q, const tensor& k, const tensor& v,
 class attention_workspace {
 public:
     /// @param lead leading batch/head axes, @param m queries, @param n keys,
-    /// @param d_k query/key width, @param d_v value width, @param opts masks and scale
+    /// @param d_k query/key width, @param d_v value width, @param opts masks and scale,
+    /// @param fn the function named in construction errors
     /// @throws argument_error for zero sizes, bad masks or sizes over opts.max_elements
     attention_workspace(const shape_t& lead, std::size_t m, std::size_t n, std::size_t d_k,
-                        std::size_t d_v, const attention_options& opts = {});
+                        std::size_t d_v, const attention_options& opts = {},
+                        const std::string& fn = "attention");
 
     tensor& q() { return q_; }
     tensor& k() { return k_; }

@@ -27,7 +27,7 @@ struct mha_inputs {
     /// Batched only. The common bug: merge heads by reshaping [h, n, d_head] straight to [n, h * d_head]
     /// without moving the head axis back first. Shapes still fit; values are scrambled.
     bool forget_merge_transpose = false;
-    std::optional<float> scale;  ///< defaults to 1/sqrt(D_k / h)
+    std::optional<double> scale;  ///< defaults to 1/sqrt(D_k / h); checked as attention() does
 };
 
 /// @brief Every stage of a multi-head call. h = heads, d_head = D_k / h, d_vh = D_v / h.
@@ -44,11 +44,12 @@ struct mha_result {
 
 /// @brief Multi-head self-attention of X.
 /// @throws argument_error for bad ranks or widths, heads not dividing D_k or D_v,
-/// non-finite values
+/// non-finite values, and any product that overflows float32 (naming its inputs)
 mha_result multi_head_attention(const mha_inputs& in);
 
 /// @brief [rows, cols] matrix product of a [rows, inner] and b [inner, cols] (plain kernel).
-/// @throws argument_error naming `fn`, `a_name`, `b_name` if the inner widths differ
+/// @throws argument_error naming `fn`, `a_name`, `b_name` if the inner widths differ or an
+/// entry of the product overflows float32
 tensor matmul(const tensor& a, const tensor& b, const std::string& fn = "matmul",
               const std::string& a_name = "a", const std::string& b_name = "b");
 

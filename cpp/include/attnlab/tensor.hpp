@@ -29,7 +29,8 @@ shape_t shape_of(const tensor& t);
 /// or exceeds `limit`.
 std::size_t checked_size(const shape_t& shape, std::size_t limit, const std::string& where);
 
-/// @brief A number as JavaScript would print it: "4", "0.5", "NaN", "-Infinity".
+/// @brief A number as JavaScript would print it: "4", "0.5", "1e-60", "NaN", "-Infinity"
+/// (the shortest text that reads back as the same double).
 std::string number_string(double x);
 
 /// @brief "[1, 2]" multi-index of a flat row-major offset within `shape` ("" for a scalar).
@@ -48,11 +49,28 @@ void require_nonempty(const tensor& t, const std::string& fn, const std::string&
 void require_whole(double x, double lo, double hi, const std::string& fn, const std::string& name,
                    const std::string& hi_text);
 
+/// @brief `x` as a size_t, after checking that it is a whole number from 0 to the largest
+/// size_t a double holds exactly; otherwise argument_error "<fn>: <name> = <x>; expected a
+/// whole number from 0 to <max>". For callers that receive sizes as doubles (JavaScript):
+/// it refuses only what cannot be narrowed; the function's own rules still apply after it.
+std::size_t to_size(double x, const std::string& fn, const std::string& name);
+
+/// @brief `x` as an int, after checking that it is a whole number an int holds; otherwise
+/// argument_error "<fn>: <name> = <x>; expected a whole number from <min> to <max>". Like to_size, it only guards
+/// the narrowing; the function's own range rule follows.
+int to_int(double x, const std::string& fn, const std::string& name);
+
+/// @brief Throws argument_error naming `fn` and `what` at the first entry of c[rows, cols] that
+/// is not finite: a product or sum of finite inputs that overflowed float32.
+void require_no_overflow(const float* c, const shape_t& shape, const std::string& fn,
+                         const std::string& what, const std::string& inputs);
+
 /// @brief Makes a zero-filled tensor of `shape`.
 tensor zeros(const shape_t& shape);
 
 /// @brief Largest |a - b| over two tensors of one shape.
-/// @throws argument_error naming `fn` if the shapes differ
+/// @throws argument_error naming `fn` if the shapes differ or an entry is NaN or infinite
+/// (a NaN is never "no difference")
 double max_abs_diff(const tensor& a, const tensor& b, const std::string& fn = "maxAbsDiff");
 
 }  // namespace attnlab

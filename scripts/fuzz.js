@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+'use strict';
+// Builds the libFuzzer harness (tests/fuzz) with clang++ -fsanitize=fuzzer,address,undefined
+// and runs it for a given time over the seed corpus kept in tests/fuzz/corpus.
+//
+//   node scripts/fuzz.js --seconds 600 [--skip-exit N] [-- extra libFuzzer flags]
+//
+// New inputs go to build/fuzz/corpus (the repository's seeds stay as they are); a crash
+// leaves its input in build/fuzz/ and the exit code is non-zero. Without clang++ or its
+// fuzzer runtime it prints why and exits 0 (the smoke in scripts/test.js says "skipped").
+
+const { spawnSync } = require('child_process');
+const fs = require('fs');
+const path = require('path');
+
+const root = path.resolve(__dirname, '..');
+const out = path.join(root, 'build', 'fuzz');
+const binary = path.join(out, 'fuzz_attention');
+const SKIPPED = 3;  // exit status with --skip-exit 3: "cannot fuzz here", told apart from a pass
+
+function parseArgs(argv) {
+  const args = { seconds: 60, extra: [] };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--') { args.extra = argv.slice(i + 1); break; }
+    if (argv[i] === '--seconds') args.seconds = Number(argv[++i]);
+    else if (argv[i] === '--skip-exit') args.skipExit = Number(argv[++i]);
+    else throw new Error(`fuzz.js: unknown argument ${argv[i]}; expected --seconds N [-- libFuzzer flags]`);
+  }
+  if (!(Number.isInteger(args.seconds) && args.seconds > 0)) throw new Error('fuzz.js: --seconds expects a whole number > 0');
+  return args;
+}
+
+function which(cmd) {
+  const r = spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
+/** Why fuzzing cannot run here, or null when it can. */
+function missing(cxx) {
+  if (!cxx) return 'clang++ is not installed (apt-get install -y clang)';
+  const probe = spawnSync(cxx, ['--print-runtime-dir'], { encoding: 'utf8' });
+  if (probe.status !== 0 || !probe.stdout) return `${cxx} does not run (${probe.error ? probe.error.code : `exit ${probe.status}`})`;
+  const dir = probe.stdout.trim();
+  const arch = process.arch === 'arm64' ? 'aarch64' : 'x86_64';
+  const candidates = [path.join(dir, `libclang_rt.fuzzer-${arch}.a`), path.join(dir, 'libclang_rt.fuzzer.a')];
+  if (!candidates.some((f) => fs.existsSync(f))) {
+    return `clang's libFuzzer runtime is missing (no ${candidates[0]}; apt-get install -y libclang-rt-14-dev)`;
+  }
+  return null;
+}
+
+function sources() {
+  const src = path.join(root, 'cpp', 'src');
+  return fs.readdirSync(src).filter((f) => f.endsWith('.cpp')).sort().map((f) => path.join(src, f));
+}
+
+function build(cxx) {
+  fs.mkdirSync(out, { recursive: true });
+  const inputs = [path.join(root, 'tests', 'fuzz', 'fuzz_attention.cpp'), ...sources()];
+  const newest = Math.max(...inputs.concat(
+    fs.readdirSync(path.join(root, 'cpp', 'include', 'attnlab')).map((f) => path.join(root, 'cpp', 'include', 'attnlab', f)),
+    [path.join(root, 'tests', 'cpp', 'reference.hpp'), __filename],
+  ).map((f) => fs.statSync(f).mtimeMs));
+  if (fs.existsSync(binary) && fs.statSync(binary).mtimeMs > newest) return;
+  const flags = ['-std=c++17', '-g', '-O2', '-fsanitize=fuzzer,address,undefined', '-fno-sanitize-recover=undefined',
+    '-I', path.join(root, 'cpp', 'include')];
+  console.log(`fuzz: building ${path.relative(root, binary)} with ${cxx}`);
+  const r = spawnSync(cxx, [...flags, ...inputs, '-o', binary], { stdio: 'inherit' });
+  if (r.status !== 0) throw new Error(`fuzz: ${cxx} failed (exit ${r.status})`);
+}
+
+function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const cxx = process.env.CXX_FUZZ || which('clang++');
+  const why = missing(cxx);
+  if (why) {
+    console.log(`fuzz: skipped: ${why}`);
+    process.exit(args.skipExit === undefined ? 0 : args.skipExit);
+  }
+  build(cxx);
+  const corpus = path.join(out, 'corpus');
+  fs.mkdirSync(corpus, { recursive: true });
+  // A unit takes well under a millisecond; the generous timeout only keeps a loaded CI
+  // machine (ASan returning memory to the OS) from reporting a stall as a hang.
+  const flags = [`-max_total_time=${args.seconds}`, '-print_final_stats=1', '-timeout=120', '-rss_limit_mb=2048',
+    `-artifact_prefix=${out}${path.sep}`, ...args.extra, corpus, path.join(root, 'tests', 'fuzz', 'corpus')];
+  console.log(`fuzz: ${path.relative(root, binary)} ${flags.join(' ')}`);
+  // Short malloc stacks and a small quarantine: the harness allocates on every step, and
+  // ASan's defaults spend most of the time unwinding stacks for each malloc.
+  const env = { ...process.env, ASAN_OPTIONS: process.env.ASAN_OPTIONS || 'malloc_context_size=2:quarantine_size_mb=16' };
+  const r = spawnSync(binary, flags, { stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8', maxBuffer: 1 << 28, env });
+  const log = r.stderr || '';
+  const lines = log.split('\n');
+  // libFuzzer prints progress to stderr; keep the summary and any failure readable.
+  const keep = lines.filter((l) => /stat::|ERROR|fuzz check failed|unexpected error|SUMMARY|runtime error|Test unit written|DONE/.test(l));
+  for (const l of (r.status === 0 ? keep : lines.slice(-60))) console.log(l);
+  const execs = /stat::number_of_executed_units:\s*(\d+)/.exec(log);
+  console.log(`fuzz: ${execs ? execs[1] : '?'} executions in ${args.seconds} s, exit ${r.status}`);
+  process.exit(r.status === 0 ? 0 : 1);
+}
+
+module.exports = { SKIPPED, missing };
+if (require.main === module) main();
