@@ -18,7 +18,7 @@ const PAGES = [
   { file: 'lesson-3.html', nav: '3. Queries, keys, values' },
 ];
 
-const ASSETS = ['site.css', 'site.js'];
+const ASSETS = ['site.css', 'site.js', 'favicon.svg'];
 
 function typeset(html, file) {
   const render = (tex, displayMode) => {
@@ -46,7 +46,7 @@ function layout({ title, body, current }) {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>${title} \u2013 attention-lab</title>
-<link rel="icon" href="data:,">
+<link rel="icon" href="favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="site.css">
 <script src="attention-lab.js"></script>
 <script src="site.js" defer></script>
