@@ -35,8 +35,16 @@ function parseInputs(code) {
     names.forEach((name, i) => { sizes[name] = values[i]; });
   }
   const arrays = {};
-  for (const m of code.matchAll(/^(\w+)\s*=\s*(?:np\.array|torch\.tensor)\((\[[^\n]*\])(?:,\s*dtype=[\w.]+)?\)/gm)) {
-    arrays[m[1]] = JSON.parse(m[2]);
+  for (const m of code.matchAll(/^(\w+)\s*=\s*(?:np\.array|torch\.tensor)\(/gm)) {
+    // The literal may span lines with a comment on each; read it up to its closing bracket.
+    const rest = code.slice(m.index + m[0].length).replace(/#[^\n]*/g, '');
+    let depth = 0;
+    let end = 0;
+    for (; end < rest.length; end += 1) {
+      if (rest[end] === '[') depth += 1;
+      if (rest[end] === ']' && --depth === 0) break;
+    }
+    arrays[m[1]] = JSON.parse(rest.slice(0, end + 1).replace(/(\d)\.(?!\d)/g, '$1.0'));
   }
   const random = {};
   for (const m of code.matchAll(/^(\w+)\s*=\s*torch\.randn\(([^)]*)\)/gm)) {
