@@ -200,3 +200,27 @@ for (const { file } of PAGES) {
 test('every claim check belongs to a sentence on some page', () => {
   assert.deepEqual([...seenClaims].sort(), Object.keys(CLAIMS).sort());
 });
+
+test('display formulas are not clipped: each looks the same with its overflow let out', async () => {
+  const { page, close } = await watchedPage(browser);
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const { file } of PAGES) {
+      await page.goto(pathToFileURL(path.join(dist, file)).href);
+      const count = await page.locator('.math-display').count();
+      for (let i = 0; i < count; i++) {
+        const block = page.locator('.math-display').nth(i);
+        await block.scrollIntoViewIfNeeded();
+        const box = await block.boundingBox();
+        const clip = { x: 0, y: Math.max(0, box.y - 12), width, height: box.height + 24 };
+        const clipped = await page.screenshot({ clip });
+        await block.evaluate((el) => { el.style.overflow = 'visible'; });
+        const free = await page.screenshot({ clip });
+        await block.evaluate((el) => { el.style.overflow = ''; });
+        assert.ok(clipped.equals(free), `${file} at ${width} px: formula ${i + 1} loses ink to its box`);
+        assert.ok(await block.evaluate((el) => el.scrollWidth <= el.clientWidth), `${file} at ${width} px: formula ${i + 1} fits without scrolling`);
+      }
+    }
+  }
+  await close();
+});
