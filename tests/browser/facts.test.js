@@ -72,7 +72,11 @@ const CLAIMS = {
     const causal = lab.attention(Q, K, V, { causal: true }).weights.toArray();
     causal.forEach((row, i) => {
       assert.ok(Math.abs(sum(row) - 1) < 1e-6, `row ${i} sums to one`);
-      row.forEach((x, j) => (j > i ? assert.equal(x, 0) : assert.ok(x >= open[i][j] - 1e-7, `visible weight ${i},${j} does not shrink`)));
+      const factor = row[0] / open[i][0];
+      assert.ok(factor >= 1 - 1e-6, `row ${i}: the remaining weights are scaled up`);
+      row.forEach((x, j) => (j > i ? assert.equal(x, 0) : assert.ok(Math.abs(x / open[i][j] - factor) < 1e-4, `row ${i}: weight ${j} grows by the same factor`)));
+      if (i === causal.length - 1) assert.ok(Math.abs(factor - 1) < 1e-6, 'the last row hides nothing and stays as it was');
+      else assert.ok(factor > 1, `row ${i} grows`);
     });
   },
   'causal-row0'(lab) {
