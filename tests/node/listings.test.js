@@ -103,7 +103,7 @@ const COMPUTE = {
   'padding-torch'(lab, inp) {
     sameAsExample(inp, lab.examples().timeFlies, { Q: 'Q', K: 'K', V: 'V' });
     const r = lab.attention(inp.arrays.Q, inp.arrays.K, inp.arrays.V, { validLens: inp.sizes.valid_len });
-    return { 'W[1]': row(r.weights, 1), 'W[4]': row(r.weights, 4) };
+    return { 'W[0]': row(r.weights, 0), 'W[1]': row(r.weights, 1) };
   },
   'heads-torch'(lab, inp) {
     const { n, d_model: d, h } = inp.sizes;
