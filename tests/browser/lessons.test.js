@@ -1,7 +1,8 @@
 'use strict';
-// The copy buttons of the code listings, as a reader uses them: under a strict
-// Content-Security-Policy over http (Clipboard API), and from file:// where the
-// Clipboard API is missing (the listing is selected instead).
+// The lesson pages' own links and scripts, as a reader uses them: the formula's step links
+// open the stepper at that step; the listings' copy buttons work under a strict
+// Content-Security-Policy over http (Clipboard API) and from file:// where the Clipboard
+// API is missing (the listing is selected instead).
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('path');
@@ -72,6 +73,21 @@ test('from file:// without the Clipboard API, Copy selects the listing for Ctrl+
   assert.match(await details.locator('.copy-status').textContent(), /press Ctrl\+C/);
   const code = await details.locator('pre.listing code').textContent();
   assert.equal((await page.evaluate(() => window.getSelection().toString())).trimEnd(), code.trimEnd());
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("lesson 1's step names open the stepper at that step, on a token other than the learner's exercise", async () => {
+  const url = pathToFileURL(path.join(root, 'dist', 'lesson-1.html')).href;
+  const { page, problems, context } = await openPage(url);
+  await page.goto(url);
+  const steps = ['project', 'score', 'softmax', 'sum'];
+  for (const [i, name] of ['Project', 'Score', 'Scale and softmax', 'Weighted sum'].entries()) {
+    await page.click(`ol.steps a:text-is("${name}")`);
+    await page.waitForFunction((step) => document.querySelector('#lab').status === 'ready' && document.querySelector('#lab').state.step === step, steps[i]);
+    assert.equal((await page.$eval('#lab', (el) => el.state)).token, 'time');
+    assert.ok(await page.$eval('#lab', (el) => el.getBoundingClientRect().top < innerHeight), 'the stepper is in view');
+  }
   assert.deepEqual(problems, []);
   await context.close();
 });
