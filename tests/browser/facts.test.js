@@ -113,6 +113,12 @@ const CLAIMS = {
     leaky.weights.toArray().slice(0, 3).forEach((row, i) => assert.ok(row[3] + row[4] > 0, `real token ${i} gives weight to padding`));
     assert.ok(lab.maxAbsDiff(masked.output, leaky.output) > 1e-3, 'and its output changes');
   },
+  'param-count'(lab) {
+    for (const heads of [1, 2, 4, 8]) {
+      const d = 512 / heads;
+      assert.equal(lab.traceShapes({ batch: 1, n: 10, dModel: 512, heads, dk: d, dv: d }).parameters, 4 * 512 ** 2, `h = ${heads}: 4 d_model^2 parameters`);
+    }
+  },
   'tracer-wo'(lab) {
     const t = lab.traceShapes({ batch: 32, n: 50, dModel: 64, heads: 1, dk: 64, dv: 128 });
     const shape = (id) => t.steps.find((s) => s.id === id).shape;
