@@ -1,5 +1,4 @@
-// ES module entry: import { loadAttentionLab } from 'attention-lab'.
-import { createRequire } from 'node:module';
+// ES module entry for node: import { loadAttentionLab } from 'attention-lab'.
+import lab from './index.js';
 
-const require = createRequire(import.meta.url);
-export const { loadAttentionLab } = require('./index.js');
+export const { loadAttentionLab } = lab;

@@ -4,12 +4,15 @@
 // causal mask. Rows: the native build of the same kernels (-O3, and -O3 -march=native),
 // the wasm module through the JS API and through a workspace, and plain JavaScript on
 // Float32Array. Median times, ratio against native -O3, GFLOP/s (4 n^2 d per call).
+// Then the API beside its peers (onnxruntime-web and tfjs, wasm, one thread) in this same
+// process, the engine's start-up time in fresh processes, and the script's size by part.
 // A benchmark, not a test: it never fails on a slow machine.
 
 const { execFileSync } = require('child_process');
 const path = require('path');
 const fs = require('fs');
-const zlib = require('zlib');
+const { sizeBreakdown, formatSizes } = require('./size.js');
+const { loadPeers } = require('./bench-peers.js');
 
 const root = path.resolve(__dirname, '..');
 const D = 64;
@@ -30,6 +33,20 @@ function time(fn, n) {
   for (let s = 0; s < 15; s++) {
     const t0 = process.hrtime.bigint();
     for (let i = 0; i < inner; i++) fn();
+    samples.push(Number(process.hrtime.bigint() - t0) / 1e6 / inner);
+  }
+  return median(samples);
+}
+
+/** time() for a function returning a promise. */
+async function timeAsync(fn, n) {
+  const inner = Math.max(1, Math.round(2e6 / (n * n * D)));
+  const warmUntil = process.hrtime.bigint() + 150000000n;
+  while (process.hrtime.bigint() < warmUntil) await fn();
+  const samples = [];
+  for (let s = 0; s < 15; s++) {
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < inner; i++) await fn();
     samples.push(Number(process.hrtime.bigint() - t0) / 1e6 / inner);
   }
   return median(samples);
@@ -151,12 +168,77 @@ async function main() {
   }
   console.log('\ntargets (workspace path):');
   for (const t of targets) console.log(`  ${t}`);
-  for (const file of ['build/wasm/attention_lab_core.js', 'dist/attention-lab.js']) {
-    const full = path.join(root, file);
-    if (!fs.existsSync(full)) continue;
-    const raw = fs.readFileSync(full);
-    console.log(`size ${file}: ${raw.length} bytes raw, ${zlib.gzipSync(raw, { level: 9 }).length} bytes gzip -9`);
+  await peerTable(lab, results[nativeName], js);
+  initTime();
+  if (fs.existsSync(path.join(root, 'dist', 'attention-lab.js'))) {
+    console.log(`\nsize of dist/attention-lab.js and its parts (each part minified and gzipped alone):\n${formatSizes(await sizeBreakdown())}`);
   }
+}
+
+/** lab.attention asked for weights and output only, if the API has the `stages` option. */
+function apiCall(lab) {
+  const probe = { shape: [1, 1], data: new Float32Array([1]) };
+  try {
+    lab.attention(probe, probe, probe, { stages: ['weights', 'output'] });
+    return { note: "lab.attention(Q, K, V, { stages: ['weights', 'output'] })", run: (Q, K, V) => lab.attention(Q, K, V, { stages: ['weights', 'output'] }) };
+  } catch (_) {
+    return { note: 'lab.attention(Q, K, V) returning all five stages (this API has no `stages` option)', run: (Q, K, V) => lab.attention(Q, K, V) };
+  }
+}
+
+async function peerTable(lab, native, js) {
+  const { peers, skipped } = await loadPeers(D);
+  const api = apiCall(lab);
+  const rows = { [`native ${compilerName()} -O3 (kernels only)`]: new Map(), 'attention-lab API': new Map() };
+  for (const name of Object.keys(peers)) rows[name] = new Map();
+  rows['plain JS, Float32Array'] = new Map();
+  for (const n of SIZES) {
+    const q = randomData(n * D, 1), k = randomData(n * D, 2), v = randomData(n * D, 3);
+    const Q = { shape: [n, D], data: q }, K = { shape: [n, D], data: k }, V = { shape: [n, D], data: v };
+    const ours = api.run(Q, K, V);
+    rows[`native ${compilerName()} -O3 (kernels only)`].set(n, native.get(`${n}/false`));
+    rows['plain JS, Float32Array'].set(n, js.get(`${n}/false`));
+    const contenders = { 'attention-lab API': async () => api.run(Q, K, V) };
+    for (const [name, run] of Object.entries(peers)) {
+      const r = await run(q, k, v, n);
+      const diff = lab.maxAbsDiff({ shape: [n, D], data: Float32Array.from(r.output) }, ours.output);
+      if (!(diff < 1e-4)) throw new Error(`${name} disagrees with the engine at n = ${n}: max |diff| ${diff}`);
+      contenders[name] = () => run(q, k, v, n);
+    }
+    // Three interleaved rounds, best median kept: a busy machine slows whichever ran then.
+    for (let round = 0; round < 3; round++) {
+      for (const [name, run] of Object.entries(contenders)) {
+        const ms = await timeAsync(run, n);
+        rows[name].set(n, Math.min(ms, rows[name].get(n) ?? Infinity));
+      }
+    }
+  }
+  const ort = rows['onnxruntime-web, wasm, 1 thread'];
+  const ref = ort || rows['attention-lab API'];
+  console.log(`\nthe API beside its peers, d = ${D}, no mask, one process; each call takes Float32Arrays and returns weights and output;`);
+  console.log(`xR = time / ${ort ? 'onnxruntime-web' : 'attention-lab API'}; API call: ${api.note}`);
+  const header = ['implementation', ...SIZES.map((n) => `n=${n}`)];
+  const lines = Object.entries(rows).map(([name, m]) => [name, ...SIZES.map((n) => {
+    const ms = m.get(n);
+    return `${ms < 0.1 ? ms.toFixed(4) : ms.toFixed(3)} ms x${(ms / ref.get(n)).toFixed(2)}`;
+  })]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const fmt = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  console.log(fmt(header));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const l of lines) console.log(fmt(l));
+  for (const reason of skipped) console.log(`  (skipped ${reason})`);
+}
+
+/** Milliseconds from require('attention-lab') to loadAttentionLab() resolved, in fresh node processes. */
+function initTime(runs = 20) {
+  const probe = `const t0 = performance.now(); require(${JSON.stringify(path.join(root, 'index.js'))}).loadAttentionLab()` +
+    '.then(() => process.stdout.write(String(performance.now() - t0)))';
+  const ms = [];
+  for (let i = 0; i < runs; i++) ms.push(Number(execFileSync(process.execPath, ['-e', probe], { encoding: 'utf8' })));
+  const sorted = [...ms].sort((a, b) => a - b);
+  console.log(`\nengine start-up in node (require to loadAttentionLab() resolved), ${runs} fresh processes: ` +
+    `median ${median(ms).toFixed(1)} ms, min ${sorted[0].toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms (target <= 10 ms)`);
 }
 
 main().catch((err) => {

@@ -80,6 +80,7 @@ function buildSite() {
   }
   for (const file of ASSETS) fs.copyFileSync(path.join(src, file), path.join(out, file));
   console.log(`build: dist/ (${[...PAGES.map((p) => p.file), ...ASSETS].join(', ')})`);
+  require('./build-embed.js').buildEmbed();
 }
 
 module.exports = { buildSite, PAGES, ASSETS };

@@ -4,7 +4,10 @@
 //   Debian packages through apt-get when run as root (otherwise prints the command),
 //   npm packages through npm ci when node_modules is missing or stale.
 // An emcc already on PATH (e.g. from emsdk) is used as it is.
-// Usage: node scripts/setup.js [--browser]   (--browser adds Chromium for browser tests)
+// Usage: node scripts/setup.js [--browser] [--recipes]
+//   --browser adds Chromium for browser tests;
+//   --recipes adds MkDocs, Hugo and nbconvert, which the embedding-recipe tests build sites with.
+//   These are optional: when they cannot be installed, setup says so and those tests skip.
 
 const { execFileSync, spawnSync } = require('child_process');
 const fs = require('fs');
@@ -29,26 +32,45 @@ const needs = [
 const browserNeeds = [
   { what: 'Chromium', ok: () => fs.existsSync('/usr/bin/chromium'), pkg: 'chromium' },
 ];
+const recipeNeeds = [
+  { what: 'MkDocs', ok: () => onPath('mkdocs'), pkg: 'mkdocs' },
+  { what: 'Hugo', ok: () => onPath('hugo'), pkg: 'hugo' },
+  { what: 'nbconvert', ok: () => onPath('jupyter-nbconvert'), pkg: 'jupyter-nbconvert' },
+];
 
-function ensureDebianPackages(list) {
+let aptUpdated = false;
+
+/** Installs what `list` lacks; `optional` needs only warn when they cannot be installed. */
+function ensureDebianPackages(list, { optional = false } = {}) {
   const missing = list.filter((n) => !n.ok());
   if (missing.length === 0) return;
   const pkgs = [...new Set(missing.map((n) => n.pkg))];
   console.log(`setup: missing ${missing.map((n) => n.what).join(', ')}`);
+  const fail = (message) => {
+    if (optional) {
+      console.warn(`setup: ${message} (optional: the tests that need them will skip)`);
+      return;
+    }
+    console.error(`setup: ${message}`);
+    process.exit(1);
+  };
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!isRoot || !onPath('apt-get')) {
-    console.error(`setup: install them first, e.g.: sudo apt-get update && sudo apt-get install -y ${pkgs.join(' ')}`);
-    process.exit(1);
+    fail(`install them first, e.g.: sudo apt-get update && sudo apt-get install -y ${pkgs.join(' ')}`);
+    return;
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   console.log(`setup: apt-get install ${pkgs.join(' ')}`);
-  execFileSync('apt-get', ['update', '-q'], { stdio: 'inherit', env });
-  execFileSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...pkgs], { stdio: 'inherit', env });
-  const still = list.filter((n) => !n.ok());
-  if (still.length) {
-    console.error(`setup: still missing after apt-get: ${still.map((n) => n.what).join(', ')}`);
-    process.exit(1);
+  try {
+    if (!aptUpdated) execFileSync('apt-get', ['update', '-q'], { stdio: 'inherit', env });
+    aptUpdated = true;
+    execFileSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...pkgs], { stdio: 'inherit', env });
+  } catch (err) {
+    fail(`apt-get failed: ${err.message}`);
+    return;
   }
+  const still = list.filter((n) => !n.ok());
+  if (still.length) fail(`still missing after apt-get: ${still.map((n) => n.what).join(', ')}`);
 }
 
 function ensureNpmPackages() {
@@ -64,4 +86,5 @@ function ensureNpmPackages() {
 }
 
 ensureDebianPackages(process.argv.includes('--browser') ? [...needs, ...browserNeeds] : needs);
+if (process.argv.includes('--recipes')) ensureDebianPackages(recipeNeeds, { optional: true });
 ensureNpmPackages();

@@ -65,6 +65,28 @@ private:
     std::string error_;
 };
 
+// The sqrt(d_k) experiment in steps (dot_product_sampler), so a page can split the work.
+class dot_stats_handle {
+public:
+    val start(double dk, double seed) {
+        return guarded("createDotProductStats", [&] {
+            sampler_ = std::make_unique<dot_product_sampler>(dk, seed);
+            return val::object();
+        });
+    }
+    val add(double count) {
+        return guarded("createDotProductStats", [&] {
+            sampler_->add(count);
+            return val::object();
+        });
+    }
+    val result() const { return guarded("createDotProductStats", [&] { return to_js(sampler_->result()); }); }
+    double samples() const { return static_cast<double>(sampler_->samples()); }
+
+private:
+    std::unique_ptr<dot_product_sampler> sampler_;
+};
+
 val attention_js(const val& q, const val& k, const val& v, const val& opts) {
     return guarded("attention", [&] {
         const tensor tq = to_tensor(q, "attention", "Q");
@@ -157,6 +179,12 @@ EMSCRIPTEN_BINDINGS(attnlab) {
         .function("view", &workspace_handle::view)
         .function("fullyMaskedCount", &workspace_handle::fully_masked_count)
         .function("release", &workspace_handle::release);
+    emscripten::class_<dot_stats_handle>("DotProductStats")
+        .constructor<>()
+        .function("start", &dot_stats_handle::start)
+        .function("add", &dot_stats_handle::add)
+        .function("result", &dot_stats_handle::result)
+        .function("samples", &dot_stats_handle::samples);
 }
 
 }  // namespace attnlab::bindings

@@ -1,5 +1,6 @@
 #include "attnlab/stats.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -23,26 +24,57 @@ dot_stats dot_product_stats(double d_k, double samples, double seed) {
         throw argument_error(fn + ": dk * samples = " + number_string(d_k * samples) +
                              "; expected at most 100,000,000 draws per call");
     }
-    normal_generator gen(static_cast<std::uint64_t>(seed));
-    const auto dims = static_cast<std::size_t>(d_k);
-    const auto count = static_cast<std::size_t>(samples);
-    // Welford's running mean and sum of squared deviations: stable for any sample count.
-    double mean = 0, m2 = 0;
-    for (std::size_t s = 0; s < count; ++s) {
+    dot_product_sampler sampler(d_k, seed);
+    sampler.add(samples);
+    return sampler.result();
+}
+
+namespace {
+
+const std::string sampler_fn = "createDotProductStats";
+
+std::uint64_t checked_seed(double d_k, double seed) {
+    require_whole(d_k, 1, 65536, sampler_fn, "dk", "65536");
+    require_whole(seed, 0, 9007199254740991.0, sampler_fn, "seed", "2^53 - 1");
+    return static_cast<std::uint64_t>(seed);
+}
+
+}  // namespace
+
+dot_product_sampler::dot_product_sampler(double d_k, double seed) : gen_(checked_seed(d_k, seed)), d_k_(d_k) {}
+
+void dot_product_sampler::add(double count) {
+    const double room = std::min(1e7, std::floor(1e8 / d_k_)) - static_cast<double>(count_);
+    if (room < 1) {
+        throw argument_error(sampler_fn + ": add: " + std::to_string(count_) +
+                             " samples drawn, the most for dk = " + number_string(d_k_) +
+                             "; expected no more calls to add");
+    }
+    require_whole(count, 1, room, sampler_fn + ": add", "count", number_string(room));
+    const auto dims = static_cast<std::size_t>(d_k_);
+    const std::size_t end = count_ + static_cast<std::size_t>(count);
+    for (; count_ < end; ++count_) {
         double dot = 0;
         for (std::size_t i = 0; i < dims; ++i) {
-            const double q = gen.normal();
-            dot += q * gen.normal();
+            const double q = gen_.normal();
+            dot += q * gen_.normal();
         }
-        const double delta = dot - mean;
-        mean += delta / static_cast<double>(s + 1);
-        m2 += delta * (dot - mean);
+        const double delta = dot - mean_;
+        mean_ += delta / static_cast<double>(count_ + 1);
+        m2_ += delta * (dot - mean_);
+    }
+}
+
+dot_stats dot_product_sampler::result() const {
+    if (count_ < 2) {
+        throw argument_error(sampler_fn + ": result: " + std::to_string(count_) +
+                             " samples drawn; expected add() to reach at least 2 first");
     }
     dot_stats r;
-    r.mean = mean;
-    r.variance = m2 / static_cast<double>(count - 1);
+    r.mean = mean_;
+    r.variance = m2_ / static_cast<double>(count_ - 1);
     r.std = std::sqrt(r.variance);
-    r.expected_std = std::sqrt(d_k);
+    r.expected_std = std::sqrt(d_k_);
     return r;
 }
 

@@ -1,20 +1,19 @@
 #include "attnlab/tensor.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
-#include <sstream>
 
 #include "attnlab/errors.hpp"
 #include "attnlab/kernels.hpp"
 
 namespace attnlab {
 
+// No iostreams here: in wasm they pull in the whole locale machinery (about 70 KB of code).
 std::string shape_string(const shape_t& shape) {
-    std::ostringstream out;
-    out << '[';
-    for (std::size_t i = 0; i < shape.size(); ++i) out << (i ? ", " : "") << shape[i];
-    out << ']';
-    return out.str();
+    std::string out = "[";
+    for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
+    return out + ']';
 }
 
 shape_t shape_of(const tensor& t) { return shape_t(t.shape().begin(), t.shape().end()); }
@@ -38,10 +37,9 @@ std::size_t checked_size(const shape_t& shape, std::size_t limit, const std::str
 std::string number_string(double x) {
     if (std::isnan(x)) return "NaN";
     if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
-    std::ostringstream out;
-    out.precision(9);
-    out << x;
-    return out.str();
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.9g", x);
+    return buf;
 }
 
 std::string index_string(const shape_t& shape, std::size_t flat) {

@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdint>
+#include <vector>
 
 #include "attnlab/errors.hpp"
 #include "attnlab/random.hpp"
@@ -67,4 +69,64 @@ TEST_CASE("without scaling the softmax saturates and its gradient vanishes as d_
     }
     CHECK_THROWS_MATCHES(attnlab::softmax_saturation({}, 5, 1, 1), argument_error,
                          Message("softmaxSaturation: dks has 0 entries; expected 1 to 64 values of d_k"));
+}
+
+namespace {
+
+// The experiment written out in one loop, as a reference for the stepped sampler.
+attnlab::dot_stats reference_stats(std::size_t dk, std::size_t samples, std::uint64_t seed) {
+    attnlab::normal_generator gen(seed);
+    double mean = 0, m2 = 0;
+    for (std::size_t s = 0; s < samples; ++s) {
+        double dot = 0;
+        for (std::size_t i = 0; i < dk; ++i) {
+            const double q = gen.normal();
+            dot += q * gen.normal();
+        }
+        const double delta = dot - mean;
+        mean += delta / static_cast<double>(s + 1);
+        m2 += delta * (dot - mean);
+    }
+    attnlab::dot_stats r;
+    r.mean = mean;
+    r.variance = m2 / static_cast<double>(samples - 1);
+    r.std = std::sqrt(r.variance);
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("any split of the samples over add() gives exactly the one-call numbers", "[stats][sampler]") {
+    const auto whole = reference_stats(512, 5000, 2017);
+    const auto direct = dot_product_stats(512, 5000, 2017);
+    CHECK(direct.mean == whole.mean);
+    CHECK(direct.variance == whole.variance);
+    for (const std::vector<double>& split : std::vector<std::vector<double>>{{5000}, {2, 4998}, {1, 1, 3, 995, 4000}, {1000, 1000, 1000, 1000, 1000}}) {
+        attnlab::dot_product_sampler sampler(512, 2017);
+        for (double count : split) sampler.add(count);
+        const auto r = sampler.result();
+        CHECK(sampler.samples() == 5000);
+        CHECK(r.mean == whole.mean);
+        CHECK(r.variance == whole.variance);
+        CHECK(r.std == whole.std);
+        CHECK(r.expected_std == std::sqrt(512.0));
+    }
+}
+
+TEST_CASE("the stepped sampler rejects bad counts by name and stays usable", "[stats][sampler][errors]") {
+    CHECK_THROWS_MATCHES(attnlab::dot_product_sampler(0, 1), argument_error,
+                         Message("createDotProductStats: dk = 0; expected a whole number from 1 to 65536"));
+    attnlab::dot_product_sampler sampler(65536, 3);
+    CHECK_THROWS_MATCHES(sampler.result(), argument_error,
+                         Message("createDotProductStats: result: 0 samples drawn; expected add() to reach at least 2 first"));
+    CHECK_THROWS_MATCHES(sampler.add(0.5), argument_error,
+                         Message("createDotProductStats: add: count = 0.5; expected a whole number from 1 to 1525"));
+    sampler.add(1500);
+    CHECK_THROWS_MATCHES(sampler.add(26), argument_error,
+                         Message("createDotProductStats: add: count = 26; expected a whole number from 1 to 25"));
+    sampler.add(25);
+    CHECK_THROWS_MATCHES(sampler.add(1), argument_error,
+                         Message("createDotProductStats: add: 1525 samples drawn, the most for dk = 65536; expected no more calls to add"));
+    CHECK(sampler.samples() == 1525);
+    CHECK(std::isfinite(sampler.result().std));
 }

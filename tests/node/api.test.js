@@ -18,7 +18,7 @@ test('the package loads with require and with import, and both share the API', a
 test('the public API has exactly these names', async () => {
   const lab = await loadAttentionLab();
   assert.deepEqual(Object.keys(lab).sort(), [
-    'ATTENTION_OPTIONS', 'Tensor', 'attention', 'createWorkspace', 'dotProductStats', 'examples', 'explainRow',
+    'ATTENTION_OPTIONS', 'Tensor', 'attention', 'createDotProductStats', 'createWorkspace', 'dotProductStats', 'examples', 'explainRow',
     'maxAbsDiff', 'memory', 'multiHeadAttention', 'randomNormal', 'softmax', 'softmaxSaturation', 'tensor', 'traceShapes',
   ]);
 });

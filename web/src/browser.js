@@ -1,10 +1,9 @@
 'use strict';
-// Entry of the classic-script build: exposes window.AttentionLab.loadAttentionLab and
-// registers the lesson widgets as custom elements.
-const createCore = require('../../build/wasm/attention_lab_core.js');
-const { makeLoader } = require('./index.js');
+// Entry of the classic-script build: exposes globalThis.AttentionLab.loadAttentionLab and,
+// where custom elements exist (a page, not a worker), registers the lesson widgets.
+const { loadAttentionLab } = require('./embedded.js');
 
-const api = { loadAttentionLab: makeLoader(createCore) };
-if (typeof globalThis !== 'undefined') globalThis.AttentionLab = Object.assign(globalThis.AttentionLab || {}, api);
+const api = { loadAttentionLab };
+globalThis.AttentionLab = Object.assign(globalThis.AttentionLab || {}, api);
 if (typeof customElements !== 'undefined') require('./widgets/index.js').defineWidgets(api.loadAttentionLab);
 module.exports = api;

@@ -5,6 +5,7 @@
 const { Tensor, fromEngine, toInput, describe } = require('./tensor.js');
 const { checkKeys, boolOption, numberOption, numberArg, wholeOption, attentionOptions, ATTENTION_OPTIONS } = require('./options.js');
 const { Workspace } = require('./workspace.js');
+const { DotProductStats } = require('./dot-product-stats.js');
 
 function unwrap(result) {
   if (result && typeof result.error === 'string') throw new Error(result.error);
@@ -100,6 +101,14 @@ function createLab(core) {
       if (!spec || typeof spec !== 'object') throw new Error(`${fn}: expected an object { dk, samples, seed }; got ${describe(spec)}`);
       const o = checkKeys(fn, spec, ['dk', 'samples', 'seed']);
       return unwrap(core.dotProductStats(numberArg(fn, o, 'dk'), numberArg(fn, o, 'samples', 10000), numberArg(fn, o, 'seed', 1)));
+    },
+
+    /**
+     * The same experiment in steps: { add(count), samples, result(), dispose() }.
+     * @param spec { dk, seed = 1 }
+     */
+    createDotProductStats(spec) {
+      return new DotProductStats(core, spec);
     },
 
     /**

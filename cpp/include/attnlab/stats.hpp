@@ -2,8 +2,11 @@
 /// @file stats.hpp
 /// @brief The sqrt(d_k) experiment: how large are dot products of random vectors?
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
+
+#include "attnlab/random.hpp"
 
 namespace attnlab {
 
@@ -23,6 +26,30 @@ struct dot_stats {
 /// @param seed any integer in [0, 2^53)
 /// @throws argument_error naming the argument that is out of range
 dot_stats dot_product_stats(double d_k, double samples, double seed);
+
+/// @brief The same experiment in steps, so a page can spread it over several short tasks.
+/// Any split of N samples over add() gives exactly dot_product_stats(d_k, N, seed).
+class dot_product_sampler {
+public:
+    /// @throws argument_error for d_k or seed out of the ranges of dot_product_stats
+    dot_product_sampler(double d_k, double seed);
+    /// @brief Draws `count` more pairs (a whole number >= 1); the running total stays within
+    /// the limits of dot_product_stats.
+    /// @throws argument_error naming `count`, leaving the sampler as it was
+    void add(double count);
+    /// @brief Pairs drawn so far.
+    std::size_t samples() const { return count_; }
+    /// @brief Statistics of the pairs drawn so far.
+    /// @throws argument_error before two pairs are drawn
+    dot_stats result() const;
+
+private:
+    normal_generator gen_;
+    double d_k_;
+    std::size_t count_ = 0;
+    // Welford's running mean and sum of squared deviations: stable for any sample count.
+    double mean_ = 0, m2_ = 0;
+};
 
 /// @brief How saturated one softmax row gets for random q, k at one d_k.
 struct saturation_point {

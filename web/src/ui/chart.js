@@ -32,4 +32,22 @@ function path(points) {
   return points.map(([x, y], i) => `${i ? 'L' : 'M'}${x.toFixed(1)} ${y.toFixed(1)}`).join(' ');
 }
 
-module.exports = { linear, log2, ticks, path };
+/**
+ * Geometry of a log-x line chart, shared by the on-page SVG and the exported files.
+ * @param opts { xs: number[] (> 0, ascending), yMax, series: [{ ys }] }
+ * @return { W, H, plot: { left, right, top, bottom }, xTicks, yTicks: [{ value, at }], series: [points] }
+ */
+function lineLayout(opts) {
+  const W = 480, H = 250, L = 48, R = 12, T = 14, B = 40;
+  const x = log2([opts.xs[0], opts.xs[opts.xs.length - 1]], [L, W - R]);
+  const y = linear([0, opts.yMax], [H - B, T]);
+  return {
+    W, H,
+    plot: { left: L, right: W - R, top: T, bottom: H - B },
+    xTicks: opts.xs.map((value) => ({ value, at: x(value) })),
+    yTicks: ticks(0, opts.yMax, 5).map((value) => ({ value, at: y(value) })),
+    series: opts.series.map((ser) => opts.xs.map((xv, i) => [x(xv), y(ser.ys[i])])),
+  };
+}
+
+module.exports = { linear, log2, ticks, path, lineLayout };

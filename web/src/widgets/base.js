@@ -139,6 +139,7 @@ class LabElement extends HTMLElement {
   async build() {
     const generation = ++this._generation;
     this._dirty = false;
+    this.flushState();  // a redraw re-reads the URL: it must hold the latest state
     this._status = 'loading';
     this._json = this.readJsonText();
     if (this._built) {

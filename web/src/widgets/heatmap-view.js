@@ -7,13 +7,15 @@
 const { h } = require('./dom.js');
 const colors = require('../ui/colors.js');
 const model = require('../ui/heatmap-model.js');
+const { exportMenu } = require('./export-menu.js');
 
 const GRID_LIMIT = 32;  // above this many rows or columns, draw on a canvas
 const MASK_RGB = [154, 154, 166];  // neutral grey: no viridis colour is grey
 
 class HeatmapView {
   /**
-   * @param opts { label, onCell(cell) on focus/hover, onPick(cell) on click/Enter, digits }
+   * @param opts { label, onCell(cell) on focus/hover, onPick(cell) on click/Enter, digits,
+   *   title, caption() and settings() for exported files; exportable: false drops the menu }
    */
   constructor(opts = {}) {
     this.opts = opts;
@@ -28,6 +30,7 @@ class HeatmapView {
     this.legend = h('div', { class: 'al-legend', part: 'legend' },
       h('span', {}, '0'), h('span', { class: 'al-legend-bar', style: { background: colors.gradient() }, 'aria-hidden': 'true' }), h('span', {}, '1'),
       h('span', {}, h('span', { class: 'al-legend-mask', 'aria-hidden': 'true' }), ' masked (\u2212\u221e before softmax)'));
+    if (opts.exportable !== false) this.legend.append(exportMenu(() => this.figure(), { label: opts.title || opts.label }).root);
     this.root = h('div', { class: 'al-heatmap-wrap' }, h('div', { class: 'al-scroll' }, this.grid, this.canvas), this.legend, this.live);
     this.size = null;
   }
@@ -37,6 +40,7 @@ class HeatmapView {
    * @param showNumbers draw values inside cells
    */
   update({ weights, masked, rowLabels, colLabels, showNumbers = true, picked = null }) {
+    this.data = { weights, masked, rowLabels, colLabels, showNumbers };
     const rows = weights.length, cols = rows ? weights[0].length : 0;
     this.canvasMode = rows > GRID_LIMIT || cols > GRID_LIMIT;
     this.grid.hidden = this.canvasMode;
@@ -57,6 +61,7 @@ class HeatmapView {
         el.textContent = showNumbers ? c.text : '';
         el.setAttribute('aria-label', showNumbers || c.masked ? c.label : c.label.slice(c.text.length + 2));
         el.dataset.value = String(c.value);
+        el.dataset.text = c.text;
         el.classList.toggle('al-masked', c.masked);
         el.classList.toggle('al-picked', Boolean(picked && picked[0] === c.row && picked[1] === c.col));
         const bg = c.masked ? '' : c.background;
@@ -66,6 +71,13 @@ class HeatmapView {
         }
       }
     }
+  }
+
+  /** What the export menu saves: the numbers shown, their labels, and the settings. */
+  figure() {
+    const d = this.data, o = this.opts;
+    return { kind: 'heatmap', title: o.title || o.label || 'Attention weights', caption: o.caption ? o.caption() : '', settings: o.settings ? o.settings() : {},
+      rowLabels: d.rowLabels, colLabels: d.colLabels, values: d.weights, masked: d.masked || null, showNumbers: d.showNumbers };
   }
 
   build(rows, cols, rowLabels, colLabels) {
@@ -88,6 +100,7 @@ class HeatmapView {
     const longest = Math.max(1, ...rowLabels.map((t) => t.length));
     const rem = (x) => `calc(${x} * var(--_rem))`;
     this.grid.style.gridTemplateColumns = `minmax(${rem(2)}, ${rem(Math.min(8, longest * 0.6 + 1))}) repeat(${cols}, minmax(${rem(cols > 16 ? 0.9 : 2.4)}, ${rem(3.2)}))`;
+    this.grid.classList.toggle('al-fits-numbers', cols <= 16);
     this.grid.setAttribute('aria-rowcount', String(rows + 1));
     this.grid.setAttribute('aria-colcount', String(cols + 1));
     this.grid.replaceChildren(header, ...body);

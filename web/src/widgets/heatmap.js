@@ -40,6 +40,10 @@ class AttentionHeatmap extends LabElement {
     this.numbersBox = h('input', { id: ids.numbers, type: 'checkbox', onchange: () => this.guard(() => this.set({ numbers: this.numbersBox.checked })) });
     this.view = new HeatmapView({
       label: 'Attention weights: one row per query token, one column per key token',
+      title: 'Attention weights',
+      caption: () => this.exportCaption(),
+      settings: () => ({ causal: this.st.causal, scaling: this.st.scaling, scale: this.last.scale, temperature: TEMPERATURES[this.st.temp],
+        inputs: this.st.self ? 'Q = K = V = X' : 'learned projections' }),
       onPick: (cell) => this.guard(() => this.onPick(cell)),
     });
     this.caption = h('p', { class: 'al-muted', part: 'caption', 'aria-live': 'polite' });
@@ -59,6 +63,7 @@ class AttentionHeatmap extends LabElement {
           { label: 'spread evenly', value: 'even' },
           { label: 'it depends on the vectors', value: 'depends' },
         ],
+        printAnswer: () => `all weight on itself: the engine gives [${this.lab.attention(this.inputs.Q, this.inputs.K, this.inputs.V, { causal: true }).weights.toArray()[0].map((w) => num(w, 2)).join(', ')}].`,
         judge: (choice) => {
           const r = this.lab.attention(this.inputs.Q, this.inputs.K, this.inputs.V, { causal: true });
           const row = r.weights.toArray()[0];
@@ -74,8 +79,10 @@ class AttentionHeatmap extends LabElement {
         question: 'before turning the causal mask on, click a cell you expect it to set to 0, then tick "causal mask".',
         hint: 'Pick with a click, or with the arrow keys and Enter.',
         judge: () => ({ ok: false, close: false, message: '' }),
+        printAnswer: () => 'every cell above the diagonal (a query looking at a later key) becomes 0.',
       });
     }
+    for (const p of [this.row0, this.predict]) if (p) p.refreshPrint();
     this.frame.replaceChildren(...[controls, this.predict && this.predict.root, this.view.root, this.caption, this.row0 && this.row0.root].filter(Boolean));
     this.restore(this.readState(), false);
   }
@@ -130,6 +137,12 @@ class AttentionHeatmap extends LabElement {
     this.predict.verdict.replaceChildren(h('span', { class: masked ? 'al-verdict-ok' : 'al-verdict-bad' },
       masked ? `Right: "${tokens[i]}" may not look ahead at "${tokens[j]}", so that weight is now 0. Every cell above the diagonal is masked.`
         : `Not this one: "${tokens[j]}" comes at or before "${tokens[i]}", so "${tokens[i]}" may still see it. Only cells above the diagonal (later keys) are masked.`));
+  }
+
+  exportCaption() {
+    const st = this.st, label = SCALINGS.find((x) => x[0] === st.scaling)[1];
+    return `Rows: query tokens; columns: key tokens; each row sums to 1. Scaling ${label} (scale ${num(this.last.scale, 4)}), temperature ${TEMPERATURES[st.temp]}, `
+      + `causal mask ${st.causal ? 'on' : 'off'}, ${st.self ? 'Q = K = V = X' : 'learned projections'}.`;
   }
 
   render(save = true) {

@@ -32,6 +32,7 @@ const COMMON_PARTS = [
   { name: 'frame', description: 'The widget\'s outer box.' },
   { name: 'controls', description: 'Rows of buttons, switches and inputs.' },
   { name: 'message', description: 'The in-widget message shown instead of the widget when data is wrong or the engine cannot run.' },
+  { name: 'export', description: 'The export menu beside a heatmap or chart (widgets that draw one).' },
 ];
 
 const CSS_PROPERTIES = [

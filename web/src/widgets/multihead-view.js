@@ -36,12 +36,14 @@ class MultiheadView extends LabElement {
         const res = judgeNumber(text, r.q.shape[2], 0);
         return { ...res, message: `${res.message} The scale 1/\u221ad\u2096 becomes ${num(r.scale, 4)}: nothing is scaled down at all.` };
       },
+      printAnswer: () => `d\u2096 = ${this.lab.multiHeadAttention({ ...this.spec(), heads: 8 }).q.shape[2]} (d_model / h), so the scale 1/\u221ad\u2096 is 1.`,
     });
     this.frame.replaceChildren(
       h('div', { class: 'al-controls' },
         h('label', { for: ids.heads }, 'heads h', this.headsSelect),
         h('label', { for: ids.forget }, this.forget, 'forget the head transpose when merging')),
       this.report, this.headsBox, this.predict.root);
+    this.predict.refreshPrint();
     this.restore(this.readState(), false);
   }
 
@@ -80,7 +82,9 @@ class MultiheadView extends LabElement {
     this.diff = diff;
     const weights = loop.weights.toArray();
     this.views = weights.map((w, i) => {
-      const view = new HeatmapView({ label: `Head ${i + 1} attention weights` });
+      const view = new HeatmapView({ label: `Head ${i + 1} attention weights`,
+        caption: () => `Head ${i + 1} of ${heads}, d_model = ${D_MODEL}, d\u2096 = ${loop.q.shape[2]}, scale ${num(loop.scale, 4)}; rows: query tokens, columns: key tokens.`,
+        settings: () => ({ heads, head: i + 1, dModel: D_MODEL, dk: loop.q.shape[2], scale: loop.scale, seed: this.attr('seed', 7) }) });
       view.update({ weights: w, masked: null, rowLabels: this.words, colLabels: this.words, showNumbers: heads <= 2 });
       return h('figure', { class: 'al-head' }, h('figcaption', {}, `head ${i + 1}`), view.root);
     });

@@ -28,7 +28,9 @@ class PaddingMask extends LabElement {
     this.st = { forget: false };
     const id = uid();
     this.forget = h('input', { id, type: 'checkbox', onchange: () => this.guard(() => { this.st.forget = this.forget.checked; this.render(); }) });
-    this.views = this.padded.map((tokens, b) => new HeatmapView({ label: `Sentence ${b + 1} attention weights` }));
+    this.views = this.padded.map((tokens, b) => new HeatmapView({ label: `Sentence ${b + 1} attention weights`,
+      caption: () => `Sentence ${b + 1} of ${this.sentences.length}, padded to ${this.len} tokens, valid length ${this.lens[b]}; padding mask ${this.st.forget ? 'forgotten' : 'on'}.`,
+      settings: () => ({ validLength: this.lens[b], paddedLength: this.len, paddingMask: !this.st.forget }) }));
     this.report = h('p', { 'aria-live': 'polite' });
     this.frame.replaceChildren(
       h('p', { class: 'al-muted' }, `A batch of ${this.sentences.length} sentences padded to ${this.len} tokens. Valid lengths: ${this.lens.join(', ')}.`),

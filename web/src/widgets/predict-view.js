@@ -8,7 +8,8 @@ class PredictView {
   /**
    * @param opts { question, choices?: [{ label, value }], input?: { label, placeholder },
    *   judge(answer) -> { ok, close, message } (message shown; ok=false keeps asking),
-   *   onReveal?(), skip?: label of a button that reveals without an answer }
+   *   onReveal?(), skip?: label of a button that reveals without an answer,
+   *   printAnswer?() -> the answer, printed as "answer: ..." (see refreshPrint) }
    */
   constructor(opts) {
     this.opts = opts;
@@ -31,7 +32,13 @@ class PredictView {
     if (opts.skip) {
       controls.push(h('p', {}, h('button', { type: 'button', class: 'al-skip', onclick: () => { this.revealed = true; opts.onReveal(null); } }, opts.skip)));
     }
-    this.root = h('div', { class: 'al-predict' }, h('p', { id: qid }, h('strong', {}, 'Predict first: '), opts.question), controls, this.verdict);
+    this.printAnswer = opts.printAnswer ? h('p', { class: 'al-print-answer' }) : null;
+    this.root = h('div', { class: 'al-predict' }, h('p', { id: qid }, h('strong', {}, 'Predict first: '), opts.question), controls, this.verdict, this.printAnswer);
+  }
+
+  /** Fills the print-only answer; widgets call it whenever the answer may have changed. */
+  refreshPrint() {
+    if (this.printAnswer) this.printAnswer.textContent = `answer: ${this.opts.printAnswer()}`;
   }
 
   answer(value) {

@@ -8,6 +8,8 @@ const { LabElement, urlState } = require('./base.js');
 const { pause, now } = require('./schedule.js');
 const { PredictView } = require('./predict-view.js');
 const { lineChart } = require('./svg.js');
+const { exportMenu } = require('./export-menu.js');
+const { chartFigure } = require('../ui/export.js');
 const { judgeNumber } = require('../ui/predict.js');
 const { num, fixed, grouped } = require('../ui/format.js');
 
@@ -43,6 +45,7 @@ class ScalingExperiment extends LabElement {
       },
       onReveal: () => { this.results.hidden = false; },
       skip: 'Show the results without guessing',
+      printAnswer: () => `about ${fixed(this.stats[DKS.indexOf(512)].std, 2)} measured; theory says \u221a512 = ${fixed(this.stats[DKS.indexOf(512)].expectedStd, 2)}.`,
     });
     if (!this.attr('predict', true)) this.prompt.root.hidden = true;
     this.frame.replaceChildren(
@@ -129,6 +132,7 @@ class ScalingExperiment extends LabElement {
 
   draw() {
     const sat = this.sat;
+    const { samples, seed } = this.st;
     const shown = [4, 64, 512];
     this.table.replaceChildren(h('caption', { class: 'al-sr' }, 'Measured and expected standard deviation'),
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'd\u2096'), h('th', { scope: 'col' }, 'measured std'), h('th', { scope: 'col' }, '\u221ad\u2096'))),
@@ -137,23 +141,27 @@ class ScalingExperiment extends LabElement {
         return h('tr', {}, h('th', { scope: 'row' }, String(dk)), h('td', { class: 'al-measured' }, fixed(st.std, 2)), h('td', {}, fixed(st.expectedStd, 2)));
       })));
     const maxStd = Math.max(...this.stats.map((x) => Math.max(x.std, x.expectedStd)));
-    this.chart1.replaceChildren(lineChart({
+    const settings = { samples: SAMPLES[samples], seed };
+    const note = `Samples per d\u2096: ${grouped(SAMPLES[samples])}, seed ${seed}.`;
+    const withExport = (opts) => [lineChart(opts), h('div', { class: 'al-chart-tools' }, exportMenu(() => chartFigure(opts, settings, note), { label: opts.title }).root)];
+    this.chart1.replaceChildren(...withExport({
       title: 'Standard deviation of q\u00b7k against d\u2096',
       desc: `Measured: ${shown.map((dk) => `d\u2096 ${dk}: ${fixed(this.stats[DKS.indexOf(dk)].std, 2)}`).join(', ')}; it follows \u221ad\u2096.`,
       xLabel: 'd\u2096 (log scale)', yLabel: 'std', xs: DKS, yMax: Math.ceil(maxStd / 5) * 5,
-      series: [{ name: 'sqrt', ys: this.stats.map((x) => x.expectedStd), cls: 'al-curve' }, { name: 'measured', ys: this.stats.map((x) => x.std), cls: 'al-point', points: true }],
+      series: [{ name: '\u221ad\u2096', ys: this.stats.map((x) => x.expectedStd), cls: 'al-curve' }, { name: 'measured std', ys: this.stats.map((x) => x.std), cls: 'al-point', points: true }],
     }));
-    this.chart2.replaceChildren(lineChart({
+    this.chart2.replaceChildren(...withExport({
       title: 'Saturation of one softmax row against d\u2096',
       desc: `Unscaled, the largest weight reaches ${fixed(sat[sat.length - 1].maxWeightUnscaled, 2)} at d\u2096 512 and the largest gradient falls to ${fixed(sat[sat.length - 1].maxGradUnscaled, 3)}; scaled, they stay near ${fixed(sat[sat.length - 1].maxWeightScaled, 2)} and ${fixed(sat[sat.length - 1].maxGradScaled, 3)}.`,
       xLabel: 'd\u2096 (log scale)', yLabel: 'value', xs: DKS, yMax: 1,
       series: [
-        { ys: sat.map((p) => p.maxWeightScaled), cls: 'al-curve' },
-        { ys: sat.map((p) => p.maxWeightUnscaled), cls: 'al-curve-2' },
-        { ys: sat.map((p) => p.maxGradScaled), cls: 'al-point-2', points: true },
-        { ys: sat.map((p) => p.maxGradUnscaled), cls: 'al-point-hollow', points: true },
+        { name: 'largest weight, scaled', ys: sat.map((p) => p.maxWeightScaled), cls: 'al-curve' },
+        { name: 'largest weight, unscaled', ys: sat.map((p) => p.maxWeightUnscaled), cls: 'al-curve-2' },
+        { name: 'largest gradient, scaled', ys: sat.map((p) => p.maxGradScaled), cls: 'al-point-2', points: true },
+        { name: 'largest gradient, unscaled', ys: sat.map((p) => p.maxGradUnscaled), cls: 'al-point-hollow', points: true },
       ],
     }));
+    this.prompt.refreshPrint();
   }
 }
 

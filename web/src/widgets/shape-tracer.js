@@ -102,7 +102,7 @@ class ShapeTracer extends LabElement {
         });
         input.addEventListener('keydown', (e) => { if (e.key === 'Enter') check(); });
         cell = h('span', { class: 'al-group' }, h('label', { for: id, class: 'al-sr' }, `shape of ${step.name}`), input,
-          h('button', { type: 'button', onclick: check }, 'Check'), verdict);
+          h('button', { type: 'button', onclick: check }, 'Check'), verdict, h('span', { class: 'al-print-answer' }, `answer: ${shape(step.shape)}`));
       } else {
         cell = h('code', { class: 'al-shape', dataset: { id: step.id } }, shape(step.shape));
       }

@@ -34,7 +34,9 @@ class SoftmaxDemo extends LabElement {
             : 'Not quite: the differences between the inputs are what matter, and they are the same as for [0, 1, 2].',
       }),
       onReveal: () => { this.results.hidden = false; this.saveState(); },
+      printAnswer: () => `the same as softmax([0, 1, 2]): [${Array.from(this.lab.softmax([1000, 1001, 1002]).data, (x) => fixed(x, 4)).join(', ')}].`,
     });
+    this.predict.refreshPrint();
     this.frame.replaceChildren(this.predict.root, h('div', { class: 'al-controls' }, h('label', { for: id }, 'inputs', this.input)), this.results);
     this.render();
   }

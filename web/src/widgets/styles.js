@@ -5,6 +5,9 @@
 // documented custom properties (--al-*) and ::part() names. Colours follow the page's
 // color-scheme through light-dark(); lengths scale with --al-font-size, never the page's rem.
 
+const { EXPORT_CSS } = require('./export-menu.js');
+const { PRINT_CSS } = require('./print.js');
+
 const CSS = `
 :host { display: block; margin: 1.25em 0; max-width: 100%; }
 :host([hidden]) { display: none; }
@@ -98,7 +101,7 @@ button:disabled { opacity: .5; cursor: default; }
 @media (prefers-reduced-motion: no-preference) {
   .al-cell, .al-bar { transition: background-color .18s ease, width .25s ease; }
 }
-`;
+` + EXPORT_CSS + PRINT_CSS;
 
 const sheets = new WeakMap();
 

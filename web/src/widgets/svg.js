@@ -17,23 +17,22 @@ function s(tag, attrs = {}, ...children) {
  * @param opts { title, desc, xLabel, yLabel, xs: number[], series: [{ name, ys, cls, points }], yMax }
  */
 function lineChart(opts) {
-  const W = 480, H = 250, L = 48, R = 12, T = 14, B = 40;
-  const x = chart.log2([opts.xs[0], opts.xs[opts.xs.length - 1]], [L, W - R]);
-  const y = chart.linear([0, opts.yMax], [H - B, T]);
+  const g = chart.lineLayout(opts);
+  const { W, H } = g, { left: L, right, top: T, bottom } = g.plot;
   const titleId = `t${Math.random().toString(36).slice(2)}`;
   const svg = s('svg', { class: 'al-chart', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-labelledby': titleId },
     s('title', { id: titleId }, `${opts.title}. ${opts.desc}`));
-  svg.append(s('line', { class: 'al-axis', x1: L, y1: H - B, x2: W - R, y2: H - B }), s('line', { class: 'al-axis', x1: L, y1: T, x2: L, y2: H - B }));
-  for (const v of opts.xs) {
-    svg.append(s('text', { x: x(v), y: H - B + 14, 'text-anchor': 'middle' }, String(v)));
+  svg.append(s('line', { class: 'al-axis', x1: L, y1: bottom, x2: right, y2: bottom }), s('line', { class: 'al-axis', x1: L, y1: T, x2: L, y2: bottom }));
+  for (const t of g.xTicks) {
+    svg.append(s('text', { x: t.at, y: bottom + 14, 'text-anchor': 'middle' }, String(t.value)));
   }
-  for (const v of chart.ticks(0, opts.yMax, 5)) {
-    svg.append(s('line', { class: 'al-axis', x1: L - 4, y1: y(v), x2: L, y2: y(v) }), s('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end' }, String(v)));
+  for (const t of g.yTicks) {
+    svg.append(s('line', { class: 'al-axis', x1: L - 4, y1: t.at, x2: L, y2: t.at }), s('text', { x: L - 6, y: t.at + 4, 'text-anchor': 'end' }, String(t.value)));
   }
-  svg.append(s('text', { x: (L + W - R) / 2, y: H - 6, 'text-anchor': 'middle' }, opts.xLabel));
-  svg.append(s('text', { x: 12, y: (T + H - B) / 2, 'text-anchor': 'middle', transform: `rotate(-90 12 ${(T + H - B) / 2})` }, opts.yLabel));
-  opts.series.forEach((ser) => {
-    const pts = opts.xs.map((xv, i) => [x(xv), y(ser.ys[i])]);
+  svg.append(s('text', { x: (L + right) / 2, y: H - 6, 'text-anchor': 'middle' }, opts.xLabel));
+  svg.append(s('text', { x: 12, y: (T + bottom) / 2, 'text-anchor': 'middle', transform: `rotate(-90 12 ${(T + bottom) / 2})` }, opts.yLabel));
+  opts.series.forEach((ser, k) => {
+    const pts = g.series[k];
     if (ser.points) pts.forEach(([px, py]) => svg.append(s('circle', { class: ser.cls, cx: px, cy: py, r: 4 })));
     else svg.append(s('path', { class: ser.cls, d: chart.path(pts) }));
   });

@@ -38,12 +38,14 @@ class AttentionWorkedExample extends LabElement {
       question: 'which value will the output mostly copy?',
       choices: [{ label: 'mostly v\u2081', value: 0 }, { label: 'mostly v\u2082', value: 1 }, { label: 'an even blend', value: 2 }],
       judge: (choice) => this.judgeCopy(choice),
+      printAnswer: () => `${this.copyAnswer()}: weights ${vector(this.current.weights.data, 4)}.`,
       onReveal: () => { this.revealed = true; this.render(); },
     });
     this.practicePrompt = new PredictView({
       question: 'you changed the query. What weight will k\u2081 get now?',
       input: { label: 'w\u2081 =', placeholder: 'e.g. 0.6' },
       judge: (text) => judgeNumber(text, this.current.weights.get(0), 0.02),
+      printAnswer: () => `w\u2081 = ${num(this.current.weights.get(0), 4)}.`,
       onReveal: () => { this.revealed = true; this.render(); },
     });
     this.practicePrompt.root.hidden = true;
@@ -68,9 +70,17 @@ class AttentionWorkedExample extends LabElement {
     this.onEdit();
   }
 
-  judgeCopy(choice) {
+  copyTruth() {
     const w = this.current.weights;
-    const truth = Math.abs(w.get(0) - w.get(1)) < 0.1 ? 2 : w.get(0) > w.get(1) ? 0 : 1;
+    return Math.abs(w.get(0) - w.get(1)) < 0.1 ? 2 : w.get(0) > w.get(1) ? 0 : 1;
+  }
+
+  copyAnswer() {
+    return ['mostly v\u2081', 'mostly v\u2082', 'an even blend'][this.copyTruth()];
+  }
+
+  judgeCopy(choice) {
+    const truth = this.copyTruth();
     const names = ['v\u2081', 'v\u2082', 'an even blend'];
     const right = choice === truth;
     return { ok: true, close: right, message: right ? `Right: ${names[truth]}, but still a blend of both.` : `Not quite: it is ${names[truth]}. See the weights below.` };
@@ -111,6 +121,8 @@ class AttentionWorkedExample extends LabElement {
         row('sum of exps', [masked(num(d.sumRaw, 4)), '']),
         row('weight', [num(d.weights.get(0), 4), num(d.weights.get(1), 4)].map(masked), 'al-current')));
     this.frame.dataset.weights = Array.from(d.weights.data).join(',');
+    this.copyPrompt.refreshPrint();
+    this.practicePrompt.refreshPrint();
     this.outputBox.replaceChildren(hide
       ? h('span', { class: 'al-muted' }, 'Output: answer the question above to see it.')
       : h('span', {}, h('strong', {}, 'output = '), h('span', { class: 'al-output' }, vector(d.output.data, 4)),

@@ -1,0 +1,59 @@
+'use strict';
+// esbuild plugins shared by the bundle step (scripts/build.js) and the size breakdown
+// (scripts/size.js): virtual modules made at build time.
+
+const fs = require('fs');
+const path = require('path');
+
+const root = path.resolve(__dirname, '..');
+
+// Formulas used inside widgets, typeset to MathML now so readers' browsers typeset nothing.
+const formulaPlugin = {
+  name: 'al-formulas',
+  setup(build) {
+    build.onResolve({ filter: /^al:formulas$/ }, () => ({ path: 'formulas', namespace: 'al' }));
+    build.onLoad({ filter: /.*/, namespace: 'al' }, () => {
+      const katex = require('katex');
+      const { FORMULAS } = require(path.join(root, 'web', 'src', 'ui', 'formula-tex.js'));
+      // KaTeX's MathML node tree as plain arrays [tag, attributes, ...children] (strings are
+      // text), so the widgets build the formulas with createElementNS and never parse markup.
+      const toTree = (node) => {
+        if (typeof node.text === 'string') return node.text;
+        if (node.type === 'annotation') return null;
+        if (node.type === undefined && typeof node.width === 'number') {  // KaTeX's SpaceNode
+          return node.character ? ['mtext', {}, node.character] : ['mspace', { width: `${node.width}em` }];
+        }
+        const kids = (node.children || []).map(toTree).filter((k) => k !== null);
+        return node.type ? [node.type, { ...node.attributes }, ...kids] : kids;
+      };
+      const rendered = {};
+      for (const [id, parts] of Object.entries(FORMULAS)) {
+        rendered[id] = parts.map(([tex, role]) => {
+          const tree = toTree(katex.__renderToDomTree(tex, { output: 'mathml', throwOnError: true }));
+          const math = tree.find((k) => Array.isArray(k) && k[0] === 'math');
+          if (!math) throw new Error(`formula ${id}: KaTeX gave no <math> for ${JSON.stringify(tex)}`);
+          return [math, role];
+        });
+      }
+      return { contents: `module.exports = ${JSON.stringify(rendered)};`, loader: 'js' };
+    });
+  },
+};
+
+// The wasm bytes inside the script, as base64 of their gzip: the script gzips to about
+// the size of the gzipped wasm, where base64 of the raw bytes gzips to about 1.4 times that
+// (measured in npm run bench). ATTNLAB_EMBED=raw embeds the raw bytes, for comparison.
+const wasmPlugin = {
+  name: 'al-wasm',
+  setup(build) {
+    build.onResolve({ filter: /^al:wasm$/ }, () => ({ path: 'wasm', namespace: 'al-wasm' }));
+    build.onLoad({ filter: /.*/, namespace: 'al-wasm' }, () => {
+      const raw = fs.readFileSync(path.join(root, 'build', 'wasm', 'attention_lab_core.wasm'));
+      const encoding = process.env.ATTNLAB_EMBED === 'raw' ? 'raw' : 'gzip';
+      const bytes = encoding === 'gzip' ? require('zlib').gzipSync(raw, { level: 9 }) : raw;
+      return { contents: `module.exports = ${JSON.stringify({ encoding, base64: bytes.toString('base64') })};`, loader: 'js' };
+    });
+  },
+};
+
+module.exports = { formulaPlugin, wasmPlugin };

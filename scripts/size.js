@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+'use strict';
+// Size breakdown of dist/attention-lab.js: each part bundled and minified on its own the
+// way the build does it, then gzip -9. Parts share nothing under gzip when measured alone,
+// so their sum is a little above the whole script's gzip. Usage: node scripts/size.js
+// (after the build); npm run bench prints the same table.
+
+const fs = require('fs');
+const path = require('path');
+const zlib = require('zlib');
+const { formulaPlugin, wasmPlugin } = require('./bundle-plugins.js');
+
+const root = path.resolve(__dirname, '..');
+const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
+
+async function bundled(entry, { external = [], stub = [] } = {}) {
+  const esbuild = require('esbuild');
+  const stubPlugin = {
+    name: 'stub',
+    setup(build) {
+      for (const file of stub) {
+        build.onResolve({ filter: new RegExp(`${path.basename(file).replace('.', '\\.')}$`) }, () => ({ path: file, namespace: 'stub' }));
+      }
+      build.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
+    },
+  };
+  const r = await esbuild.build({
+    entryPoints: [path.join(root, entry)], bundle: true, format: 'iife', platform: 'browser', minify: true,
+    legalComments: 'none', write: false, external, plugins: [stubPlugin, formulaPlugin, wasmPlugin], logLevel: 'error',
+  });
+  return Buffer.from(r.outputFiles[0].contents);
+}
+
+/** Rows of { part, raw, gzip } in bytes. */
+async function sizeBreakdown() {
+  const wasm = fs.readFileSync(path.join(root, 'build', 'wasm', 'attention_lab_core.wasm'));
+  const script = fs.readFileSync(path.join(root, 'dist', 'attention-lab.js'));
+  const rows = [];
+  const add = (part, bytes) => rows.push({ part, raw: bytes.length, gzip: gzip(bytes) });
+  add('wasm module (.wasm)', wasm);
+  add('wasm embedded as base64 of its gzip (as shipped)', Buffer.from(zlib.gzipSync(wasm, { level: 9 }).toString('base64')));
+  add('wasm embedded as base64 of raw bytes (not used)', Buffer.from(wasm.toString('base64')));
+  add('emscripten glue (minified)', await bundled('build/wasm/attention_lab_core.js'));
+  add('JS API (web/src, minified)', await bundled('web/src/index.js'));
+  add('widgets without CSS (minified)', await bundled('web/src/widgets/index.js', { stub: [path.join(root, 'web/src/widgets/styles.js')] }));
+  add('widget CSS (styles.js, minified)', await bundled('web/src/widgets/styles.js'));
+  add('whole dist/attention-lab.js', script);
+  return rows;
+}
+
+function formatSizes(rows) {
+  const w = Math.max(...rows.map((r) => r.part.length));
+  return rows.map((r) => `  ${r.part.padEnd(w)}  ${String(r.raw).padStart(7)} B raw  ${String(r.gzip).padStart(7)} B gzip -9`).join('\n');
+}
+
+if (require.main === module) {
+  sizeBreakdown().then((rows) => console.log(`size of the classic script and its parts:\n${formatSizes(rows)}`), (err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
+
+module.exports = { sizeBreakdown, formatSizes };

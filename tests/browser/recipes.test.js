@@ -1,0 +1,329 @@
+'use strict';
+// The embedding recipes in examples/, each built with its real tool (MkDocs, nbconvert, Hugo)
+// or served as an author would, opened in Debian's Chromium: the widget renders the engine's
+// numbers, reacts to the reader, logs no console error and fetches nothing from elsewhere.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawnSync } = require('child_process');
+const { pathToFileURL } = require('url');
+const { launch, watchedPage } = require('./browser.js');
+const { startServer } = require('../../scripts/server.js');
+const { loadAttentionLab } = require('../../index.js');
+const { WIDGETS } = require('../../web/src/widgets/manifest.js');
+const { resolveInputs } = require('../../web/src/widgets/inputs.js');
+const { fixed } = require('../../web/src/ui/format.js');
+
+const root = path.resolve(__dirname, '..', '..');
+const dist = path.join(root, 'dist');
+const examples = path.join(root, 'examples');
+const shots = path.join(root, 'test-results', 'screenshots');
+const SENTENCE = 'the cat sat on the mat';
+
+let browser, lab, tmp;
+test.before(async () => {
+  browser = await launch();
+  lab = await loadAttentionLab();
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'al-recipes-'));
+  fs.mkdirSync(shots, { recursive: true });
+});
+test.after(async () => {
+  await browser.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+/** The command's path, or null when it is not installed. */
+function which(cmd) {
+  const r = spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', ...opts });
+  assert.equal(r.status, 0, `${cmd} ${args.join(' ')} failed:\n${r.stdout}\n${r.stderr}`);
+  return r;
+}
+
+/** A fresh copy of examples/<name> in the temp folder. */
+function copyExample(name) {
+  const to = path.join(tmp, name);
+  fs.cpSync(path.join(examples, name), to, { recursive: true });
+  return to;
+}
+
+/**
+ * Waits until every attention-lab element in the page (or frame) is drawn: `status` 'ready',
+ * or the older `data-ready="true"`. A widget in error fails the wait with its message.
+ * @returns the number of widgets
+ */
+async function waitForWidgets(where, { timeout = 20000 } = {}) {
+  const handle = await where.waitForFunction((tags) => {
+    const els = Array.from(document.querySelectorAll(tags.join(',')));
+    const failed = els.find((el) => el.status === 'error' || el.dataset.ready === 'error');
+    if (failed) {
+      const box = failed.shadowRoot || failed;
+      const shown = box.querySelector('[role="alert"], [part~="message"], .al-error');
+      return { error: `<${failed.localName}> shows an error: ${shown ? shown.textContent : '(no message)'}` };
+    }
+    return els.length > 0 && els.every((el) => el.status === 'ready' || el.dataset.ready === 'true') && { count: els.length };
+  }, Object.keys(WIDGETS), { timeout });
+  const r = await handle.jsonValue();
+  if (r.error) throw new Error(r.error);
+  return r.count;
+}
+
+/** The cells of the n-th heatmap grid, row by row: { text, value, masked }. */
+function readCells(where, index = 0) {
+  return where.evaluate((i) => {
+    const el = document.querySelectorAll('attention-heatmap')[i];
+    const grid = (el.shadowRoot || el).querySelector('[role="grid"]');
+    return Array.from(grid.querySelectorAll('[role="row"]'))
+      .map((row) => Array.from(row.querySelectorAll('[role="gridcell"]')).map((c) => ({
+        text: c.textContent.trim(), value: Number(c.dataset.value), masked: c.classList.contains('al-masked'),
+      })))
+      .filter((row) => row.length > 0);
+  }, index);
+}
+
+/** Asserts the grid shows the engine's weights: each cell's text and value, and the mask. */
+function assertCells(cells, weights, causal, label) {
+  assert.equal(cells.length, weights.length, `${label}: one grid row per query`);
+  weights.forEach((row, i) => row.forEach((w, j) => {
+    const c = cells[i][j];
+    assert.ok(Math.abs(c.value - w) < 1e-6, `${label}: cell (${i}, ${j}) holds ${c.value}, the engine gives ${w}`);
+    const masked = causal && j > i;
+    assert.equal(c.masked, masked, `${label}: cell (${i}, ${j}) masked`);
+    assert.equal(c.text, masked ? '' : fixed(w, 2), `${label}: cell (${i}, ${j}) reads ${c.text}`);
+  }));
+}
+
+/** The engine's weights, in node, for a heatmap given only tokens (the widget's seeded vectors). */
+function weightsForTokens(sentence, causal) {
+  const { Q, K, V } = resolveInputs(lab, { tokens: sentence.split(' ') }, 'attention-heatmap');
+  return lab.attention(Q, K, V, { causal }).weights.toArray();
+}
+
+/**
+ * The recipe's first heatmap shows the engine's numbers, and ticking "causal mask" (a click, as
+ * a reader would) redraws it with the causal weights and the upper triangle masked.
+ */
+async function checkHeatmapReacts(where, sentence = SENTENCE) {
+  assertCells(await readCells(where), weightsForTokens(sentence, false), false, 'before the click');
+  const heatmap = where.locator('attention-heatmap').first();
+  const box = heatmap.getByLabel('causal mask');
+  assert.equal(await box.isChecked(), false);
+  await box.click();
+  assert.equal(await box.isChecked(), true);
+  const causal = weightsForTokens(sentence, true);
+  await where.waitForFunction(() => {
+    const el = document.querySelector('attention-heatmap');
+    return (el.shadowRoot || el).querySelectorAll('[role="gridcell"].al-masked').length > 0;
+  });
+  assertCells(await readCells(where), causal, true, 'after ticking causal mask');
+}
+
+/** Full-page screenshots at 1280 and 390 px: test-results/screenshots/recipe-<name>-<width>.png */
+async function screenshots(page, name) {
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    await page.screenshot({ path: path.join(shots, `recipe-${name}-${width}.png`), fullPage: true });
+  }
+}
+
+/** Opens url in a watched page, waits for the widgets, and returns the page and what went wrong. */
+async function open(url) {
+  const w = await watchedPage(browser);
+  await w.page.goto(url);
+  await waitForWidgets(w.page);
+  return w;
+}
+
+/**
+ * Serves a folder over http as a web host would. Hosts answer /favicon.ico; without one,
+ * Chromium asks for it and logs a 404 that no recipe caused, so an empty icon is added.
+ */
+function serve(dir) {
+  const icon = path.join(dir, 'favicon.ico');
+  if (!fs.existsSync(icon)) fs.writeFileSync(icon, '');
+  return startServer({ root: dir });
+}
+
+/** The author's JSON inside the recipe file's <script type="application/json">. */
+function authorJson(file) {
+  return JSON.parse(fs.readFileSync(file, 'utf8').match(/<script type="application\/json">([\s\S]*?)<\/script>/)[1]);
+}
+
+/** The second heatmap, made from the author's JSON in `source`, shows the engine's weights for it. */
+async function checkJsonHeatmap(where, source) {
+  const { Q, K, V } = authorJson(source);
+  assertCells(await readCells(where, 1), lab.attention(Q, K, V).weights.toArray(), false, 'the JSON heatmap');
+}
+
+/** Serves a built site over http, checks its heatmaps (the JSON one when `jsonSource` is given), screenshots it. */
+async function checkServedSite(siteDir, page, name, jsonSource) {
+  const server = await serve(siteDir);
+  try {
+    const { page: p, problems, close } = await open(`${server.url}${page}`);
+    assert.equal(await waitForWidgets(p), jsonSource ? 2 : 1);
+    await checkHeatmapReacts(p);
+    if (jsonSource) await checkJsonHeatmap(p, jsonSource);
+    await screenshots(p, name);
+    assert.deepEqual(problems, []);
+    await close();
+  } finally {
+    await server.close();
+  }
+}
+
+test('plain HTML: the page with the script and two heatmaps works from file://, with tokens and with inline JSON', async () => {
+  const dir = copyExample('plain-html');
+  fs.copyFileSync(path.join(dist, 'attention-lab.js'), path.join(dir, 'attention-lab.js'));
+  const { page, problems, close } = await open(pathToFileURL(path.join(dir, 'index.html')).href);
+  assert.equal(await waitForWidgets(page), 2);
+  await checkHeatmapReacts(page);
+  await checkJsonHeatmap(page, path.join(dir, 'index.html'));
+  await screenshots(page, 'plain-html');
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('MkDocs: mkdocs build puts the script in extra_javascript and the element from Markdown on the page', async (t) => {
+  if (!which('mkdocs')) return t.skip('mkdocs is not installed: apt-get install mkdocs (node scripts/setup.js --recipes)');
+  const dir = copyExample('mkdocs');
+  fs.copyFileSync(path.join(dist, 'attention-lab.js'), path.join(dir, 'docs', 'attention-lab.js'));
+  const site = path.join(tmp, 'mkdocs-site');
+  run('mkdocs', ['build', '--quiet', '--strict', '--site-dir', site], { cwd: dir });
+  const html = fs.readFileSync(path.join(site, 'index.html'), 'utf8');
+  assert.match(html, /<script src="attention-lab\.js"[^>]*><\/script>/);
+  assert.match(html, /<attention-heatmap tokens="the cat sat on the mat"><\/attention-heatmap>/);
+  assert.match(html, /<attention-heatmap tokens="a b c">\s*<script type="application\/json">[^<]*<\/script>\s*<\/attention-heatmap>/, 'the JSON stays inside the element');
+  await checkServedSite(site, 'index.html', 'mkdocs', path.join(dir, 'docs', 'index.md'));
+});
+
+test('Jupyter: a notebook whose output cell holds the element, exported by nbconvert, shows a working heatmap', async (t) => {
+  if (!which('jupyter-nbconvert')) return t.skip('jupyter-nbconvert is not installed: apt-get install jupyter-nbconvert (node scripts/setup.js --recipes)');
+  const dir = copyExample('jupyter');
+  const out = path.join(tmp, 'jupyter-html');
+  run('jupyter-nbconvert', ['--to', 'html', '--TemplateExporter.extra_template_basedirs=templates', '--template', 'offline',
+    '--no-prompt', '--output-dir', out, 'attention.ipynb'], { cwd: dir });
+  fs.copyFileSync(path.join(dist, 'attention-lab.js'), path.join(out, 'attention-lab.js'));
+  const html = fs.readFileSync(path.join(out, 'attention.html'), 'utf8');
+  assert.match(html, /data-mime-type="text\/html">\s*<script src="attention-lab\.js"><\/script>\s*<attention-heatmap tokens="the cat sat on the mat"><\/attention-heatmap>/,
+    'nbconvert copies the text/html output as it is (no sanitising by default)');
+  assert.doesNotMatch(html, /<script src="(https?:|file:)/, 'the offline template drops require.js and MathJax');
+  await checkServedSite(out, 'attention.html', 'jupyter');
+});
+
+test('Hugo: hugo builds a Markdown page with the raw element (goldmark unsafe) into a working heatmap', async (t) => {
+  if (!which('hugo')) return t.skip('hugo is not installed: apt-get install hugo (node scripts/setup.js --recipes)');
+  const dir = copyExample('hugo');
+  fs.mkdirSync(path.join(dir, 'static'), { recursive: true });
+  fs.copyFileSync(path.join(dist, 'attention-lab.js'), path.join(dir, 'static', 'attention-lab.js'));
+  const site = path.join(tmp, 'hugo-site');
+  run('hugo', ['--quiet', '--source', dir, '--destination', site]);
+  const html = fs.readFileSync(path.join(site, 'index.html'), 'utf8');
+  assert.match(html, /<attention-heatmap tokens="the cat sat on the mat"><\/attention-heatmap>/, 'the raw HTML survives Markdown');
+  assert.match(html, /<attention-heatmap tokens="a b c">\s*<script type="application\/json">[^<]*<\/script>\s*<\/attention-heatmap>/, 'the JSON stays inside the element');
+  await checkServedSite(site, 'index.html', 'hugo', path.join(dir, 'content', '_index.md'));
+});
+
+test('LMS iframe: embed.html in a sandboxed cross-origin iframe renders the heatmap and the iframe grows to the reported height', async () => {
+  const lms = path.join(tmp, 'lms');
+  fs.mkdirSync(lms, { recursive: true });
+  const [parentServer, distServer] = await Promise.all([serve(lms), startServer({ root: dist })]);
+  try {
+    assert.notEqual(new URL(parentServer.url).origin, new URL(distServer.url).origin);
+    const snippet = fs.readFileSync(path.join(examples, 'lms-iframe', 'parent.html'), 'utf8');
+    assert.match(snippet, /src="embed\.html\?/);
+    fs.writeFileSync(path.join(lms, 'parent.html'), snippet.replace('src="embed.html?', `src="${distServer.url}embed.html?`));
+
+    const { page, problems, close } = await watchedPage(browser);
+    const heights = [];
+    await page.exposeFunction('recordHeight', (h) => heights.push(h));
+    await page.addInitScript(() => window.addEventListener('message', (e) => {
+      if (e.data && e.data.type === 'attention-lab:height') window.recordHeight(e.data.height);
+    }));
+    await page.goto(`${parentServer.url}parent.html`);
+    const iframe = page.locator('#attention-frame');
+    assert.equal(await iframe.getAttribute('sandbox'), 'allow-scripts');
+    const frame = await (await iframe.elementHandle()).contentFrame();
+    assert.equal(new URL(frame.url()).origin, new URL(distServer.url).origin);
+    assert.equal(await waitForWidgets(frame), 1);
+    assert.equal(await frame.evaluate(() => window.origin), 'null', 'the sandbox gives the embed an opaque origin');
+    await checkHeatmapReacts(frame);
+
+    // The iframe takes the height the embed reports, which is its whole content: no inner scrollbar.
+    const content = () => frame.evaluate(() => Math.ceil(document.getElementById('embed').getBoundingClientRect().height));
+    const expected = await content();
+    assert.ok(expected > 300, `the heatmap is taller (${expected} px) than the iframe's first 300 px`);
+    await page.waitForFunction((h) => document.getElementById('attention-frame').clientHeight === h, expected);
+    assert.equal(heights[heights.length - 1], expected, 'the last report is the content height');
+    assert.equal(await frame.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight), true, 'nothing to scroll inside the iframe');
+
+    // The reader's size: a narrow column re-lays the widget out, and the embed reports again.
+    await page.setViewportSize({ width: 390, height: 800 });
+    await frame.waitForFunction(() => Math.abs(window.innerWidth - 390) < 40);
+    const narrow = await content();
+    assert.ok(narrow > expected, `the controls wrap in a narrow column: ${narrow} px, was ${expected} px`);
+    await page.waitForFunction((h) => document.getElementById('attention-frame').clientHeight === h, narrow);
+    await page.screenshot({ path: path.join(shots, 'recipe-lms-iframe-390.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.waitForFunction((h) => document.getElementById('attention-frame').clientHeight === h, expected);
+    await page.screenshot({ path: path.join(shots, 'recipe-lms-iframe-1280.png'), fullPage: true });
+
+    const outside = problems.filter((p) => !p.startsWith(`request outside the page's origin: ${distServer.url}`));
+    assert.deepEqual(outside, []);
+    await close();
+  } finally {
+    await Promise.all([parentServer.close(), distServer.close()]);
+  }
+});
+
+test('embed.html shows a plain message for an unknown widget or attribute, and URL values stay text', async () => {
+  const server = await startServer({ root: dist });
+  try {
+    const message = async (query) => {
+      const { page, problems, close } = await watchedPage(browser);
+      await page.goto(`${server.url}embed.html${query}`);
+      const text = await page.locator('#embed .embed-message').textContent();
+      assert.equal(await page.locator('#embed > *').count(), 1);
+      assert.deepEqual(problems, []);
+      await close();
+      return text;
+    };
+    assert.match(await message('?widget=attention-nope'), /^embed\.html: there is no widget called "attention-nope"; expected one of attention-stepper, /);
+    assert.match(await message('?widget=attention-heatmap&onload=alert(1)'), /^embed\.html: <attention-heatmap> has no attribute "onload"; expected one of tokens, causal/);
+    assert.match(await message(''), /^embed\.html: the address needs exactly one \?widget=<name>/);
+
+    const { page, problems, close } = await watchedPage(browser);
+    const hostile = '<img src=x onerror="window.pwned=1"> b';
+    await page.goto(`${server.url}embed.html?widget=attention-heatmap&tokens=${encodeURIComponent(hostile)}`);
+    await waitForWidgets(page);
+    assert.equal(await page.evaluate(() => document.querySelector('attention-heatmap').getAttribute('tokens')), hostile);
+    assert.equal(await page.evaluate(() => window.pwned), undefined);
+    assert.equal(await page.locator('img').count(), 0);
+    const headers = await page.locator('attention-heatmap [role="columnheader"]').allTextContents();
+    assert.deepEqual(headers.filter(Boolean), ['<img', 'src=x', 'onerror="window.pwned=1">', 'b']);
+    assert.deepEqual(problems, []);
+
+    // The page ran under its own policy, which is really in force: an inline style is refused,
+    // and a string-to-markup sink needs Trusted Types.
+    const refused = await page.evaluate(() => new Promise((done) => {
+      const seen = new Set();
+      let sink = 'allowed';
+      document.addEventListener('securitypolicyviolation', (e) => {
+        seen.add(e.effectiveDirective);
+        if (seen.size === 2) done({ seen: [...seen].sort(), sink });
+      });
+      try { document.createElement('div').innerHTML = '<b>x</b>'; } catch (err) { sink = err.name; }
+      document.body.setAttribute('style', 'color: red');
+    }));
+    assert.deepEqual(refused, { seen: ['require-trusted-types-for', 'style-src-attr'], sink: 'TypeError' });
+    await close();
+  } finally {
+    await server.close();
+  }
+});

@@ -1,0 +1,64 @@
+// A course author's TypeScript using the package as published: the API from 'attention-lab',
+// the elements through their declarations. Must type-check under --strict with no errors.
+import type {} from 'attention-lab/elements';
+import { loadAttentionLab } from 'attention-lab';
+import type { Lab, Tensor, AttentionResult, WorkspaceSpec } from 'attention-lab';
+
+export async function computeOnce(): Promise<number> {
+  const lab: Lab = await loadAttentionLab();
+  const Q = [[0, 3, 0, 0]];
+  const K = [[2, 0, 0, 1], [0, 3, 0, 0]];
+  const V = [[1, 0], [0, 1]];
+  const r: AttentionResult = lab.attention(Q, K, V, { causal: false, scaling: 'sqrt', temperature: 2 });
+  const weight: number = r.weights.get(0, 1);
+  const rows = r.weights.toArray<number[][]>();
+  const padded = lab.attention([[[1, 0]]], [[[1, 0], [0, 1]]], [[[1], [2]]], { validLens: [1], mask: [[true, false]] });
+  const hidden: number[][] = padded.fullyMaskedRows;
+
+  const fast = lab.attention({ shape: [1, 2], data: new Float32Array([1, 0]) }, [[1, 0]], [[1]], { stages: ['weights', 'output'] });
+  const out: Float32Array = fast.output.data;
+  const isTensor: boolean = fast.weights instanceof lab.Tensor;
+
+  const spec: WorkspaceSpec = { m: 2, n: 2, dk: 2, dv: 2, causal: true };
+  const ws = lab.createWorkspace(spec);
+  ws.Q.set([1, 0, 0, 1]);
+  ws.K.set([1, 0, 0, 1]);
+  ws.V.set([1, 2, 3, 4]);
+  const kept: Float32Array = ws.run().weights.slice();
+  ws.dispose();
+
+  const stats = lab.createDotProductStats({ dk: 512, seed: 3 });
+  stats.add(1000);
+  const std: number = stats.result().std;
+  stats.dispose();
+
+  const trace = lab.traceShapes({ n: 6, dModel: 8, heads: 2 });
+  const shapes: string[] = trace.steps.map((step) => `${step.id}: ${step.shape.join(' x ')}`);
+  const heads = lab.multiHeadAttention({ X: [[1, 0], [0, 1]], Wq: [[1, 0], [0, 1]], Wk: [[1, 0], [0, 1]], Wv: [[1, 0], [0, 1]], heads: 2, method: 'loop' });
+  const soft: Tensor = lab.softmax([1000, 1001, 1002], { axis: -1 });
+  const row = lab.explainRow(Q, K, V, 0, { causal: false });
+  const worked = lab.examples().worked.tokens.join(' ');
+  return weight + rows[0][1] + hidden.length + out[0] + Number(isTensor) + kept[0] + std + shapes.length
+    + heads.output.shape[0] + soft.data[2] + row.sumShifted + worked.length + lab.memory().heapInUse;
+}
+
+export function useElements(): void {
+  const heatmap = document.createElement('attention-heatmap');
+  heatmap.causal = true;
+  heatmap.tokens = ['the', 'cat', 'sat'];
+  heatmap.scaling = 'dk';
+  heatmap.urlState = 'off';
+  heatmap.data = { tokens: ['a', 'b'], Q: [[1, 0], [0, 1]], K: [[1, 0], [0, 1]], V: [[1], [2]], options: { causal: true } };
+  heatmap.addEventListener('al-change', (event) => {
+    const causal: boolean = event.detail.state.causal;
+    const temp: number = event.detail.state.temp;
+    console.log(causal, temp);
+  });
+  heatmap.addEventListener('al-error', (event) => console.log(event.detail.message));
+  document.body.append(heatmap);
+
+  const tracer = document.querySelector('shape-tracer');
+  if (tracer) tracer.dModel = 512;
+  document.addEventListener('al-ready', (event) => console.log(event.detail.state));
+  window.AttentionLab.loadAttentionLab().then((lab) => lab.softmax([1, 2, 3]));
+}

@@ -1,0 +1,325 @@
+// Type declarations for the attention-lab JavaScript API (node and browsers).
+// Hand-written from web/src/lab.js; tests/node/types.test.js checks them with tsc against a
+// consumer, against wrong uses that must fail, and against the keys the running API returns.
+
+/** Numbers nested to any depth: a scalar, a vector, a matrix, ... */
+export type Nested<T> = T | readonly Nested<T>[];
+
+/** Typed arrays accepted as tensor data (read as numbers). */
+export type NumericArray =
+  | Float32Array | Float64Array
+  | Int8Array | Int16Array | Int32Array
+  | Uint8Array | Uint8ClampedArray | Uint16Array | Uint32Array;
+
+/** A tensor given as a flat row-major buffer and its shape. */
+export interface TensorData {
+  shape: readonly number[];
+  data: NumericArray | readonly number[];
+}
+
+/**
+ * What a tensor argument may be: nested arrays (`[[1, 0], [0, 1]]`), `{ shape, data }`, a typed
+ * array (1-D), or a number (rank 0). Always copied and checked; ragged arrays are an error.
+ */
+export type TensorInput = Nested<number> | NumericArray | TensorData;
+
+/** A mask: like a tensor, but booleans (true = may attend) are accepted as well as 1/0. */
+export type MaskInput = Nested<number | boolean> | NumericArray | { shape: readonly number[]; data: NumericArray | readonly (number | boolean)[] };
+
+/** A result tensor that JavaScript owns: a row-major Float32Array and its shape. */
+export interface Tensor {
+  shape: number[];
+  data: Float32Array;
+  /** The value at a multi-index, e.g. `t.get(1, 4)`; one index per axis. */
+  get(...index: number[]): number;
+  /**
+   * Nested plain arrays (a number for rank 0). Name the rank you expect, e.g.
+   * `t.toArray<number[][]>()`.
+   */
+  toArray<T extends Nested<number> = Nested<number>>(): T;
+}
+
+export interface TensorConstructor {
+  new (shape: number[], data: Float32Array): Tensor;
+  readonly prototype: Tensor;
+}
+
+/** The stages of attention, in order. */
+export type AttentionStage = 'scores' | 'scaled' | 'masked' | 'weights' | 'output';
+
+/** The scaling rule: 1/sqrt(d_k) (default), none (1), or 1/d_k. */
+export type Scaling = 'sqrt' | 'none' | 'dk';
+
+/** Masks and scale of one attention call. Masks combine with AND and apply before the softmax. */
+export interface MaskAndScaleOptions {
+  /** Query i sees keys j <= i + (n - m). Default false. */
+  causal?: boolean;
+  /** Keys at or past the length are padding; shape a prefix of [...batch, m]. */
+  validLens?: TensorInput | null;
+  /** true (or 1) = may attend; broadcastable to [...batch, m, n]. */
+  mask?: MaskInput | null;
+  /** The scale outright; overrides `scaling` and `temperature`. */
+  scale?: number | null;
+  /** Default 'sqrt'. */
+  scaling?: Scaling;
+  /** Divides the scale. Default 1. */
+  temperature?: number | null;
+}
+
+export interface AttentionOptions<S extends AttentionStage = AttentionStage> extends MaskAndScaleOptions {
+  /** Which stages to return (default: all); asking for fewer saves copying. */
+  stages?: readonly S[];
+}
+
+/** The stages asked for, each a Tensor: scores, scaled, masked, weights [..., m, n]; output [..., m, d_v]. */
+export type AttentionResult<S extends AttentionStage = AttentionStage> = { [K in S]: Tensor } & {
+  /** The scale used. */
+  scale: number;
+  /** Index [...batch, i] of every query row with nothing to attend to (zero weights and output). */
+  fullyMaskedRows: number[][];
+};
+
+export interface SoftmaxOptions {
+  /** Default -1 (the last axis). */
+  axis?: number;
+}
+
+export interface MultiHeadSpec {
+  /** Embeddings [n, d_model]. */
+  X: TensorInput;
+  /** Projections [d_model, d_model]. */
+  Wq: TensorInput;
+  Wk: TensorInput;
+  Wv: TensorInput;
+  /** Output projection [d_model, d_model]; without it the heads' concatenation is the output. */
+  Wo?: TensorInput | null;
+  /** Number of heads, dividing d_model. Default 1. */
+  heads?: number;
+  causal?: boolean;
+  /** One attention per head in a loop, or one batched call. Default 'batched'. */
+  method?: 'loop' | 'batched';
+  /** Merge the heads without transposing back: the classic bug, on purpose. */
+  forgetMergeTranspose?: boolean;
+  scale?: number | null;
+}
+
+export interface MultiHeadResult {
+  q: Tensor;
+  k: Tensor;
+  v: Tensor;
+  scores: Tensor;
+  weights: Tensor;
+  headOutputs: Tensor;
+  concat: Tensor;
+  output: Tensor;
+  scale: number;
+}
+
+export interface DotProductStatsSpec {
+  dk: number;
+  /** Default 10000. */
+  samples?: number;
+  /** Default 1. */
+  seed?: number;
+}
+
+/** Statistics of q.k for standard-normal q and k. */
+export interface DotProductStats {
+  mean: number;
+  variance: number;
+  std: number;
+  /** sqrt(d_k), what the std should approach. */
+  expectedStd: number;
+}
+
+/** The sqrt(d_k) experiment in pieces: any split of N samples gives dotProductStats({ dk, samples: N, seed }). */
+export interface DotProductStatsAccumulator {
+  /** Draws `count` more samples. */
+  add(count: number): void;
+  /** The statistics of every sample drawn so far. */
+  result(): DotProductStats;
+  /** Frees the engine memory; the accumulator cannot be used afterwards. */
+  dispose(): void;
+}
+
+export interface ExplainRowResult {
+  row: number;
+  scale: number;
+  /** q_i * k_j per coordinate: [n, d_k]. */
+  terms: Tensor;
+  scores: Tensor;
+  scaled: Tensor;
+  masked: Tensor;
+  rowMax: number;
+  expRaw: Tensor;
+  expShifted: Tensor;
+  sumRaw: number;
+  sumShifted: number;
+  /** expRaw / sumRaw: NaN where exp overflows, which is the point. */
+  naiveWeights: Tensor;
+  weights: Tensor;
+  /** weight_j * v_j: [n, d_v]. */
+  weightedValues: Tensor;
+  output: Tensor;
+  fullyMasked: boolean;
+}
+
+export interface RandomNormalSpec {
+  shape: readonly number[];
+  /** Default 1. */
+  stddev?: number;
+  /** Default 1. */
+  seed?: number;
+}
+
+export interface SoftmaxSaturationSpec {
+  dks: readonly number[];
+  /** Default 5. */
+  keys?: number;
+  /** Default 200. */
+  trials?: number;
+  /** Default 1. */
+  seed?: number;
+}
+
+export interface SaturationRow {
+  dk: number;
+  maxWeightScaled: number;
+  maxGradScaled: number;
+  maxWeightUnscaled: number;
+  maxGradUnscaled: number;
+}
+
+export interface TraceShapesSpec {
+  /** Default 1. */
+  batch?: number;
+  n: number;
+  dModel: number;
+  /** Default 1. */
+  heads?: number;
+  /** Default dModel / heads. */
+  dk?: number;
+  /** Default dk. */
+  dv?: number;
+}
+
+export interface ShapeStep {
+  id: string;
+  name: string;
+  formula: string;
+  shape: number[];
+}
+
+export interface ShapeTrace {
+  steps: ShapeStep[];
+  parameters: number;
+  scoreEntries: number;
+}
+
+export interface WorkspaceSpec extends MaskAndScaleOptions {
+  /** Leading batch/head axes. Default []. */
+  batch?: readonly number[];
+  m: number;
+  n: number;
+  dk: number;
+  dv: number;
+}
+
+/**
+ * A fixed-shape attention whose buffers live in wasm memory. Every stage is a fresh view:
+ * read it after each run() and copy (.slice()) what you keep, since a later call that grows
+ * memory invalidates old views.
+ */
+export interface Workspace {
+  readonly batch: number[];
+  readonly m: number;
+  readonly n: number;
+  readonly dk: number;
+  readonly dv: number;
+  /** [...batch, m, dk], to fill in place. */
+  readonly Q: Float32Array;
+  /** [...batch, n, dk]. */
+  readonly K: Float32Array;
+  /** [...batch, n, dv]. */
+  readonly V: Float32Array;
+  readonly scores: Float32Array;
+  readonly scaled: Float32Array;
+  readonly masked: Float32Array;
+  readonly weights: Float32Array;
+  readonly output: Float32Array;
+  /** Number of fully masked rows in the last run. */
+  readonly fullyMaskedCount: number;
+  /** Computes every stage from the current Q, K, V; throws on NaN or infinity. */
+  run(): this;
+  /** Frees the wasm memory; the workspace cannot be used afterwards. */
+  dispose(): void;
+}
+
+export interface Example {
+  tokens: string[];
+  Q: Tensor;
+  K: Tensor;
+  V: Tensor;
+  X?: Tensor;
+  Wq?: Tensor;
+  Wk?: Tensor;
+  Wv?: Tensor;
+}
+
+export interface Examples {
+  /** "time flies like an arrow": embeddings X and projections as well. */
+  timeFlies: Example & { X: Tensor; Wq: Tensor; Wk: Tensor; Wv: Tensor };
+  /** One query, two keys. */
+  worked: Example;
+}
+
+export interface MemoryUse {
+  heapInUse: number;
+  heapSize: number;
+  /** Live embind handles, when the engine reports them. */
+  handles: number | undefined;
+}
+
+/** The API around one loaded engine. Bad input throws an Error naming the function and argument. */
+export interface Lab {
+  /**
+   * Scaled dot-product attention with every stage kept.
+   * Q [..., m, d_k], K [..., n, d_k], V [..., n, d_v] with matching leading axes.
+   */
+  attention<S extends AttentionStage = AttentionStage>(Q: TensorInput, K: TensorInput, V: TensorInput, options?: AttentionOptions<S>): AttentionResult<S>;
+  /** Numerically safe softmax; each line along `axis` sums to 1. */
+  softmax(x: TensorInput, options?: SoftmaxOptions): Tensor;
+  /** Multi-head self-attention of X [n, d_model]. */
+  multiHeadAttention(spec: MultiHeadSpec): MultiHeadResult;
+  dotProductStats(spec: DotProductStatsSpec): DotProductStats;
+  /** The same experiment, a few samples at a time. */
+  createDotProductStats(spec: { dk: number; seed?: number }): DotProductStatsAccumulator;
+  /** Every arithmetic step behind one query row of 2-D attention. */
+  explainRow(Q: TensorInput, K: TensorInput, V: TensorInput, row: number, options?: MaskAndScaleOptions): ExplainRowResult;
+  /** A checked copy as a Tensor. */
+  tensor(value: TensorInput): Tensor;
+  /** A seeded tensor of normal entries, the same on every platform. */
+  randomNormal(spec: RandomNormalSpec): Tensor;
+  /** Largest |a - b| over two tensors of one shape. */
+  maxAbsDiff(a: TensorInput, b: TensorInput): number;
+  softmaxSaturation(spec: SoftmaxSaturationSpec): SaturationRow[];
+  traceShapes(spec: TraceShapesSpec): ShapeTrace;
+  createWorkspace(spec: WorkspaceSpec): Workspace;
+  examples(): Examples;
+  memory(): MemoryUse;
+  Tensor: TensorConstructor;
+  /** The option names attention() accepts. */
+  ATTENTION_OPTIONS: readonly string[];
+}
+
+/**
+ * Loads the engine once (every caller shares it) and resolves to the API. A failed load
+ * rejects with an Error; see {@link LoadError}.
+ */
+export declare function loadAttentionLab(): Promise<Lab>;
+
+/** How a failed load rejects: `code` says why, `cause` holds the original error. */
+export interface LoadError extends Error {
+  code?: 'wasm-blocked' | 'wasm-unsupported' | 'engine-failed';
+  cause?: unknown;
+}

@@ -1,0 +1,6 @@
+// Entry of the ES module build (dist/attention-lab.mjs), which the package's "browser" and
+// "default" export conditions name: the engine and JS API for bundlers, no widgets and no
+// node built-ins.
+import embedded from './embedded.js';
+
+export const { loadAttentionLab } = embedded;
