@@ -54,10 +54,7 @@ test('under a strict CSP, Copy puts the listing on the clipboard and says so', a
   const code = await details.locator('pre.listing code').first().textContent();
   assert.match(code, /scaled_dot_product_attention/);
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), code);
-  // Over http the engine's loader first tries to fetch its embedded data: URL, which this
-  // policy refuses; it then decodes the module itself and runs. That is the engine's to fix,
-  // not the listings': every other console error fails here.
-  assert.deepEqual(problems.filter((p) => !/data:application\/octet-stream/.test(p)), []);
+  assert.deepEqual(problems, []);
   await context.close();
 });
 
