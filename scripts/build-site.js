@@ -18,6 +18,8 @@ const PAGES = [
   { file: 'lesson-3.html', nav: '3. Queries, keys, values' },
 ];
 
+const ASSETS = ['site.css', 'site.js', 'favicon.svg'];
+
 function typeset(html, file) {
   const render = (tex, displayMode) => {
     try {
@@ -26,9 +28,10 @@ function typeset(html, file) {
       throw new Error(`${file}: cannot typeset ${JSON.stringify(tex)}: ${err.message}`);
     }
   };
-  return html
+  // Code listings are left as written: Python may contain dollar signs or backslashes.
+  return html.split(/(<pre[\s\S]*?<\/pre>)/).map((part) => (part.startsWith('<pre') ? part : part
     .replace(/\$\$([\s\S]+?)\$\$/g, (_, tex) => `<div class="math-display">${render(tex, true)}</div>`)
-    .replace(/\\\(([\s\S]+?)\\\)/g, (_, tex) => render(tex, false));
+    .replace(/\\\(([\s\S]+?)\\\)/g, (_, tex) => render(tex, false)))).join('');
 }
 
 function layout({ title, body, current }) {
@@ -43,9 +46,10 @@ function layout({ title, body, current }) {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>${title} \u2013 attention-lab</title>
-<link rel="icon" href="data:,">
+<link rel="icon" href="favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="site.css">
 <script src="attention-lab.js"></script>
+<script src="site.js" defer></script>
 </head>
 <body>
   <a class="skip" href="#main">Skip to the lesson</a>
@@ -74,10 +78,10 @@ function buildSite() {
     const body = typeset(text.slice(m[0].length), page.file);
     fs.writeFileSync(path.join(out, page.file), layout({ title: m[1], body, current: page.file }));
   }
-  fs.copyFileSync(path.join(src, 'site.css'), path.join(out, 'site.css'));
-  console.log(`build: dist/ (${PAGES.map((p) => p.file).join(', ')}, site.css)`);
+  for (const file of ASSETS) fs.copyFileSync(path.join(src, file), path.join(out, file));
+  console.log(`build: dist/ (${[...PAGES.map((p) => p.file), ...ASSETS].join(', ')})`);
   require('./build-embed.js').buildEmbed();
 }
 
-module.exports = { buildSite, PAGES };
+module.exports = { buildSite, PAGES, ASSETS };
 if (require.main === module) buildSite();

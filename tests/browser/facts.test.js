@@ -1,0 +1,236 @@
+'use strict';
+// The lesson text against the engine. Each page is opened in Chromium and read as a learner
+// sees it:
+// - a number the prose states about the engine's inputs or a widget's size is marked with
+//   data-fact ("timeFlies.K[4]", "worked.Q[0]", "attr:#shapes3@batch") and must equal it;
+// - a number that is the reader's own input or a plain fact (a year) is marked with
+//   data-input="reason";
+// - any other number in the prose (outside formulas, code listings and widgets) fails the
+//   test, and formulas may hold whole numbers only: the engine's results are never typed in;
+// - a sentence that claims how the engine's numbers behave carries data-claim="id", and the
+//   check of that id below computes it with the engine;
+// - listings and answers are folded away (closed <details>) when the page opens.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const path = require('path');
+const { pathToFileURL } = require('url');
+const { launch, watchedPage } = require('./browser.js');
+const { loadAttentionLab } = require('../../index.js');
+const { PAGES } = require('../../scripts/build-site.js');
+
+const dist = path.resolve(__dirname, '..', '..', 'dist');
+
+/** Numbers that prose may state without a declaration, each with its reason. */
+const ALLOWED = [
+  [/\blessons? \d\b/gi, "a lesson's number"],
+  [/^\d\. (?=[A-Z])/g, 'a numbered lesson title'],
+];
+
+const argmax = (row) => row.indexOf(Math.max(...row));
+const sum = (row) => row.reduce((a, b) => a + b, 0);
+
+/** data-claim id -> a check with the engine. Each throws (assert) when the sentence is false. */
+const CLAIMS = {
+  'flies-arrow'(lab) {
+    const { Q, K, V } = lab.examples().timeFlies;
+    const q = Q.toArray()[1];
+    const dir = q.findIndex((x) => x !== 0);
+    assert.deepEqual(q.map((x, i) => (x !== 0 ? i : -1)).filter((i) => i >= 0), [dir], 'the query of flies points along one feature');
+    assert.deepEqual(K.toArray().map((k, j) => (k[dir] !== 0 ? j : -1)).filter((j) => j >= 0), [1, 4], 'only flies and arrow have keys along it');
+    const w = lab.attention(Q, K, V).weights.toArray()[1];
+    assert.equal(argmax(w), 4, 'flies puts most weight on arrow');
+    assert.ok(w[4] > 0.5, `"most of its weight" means more than half (${w[4]})`);
+    assert.equal(argmax(w.map((x, j) => (j === 4 ? -1 : x))), 1, 'the next largest share is on flies itself');
+  },
+  'function-words-spread'(lab) {
+    const { Q, K, V } = lab.examples().timeFlies;
+    const w = lab.attention(Q, K, V).weights.toArray();
+    for (const i of [2, 3]) assert.ok(Math.max(...w[i]) < 1 / 3, `row ${i} has no weight of a third or more`);
+  },
+  temperature(lab) {
+    const { Q, K, V } = lab.examples().timeFlies;
+    const at = (temperature) => lab.attention(Q, K, V, { temperature }).weights.toArray()[1];
+    const hot = at(4);
+    const cold = at(0.25);
+    assert.ok(hot[4] < 0.5 && argmax(hot) === 4, 'at the largest temperature arrow keeps the top score but less than half the weight');
+    assert.ok(cold[4] > 0.99, 'at the smallest temperature the row is nearly one-hot');
+  },
+  saturation(lab) {
+    const [small, , wide] = lab.softmaxSaturation({ dks: [4, 64, 512], keys: 8, trials: 50, seed: 1 });
+    assert.ok(wide.maxWeightUnscaled > 0.9, 'unscaled wide scores give a nearly one-hot row');
+    assert.ok(wide.maxGradUnscaled < wide.maxGradScaled / 4, 'and a much smaller gradient than the scaled row');
+    assert.ok(Math.abs(wide.maxWeightScaled - small.maxWeightScaled) < 0.1, 'scaled rows look alike whatever the width');
+  },
+  'self-attend'(lab) {
+    const { X } = lab.examples().timeFlies;
+    const w = lab.attention(X, X, X).weights.toArray();
+    w.forEach((row, i) => assert.ok(argmax(row) === i && row[i] > 0.5, `with Q = K = V = X, token ${i} puts most of its weight on itself`));
+  },
+  'causal-renormalise'(lab) {
+    const { Q, K, V } = lab.examples().timeFlies;
+    const open = lab.attention(Q, K, V).weights.toArray();
+    const causal = lab.attention(Q, K, V, { causal: true }).weights.toArray();
+    causal.forEach((row, i) => {
+      assert.ok(Math.abs(sum(row) - 1) < 1e-6, `row ${i} sums to one`);
+      const factor = row[0] / open[i][0];
+      assert.ok(factor >= 1 - 1e-6, `row ${i}: the remaining weights are scaled up`);
+      row.forEach((x, j) => (j > i ? assert.equal(x, 0) : assert.ok(Math.abs(x / open[i][j] - factor) < 1e-4, `row ${i}: weight ${j} grows by the same factor`)));
+      if (i === causal.length - 1) assert.ok(Math.abs(factor - 1) < 1e-6, 'the last row hides nothing and stays as it was');
+      else assert.ok(factor > 1, `row ${i} grows`);
+    });
+  },
+  'causal-row0'(lab) {
+    const r = lab.attention(lab.randomNormal({ shape: [5, 4], seed: 7 }), lab.randomNormal({ shape: [5, 4], seed: 8 }), lab.randomNormal({ shape: [5, 4], seed: 9 }), { causal: true });
+    assert.deepEqual(r.weights.toArray()[0], [1, 0, 0, 0, 0]);
+  },
+  'worked-blend'(lab) {
+    const { Q, K, V } = lab.examples().worked;
+    const w = lab.attention(Q, K, V).weights.toArray()[0];
+    assert.ok(w[0] > 0.5 && w[1] > 0, 'mostly the first value, still a blend');
+  },
+  'heads-agree'(lab) {
+    for (const heads of [1, 2, 4, 8]) {
+      const X = lab.randomNormal({ shape: [6, 8], seed: 1 });
+      const W = (seed) => lab.randomNormal({ shape: [8, 8], seed });
+      const args = { X, Wq: W(2), Wk: W(3), Wv: W(4), Wo: W(5), heads };
+      const diff = lab.maxAbsDiff(lab.multiHeadAttention({ ...args, method: 'loop' }).output, lab.multiHeadAttention({ ...args, method: 'batched' }).output);
+      assert.equal(diff, 0, `loop and batched agree exactly at h = ${heads}`);
+    }
+  },
+  'heads-transpose'(lab) {
+    const X = lab.randomNormal({ shape: [6, 8], seed: 1 });
+    const W = (seed) => lab.randomNormal({ shape: [8, 8], seed });
+    const args = { X, Wq: W(2), Wk: W(3), Wv: W(4), Wo: W(5), heads: 2, method: 'batched' };
+    const right = lab.multiHeadAttention(args).output;
+    const wrong = lab.multiHeadAttention({ ...args, forgetMergeTranspose: true }).output;
+    assert.deepEqual(wrong.shape, right.shape, 'the shapes fit');
+    assert.ok(lab.maxAbsDiff(right, wrong) > 1e-3, 'the answer is wrong');
+  },
+  'padding-leak'(lab) {
+    const { Q, K, V } = lab.examples().timeFlies;
+    const masked = lab.attention(Q, K, V, { validLens: 3 });
+    const leaky = lab.attention(Q, K, V);
+    leaky.weights.toArray().slice(0, 3).forEach((row, i) => assert.ok(row[3] + row[4] > 0, `real token ${i} gives weight to padding`));
+    assert.ok(lab.maxAbsDiff(masked.output, leaky.output) > 1e-3, 'and its output changes');
+  },
+  'param-count'(lab) {
+    for (const heads of [1, 2, 4, 8]) {
+      const d = 512 / heads;
+      assert.equal(lab.traceShapes({ batch: 1, n: 10, dModel: 512, heads, dk: d, dv: d }).parameters, 4 * 512 ** 2, `h = ${heads}: 4 d_model^2 parameters`);
+    }
+  },
+  'tracer-wo'(lab) {
+    const t = lab.traceShapes({ batch: 32, n: 50, dModel: 64, heads: 1, dk: 64, dv: 128 });
+    const shape = (id) => t.steps.find((s) => s.id === id).shape;
+    assert.deepEqual(shape('heads'), [32, 50, 128], 'the attention output');
+    assert.notDeepEqual(shape('output'), shape('heads'), 'the layer output after W_O is another tensor');
+  },
+};
+
+let browser, lab;
+test.before(async () => {
+  [browser, lab] = await Promise.all([launch(), loadAttentionLab()]);
+});
+test.after(() => browser.close());
+
+/** What the page says: facts, inputs, claims, stray numbers, and the folded state of listings and answers. */
+function readPage(allowed) {
+  const text = (el) => {
+    const copy = el.cloneNode(true);
+    copy.querySelectorAll('annotation').forEach((a) => a.remove());
+    return copy.textContent;
+  };
+  const skip = (el) => el.closest('pre, nav, [data-fact], [data-input]') || Array.from(ancestors(el)).some((a) => a.localName.includes('-'));
+  function* ancestors(el) { for (let a = el; a; a = a.parentElement) yield a; }
+  const stray = [];
+  const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (skip(el) || el.closest('annotation')) continue;
+    let t = node.textContent;
+    if (el.closest('math')) {
+      if (/\d\.\d/.test(t)) stray.push(`a decimal in a formula: ${t}`);
+      continue;
+    }
+    for (const [source, flags] of allowed) t = t.replace(new RegExp(source, flags), '');
+    if (/\d/.test(t)) stray.push(`"${node.textContent.trim().slice(0, 80)}"`);
+  }
+  return {
+    facts: Array.from(document.querySelectorAll('[data-fact]'), (el) => {
+      const m = el.dataset.fact.match(/^attr:(#[\w-]+)@([\w-]+)$/);
+      const target = m && document.querySelector(m[1]);
+      return { fact: el.dataset.fact, text: text(el), attr: m ? (target ? target.getAttribute(m[2]) : null) : undefined };
+    }),
+    inputs: Array.from(document.querySelectorAll('[data-input]'), (el) => el.dataset.input),
+    claims: Array.from(document.querySelectorAll('[data-claim]'), (el) => el.dataset.claim),
+    stray,
+    folded: Array.from(document.querySelectorAll('pre.listing, details.answer > :not(summary)'), (el) => {
+      const d = el.closest('details');
+      return Boolean(d) && !d.open && !el.checkVisibility();
+    }),
+  };
+}
+
+/** The numbers written in a fact's text, after its "=" if it has one (so "k1 = [1, 0]" gives 1, 0). */
+const numbersIn = (s) => (s.includes('=') ? s.slice(s.lastIndexOf('=') + 1) : s).match(/-?\d+(?:\.\d+)?/g).map(Number);
+
+function factValue(fact, attr) {
+  if (fact.startsWith('attr:')) {
+    assert.notEqual(attr, null, `${fact}: the element and attribute exist on the page`);
+    return attr.match(/-?\d+(?:\.\d+)?/g).map(Number);
+  }
+  const m = fact.match(/^(\w+)\.(\w+)\[(\d+)\]$/);
+  assert.ok(m, `${fact}: a fact is "example.tensor[row]" or "attr:#id@attribute"`);
+  const example = lab.examples()[m[1]];
+  assert.ok(example && example[m[2]], `${fact}: the engine has this example tensor`);
+  return example[m[2]].toArray()[Number(m[3])];
+}
+
+const seenClaims = new Set();
+for (const { file } of PAGES) {
+  test(`${file}: every number in the prose is a checked fact or a declared input, and every claim holds`, async () => {
+    const { page, close } = await watchedPage(browser);
+    await page.goto(pathToFileURL(path.join(dist, file)).href);
+    const said = await page.evaluate(readPage, ALLOWED.map(([re, reason]) => [re.source, re.flags, reason]).map(([s, f]) => [s, f]));
+    await close();
+    assert.deepEqual(said.stray, [], 'numbers in the prose that are neither a data-fact nor a data-input');
+    for (const { fact, text, attr } of said.facts) {
+      assert.deepEqual(numbersIn(text).map(Math.fround), factValue(fact, attr).map(Math.fround), `"${text.trim()}" states ${fact}`);
+    }
+    for (const reason of said.inputs) assert.ok(reason.trim().length > 3, 'a data-input says why the number is not an engine result');
+    for (const id of said.claims) {
+      assert.ok(CLAIMS[id], `data-claim="${id}" has a check in this test`);
+      CLAIMS[id](lab);
+      seenClaims.add(id);
+    }
+    assert.ok(said.folded.every(Boolean), 'every listing and answer is folded away when the page opens');
+  });
+}
+
+test('every claim check belongs to a sentence on some page', () => {
+  assert.deepEqual([...seenClaims].sort(), Object.keys(CLAIMS).sort());
+});
+
+test('display formulas are not clipped: each looks the same with its overflow let out', async () => {
+  const { page, close } = await watchedPage(browser);
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const { file } of PAGES) {
+      await page.goto(pathToFileURL(path.join(dist, file)).href);
+      const count = await page.locator('.math-display').count();
+      for (let i = 0; i < count; i++) {
+        const block = page.locator('.math-display').nth(i);
+        await block.scrollIntoViewIfNeeded();
+        const box = await block.boundingBox();
+        const clip = { x: 0, y: Math.max(0, box.y - 12), width, height: box.height + 24 };
+        const clipped = await page.screenshot({ clip });
+        await block.evaluate((el) => { el.style.overflow = 'visible'; });
+        const free = await page.screenshot({ clip });
+        await block.evaluate((el) => { el.style.overflow = ''; });
+        assert.ok(clipped.equals(free), `${file} at ${width} px: formula ${i + 1} loses ink to its box`);
+        assert.ok(await block.evaluate((el) => el.scrollWidth <= el.clientWidth), `${file} at ${width} px: formula ${i + 1} fits without scrolling`);
+      }
+    }
+  }
+  await close();
+});

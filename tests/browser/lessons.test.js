@@ -1,0 +1,90 @@
+'use strict';
+// The lesson pages' own links and scripts, as a reader uses them: the formula's step links
+// open the stepper at that step; the listings' copy buttons work under a strict
+// Content-Security-Policy over http (Clipboard API) and from file:// where the Clipboard
+// API is missing (the listing is selected instead).
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const path = require('path');
+const { pathToFileURL } = require('url');
+const { launch } = require('./browser.js');
+const { startServer } = require('../../scripts/server.js');
+
+const root = path.resolve(__dirname, '..', '..');
+// The policy of tests/browser/hosts/csp-strict.html: no 'unsafe-inline' for scripts or styles.
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; connect-src 'none'; img-src 'self'";
+
+let browser, server;
+test.before(async () => {
+  browser = await launch();
+  server = await startServer({ root });
+});
+test.after(async () => {
+  await server.close();
+  await browser.close();
+});
+
+async function openPage(url, contextOptions, init) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...contextOptions });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(msg.text()); });
+  page.on('pageerror', (err) => problems.push(err.message));
+  if (init) await page.addInitScript(init);
+  return { page, problems, context };
+}
+
+test('under a strict CSP, Copy puts the listing on the clipboard and says so', async () => {
+  const url = `${server.url}dist/lesson-2.html`;
+  const { page, problems, context } = await openPage(url, { permissions: ['clipboard-read', 'clipboard-write'] });
+  await page.route('**/*.html', async (route) => {
+    const response = await route.fetch();
+    const body = (await response.text()).replace('<head>', `<head>\n<meta http-equiv="Content-Security-Policy" content="${CSP}">`);
+    await route.fulfill({ response, body });
+  });
+  await page.goto(url);
+  const details = page.locator('details.code', { hasText: 'Masks and heads in PyTorch' });
+  assert.equal(await details.locator('button.copy').first().isVisible(), false, 'folded until opened');
+  await details.locator('summary').click();
+  const button = details.locator('button.copy').first();
+  await button.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('details[open] .copy-status').textContent !== '');
+  assert.equal(await details.locator('.copy-status').first().textContent(), 'Copied.');
+  const code = await details.locator('pre.listing code').first().textContent();
+  assert.match(code, /scaled_dot_product_attention/);
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), code);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('from file:// without the Clipboard API, Copy selects the listing for Ctrl+C', async () => {
+  const url = pathToFileURL(path.join(root, 'dist', 'lesson-1.html')).href;
+  const { page, problems, context } = await openPage(url, {}, () => {
+    Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined, configurable: true });
+  });
+  await page.goto(url);
+  const details = page.locator('details.code').first();
+  await details.locator('summary').click();
+  await details.locator('button.copy').click();
+  assert.match(await details.locator('.copy-status').textContent(), /press Ctrl\+C/);
+  const code = await details.locator('pre.listing code').textContent();
+  assert.equal((await page.evaluate(() => window.getSelection().toString())).trimEnd(), code.trimEnd());
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("lesson 1's step names open the stepper at that step, on a token other than the learner's exercise", async () => {
+  const url = pathToFileURL(path.join(root, 'dist', 'lesson-1.html')).href;
+  const { page, problems, context } = await openPage(url);
+  await page.goto(url);
+  const steps = ['project', 'score', 'softmax', 'sum'];
+  for (const [i, name] of ['Project', 'Score', 'Scale and softmax', 'Weighted sum'].entries()) {
+    await page.click(`ol.steps a:text-is("${name}")`);
+    await page.waitForFunction((step) => document.querySelector('#lab').status === 'ready' && document.querySelector('#lab').state.step === step, steps[i]);
+    assert.equal((await page.$eval('#lab', (el) => el.state)).token, 'time');
+    assert.ok(await page.$eval('#lab', (el) => el.getBoundingClientRect().top < innerHeight), 'the stepper is in view');
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});

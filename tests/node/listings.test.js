@@ -1,0 +1,160 @@
+'use strict';
+// The code listings on the lesson pages state numbers in their comments
+// ("# W[1] ≈ [0.0088, ...]"). This test reads each listing from the built pages, takes its
+// inputs from the code itself (array literals, sizes, torch.randn shapes), runs the
+// JavaScript API on the same inputs and checks every claimed number to the digits printed.
+// The Python is not executed here.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const path = require('path');
+const { loadAttentionLab } = require('./lab.js');
+const { PAGES } = require('../../scripts/build-site.js');
+
+const dist = path.resolve(__dirname, '..', '..', 'dist');
+
+const unescape = (s) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+
+function readListings() {
+  const out = [];
+  for (const { file } of PAGES) {
+    const html = fs.readFileSync(path.join(dist, file), 'utf8');
+    for (const m of html.matchAll(/<pre class="listing" data-listing="([^"]+)"[^>]*><code>([\s\S]*?)<\/code><\/pre>/g)) {
+      out.push({ file, id: m[1], code: unescape(m[2]) });
+    }
+  }
+  return out;
+}
+
+/** Sizes (`n, d = 6, 8`), array literals (`np.array([...])`, `torch.tensor([...])`) and `torch.randn(...)` shapes. */
+function parseInputs(code) {
+  const sizes = {};
+  for (const m of code.matchAll(/^(\w+(?:\s*,\s*\w+)*)\s*=\s*(\d+(?:\s*,\s*\d+)*)\s*$/gm)) {
+    const names = m[1].split(/\s*,\s*/);
+    const values = m[2].split(/\s*,\s*/).map(Number);
+    names.forEach((name, i) => { sizes[name] = values[i]; });
+  }
+  const arrays = {};
+  for (const m of code.matchAll(/^(\w+)\s*=\s*(?:np\.array|torch\.tensor)\(/gm)) {
+    // The literal may span lines with a comment on each; read it up to its closing bracket.
+    const rest = code.slice(m.index + m[0].length).replace(/#[^\n]*/g, '');
+    let depth = 0;
+    let end = 0;
+    for (; end < rest.length; end += 1) {
+      if (rest[end] === '[') depth += 1;
+      if (rest[end] === ']' && --depth === 0) break;
+    }
+    arrays[m[1]] = JSON.parse(rest.slice(0, end + 1).replace(/(\d)\.(?!\d)/g, '$1.0'));
+  }
+  const random = {};
+  for (const m of code.matchAll(/^(\w+)\s*=\s*torch\.randn\(([^)]*)\)/gm)) {
+    random[m[1]] = m[2].split(',').map((s) => s.trim()).map((s) => (/^\d+$/.test(s) ? Number(s) : sizes[s]));
+    assert.ok(random[m[1]].every(Number.isInteger), `torch.randn(${m[2]}) has sizes this test can resolve`);
+  }
+  return { sizes, arrays, random };
+}
+
+/** Comment claims: "# name = value" or "# name ≈ value", where value is a number, a list or a tuple. */
+function parseClaims(code) {
+  const claims = [];
+  for (const line of code.split('\n')) {
+    const hash = line.indexOf('#');
+    if (hash < 0) continue;
+    const m = line.slice(hash + 1).match(/^\s*(.+?)\s*(=|≈)\s*([[(]?-?\d[\d.,\s\-[\]()]*)$/);
+    if (!m) continue;
+    const numbers = m[3].match(/-?\d+(?:\.\d+)?/g);
+    claims.push({ name: m[1], approx: m[2] === '≈', numbers, text: line.trim() });
+  }
+  return claims;
+}
+
+const flat = (t) => Array.from(t.data !== undefined ? t.data : t.flat(Infinity));
+const row = (t, i) => t.toArray()[i];
+const rowSums = (t) => t.toArray().map((r) => r.reduce((a, b) => a + b, 0));
+
+function sameAsExample(inputs, example, names) {
+  for (const [listingName, exampleName] of Object.entries(names)) {
+    assert.deepEqual(flat(inputs.arrays[listingName]).map(Math.fround), flat(example[exampleName]),
+      `the listing's ${listingName} is the widget's ${exampleName}`);
+  }
+}
+
+/** What each listing computes, from its own inputs, by the engine. */
+const COMPUTE = {
+  'time-flies-numpy'(lab, inp) {
+    sameAsExample(inp, lab.examples().timeFlies, { Q: 'Q', K: 'K', V: 'V' });
+    const { Q, K, V } = inp.arrays;
+    const r = lab.attention(Q, K, V);
+    const unscaled = lab.attention(Q, K, V, { scaling: 'none' });
+    return { 'S[1]': row(r.scores, 1), 'W[1]': row(r.weights, 1), 'W.sum(axis=-1)': rowSums(r.weights), 'out[1]': row(r.output, 1), 'softmax(S[1])': row(unscaled.weights, 1) };
+  },
+  'worked-numpy'(lab, inp) {
+    const ex = lab.examples().worked;
+    assert.deepEqual(inp.arrays.q, ex.Q.toArray()[0], "the listing's q is the worked example's query");
+    sameAsExample(inp, ex, { K: 'K', V: 'V' });
+    const r = lab.explainRow([inp.arrays.q], inp.arrays.K, inp.arrays.V, 0);
+    return { scores: r.scores, scaled: r.scaled, e: r.expRaw, total: r.sumRaw, weights: r.weights, output: r.output };
+  },
+  'causal-torch'(lab, inp) {
+    sameAsExample(inp, lab.examples().timeFlies, { Q: 'Q', K: 'K', V: 'V' });
+    const r = lab.attention(inp.arrays.Q, inp.arrays.K, inp.arrays.V, { causal: true });
+    return { 'W[0]': row(r.weights, 0), 'W[1]': row(r.weights, 1) };
+  },
+  'padding-torch'(lab, inp) {
+    sameAsExample(inp, lab.examples().timeFlies, { Q: 'Q', K: 'K', V: 'V' });
+    const r = lab.attention(inp.arrays.Q, inp.arrays.K, inp.arrays.V, { validLens: inp.sizes.valid_len });
+    return { 'W[0]': row(r.weights, 0), 'W[1]': row(r.weights, 1) };
+  },
+  'heads-torch'(lab, inp) {
+    const { n, d_model: d, h } = inp.sizes;
+    assert.deepEqual(inp.random.X, [n, d]);
+    const w = (seed) => lab.randomNormal({ shape: [d, d], seed });
+    const X = lab.randomNormal({ shape: inp.random.X, seed: 1 });
+    const batched = lab.multiHeadAttention({ X, Wq: w(2), Wk: w(3), Wv: w(4), Wo: w(5), heads: h, method: 'batched' });
+    const loop = lab.multiHeadAttention({ X, Wq: w(2), Wk: w(3), Wv: w(4), Wo: w(5), heads: h, method: 'loop' });
+    assert.ok(lab.maxAbsDiff(batched.output, loop.output) < 1e-5, 'loop and batched agree, as the listing says');
+    return { 'o.shape': batched.headOutputs.shape, 'batched.shape': batched.output.shape };
+  },
+  'cross-torch'(lab, inp) {
+    const [Q, K, V] = ['Q', 'K', 'V'].map((name, i) => lab.randomNormal({ shape: inp.random[name], seed: i + 1 }));
+    const r = lab.attention(Q, K, V);
+    return { 'W.shape': r.weights.shape, 'out.shape': r.output.shape };
+  },
+  'batch-torch'(lab, inp) {
+    const [Q, K, V] = ['Q', 'K', 'V'].map((name, i) => lab.randomNormal({ shape: inp.random[name], seed: i + 1 }));
+    const r = lab.attention(Q, K, V);
+    return { 'W.shape': r.weights.shape, 'A.shape': r.output.shape };
+  },
+};
+
+let lab;
+const listings = readListings();
+test.before(async () => { lab = await loadAttentionLab(); });
+
+test('every listing on the pages is one this test knows, and every known listing is on a page', () => {
+  assert.deepEqual(listings.map((l) => l.id).sort(), Object.keys(COMPUTE).sort());
+});
+
+for (const listing of listings) {
+  test(`${listing.file} listing "${listing.id}": every number its comments claim is what the engine computes`, () => {
+    const claims = parseClaims(listing.code);
+    assert.ok(claims.length > 0, 'the listing states at least one result');
+    const actual = COMPUTE[listing.id](lab, parseInputs(listing.code));
+    for (const c of claims) {
+      assert.ok(c.name in actual, `"${c.text}" names ${c.name}, which this test does not compute`);
+      const got = flat(Array.isArray(actual[c.name]) || actual[c.name].data ? actual[c.name] : [actual[c.name]]);
+      assert.equal(c.numbers.length, got.length, `"${c.text}" states ${c.numbers.length} numbers; the engine has ${got.length}`);
+      c.numbers.forEach((s, i) => {
+        const decimals = (s.split('.')[1] || '').length;
+        // An exact claim ("=") of a rounded-looking value must be exact up to float32 rounding.
+        const tol = (c.approx ? 0.5 * 10 ** -decimals : 0) + 1e-6 * Math.max(1, Math.abs(got[i]));
+        assert.ok(Math.abs(Number(s) - got[i]) <= tol, `"${c.text}": entry ${i} is ${got[i]}, not ${s}`);
+      });
+    }
+  });
+}
+
+test('the claim parser reads names, lists, tuples and approximate values, and skips prose comments', () => {
+  const claims = parseClaims('x = 1   # W[1] ≈ [0.25, -1.5]\nprint(o.shape)   # o.shape = (2, 6, 4)\n# key j visible when j <= i\n# True = may attend');
+  assert.deepEqual(claims.map((c) => [c.name, c.approx, c.numbers]), [['W[1]', true, ['0.25', '-1.5']], ['o.shape', false, ['2', '6', '4']]]);
+});
