@@ -127,8 +127,10 @@ button:disabled { opacity: .5; cursor: default; }
   .al-cell-button { min-width: 0; padding: calc(.2 * var(--_rem)) calc(.35 * var(--_rem)); }
   .al-stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
   .al-stack, .al-stack tbody, .al-stack tfoot, .al-stack tr { display: block; }
-  .al-stack tr { border: 1px solid var(--_line); border-radius: 6px; margin: 0 0 calc(.35 * var(--_rem)); padding: calc(.2 * var(--_rem)); }
-  .al-stack th, .al-stack td { display: block; border: 0; text-align: left; white-space: normal; }
+  .al-stack tr { border: 1px solid var(--_line); border-radius: 6px; margin: 0 0 calc(.25 * var(--_rem)); padding: calc(.1 * var(--_rem)) calc(.2 * var(--_rem)); }
+  .al-stack th { display: block; border: 0; text-align: left; }
+  .al-stack td { display: inline-block; border: 0; text-align: left; white-space: nowrap; margin-right: calc(.6 * var(--_rem)); }
+  .al-stack th[title] { max-width: none; }
   .al-stack td[data-label]::before { content: attr(data-label) ": "; color: var(--_muted); }
   .al-stack td:empty { display: none; }
 }
