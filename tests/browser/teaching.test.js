@@ -292,3 +292,32 @@ test('on a 390 px phone no page scrolls sideways, no widget text is under 11 px,
     await close();
   }
 });
+
+test('keyboard only: the worked example prompts are answered with Tab, Enter and typing, and focus stays in the widget', async () => {
+  const ex = lab.examples().worked;
+  const { page: p, problems, close } = await open('lesson-2.html');
+  const focusedText = () => p.evaluate(() => {
+    const host = document.activeElement;
+    return host && host.shadowRoot && host.shadowRoot.activeElement ? `${host.id}:${host.shadowRoot.activeElement.textContent.trim() || host.shadowRoot.activeElement.tagName}` : host.tagName;
+  });
+  await p.focus('#worked input[aria-label="query component 1"]');
+  for (let i = 0; i < 10 && (await focusedText()) !== 'worked:mostly v\u2081'; i++) await p.keyboard.press('Tab');
+  assert.equal(await focusedText(), 'worked:mostly v\u2081');
+  await p.keyboard.press('Enter');
+  assert.match(await p.textContent('#worked .al-predict'), /Right: v\u2081/);
+  assert.equal(await focusedText(), 'worked:mostly v\u2081', 'focus stays on the answer');
+  await p.keyboard.down('Shift');
+  for (let i = 0; i < 10 && (await focusedText()) !== 'worked:Practice query q = [0, 2]'; i++) await p.keyboard.press('Tab');
+  await p.keyboard.up('Shift');
+  await p.keyboard.press('Enter');
+  assert.equal(await focusedText(), 'worked:Practice query q = [0, 2]', 'focus stays on the button that started the round');
+  for (let i = 0; i < 10 && !/INPUT$/.test(await focusedText()); i++) await p.keyboard.press('Tab');
+  assert.equal(await p.evaluate(() => document.activeElement.shadowRoot.activeElement.placeholder), 'e.g. 0.6');
+  const w1 = lab.explainRow([[0, 2]], ex.K, ex.V, 0).weights.get(0);
+  await p.keyboard.type(w1.toFixed(3));
+  await p.keyboard.press('Enter');
+  assert.match(await p.textContent('#worked .al-predict:not([hidden])'), /Right: the engine gives/);
+  assert.match(await focusedText(), /^worked:INPUT$/);
+  assert.deepEqual(problems, []);
+  await close();
+});
