@@ -17,7 +17,8 @@ function s(tag, attrs = {}, ...children) {
  * @param opts { title, desc, xLabel, yLabel, xs: number[], series: [{ name, ys, cls, points }], yMax }
  */
 function lineChart(opts) {
-  const W = 480, H = 250, L = 48, R = 12, T = 14, B = 40;
+  // Margins leave room for the larger text narrow widgets use (styles.js scales chart text up).
+  const W = 480, H = 250, L = 60, R = 22, T = 14, B = 40;
   const x = chart.log2([opts.xs[0], opts.xs[opts.xs.length - 1]], [L, W - R]);
   const y = chart.linear([0, opts.yMax], [H - B, T]);
   const titleId = `t${Math.random().toString(36).slice(2)}`;
