@@ -152,7 +152,7 @@ test("the learner's own sentence gets seeded vectors, a limit with a message, an
   await p.click('#lab button:has-text("Next")');
   // The seeded vectors are the ones an author's tokens get: the same as a heatmap given these tokens.
   const scores = await p.$$eval('#lab .al-cell-button', (els) => els.map((e) => e.textContent));
-  await p.waitForFunction(() => /lab\.words=the\+cat\+sat\+on\+the\+mat/.test(location.search), null, { timeout: 2000 });
+  await p.waitForFunction(() => /lab\.step=1/.test(location.search) && /lab\.words=the\+cat\+sat\+on\+the\+mat/.test(location.search), null, { timeout: 2000 });
   const link = await p.evaluate(() => location.href);
   const again = await watchedPage(browser);
   await again.page.goto(link);
