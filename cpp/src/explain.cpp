@@ -46,17 +46,21 @@ row_derivation explain_row(const tensor& q, const tensor& k, const tensor& v,
         d.row_max = std::max(d.row_max, static_cast<double>(d.masked(j)));
     }
     d.fully_masked = d.row_max == -std::numeric_limits<double>::infinity();
+    // The naive path stays in float32 throughout, as a float32 kernel would run it, so its
+    // overflow (inf, then inf / inf = NaN) and underflow (0, then 0 / 0 = NaN) are the real ones.
+    float naive_sum = 0.0f;
     for (std::size_t j = 0; j < n; ++j) {
-        const double e_raw = std::exp(static_cast<double>(d.masked(j)));
+        const float e_raw = std::exp(d.masked(j));
         const double e_shift = d.fully_masked ? 0.0 : std::exp(d.masked(j) - d.row_max);
-        d.exp_raw(j) = static_cast<float>(e_raw);
+        d.exp_raw(j) = e_raw;
         d.exp_shifted(j) = static_cast<float>(e_shift);
-        d.sum_raw += e_raw;
+        naive_sum += e_raw;
         d.sum_shifted += e_shift;
         for (std::size_t c = 0; c < d_v; ++c) d.weighted_values(j, c) = d.weights(j) * v(j, c);
     }
+    d.sum_raw = naive_sum;
     d.naive_weights = tensor::from_shape({n});
-    for (std::size_t j = 0; j < n; ++j) d.naive_weights(j) = static_cast<float>(static_cast<double>(d.exp_raw(j)) / d.sum_raw);
+    for (std::size_t j = 0; j < n; ++j) d.naive_weights(j) = d.exp_raw(j) / naive_sum;
     for (std::size_t c = 0; c < d_v; ++c) d.output(c) = r.output(row, c);
     return d;
 }

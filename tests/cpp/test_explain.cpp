@@ -55,6 +55,26 @@ TEST_CASE("the naive softmax overflows for scores near 1000 while the weights st
     CHECK(small.naive_weights(1) == Approx(small.weights(1)).epsilon(1e-6));
 }
 
+TEST_CASE("the naive softmax is float32 throughout: overflow at 100 and underflow at -1000 give NaN", "[explain]") {
+    attnlab::attention_options opts;
+    opts.scale = 1.0f;
+    const tensor keys = {{1.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 1.0f}};
+    // e^100 is about 2.7e43, beyond float32's 3.4e38, though a double would hold it.
+    const auto big = attnlab::explain_row(tensor{{100.0f, 101.0f, 102.0f}}, keys, keys, opts, 0);
+    CHECK(std::isinf(big.exp_raw(0)));
+    CHECK(std::isinf(big.sum_raw));
+    for (std::size_t j = 0; j < 3; ++j) CHECK(std::isnan(big.naive_weights(j)));
+    CHECK(big.weights(2) == Approx(0.6652).margin(5e-5));
+    const auto tiny = attnlab::explain_row(tensor{{-1000.0f, -1001.0f, -1002.0f}}, keys, keys, opts, 0);
+    CHECK(tiny.exp_raw(0) == 0.0f);
+    CHECK(tiny.sum_raw == 0.0);
+    for (std::size_t j = 0; j < 3; ++j) CHECK(std::isnan(tiny.naive_weights(j)));
+    CHECK(tiny.weights(0) == Approx(0.6652).margin(5e-5));
+    const auto fine = attnlab::explain_row(tensor{{80.0f, 81.0f, 82.0f}}, keys, keys, opts, 0);
+    CHECK(std::isfinite(fine.sum_raw));
+    CHECK(fine.naive_weights(2) == Approx(fine.weights(2)).epsilon(1e-5));
+}
+
 TEST_CASE("random_normal repeats for a seed and has the asked spread", "[random]") {
     const tensor a = attnlab::random_normal({100, 100}, 0.5, 9), b = attnlab::random_normal({100, 100}, 0.5, 9);
     CHECK((a == b));

@@ -20,12 +20,12 @@ struct row_derivation {
     tensor scaled;           ///< [n]
     tensor masked;           ///< [n], -infinity where hidden
     double row_max = 0;      ///< largest masked entry (-infinity if all are hidden)
-    tensor exp_raw;          ///< exp(masked) without the max shift (may overflow): [n]
+    tensor exp_raw;          ///< exp(masked) in float32 without the max shift (may overflow to inf or underflow to 0): [n]
     tensor exp_shifted;      ///< exp(masked - row_max): [n]
-    double sum_raw = 0;      ///< sum of exp_raw
+    double sum_raw = 0;      ///< sum of exp_raw, accumulated in float32 (inf once any term overflows)
     double sum_shifted = 0;  ///< sum of exp_shifted
-    /// exp_raw / sum_raw: the naive softmax, kept to show why the max is subtracted. It is
-    /// NaN when exp_raw overflows (infinity / infinity); `weights` never is.
+    /// exp_raw / sum_raw in float32: the naive softmax, kept to show why the max is subtracted.
+    /// It is NaN when exp_raw overflows (inf / inf) or every term underflows (0 / 0); `weights` never is.
     tensor naive_weights;    ///< [n]
     tensor weights;          ///< [n]
     tensor weighted_values;  ///< weights[j] * v_j: [n, d_v]; their column sums are the output

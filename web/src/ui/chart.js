@@ -38,7 +38,8 @@ function path(points) {
  * @return { W, H, plot: { left, right, top, bottom }, xTicks, yTicks: [{ value, at }], series: [points] }
  */
 function lineLayout(opts) {
-  const W = 480, H = 250, L = 48, R = 12, T = 14, B = 40;
+  // Margins leave room for the larger text narrow widgets use (styles.js scales chart text up).
+  const W = 480, H = 250, L = 60, R = 22, T = 14, B = 40;
   const x = log2([opts.xs[0], opts.xs[opts.xs.length - 1]], [L, W - R]);
   const y = linear([0, opts.yMax], [H - B, T]);
   return {

@@ -9,11 +9,17 @@ const { num, fixed } = require('./format.js');
  * @param weights rows of numbers (already computed by the engine)
  * @param masked rows of booleans: true where the key was hidden before the softmax
  * @param rowLabels, colLabels token labels
- * @param opts { digits, rowWord, colWord, valueWord }
+ * @param opts { digits, rowWord, colWord, valueWord, hiddenRows: row indices whose values stay
+ *   out of the page (a question about them is still open) }
  */
 function cells(weights, masked, rowLabels, colLabels, opts = {}) {
-  const { digits = 2, rowWord = 'query', colWord = 'key', valueWord = 'weight' } = opts;
+  const { digits = 2, rowWord = 'query', colWord = 'key', valueWord = 'weight', hiddenRows = [] } = opts;
   return weights.map((row, i) => row.map((value, j) => {
+    if (hiddenRows.includes(i)) {
+      return { row: i, col: j, value: null, masked: false, hidden: true, text: '?',
+        label: `?: ${rowWord} ${rowLabels[i]}, ${colWord} ${colLabels[j]}, ${valueWord} hidden until you answer the question`,
+        background: null, foreground: null };
+    }
     const isMasked = Boolean(masked && masked[i] && masked[i][j]);
     const text = isMasked ? '' : fixed(value, digits);
     // The accessible name starts with the visible text (WCAG 2.5.3, label in name).

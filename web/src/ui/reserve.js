@@ -10,12 +10,12 @@ const WIDTHS = [320, 360, 480, 560, 640, 800, 1000];
 // Height of each widget in its default configuration at WIDTHS, less the rows that depend on
 // the data (added back by rowsHeight below).
 const BASE = {
-  'attention-stepper': [623, 596, 455, 455, 455, 414, 414],
+  'attention-stepper': [1019, 966, 759, 499, 499, 458, 458],
   'attention-heatmap': [318, 322, 234, 226, 226, 196, 187],
-  'attention-worked-example': [577, 542, 482, 455, 455, 455, 455],
+  'attention-worked-example': [605, 605, 505, 496, 496, 455, 455],
   'scaling-experiment': [383, 361, 263, 241, 241, 241, 219],
-  'multihead-view': [1151, 1129, 1192, 1086, 1064, 1064, 635],
-  'shape-tracer': [1069, 989, 930, 890, 890, 870, 830],
+  'multihead-view': [1557, 1423, 1312, 1241, 1219, 1219, 803],
+  'shape-tracer': [1119, 1039, 980, 962, 932, 912, 872],
   'padding-mask': [1193, 1242, 1332, 1229, 1229, 1207, 849],
   'softmax-demo': [240, 240, 219, 181, 181, 181, 181],
 };

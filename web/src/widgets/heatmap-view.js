@@ -39,7 +39,7 @@ class HeatmapView {
    * @param weights rows of numbers; masked rows of booleans; rowLabels, colLabels
    * @param showNumbers draw values inside cells
    */
-  update({ weights, masked, rowLabels, colLabels, showNumbers = true, picked = null }) {
+  update({ weights, masked, rowLabels, colLabels, showNumbers = true, picked = null, hiddenRows = [] }) {
     this.data = { weights, masked, rowLabels, colLabels, showNumbers };
     const rows = weights.length, cols = rows ? weights[0].length : 0;
     this.canvasMode = rows > GRID_LIMIT || cols > GRID_LIMIT;
@@ -50,7 +50,7 @@ class HeatmapView {
       this.updateCanvas(weights, masked, rowLabels, colLabels);
       return;
     }
-    this.cellsModel = model.cells(weights, masked, rowLabels, colLabels, { digits: 2, ...this.opts.words });
+    this.cellsModel = model.cells(weights, masked, rowLabels, colLabels, { digits: 2, ...this.opts.words, hiddenRows });
     const key = `${rows}x${cols}|${rowLabels.join('\u0001')}|${colLabels.join('\u0001')}`;
     if (key !== this.size) this.build(rows, cols, rowLabels, colLabels);
     this.size = key;
@@ -58,13 +58,14 @@ class HeatmapView {
     for (const row of this.cellsModel) {
       for (const c of row) {
         const el = this.cellEls[c.row][c.col];
-        el.textContent = showNumbers ? c.text : '';
+        el.textContent = showNumbers || c.hidden ? c.text : '';
         el.setAttribute('aria-label', showNumbers || c.masked ? c.label : c.label.slice(c.text.length + 2));
         el.dataset.value = String(c.value);
         el.dataset.text = c.text;
         el.classList.toggle('al-masked', c.masked);
+        el.classList.toggle('al-hidden-cell', Boolean(c.hidden));
         el.classList.toggle('al-picked', Boolean(picked && picked[0] === c.row && picked[1] === c.col));
-        const bg = c.masked ? '' : c.background;
+        const bg = c.masked || c.hidden ? '' : c.background;
         if (el.style.backgroundColor !== bg) {
           el.style.backgroundColor = bg;
           el.style.color = c.masked ? '' : c.foreground;

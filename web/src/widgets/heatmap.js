@@ -72,6 +72,7 @@ class AttentionHeatmap extends LabElement {
             ? { ok: true, close: true, message: `Right: ${shown}. The first token may only see itself, and a softmax over one entry is 1.` }
             : { ok: true, close: false, message: `Not quite: the engine gives ${shown}. The first token may only see itself, and a softmax over one entry is 1.` };
         },
+        onReveal: () => { this.row0Answered = true; this.render(); },
       });
     }
     if (prompts.includes('causal')) {
@@ -158,7 +159,9 @@ class AttentionHeatmap extends LabElement {
     const r = this.lab.attention(q, k, v, { causal: st.causal, scaling: st.scaling, temperature: TEMPERATURES[st.temp] });
     this.last = r;
     this.view.update({ weights: r.weights.toArray(), masked: maskedFrom(r.masked.toArray()), rowLabels: tokens, colLabels: tokens,
-      showNumbers: st.numbers, picked: this.picked || null });
+      showNumbers: st.numbers, picked: this.picked || null,
+      // Row 0 under the mask is the row-0 question's answer: it stays out of the page until answered.
+      hiddenRows: this.row0 && !this.row0Answered && st.causal ? [0] : [] });
     this.caption.textContent = `Scale ${num(r.scale, 4)}${st.causal ? ', causal mask on' : ''}${st.self ? ', Q = K = V = X' : ''}. Each row sums to 1.`;
     this.frame.dataset.causal = String(st.causal);
     if (save) this.saveState({ causal: st.causal, scaling: st.scaling, temp: st.temp, self: st.self, numbers: st.numbers });

@@ -67,7 +67,7 @@ const WIDGETS = {
       { name: 'query', property: 'query', type: 'string', state: true, description: 'The query token to start on.' },
     ],
     parts: [{ name: 'steps', description: 'The list of the four steps.' }, { name: 'narration', description: 'The sentence that explains the current step.' }, { name: 'table', description: 'The numbers of the current step.' }],
-    state: '{ token: number, step: number }',
+    state: '{ token: string, tokenIndex: number, step: string, stepIndex: number, tokens: string[], ownSentence: boolean } (link: token, step, words when the reader typed a sentence)',
   },
   'attention-heatmap': {
     className: 'AttentionHeatmap',
@@ -90,7 +90,7 @@ const WIDGETS = {
     json: true,
     attributes: [],
     parts: [{ name: 'table', description: 'The table of every number.' }, { name: 'prompt', description: 'The predict-first prompts.' }],
-    state: '{ q: string }',
+    state: '{ q: number[], practice: boolean, revealed: boolean, weights: number[] | null } (link: q starts a practice round)',
   },
   'scaling-experiment': {
     className: 'ScalingExperiment',
@@ -112,8 +112,8 @@ const WIDGETS = {
       { name: 'heads', property: 'heads', type: 'enum', values: ['1', '2', '4', '8'], state: true, description: 'Number of heads to start with.' },
       { name: 'seed', property: 'seed', type: 'integer', min: 0, max: 1e9, description: 'Random seed of the embeddings and projections.' },
     ],
-    parts: [{ name: 'heatmap', description: 'Each head\'s grid of weights.' }],
-    state: '{ heads: number, forget: boolean }',
+    parts: [{ name: 'heatmap', description: 'Each head\'s grid of weights.' }, { name: 'prompt', description: 'The predict-first prompt.' }],
+    state: '{ heads: number, forget: boolean, diff: number, dkAnswered: boolean }',
   },
   'shape-tracer': {
     className: 'ShapeTracer',
@@ -124,12 +124,12 @@ const WIDGETS = {
       { name: 'n', property: 'n', type: 'integer', min: 1, max: 100000, state: true, description: 'Tokens per sequence.' },
       { name: 'd-model', property: 'dModel', type: 'integer', min: 1, max: 100000, state: true, description: 'Model width d_model.' },
       { name: 'heads', property: 'heads', type: 'integer', min: 1, max: 100000, state: true, description: 'Number of heads.' },
-      { name: 'dk', property: 'dk', type: 'integer', min: 1, max: 100000, state: true, description: 'Key width per head.' },
-      { name: 'dv', property: 'dv', type: 'integer', min: 1, max: 100000, state: true, description: 'Value width per head.' },
+      { name: 'dk', property: 'dk', type: 'integer', min: 1, max: 100000, state: true, description: 'Key width per head; without dk and dv both follow d_model / heads.' },
+      { name: 'dv', property: 'dv', type: 'integer', min: 1, max: 100000, state: true, description: 'Value width per head; without dk and dv both follow d_model / heads.' },
       { name: 'quiz', property: 'quiz', type: 'boolean', state: true, description: 'Start in quiz mode.' },
     ],
     parts: [{ name: 'table', description: 'The table of shapes.' }],
-    state: '{ batch, n, dModel, heads, dk, dv: number, quiz: boolean }',
+    state: '{ batch, n, dModel, heads, dk, dv: number, quiz: boolean, follow: boolean }',
   },
   'padding-mask': {
     className: 'PaddingMask',
@@ -147,7 +147,7 @@ const WIDGETS = {
       { name: 'values', property: 'values', type: 'string', state: true, description: 'The inputs, separated by commas (1 to 12 numbers).' },
     ],
     parts: [{ name: 'table', description: 'The naive and safe rows.' }, { name: 'prompt', description: 'The predict-first prompt.' }],
-    state: '{ values: string }',
+    state: '{ values: string, revealed: boolean }',
   },
 };
 

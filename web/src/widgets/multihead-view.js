@@ -1,6 +1,7 @@
 'use strict';
-// <multihead-view>: per-head heatmaps of multi-head self-attention, the loop and batched
-// implementations compared, and the "forget the head transpose" bug.
+// <multihead-view>: per-head heatmaps of multi-head self-attention as small multiples, the
+// loop and batched implementations compared, and the "forget the head transpose" bug shown
+// as a picture of the merged heads, correct beside scrambled.
 
 const { h, uid } = require('./dom.js');
 const { LabElement, urlState } = require('./base.js');
@@ -8,6 +9,7 @@ const { HeatmapView } = require('./heatmap-view.js');
 const { PredictView } = require('./predict-view.js');
 const { judgeNumber } = require('../ui/predict.js');
 const { num, shape } = require('../ui/format.js');
+const { range, pictureCells } = require('../ui/matrix-picture.js');
 
 const D_MODEL = 8;
 const HEADS = [1, 2, 4, 8];
@@ -34,15 +36,20 @@ class MultiheadView extends LabElement {
       judge: (text) => {
         const r = this.lab.multiHeadAttention({ ...this.spec(), heads: 8 });
         const res = judgeNumber(text, r.q.shape[2], 0);
-        return { ...res, message: `${res.message} The scale 1/\u221ad\u2096 becomes ${num(r.scale, 4)}: nothing is scaled down at all.` };
+        const why = res.close ? '' : ` Each head gets an equal slice of the model width: d\u2096 = d_model / h = ${D_MODEL} / 8 = ${r.q.shape[2]}.`;
+        return { ...res, message: `${res.message}${why} The scale 1/\u221ad\u2096 becomes ${num(r.scale, 4)}: nothing is scaled down at all.` };
       },
       printAnswer: () => `d\u2096 = ${this.lab.multiHeadAttention({ ...this.spec(), heads: 8 }).q.shape[2]} (d_model / h), so the scale 1/\u221ad\u2096 is 1.`,
+      onReveal: () => { this.dkAnswered = true; this.render(); },
     });
+    this.predict.root.setAttribute('part', 'prompt');
+    this.merged = h('div', { class: 'al-merged' });
+    this.headsNote = h('p', { class: 'al-muted' });
     this.frame.replaceChildren(
       h('div', { class: 'al-controls' },
         h('label', { for: ids.heads }, 'heads h', this.headsSelect),
         h('label', { for: ids.forget }, this.forget, 'forget the head transpose when merging')),
-      this.report, this.headsBox, this.predict.root);
+      this.predict.root, this.report, this.headsNote, this.headsBox, this.merged);
     this.predict.refreshPrint();
     this.restore(this.readState(), false);
   }
@@ -60,7 +67,7 @@ class MultiheadView extends LabElement {
   }
 
   viewState() {
-    return { ...this.st, diff: this.diff };
+    return { ...this.st, diff: this.diff, dkAnswered: Boolean(this.dkAnswered) };
   }
 
   applyAttribute(property, value) {
@@ -81,21 +88,58 @@ class MultiheadView extends LabElement {
     const diff = this.lab.maxAbsDiff(loop.output, batched.output);
     this.diff = diff;
     const weights = loop.weights.toArray();
+    const compact = heads > 2;
     this.views = weights.map((w, i) => {
       const view = new HeatmapView({ label: `Head ${i + 1} attention weights`,
         caption: () => `Head ${i + 1} of ${heads}, d_model = ${D_MODEL}, d\u2096 = ${loop.q.shape[2]}, scale ${num(loop.scale, 4)}; rows: query tokens, columns: key tokens.`,
         settings: () => ({ heads, head: i + 1, dModel: D_MODEL, dk: loop.q.shape[2], scale: loop.scale, seed: this.attr('seed', 7) }) });
-      view.update({ weights: w, masked: null, rowLabels: this.words, colLabels: this.words, showNumbers: heads <= 2 });
+      view.update({ weights: w, masked: null, rowLabels: this.words, colLabels: this.words, showNumbers: !compact });
       return h('figure', { class: 'al-head' }, h('figcaption', {}, `head ${i + 1}`), view.root);
     });
+    this.headsBox.classList.toggle('al-compact', compact);
+    this.headsBox.style.setProperty('--al-cols', String(this.words.length));
     this.headsBox.replaceChildren(...this.views);
+    this.headsNote.textContent = compact ? `${heads} heads side by side, numbers off: brighter means more weight (dark 0, bright 1). Arrow keys on a grid read its cells.` : '';
+    // The question asks for d_k at h = 8: until it is answered, the report does not give it away.
+    const secret = heads === 8 && !this.dkAnswered;
     this.report.replaceChildren(
-      h('p', {}, `Each head: d\u2096 = ${loop.q.shape[2]}, scale ${num(loop.scale, 4)}; per-head weights ${shape(loop.weights.shape)}, output ${shape(batched.output.shape)}.`),
+      h('p', {}, secret ? 'Each head: d\u2096 and its scale are hidden until you answer the question above; '
+        : `Each head: d\u2096 = ${loop.q.shape[2]}, scale ${num(loop.scale, 4)}; `,
+      `per-head weights ${shape(loop.weights.shape)}, output ${shape(batched.output.shape)}.`),
       h('p', {}, 'Largest difference between the loop over heads and the batched version: ',
         h('strong', { class: diff === 0 ? 'al-verdict-ok' : 'al-verdict-bad' }, num(diff, 6)),
         diff > 0 ? ' \u2014 the shapes still fit, but the values are scrambled: rows of different heads and tokens got mixed.'
           : forget ? ' \u2014 with one head there is nothing to transpose, so this bug stays hidden until h > 1.' : ' \u2014 the same numbers, two ways.'));
+    this.renderMerged(loop.concat.toArray(), batched.concat.toArray(), heads, forget);
     if (save) this.saveState({ heads, forget });
+  }
+
+  /** The merged heads [n, d_model] before W_O: the loop's beside the batched one, same colours. */
+  renderMerged(right, got, heads, forget) {
+    const lo_hi = range(right, got);
+    const width = right[0].length / heads;
+    const picture = (title, matrix, other) => {
+      const cells = pictureCells(matrix, lo_hi, other);
+      return h('div', { class: 'al-matrix', role: 'group', 'aria-label': title }, h('p', { class: 'al-matrix-title' }, title),
+        h('table', { class: 'al-matrix-table' },
+          h('caption', { class: 'al-sr' }, `${title}: ${matrix.length} rows (tokens) by ${matrix[0].length} columns, heads side by side`),
+          h('tbody', {}, cells.map((row, i) => h('tr', {},
+            h('th', { scope: 'row', title: this.words[i] }, this.words[i]),
+            row.map((c, j) => h('td', {
+              title: c.text,
+              class: `${c.differs ? 'al-differs' : ''}${j > 0 && j % width === 0 ? ' al-head-edge' : ''}`.trim() || null,
+              style: { backgroundColor: c.background, color: c.foreground },
+            }, h('span', { class: 'al-sr' }, c.differs ? `${c.text} (wrong)` : c.text))))))));
+    };
+    const wrong = got.some((row, i) => row.some((x, j) => Math.abs(x - right[i][j]) > 1e-5));
+    this.merged.replaceChildren(
+      h('p', { class: 'al-muted' }, `The heads merged back into one [${right.length}, ${right[0].length}] matrix before W_O, one colour per number on a shared scale` +
+        `${heads > 1 ? '; each head fills a block of columns' : ''}.`),
+      h('div', { class: 'al-row' },
+        picture('loop over heads (right)', right, null),
+        picture(forget ? 'batched, transpose forgotten' : 'batched', got, right)),
+      h('p', { class: 'al-muted' }, wrong ? 'Outlined cells differ from the loop: the forgotten transpose moved numbers between tokens and heads.'
+        : forget ? 'With one head the forgotten transpose changes nothing.' : 'Both pictures are the same.'));
   }
 }
 

@@ -1,6 +1,8 @@
 'use strict';
 // <shape-tracer>: the shape of every tensor through one attention layer for chosen sizes,
 // from the engine's traceShapes; quiz mode hides each shape until the learner predicts it.
+// d_k and d_v follow d_model / h (the engine's rule when they are left out) unless the author set
+// them with the dk / dv attributes or the reader unticks "follow".
 
 const { h, uid, scrollBox } = require('./dom.js');
 const { LabElement, urlState } = require('./base.js');
@@ -11,6 +13,13 @@ const FIELDS = [
   ['batch', 'batch', 1], ['n', 'tokens n', 5], ['dModel', 'd_model', 768], ['heads', 'heads h', 1], ['dk', 'd\u2096', 768], ['dv', 'd\u1d65', 768],
 ];
 const ATTRS = { batch: 'batch', n: 'n', dModel: 'd-model', heads: 'heads', dk: 'dk', dv: 'dv' };
+// Sizes worth a click: the seed's 4 x 512^2 parameter count is the base transformer's layer.
+const PRESETS = [
+  { label: 'base transformer: d_model 512, 8 heads', sizes: { batch: 1, n: 10, dModel: 512, heads: 8 } },
+  { label: 'one 768-wide head, 5 tokens', sizes: { batch: 1, n: 5, dModel: 768, heads: 1 } },
+  { label: '768 wide, 12 heads', sizes: { batch: 1, n: 5, dModel: 768, heads: 12 } },
+  { label: 'lesson 2: 6 tokens, d_model 8, 2 heads', sizes: { batch: 1, n: 6, dModel: 8, heads: 2 } },
+];
 
 class ShapeTracer extends LabElement {
   static get jsonKeys() { return []; }
@@ -19,6 +28,7 @@ class ShapeTracer extends LabElement {
     this.sizes = {};
     for (const [key, , fallback] of FIELDS) this.sizes[key] = this.attr(ATTRS[key], fallback);
     this.quizOn = this.attr('quiz', false);
+    this.follow = this.attr('dk') === undefined && this.attr('dv') === undefined;
     this.revealed = new Set();
     this.inputs = {};
     const fields = FIELDS.map(([key, label]) => {
@@ -28,12 +38,19 @@ class ShapeTracer extends LabElement {
       this.inputs[key] = input;
       return h('label', { for: id }, label, input);
     });
+    const followId = uid(), presetId = uid();
+    this.followBox = h('input', { id: followId, type: 'checkbox', onchange: () => this.guard(() => { this.follow = this.followBox.checked; this.revealed.clear(); this.render(); }) });
+    this.presetSelect = h('select', { id: presetId, onchange: () => this.guard(() => this.usePreset(Number(this.presetSelect.value))) },
+      h('option', { value: '-1' }, 'choose\u2026'), PRESETS.map((p, i) => h('option', { value: String(i) }, p.label)));
     const quizId = uid();
     this.quizBox = h('input', { id: quizId, type: 'checkbox', onchange: () => this.guard(() => { this.quizOn = this.quizBox.checked; this.revealed.clear(); this.render(); }) });
     this.table = h('table', { class: 'al-table' });
     this.summary = h('p', { class: 'al-muted', 'aria-live': 'polite' });
     this.message = h('p', { 'aria-live': 'polite' });
     this.frame.replaceChildren(h('div', { class: 'al-controls' }, fields),
+      h('div', { class: 'al-controls' },
+        h('label', { for: followId }, this.followBox, 'd\u2096 = d\u1d65 = d_model / h'),
+        h('label', { for: presetId }, 'preset', this.presetSelect)),
       h('div', { class: 'al-controls' }, h('label', { for: quizId }, this.quizBox, 'quiz: predict each shape before it is shown')),
       this.message, scrollBox('Numbers', this.table), this.summary);
     this.restore(this.readState(), false);
@@ -42,14 +59,33 @@ class ShapeTracer extends LabElement {
   restore(s, save = true) {
     for (const [key] of FIELDS) this.sizes[key] = urlState.int(s[key], this.sizes[key], 1, 100000);
     this.quizOn = urlState.bool(s.quiz, this.quizOn);
+    this.follow = urlState.bool(s.follow, this.follow);
     this.render(save);
   }
 
   viewState() {
-    return { ...this.sizes, quiz: this.quizOn };
+    return { ...this.sizes, ...this.derived(), quiz: this.quizOn, follow: this.follow };
+  }
+
+  /** d_k and d_v as the engine will use them: d_model / h when following (null if h does not divide it). */
+  derived() {
+    if (!this.follow) return { dk: this.sizes.dk, dv: this.sizes.dv };
+    const dk = this.sizes.dModel % this.sizes.heads === 0 ? this.sizes.dModel / this.sizes.heads : null;
+    return { dk, dv: dk };
+  }
+
+  usePreset(i) {
+    const preset = PRESETS[i];
+    if (!preset) return;
+    Object.assign(this.sizes, preset.sizes);
+    this.follow = true;
+    this.revealed.clear();
+    this.render();
+    this.presetSelect.value = '-1';
   }
 
   applyAttribute(property, value) {
+    if (property === 'dk' || property === 'dv') this.follow = this.attr('dk') === undefined && this.attr('dv') === undefined;
     if (property === 'quiz') {
       this.quizOn = value === undefined ? false : value;
       this.revealed.clear();
@@ -69,16 +105,23 @@ class ShapeTracer extends LabElement {
       return;
     }
     this.sizes[key] = v;
+    // Typing a d_k or d_v fixes it: from now on it no longer follows d_model / h.
+    if (key === 'dk' || key === 'dv') {
+      if (this.follow) this.sizes[key === 'dk' ? 'dv' : 'dk'] = this.derived()[key === 'dk' ? 'dv' : 'dk'] || v;
+      this.follow = false;
+    }
     this.revealed.clear();
     this.render();
   }
 
   render(save = true) {
-    for (const [key] of FIELDS) this.inputs[key].value = String(this.sizes[key]);
+    const derived = this.derived();
+    for (const [key] of FIELDS) this.inputs[key].value = String(key === 'dk' || key === 'dv' ? (derived[key] || this.sizes[key]) : this.sizes[key]);
     this.quizBox.checked = this.quizOn;
+    this.followBox.checked = this.follow;
     let trace;
     try {
-      trace = this.lab.traceShapes(this.sizes);
+      trace = this.lab.traceShapes({ ...this.sizes, ...(this.follow ? { dk: undefined, dv: undefined } : {}) });
       this.message.textContent = '';
     } catch (err) {
       this.message.textContent = err.message;
@@ -93,7 +136,7 @@ class ShapeTracer extends LabElement {
         const verdict = h('span', { 'aria-live': 'polite' });
         const check = () => this.guard(() => {
           const r = judgeShape(input.value, step.shape);
-          verdict.textContent = r.message;
+          verdict.textContent = r.close || !r.ok ? r.message : `${r.message} ${this.whyNot(input.value, step, trace)}`;
           verdict.className = r.close ? 'al-verdict-ok' : 'al-verdict-bad';
           if (r.ok) {
             this.revealed.add(step.id);
@@ -101,7 +144,7 @@ class ShapeTracer extends LabElement {
           }
         });
         input.addEventListener('keydown', (e) => { if (e.key === 'Enter') check(); });
-        cell = h('span', { class: 'al-group' }, h('label', { for: id, class: 'al-sr' }, `shape of ${step.name}`), input,
+        cell = h('span', { class: 'al-group' }, h('label', { for: id, class: 'al-sr' }, `shape of "${step.name}"${step.formula ? ` (${step.formula})` : ''}`), input,
           h('button', { type: 'button', onclick: check }, 'Check'), verdict, h('span', { class: 'al-print-answer' }, `answer: ${shape(step.shape)}`));
       } else {
         cell = h('code', { class: 'al-shape', dataset: { id: step.id } }, shape(step.shape));
@@ -112,7 +155,16 @@ class ShapeTracer extends LabElement {
     this.table.replaceChildren(h('caption', { class: 'al-sr' }, 'Shapes through one attention layer'),
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'tensor'), h('th', { scope: 'col' }, 'shape'))), h('tbody', {}, rows));
     this.summary.textContent = `W_Q, W_K, W_V and W_O hold ${grouped(trace.parameters)} parameters; the attention matrices hold ${grouped(trace.scoreEntries)} numbers, growing with n\u00b2.`;
-    if (save) this.saveState({ ...this.sizes, quiz: this.quizOn });
+    if (save) this.saveState({ ...this.sizes, quiz: this.quizOn, follow: this.follow });
+  }
+
+  /** After a wrong shape: which tensor the guess belongs to, if any, so the learner sees the mix-up. */
+  whyNot(text, step, trace) {
+    const guess = String(text).replace(/[[\]()]/g, '').split(/[\s,x\u00d7]+/).filter(Boolean).map(Number);
+    const named = (s) => `"${s.name}"${s.formula ? ` (${s.formula})` : ''}`;
+    const others = trace.steps.filter((s) => s.id !== step.id && s.shape.length === guess.length && s.shape.every((x, i) => x === guess[i]));
+    const asked = `This row asks for ${named(step)}`;
+    return others.length ? `${asked}; your answer is the shape of ${others.map(named).join(' and of ')}.` : `${asked}.`;
   }
 }
 

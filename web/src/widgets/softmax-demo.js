@@ -7,6 +7,7 @@ const { h, uid, scrollBox } = require('./dom.js');
 const { LabElement } = require('./base.js');
 const { PredictView } = require('./predict-view.js');
 const { num, fixed } = require('../ui/format.js');
+const { parseValues, shiftLabel, compare } = require('../ui/softmax-compare.js');
 
 class SoftmaxDemo extends LabElement {
   static get jsonKeys() { return []; }
@@ -53,29 +54,49 @@ class SoftmaxDemo extends LabElement {
   }
 
   render() {
-    const values = this.input.value.split(/[\s,]+/).filter(Boolean).map(Number);
-    if (!values.length || values.length > 12 || values.some((x) => !Number.isFinite(x))) {
-      this.message.textContent = 'Type 1 to 12 numbers separated by commas.';
+    const parsed = parseValues(this.input.value);
+    if (parsed.error) {
+      this.showProblem(parsed.error);
       return;
     }
+    try {
+      this.draw(parsed.values);
+    } catch (err) {
+      // The engine refused these inputs: say why and keep the widget usable for the next try.
+      this.showProblem(err.message);
+    }
+  }
+
+  showProblem(text) {
+    this.table.replaceChildren();
+    this.table.hidden = true;
+    delete this.frame.dataset.softmax;
+    this.message.textContent = text;
+    this.message.dataset.kind = 'error';
+  }
+
+  draw(values) {
     // One query whose scores against identity keys are exactly the inputs, scale 1:
-    // explainRow then shows the naive (unshifted) and safe (shifted) exponentials.
+    // explainRow then gives the naive float32 path and the safe (shifted) one.
     const n = values.length;
     const keys = Array.from({ length: n }, (_, j) => Array.from({ length: n }, (__, c) => (c === j ? 1 : 0)));
     const d = this.lab.explainRow([values], keys, keys, 0, { scale: 1 });
-    const safe = this.lab.softmax(values);
+    const safe = Array.from(this.lab.softmax(values).data);
+    const inputs = Array.from(d.masked.data);
     const row = (label, cells) => h('tr', {}, h('th', { scope: 'row' }, label), cells.map((c) => h('td', {}, c)));
+    this.table.hidden = false;
     this.table.replaceChildren(h('caption', { class: 'al-sr' }, 'Softmax computed two ways'),
       h('tbody', {},
-        row('input x', values.map((x) => num(x, 4))),
-        row('naive: e^x', Array.from(d.expRaw.data, (x) => num(x, 4))),
+        row('input x', inputs.map((x) => num(x, 4))),
+        row('naive: e^x (float32)', Array.from(d.expRaw.data, (x) => num(x, 4))),
+        row('naive: sum (float32)', [num(d.sumRaw, 4)]),
         row('naive: e^x / sum', Array.from(d.naiveWeights.data, (x) => fixed(x, 4))),
-        row(`safe: e^(x \u2212 ${num(d.rowMax, 4)})`, Array.from(d.expShifted.data, (x) => num(x, 4))),
-        row('safe: softmax', Array.from(safe.data, (x) => fixed(x, 4)))));
-    this.frame.dataset.softmax = Array.from(safe.data).join(',');
-    this.message.textContent = Number.isFinite(d.sumRaw)
-      ? 'Here both ways agree: nothing overflowed.'
-      : `e^${num(d.rowMax, 0)} is beyond the largest floating-point number, so the naive way divides infinity by infinity. Subtracting the maximum keeps every exponential at most 1.`;
+        row(`safe: ${shiftLabel(d.rowMax)}`, Array.from(d.expShifted.data, (x) => num(x, 4))),
+        row('safe: softmax', safe.map((x) => fixed(x, 4)))));
+    this.frame.dataset.softmax = safe.join(',');
+    const verdict = compare({ values: inputs, expRaw: Array.from(d.expRaw.data), sumRaw: d.sumRaw, naiveWeights: Array.from(d.naiveWeights.data) }, safe);
+    this.message.textContent = verdict.message;
+    this.message.dataset.kind = verdict.kind;
   }
 }
 

@@ -7,23 +7,27 @@ const { LabElement, urlState } = require('./base.js');
 const { formula } = require('./formulas.js');
 const { resolveInputs, authorOptions } = require('./inputs.js');
 const { STEPS, argmax } = require('../ui/steps.js');
-const { num, vector, MINUS } = require('../ui/format.js');
+const { parseSentence, MAX_WORDS, MAX_WORD_LENGTH } = require('../ui/sentence.js');
+const { num, fixed, vector, MINUS } = require('../ui/format.js');
 
 const ACTIVE_TERMS = { project: ['q', 'k', 'v'], score: ['s', 'q', 'k', 'terms'], softmax: ['w', 'softmax', 'scaled', 'exp'], sum: ['o', 'sum', 'w', 'v'] };
 
 class AttentionStepper extends LabElement {
   setup(lab, data) {
+    this.authorData = data;
     this.inputs = resolveInputs(lab, data, this.localName);
+    this.authorTokens = this.inputs.tokens;
     this.options = authorOptions(data);
     const { tokens } = this.inputs;
     const fromAttr = tokens.indexOf(this.attr('query', ''));
     this.token = fromAttr >= 0 ? fromAttr : Math.min(1, tokens.length - 1);
     this.step = 0;
 
-    this.tokenButtons = tokens.map((t, i) => h('button', { type: 'button', 'aria-pressed': 'false', onclick: () => this.guard(() => this.select(i)) }, t));
+    this.tokenGroup = h('div', { class: 'al-group al-tokens', role: 'group' });
     this.back = h('button', { type: 'button', onclick: () => this.guard(() => this.go(this.step - 1)) }, '\u25c0 Back');
     this.next = h('button', { type: 'button', class: 'al-primary', onclick: () => this.guard(() => this.go(this.step + 1)) }, 'Next \u25b6');
-    this.stepList = h('ol', { class: 'al-steps', part: 'steps', 'aria-label': 'The four operations' },
+    // The step list takes focus (tabindex -1) so focus has somewhere to land when a button it sat on is disabled.
+    this.stepList = h('ol', { class: 'al-steps', part: 'steps', tabindex: '-1', 'aria-label': 'The four operations' },
       STEPS.map((s, i) => h('li', {}, `${i + 1}. ${s.title}`)));
     this.stepTitle = h('h3', { 'aria-live': 'polite' });
     this.formulaBox = h('p', { class: 'al-formula-line' });
@@ -31,15 +35,53 @@ class AttentionStepper extends LabElement {
     this.derivation = h('p', { class: 'al-derivation', 'aria-live': 'polite' });
     this.narration = h('p', { class: 'al-narration', part: 'narration', 'aria-live': 'polite' });
 
-    const qlabel = uid();
+    const qlabel = uid(), sid = uid(), hint = uid();
+    this.tokenGroup.setAttribute('aria-labelledby', qlabel);
+    this.sentenceInput = h('input', { id: sid, type: 'text', autocomplete: 'off', spellcheck: 'false', 'aria-describedby': hint,
+      maxlength: String(MAX_WORDS * (MAX_WORD_LENGTH + 1)), value: tokens.join(' ') });
+    this.sentenceInput.addEventListener('keydown', (e) => { if (e.key === 'Enter') this.guard(() => this.useSentence()); });
+    this.sentenceMessage = h('p', { class: 'al-sentence-message', id: hint, 'aria-live': 'polite' });
     this.frame.replaceChildren(
-      h('div', { class: 'al-controls', part: 'controls' },
-        h('span', { id: qlabel }, 'Query token:'),
-        h('div', { class: 'al-group', role: 'group', 'aria-labelledby': qlabel }, this.tokenButtons)),
+      h('div', { class: 'al-controls al-sentence', part: 'controls' },
+        h('label', { for: sid }, 'Sentence'), this.sentenceInput,
+        h('button', { type: 'button', onclick: () => this.guard(() => this.useSentence()) }, 'Use it')),
+      this.sentenceMessage,
+      h('div', { class: 'al-controls', part: 'controls' }, h('span', { id: qlabel }, 'Query token:'), this.tokenGroup),
       h('div', { class: 'al-controls', part: 'controls' }, this.back, this.next, h('span', { class: 'al-muted' }, 'or use \u2190 \u2192 keys')),
       this.stepList, this.stepTitle, this.formulaBox, this.panel, this.derivation, this.narration);
+    this.buildTokenButtons();
     this.frame.addEventListener('keydown', (e) => this.guard(() => this.onKey(e)));
     this.restore(this.readState(), false);
+  }
+
+  buildTokenButtons() {
+    this.tokenButtons = this.inputs.tokens.map((t, i) => h('button', { type: 'button', 'aria-pressed': 'false', title: t, onclick: () => this.guard(() => this.select(i)) }, t));
+    this.tokenGroup.replaceChildren(...this.tokenButtons);
+    this.sentenceInput.value = this.inputs.tokens.join(' ');
+  }
+
+  /** Switches to the learner's sentence (seeded vectors, as an author's tokens get); false when it was refused. */
+  setSentence(text, { announce = true } = {}) {
+    const parsed = parseSentence(text);
+    if (parsed.error) {
+      this.sentenceMessage.textContent = parsed.error;
+      this.sentenceMessage.className = 'al-sentence-message al-verdict-bad';
+      return false;
+    }
+    const own = parsed.tokens.join(' ') !== this.authorTokens.join(' ');
+    this.inputs = own ? resolveInputs(this.lab, { tokens: parsed.tokens }, this.localName) : resolveInputs(this.lab, this.authorData, this.localName);
+    this.ownSentence = own;
+    this.token = Math.min(this.token, this.inputs.tokens.length - 1);
+    this.buildTokenButtons();
+    this.sentenceMessage.className = 'al-sentence-message al-muted';
+    this.sentenceMessage.textContent = !announce ? '' : own
+      ? `Using your sentence with made-up (seeded) vectors: the same words always get the same vectors, but they are not a trained model's.`
+      : 'Back to the original sentence.';
+    return true;
+  }
+
+  useSentence() {
+    if (this.setSentence(this.sentenceInput.value)) this.render();
   }
 
   onKey(e) {
@@ -51,6 +93,7 @@ class AttentionStepper extends LabElement {
   }
 
   restore(state, save = true) {
+    if (typeof state.words === 'string' && state.words !== this.inputs.tokens.join(' ')) this.setSentence(state.words, { announce: false });
     const tokens = this.inputs.tokens;
     this.token = urlState.int(state.token, this.token, 0, tokens.length - 1);
     this.step = urlState.int(state.step, this.step, 0, STEPS.length - 1);
@@ -58,11 +101,12 @@ class AttentionStepper extends LabElement {
   }
 
   viewState() {
-    return { token: this.inputs.tokens[this.token], tokenIndex: this.token, step: STEPS[this.step].id, stepIndex: this.step };
+    return { token: this.inputs.tokens[this.token], tokenIndex: this.token, step: STEPS[this.step].id, stepIndex: this.step,
+      tokens: this.inputs.tokens.slice(), ownSentence: Boolean(this.ownSentence) };
   }
 
   linkState() {
-    return { token: this.token, step: this.step };
+    return { token: this.token, step: this.step, words: this.ownSentence ? this.inputs.tokens.join(' ') : undefined };
   }
 
   applyAttribute(property, value) {
@@ -76,14 +120,23 @@ class AttentionStepper extends LabElement {
   }
 
   go(step) {
+    const active = this.shadowRoot.activeElement;
     this.step = Math.max(0, Math.min(STEPS.length - 1, step));
     this.render();
+    // A disabled button drops focus to <body>: hand it to the other button, which is enabled.
+    if (active === this.next && this.next.disabled) this.back.focus();
+    else if (active === this.back && this.back.disabled) this.next.focus();
   }
 
   render(save = true) {
     const { tokens, Q, K, V, X } = this.inputs;
     const i = this.token;
     const d = this.lab.explainRow(Q, K, V, i, this.options);
+    const { scale, ...rest } = this.options;
+    // The same row without the 1/sqrt(d_k) scale (other options kept), for the comparison.
+    const unscaled = Array.from(this.lab.explainRow(Q, K, V, i, { ...rest, scaling: 'none' }).weights.data);
+    const focused = this.shadowRoot.activeElement;
+    const focusKey = focused && this.panel.contains(focused) && focused.dataset ? focused.dataset.key : null;
     this.derivationData = d;
     const step = STEPS[this.step];
     this.frame.dataset.step = step.id;
@@ -104,10 +157,20 @@ class AttentionStepper extends LabElement {
     const ctx = {
       token: tokens[i], tokens, q: rowOf(Q, i), k: rowOf(K, i), v: rowOf(V, i), scores, weights, best,
       scale: d.scale, output: Array.from(d.output.data), maskedCount: Array.from(d.masked.data).filter((x) => x === -Infinity).length,
+      unscaled: d.scale === 1 ? null : unscaled,
     };
     this.narration.textContent = step.narrate(ctx);
     this.panel.replaceChildren(this[`panel_${step.id}`](d, ctx, rowOf, X));
+    if (focusKey) this.refocus(focusKey);
     if (save) this.saveState();
+  }
+
+  /** After a redraw, focus the number with the same key, else one in the same row, else the step list. */
+  refocus(key) {
+    const row = key.split(':')[1];
+    const buttons = Array.from(this.panel.querySelectorAll('[data-key]'));
+    const target = buttons.find((b) => b.dataset.key === key) || buttons.find((b) => b.dataset.key.split(':')[1] === row);
+    (target || this.stepList).focus();
   }
 
   explainOn(el, text) {
@@ -116,8 +179,8 @@ class AttentionStepper extends LabElement {
     return el;
   }
 
-  cellButton(text, explanation, label) {
-    return this.explainOn(h('button', { type: 'button', class: 'al-cell-button', 'aria-label': `${label}: ${text}. ${explanation}` }, text), explanation);
+  cellButton(text, explanation, label, key) {
+    return this.explainOn(h('button', { type: 'button', class: 'al-cell-button', dataset: { key }, 'aria-label': `${label}: ${text}. ${explanation}` }, text), explanation);
   }
 
   panel_project(d, ctx, rowOf, X) {
@@ -125,11 +188,11 @@ class AttentionStepper extends LabElement {
     const i = this.token;
     const head = h('tr', {}, h('th', {}, 'token'), X ? h('th', {}, 'embedding x') : null, h('th', {}, 'query q'), h('th', {}, 'key k'), h('th', {}, 'value v'));
     const rows = tokens.map((t, r) => h('tr', { class: r === i ? 'al-current' : '' },
-      h('th', { scope: 'row' }, t), X ? h('td', {}, vector(rowOf(X, r), 2)) : null,
-      h('td', {}, vector(rowOf(Q, r), 2)), h('td', {}, vector(rowOf(K, r), 2)), h('td', {}, vector(rowOf(V, r), 2))));
+      h('th', { scope: 'row', title: t }, t), X ? h('td', { 'data-label': 'x' }, vector(rowOf(X, r), 2)) : null,
+      h('td', { 'data-label': 'q' }, vector(rowOf(Q, r), 2)), h('td', { 'data-label': 'k' }, vector(rowOf(K, r), 2)), h('td', { 'data-label': 'v' }, vector(rowOf(V, r), 2))));
     const note = X ? 'Every token gets its own q, k and v from the same three matrices; the highlighted row is the query token.'
       : 'These q, k and v were given directly, so there is no projection to show.';
-    return h('div', {}, scrollBox('Embeddings and their projections', h('table', { class: 'al-table' }, h('caption', { class: 'al-sr' }, 'Embeddings and their projections'), h('thead', {}, head), h('tbody', {}, rows))),
+    return h('div', {}, scrollBox('Embeddings and their projections', h('table', { class: 'al-table al-stack' }, h('caption', { class: 'al-sr' }, 'Embeddings and their projections'), h('thead', {}, head), h('tbody', {}, rows))),
       h('p', { class: 'al-muted' }, note));
   }
 
@@ -142,7 +205,7 @@ class AttentionStepper extends LabElement {
       const expl = `q\u00b7k(${t}) = ${q.map((qv, c) => `${num(qv, 2)}\u00d7${num(k[c], 2)}`).join(' + ')}\n` +
         `          = ${terms.map((x) => num(x, 3)).join(' + ')} = ${num(ctx.scores[j], 4)}`;
       return h('tr', { class: j === ctx.best ? 'al-current' : '' }, h('th', { scope: 'row' }, t), h('td', {}, vector(k, 2)),
-        h('td', {}, this.cellButton(num(ctx.scores[j], 3), expl, `score of ${ctx.token} against ${t}`)));
+        h('td', {}, this.cellButton(num(ctx.scores[j], 3), expl, `score of ${ctx.token} against ${t}`, `score:${j}`)));
     });
     return scrollBox('Scores', h('p', {}, `query q(${ctx.token}) = ${vector(q, 2)}`),
       h('table', { class: 'al-table' }, h('thead', {}, h('tr', {}, h('th', {}, 'key token'), h('th', {}, 'key k'), h('th', {}, 'score q\u00b7k'))), h('tbody', {}, rows)));
@@ -151,20 +214,28 @@ class AttentionStepper extends LabElement {
   panel_softmax(d, ctx) {
     const { tokens } = this.inputs;
     const scaled = Array.from(d.scaled.data), masked = Array.from(d.masked.data), ex = Array.from(d.expShifted.data);
+    const raw = Array.from(d.expRaw.data);
     const rows = tokens.map((t, j) => {
       const hidden = masked[j] === -Infinity;
       const expl = hidden ? `${t} is masked: its score becomes ${MINUS}\u221e, e^(${MINUS}\u221e) = 0, weight 0`
         : `${num(ctx.scores[j], 4)} \u00d7 ${num(d.scale, 4)} = ${num(scaled[j], 4)}\n` +
-          `e^(${num(masked[j], 4)} ${MINUS} ${num(d.rowMax, 4)}) = ${num(ex[j], 4)}   (subtract the row max so nothing overflows)\n` +
-          `${num(ex[j], 4)} \u00f7 ${num(d.sumShifted, 4)} = ${num(ctx.weights[j], 4)}`;
-      return h('tr', { class: j === ctx.best ? 'al-current' : '' }, h('th', { scope: 'row' }, t),
+          `e^(${num(masked[j], 4)} ${MINUS} ${num(d.rowMax, 4)}) = ${num(ex[j], 4)}   (shifted by the row max so nothing overflows)\n` +
+          `${num(ex[j], 4)} \u00f7 ${num(d.sumShifted, 4)} = ${num(ctx.weights[j], 4)}\n` +
+          `by hand, unshifted: e^${num(masked[j], 4)} = ${num(raw[j], 4)}, and ${num(raw[j], 4)} \u00f7 ${num(d.sumRaw, 4)} gives the same weight`;
+      return h('tr', { class: j === ctx.best ? 'al-current' : '' }, h('th', { scope: 'row', title: t }, t),
         h('td', {}, num(ctx.scores[j], 3)), h('td', {}, hidden ? `${MINUS}\u221e` : num(scaled[j], 3)),
-        h('td', {}, this.cellButton(num(ctx.weights[j], 3), expl, `weight of ${ctx.token} on ${t}`)),
-        h('td', {}, h('span', { class: 'al-bar', style: { width: `${Math.round(ctx.weights[j] * 120)}px` }, 'aria-hidden': 'true' })));
+        h('td', {}, this.cellButton(num(ctx.weights[j], 3), expl, `weight of ${ctx.token} on ${t}`, `weight:${j}`)),
+        ctx.unscaled ? h('td', { class: 'al-unscaled' }, fixed(ctx.unscaled[j], 2)) : null,
+        h('td', { class: 'al-bar-cell' }, h('span', { class: 'al-bar', style: { width: `${Math.round(ctx.weights[j] * 120)}px` }, 'aria-hidden': 'true' })));
     });
-    return scrollBox('Scaled scores and weights', h('table', { class: 'al-table' },
-      h('thead', {}, h('tr', {}, h('th', {}, 'key'), h('th', {}, 'score'), h('th', {}, `\u00d7 ${num(d.scale, 4)}`), h('th', {}, 'weight'), h('th', {}, h('span', { class: 'al-sr' }, 'bar')))),
-      h('tbody', {}, rows)), h('p', { class: 'al-muted' }, `Sum of e-terms: ${num(d.sumShifted, 4)}. The weights add up to 1.`));
+    const sums = h('p', { class: 'al-muted al-sums' },
+      `Sum of the shifted terms e^(s \u2212 max), the max being ${num(d.rowMax, 4)}: `, h('strong', { dataset: { sum: 'shifted' } }, num(d.sumShifted, 4)), '. ',
+      'Sum of the unshifted terms e^s, as you would add them by hand: ', h('strong', { dataset: { sum: 'raw' } }, num(d.sumRaw, 4)), '. ',
+      'Either sum gives the same weights, which add up to 1.');
+    return h('div', {}, scrollBox('Scaled scores and weights', h('table', { class: 'al-table' },
+      h('thead', {}, h('tr', {}, h('th', {}, 'key'), h('th', {}, 'score'), h('th', {}, `\u00d7 ${num(d.scale, 4)}`), h('th', {}, 'weight'),
+        ctx.unscaled ? h('th', { class: 'al-unscaled' }, 'weight, no scaling') : null, h('th', { class: 'al-bar-cell' }, h('span', { class: 'al-sr' }, 'bar')))),
+      h('tbody', {}, rows))), sums);
   }
 
   panel_sum(d, ctx, rowOf) {
@@ -172,12 +243,13 @@ class AttentionStepper extends LabElement {
     const rows = tokens.map((t, j) => {
       const wv = rowOf(d.weightedValues, j);
       const expl = `${num(ctx.weights[j], 4)} \u00d7 ${vector(rowOf(V, j), 2)} = ${vector(wv, 4)}`;
-      return h('tr', { class: j === ctx.best ? 'al-current' : '' }, h('th', { scope: 'row' }, t), h('td', {}, num(ctx.weights[j], 3)),
-        h('td', {}, vector(rowOf(V, j), 2)), h('td', {}, this.cellButton(vector(wv, 3), expl, `weighted value of ${t}`)));
+      return h('tr', { class: j === ctx.best ? 'al-current' : '' }, h('th', { scope: 'row', title: t }, t),
+        h('td', { 'data-label': 'weight' }, this.cellButton(num(ctx.weights[j], 3), `weight of ${ctx.token} on ${t}, from the softmax step`, `weight of ${ctx.token} on ${t}`, `weight:${j}`)),
+        h('td', { 'data-label': 'v' }, vector(rowOf(V, j), 2)), h('td', { 'data-label': 'weight \u00d7 v' }, this.cellButton(vector(wv, 3), expl, `weighted value of ${t}`, `weighted:${j}`)));
     });
-    return scrollBox('Weighted values', h('table', { class: 'al-table' },
+    return scrollBox('Weighted values', h('table', { class: 'al-table al-stack' },
       h('thead', {}, h('tr', {}, h('th', {}, 'key'), h('th', {}, 'weight'), h('th', {}, 'value v'), h('th', {}, 'weight \u00d7 v'))),
-      h('tbody', {}, rows), h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'output'), h('td', {}), h('td', {}), h('td', { class: 'al-output' }, vector(ctx.output, 3))))));
+      h('tbody', {}, rows), h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'output'), h('td', {}), h('td', {}), h('td', { class: 'al-output', 'data-label': 'output' }, vector(ctx.output, 3))))));
   }
 }
 

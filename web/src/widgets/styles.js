@@ -73,6 +73,7 @@ button:disabled { opacity: .5; cursor: default; }
 .al-heatmap [role="row"] { display: contents; }
 .al-cell { aspect-ratio: 1 / 1; min-width: calc(1.2 * var(--_rem)); display: flex; align-items: center; justify-content: center; border-radius: 3px; cursor: default; user-select: none; }
 .al-cell.al-masked { background: repeating-linear-gradient(135deg, var(--_panel) 0 4px, var(--_mask) 4px 6px); color: var(--_fg); }
+.al-cell.al-hidden-cell { background: var(--_panel); color: var(--_muted); border: 1px dashed var(--_line); }
 .al-cell.al-picked { outline: 3px dashed var(--_focus); outline-offset: -3px; }
 .al-cell:focus-visible { outline: 3px solid var(--_focus); outline-offset: 1px; position: relative; z-index: 1; }
 .al-heatmap-canvas { display: block; image-rendering: pixelated; border-radius: 3px; }
@@ -98,6 +99,44 @@ button:disabled { opacity: .5; cursor: default; }
 .al-steps li[aria-current="step"] { background: var(--_accent); color: var(--_accent-fg); border-color: var(--_accent); }
 .al-how { display: block; font-weight: 400; font-size: .85em; color: var(--_muted); }
 .al-pad { color: var(--_muted); font-style: italic; }
+.al-frame { container-type: inline-size; }
+.al-controls label { max-width: 100%; }
+.al-controls select { max-width: 100%; min-width: 0; flex: 0 1 auto; text-overflow: ellipsis; }
+.al-heads.al-compact { display: grid; grid-template-columns: repeat(auto-fill, minmax(calc((var(--al-cols) * 1.08 + 2.4) * var(--_rem)), 1fr)); gap: calc(.35 * var(--_rem)); }
+.al-heads.al-compact .al-heatmap { grid-template-columns: calc(2.2 * var(--_rem)) repeat(var(--al-cols), calc(1 * var(--_rem))) !important; gap: 1px; }
+.al-heads.al-compact .al-cell { min-width: 0; }
+.al-heads.al-compact .al-heatmap [role="columnheader"], .al-heads.al-compact .al-heatmap [role="rowheader"] { font-size: 11px; padding: 0 1px; }
+.al-heads.al-compact .al-legend { display: none; }
+.al-head, .al-matrix { margin: 0; }
+.al-head figcaption, .al-matrix-title { font-size: calc(.85 * var(--_rem)); color: var(--_muted); }
+.al-matrix-table { border-collapse: separate; border-spacing: 1px; }
+.al-matrix-table th { font-size: 11px; font-weight: 400; color: var(--_muted); text-align: right; padding-right: 3px; max-width: calc(3.5 * var(--_rem)); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.al-matrix-table td { width: calc(1 * var(--_rem)); height: calc(1 * var(--_rem)); padding: 0; border-radius: 2px; }
+.al-matrix-table td.al-head-edge { box-shadow: -2px 0 0 var(--_bg); }
+.al-matrix-table td.al-differs { outline: 2px solid var(--_bad); outline-offset: -2px; }
+.al-sentence input[type="text"] { flex: 1 1 calc(12 * var(--_rem)); min-width: 0; }
+.al-tokens button { max-width: calc(9 * var(--_rem)); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.al-table th[title] { max-width: calc(8 * var(--_rem)); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.al-unscaled { color: var(--_muted); }
+.al-sums strong { color: var(--_fg); }
+/* Chart text is in viewBox units (480 wide): on a narrow widget the chart shrinks, so its
+   text is set larger to stay at 11 CSS px or more once scaled. */
+@container (max-width: 520px) { .al-chart text { font-size: 14px; } }
+@container (max-width: 440px) { .al-chart text { font-size: 17px; } }
+@container (max-width: 360px) { .al-chart text { font-size: 20px; } }
+@container (max-width: 520px) {
+  .al-bar-cell, th.al-bar-cell { display: none; }
+  .al-table th, .al-table td { padding: calc(.15 * var(--_rem)) calc(.3 * var(--_rem)); }
+  .al-cell-button { min-width: 0; padding: calc(.2 * var(--_rem)) calc(.35 * var(--_rem)); }
+  .al-stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  .al-stack, .al-stack tbody, .al-stack tfoot, .al-stack tr { display: block; }
+  .al-stack tr { border: 1px solid var(--_line); border-radius: 6px; margin: 0 0 calc(.25 * var(--_rem)); padding: calc(.1 * var(--_rem)) calc(.2 * var(--_rem)); }
+  .al-stack th { display: block; border: 0; text-align: left; }
+  .al-stack td { display: inline-block; border: 0; text-align: left; white-space: nowrap; margin-right: calc(.6 * var(--_rem)); }
+  .al-stack th[title] { max-width: none; }
+  .al-stack td[data-label]::before { content: attr(data-label) ": "; color: var(--_muted); }
+  .al-stack td:empty { display: none; }
+}
 @media (prefers-reduced-motion: no-preference) {
   .al-cell, .al-bar { transition: background-color .18s ease, width .25s ease; }
 }

@@ -1,12 +1,16 @@
 'use strict';
-// <attention-worked-example>: one query, two keys, every intermediate number. The output
-// waits for the learner's prediction; editing the query starts a practice round in which
+// <attention-worked-example>: one query, two keys, every intermediate number. The weights
+// and the output wait for the learner's prediction; a new query (typed into both boxes, or
+// confirmed with "Try this query", or the practice query) starts a practice round in which
 // the new weight is predicted before the engine's numbers are shown.
 
 const { h, uid, scrollBox } = require('./dom.js');
 const { LabElement } = require('./base.js');
 const { PredictView } = require('./predict-view.js');
-const { judgeNumber } = require('../ui/predict.js');
+const { judgeNumber, parseNumber } = require('../ui/predict.js');
+
+// The lessons' practice query: its answer is never printed before the learner predicts it.
+const PRACTICE_QUERY = [0, 2];
 const { num, vector } = require('../ui/format.js');
 
 class AttentionWorkedExample extends LabElement {
@@ -27,38 +31,49 @@ class AttentionWorkedExample extends LabElement {
     this.practice = false;
 
     this.qInputs = [0, 1].map((c) => {
-      const id = uid();
-      const input = h('input', { id, type: 'number', step: '0.5', value: String(this.q[c]), 'aria-label': `query component ${c + 1}` });
-      input.addEventListener('change', () => this.guard(() => this.onEdit()));
+      const input = h('input', { id: uid(), type: 'number', step: '0.5', value: String(this.q[c]), 'aria-label': `query component ${c + 1}` });
+      // A half-edited query (one box changed) waits: the round starts when both boxes
+      // changed or on "Try this query".
+      input.addEventListener('change', () => this.guard(() => this.onEdit(false)));
+      input.addEventListener('keydown', (e) => { if (e.key === 'Enter') this.guard(() => this.onEdit(true)); });
       return input;
     });
+    this.edited = new Set();
+    this.tryButton = h('button', { type: 'button', class: 'al-primary', onclick: () => this.guard(() => this.onEdit(true)) }, 'Try this query');
+    this.practiceButton = h('button', { type: 'button', onclick: () => this.guard(() => this.startPractice(PRACTICE_QUERY)) },
+      `Practice query q = [${PRACTICE_QUERY.join(', ')}]`);
+    this.editMessage = h('p', { class: 'al-edit-message', 'aria-live': 'polite' });
     this.table = h('table', { class: 'al-table', part: 'table' });
+    this.why = h('p', { class: 'al-why' });
     this.outputBox = h('p', { class: 'al-output-line' });
     this.copyPrompt = new PredictView({
       question: 'which value will the output mostly copy?',
       choices: [{ label: 'mostly v\u2081', value: 0 }, { label: 'mostly v\u2082', value: 1 }, { label: 'an even blend', value: 2 }],
       judge: (choice) => this.judgeCopy(choice),
       printAnswer: () => `${this.copyAnswer()}: weights ${vector(this.current.weights.data, 4)}.`,
-      onReveal: () => { this.revealed = true; this.render(); },
+      onReveal: () => { this.revealed = true; this.render(); this.saveState(); },
     });
     this.practicePrompt = new PredictView({
       question: 'you changed the query. What weight will k\u2081 get now?',
       input: { label: 'w\u2081 =', placeholder: 'e.g. 0.6' },
       judge: (text) => judgeNumber(text, this.current.weights.get(0), 0.02),
       printAnswer: () => `w\u2081 = ${num(this.current.weights.get(0), 4)}.`,
-      onReveal: () => { this.revealed = true; this.render(); },
+      onReveal: () => { this.revealed = true; this.render(); this.saveState(); },
     });
+    this.copyPrompt.root.setAttribute('part', 'prompt');
+    this.practicePrompt.root.setAttribute('part', 'prompt');
     this.practicePrompt.root.hidden = true;
     this.frame.replaceChildren(
       h('div', { class: 'al-controls', part: 'controls' }, h('span', {}, 'query q = ['), this.qInputs[0], h('span', {}, ','), this.qInputs[1], h('span', {}, ']'),
-        h('span', { class: 'al-muted' }, 'edit it to practise')),
-      scrollBox('Numbers', this.table), this.copyPrompt.root, this.practicePrompt.root, this.outputBox);
+        this.tryButton, this.practiceButton),
+      this.editMessage,
+      scrollBox('Numbers', this.table), this.copyPrompt.root, this.practicePrompt.root, this.why, this.outputBox);
     this.render();
     this.restore(this.readState());
   }
 
   viewState() {
-    return { q: this.q.slice(), practice: this.practice, revealed: this.revealed, weights: this.revealed || !this.practice ? Array.from(this.current.weights.data) : null };
+    return { q: this.q.slice(), practice: this.practice, revealed: this.revealed, weights: this.revealed ? Array.from(this.current.weights.data) : null };
   }
 
   /** A shared link with q=a,b opens a practice round on that query. */
@@ -66,8 +81,7 @@ class AttentionWorkedExample extends LabElement {
     if (state.q === undefined) return;
     const q = state.q.split(',').map(Number);
     if (q.length !== 2 || q.some((x) => !Number.isFinite(x)) || (q[0] === this.q[0] && q[1] === this.q[1])) return;
-    this.qInputs.forEach((input, c) => { input.value = String(q[c]); });
-    this.onEdit();
+    this.startPractice(q);
   }
 
   copyTruth() {
@@ -83,16 +97,47 @@ class AttentionWorkedExample extends LabElement {
     const truth = this.copyTruth();
     const names = ['v\u2081', 'v\u2082', 'an even blend'];
     const right = choice === truth;
-    return { ok: true, close: right, message: right ? `Right: ${names[truth]}, but still a blend of both.` : `Not quite: it is ${names[truth]}. See the weights below.` };
+    return { ok: true, close: right, message: right ? `Right: ${names[truth]}, but still a blend of both.` : `Not quite: it is ${names[truth]}. Why: see below.` };
   }
 
-  onEdit() {
-    const q = this.qInputs.map((input) => Number(input.value));
-    if (q.some((x) => !Number.isFinite(x))) {
-      this.outputBox.textContent = 'Type a number in both query boxes.';
+  /** Why the weights came out as they did, from the engine's numbers (shown once answered). */
+  explainWhy() {
+    const d = this.current;
+    const s = [d.scores.get(0), d.scores.get(1)], w = [d.weights.get(0), d.weights.get(1)];
+    if (s[0] === s[1]) return `Both keys score ${num(s[0], 4)} against q, so the weights are equal and the output is an even blend.`;
+    const hi = s[0] > s[1] ? 0 : 1, lo = 1 - hi, sub = ['\u2081', '\u2082'];
+    return `k${sub[hi]} scores ${num(s[hi], 4)} against q and k${sub[lo]} scores ${num(s[lo], 4)}, so after scaling and the softmax ` +
+      `v${sub[hi]} gets weight ${num(w[hi], 4)} and v${sub[lo]} still gets ${num(w[lo], 4)}: the output leans to v${sub[hi]} but blends both.`;
+  }
+
+  /** A box changed (confirmed = Enter or "Try this query"): start a round once the query is whole. */
+  onEdit(confirmed) {
+    const q = [];
+    for (const [c, input] of this.qInputs.entries()) {
+      const x = parseNumber(input.value);
+      if (input.value.trim() === '' || !Number.isFinite(x)) {
+        this.editMessage.textContent = `Query box ${c + 1} is empty or not a number: type a number such as 0.5 in both boxes.`;
+        this.editMessage.className = 'al-edit-message al-verdict-bad';
+        return;
+      }
+      q.push(x);
+      if (x !== this.q[c]) this.edited.add(c);
+    }
+    this.editMessage.textContent = '';
+    if (q[0] === this.q[0] && q[1] === this.q[1]) return;
+    if (!confirmed && this.edited.size < 2) {
+      this.editMessage.className = 'al-edit-message al-muted';
+      this.editMessage.textContent = 'Change the other box too, or press "Try this query", to start a practice round.';
       return;
     }
-    this.q = q;
+    this.startPractice(q);
+  }
+
+  startPractice(q) {
+    this.qInputs.forEach((input, c) => { input.value = String(q[c]); });
+    this.edited.clear();
+    this.editMessage.textContent = '';
+    this.q = q.slice();
     this.practice = true;
     this.revealed = false;
     this.copyPrompt.root.hidden = true;
@@ -106,7 +151,11 @@ class AttentionWorkedExample extends LabElement {
     const d = this.lab.explainRow([this.q], this.K, this.V, 0);
     this.current = d;
     const hide = !this.revealed;
-    const masked = (text) => (hide && this.practice ? '?' : text);
+    // Before the answer, what gives it away (exps, their sum, the weights) is not in the page
+    // at all; in a practice round the scores are hidden too, since they were not asked about.
+    const blank = () => h('span', { class: 'al-hidden-answer' }, '?', h('span', { class: 'al-sr' }, ' (shown once you answer)'));
+    const maskAll = (text) => (hide && this.practice ? blank() : text);
+    const maskAnswer = (text) => (hide ? blank() : text);
     const k = this.K, v = this.V;
     const row = (label, cells, cls) => h('tr', { class: cls || '' }, h('th', { scope: 'row' }, label), cells.map((c) => h('td', {}, c)));
     this.table.replaceChildren(
@@ -115,16 +164,18 @@ class AttentionWorkedExample extends LabElement {
       h('tbody', {},
         row('key k', [vector(k[0], 2), vector(k[1], 2)]),
         row('value v', [vector(v[0], 2), vector(v[1], 2)]),
-        row('score q\u00b7k', [num(d.scores.get(0), 4), num(d.scores.get(1), 4)].map(masked)),
-        row(`scaled \u00d7 ${num(d.scale, 4)}`, [num(d.scaled.get(0), 4), num(d.scaled.get(1), 4)].map(masked)),
-        row('exp', [num(d.expRaw.get(0), 4), num(d.expRaw.get(1), 4)].map(masked)),
-        row('sum of exps', [masked(num(d.sumRaw, 4)), '']),
-        row('weight', [num(d.weights.get(0), 4), num(d.weights.get(1), 4)].map(masked), 'al-current')));
-    this.frame.dataset.weights = Array.from(d.weights.data).join(',');
+        row('score q\u00b7k', [num(d.scores.get(0), 4), num(d.scores.get(1), 4)].map(maskAll)),
+        row(`scaled \u00d7 ${num(d.scale, 4)}`, [num(d.scaled.get(0), 4), num(d.scaled.get(1), 4)].map(maskAll)),
+        row('exp', [num(d.expRaw.get(0), 4), num(d.expRaw.get(1), 4)].map(maskAnswer)),
+        row('sum of exps', [maskAnswer(num(d.sumRaw, 4)), '']),
+        row('weight', [num(d.weights.get(0), 4), num(d.weights.get(1), 4)].map(maskAnswer), 'al-current')));
+    if (hide) delete this.frame.dataset.weights;
+    else this.frame.dataset.weights = Array.from(d.weights.data).join(',');
+    this.why.textContent = hide ? '' : this.explainWhy();
     this.copyPrompt.refreshPrint();
     this.practicePrompt.refreshPrint();
     this.outputBox.replaceChildren(hide
-      ? h('span', { class: 'al-muted' }, 'Output: answer the question above to see it.')
+      ? h('span', { class: 'al-muted' }, 'The weights and the output: answer the question above to see them.')
       : h('span', {}, h('strong', {}, 'output = '), h('span', { class: 'al-output' }, vector(d.output.data, 4)),
         ` = ${num(d.weights.get(0), 4)} \u00d7 v\u2081 + ${num(d.weights.get(1), 4)} \u00d7 v\u2082`));
   }

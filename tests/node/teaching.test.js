@@ -1,0 +1,110 @@
+'use strict';
+// The teaching rules behind the widgets, DOM-free: what the stepper says about a row of
+// weights, the learner's sentence limits, and what the softmax demo says about float32.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { loadAttentionLab } = require('./lab.js');
+const { STEPS, describeWeights, describeScores, scalingSentence } = require('../../web/src/ui/steps.js');
+const { parseSentence } = require('../../web/src/ui/sentence.js');
+const { parseValues, shiftLabel, compare } = require('../../web/src/ui/softmax-compare.js');
+
+let lab, ex;
+test.before(async () => {
+  lab = await loadAttentionLab();
+  ex = lab.examples().timeFlies;
+});
+
+const rowOf = (i, options = {}) => Array.from(lab.explainRow(ex.Q, ex.K, ex.V, i, options).weights.data);
+
+test('a row with one clear winner is described as mostly that key', () => {
+  const shape = describeWeights(ex.tokens, rowOf(1));
+  assert.equal(shape.kind, 'mostly');
+  assert.deepEqual(shape.top, [4]);
+  assert.equal(shape.text, '"arrow" (0.80)');
+});
+
+test('keys that print the same weight are named together as a tie, not as one winner', () => {
+  const an = rowOf(3);
+  const shape = describeWeights(ex.tokens, an);
+  assert.equal(shape.kind, 'tie');
+  const tied = ex.tokens.filter((t, j) => an[j].toFixed(2) === Math.max(...an).toFixed(2));
+  assert.ok(tied.length >= 2);
+  assert.equal(shape.text, `${tied.slice(0, -1).map((t) => `"${t}"`).join(', ')} and "${tied[tied.length - 1]}" tie at ${Math.max(...an).toFixed(2)}`);
+  const narration = STEPS[3].narrate({ token: 'an', tokens: ex.tokens, weights: an, output: [0] });
+  assert.doesNotMatch(narration, /mostly/);
+  assert.deepEqual(describeWeights(['a', 'b', 'c'], [0.45, 0.45, 0.1]).top, [0, 1]);
+});
+
+test('a spread-out row lists its largest weights instead of claiming "mostly"', () => {
+  const time = rowOf(0);
+  assert.ok(Math.max(...time) < 0.5);
+  const shape = describeWeights(ex.tokens, time);
+  assert.equal(shape.kind, 'spread');
+  assert.match(shape.text, new RegExp(`^spread over time ${time[0].toFixed(2)}, `));
+  assert.match(STEPS[3].narrate({ token: 'time', tokens: ex.tokens, weights: time, output: [0] }), /no single source/);
+  assert.doesNotMatch(STEPS[2].narrate({ token: 'time', tokens: ex.tokens, weights: time, scale: 0.5, maskedCount: 0 }), /most of its attention/);
+});
+
+test('two weights within 0.05 of each other are a near-tie', () => {
+  const shape = describeWeights(['a', 'b', 'c'], [0.42, 0.39, 0.19]);
+  assert.equal(shape.kind, 'near-tie');
+  assert.equal(shape.text, '"a" (0.42) and "b" (0.39) nearly tie');
+  assert.equal(describeWeights(['a', 'b'], [0.7, 0.3]).kind, 'mostly');
+});
+
+test('scores that tie for the best match are all named', () => {
+  assert.equal(describeScores(['x', 'y', 'z'], [2, 2, 1]), '"x" and "y" tie for the best match at 2.');
+  const flies = Array.from(lab.explainRow(ex.Q, ex.K, ex.V, 1, {}).scores.data);
+  assert.equal(describeScores(ex.tokens, flies), '"arrow" matches best.');
+});
+
+test('the scaling comparison reads the flies row with and without 1/sqrt(d_k) from the engine', () => {
+  const scaled = rowOf(1), unscaled = rowOf(1, { scaling: 'none' });
+  assert.equal(scaled[4].toFixed(2), '0.80');
+  assert.equal(unscaled[4].toFixed(2), '0.95');
+  assert.equal(scalingSentence(ex.tokens, scaled, unscaled),
+    'Without the 1/\u221ad\u2096 scale, "arrow" would get 0.95 instead of 0.80: a spikier, more one-hot row.');
+});
+
+test('the learner\'s sentence takes 2 to 12 words of at most 40 characters', () => {
+  assert.deepEqual(parseSentence('  the cat sat  ').tokens, ['the', 'cat', 'sat']);
+  assert.match(parseSentence('hello').error, /2 to 12 words .*you typed 1/);
+  assert.match(parseSentence('a b c d e f g h i j k l m').error, /you typed 13/);
+  assert.match(parseSentence(`ok ${'x'.repeat(41)}`).error, /41 characters long; each word may have at most 40/);
+  assert.ok(parseSentence(`ok ${'x'.repeat(40)}`).tokens);
+});
+
+test('the softmax demo refuses what float32 cannot hold and non-numbers, with a sentence', () => {
+  assert.match(parseValues('1e39, 1').error, /1e39 is beyond what a float32 can hold/);
+  assert.match(parseValues('abc').error, /"abc" is not a number/);
+  assert.match(parseValues('').error, /1 to 12 numbers/);
+  assert.deepEqual(parseValues('3e38, -1000').values, [3e38, -1000]);
+  assert.equal(shiftLabel(-1000), 'e^(x \u2212 (\u22121000))');
+  assert.equal(shiftLabel(1002), 'e^(x \u2212 1002)');
+});
+
+function demo(values) {
+  const keys = values.map((_, j) => values.map((__, c) => (c === j ? 1 : 0)));
+  const d = lab.explainRow([values], keys, keys, 0, { scale: 1 });
+  const safe = Array.from(lab.softmax(values).data);
+  return { d, safe, verdict: compare({ values, expRaw: Array.from(d.expRaw.data), sumRaw: d.sumRaw, naiveWeights: Array.from(d.naiveWeights.data) }, safe) };
+}
+
+test('the engine\'s naive path is float32: e^100 overflows and e^-1000 underflows, and the demo says so', () => {
+  const big = demo([100, 101, 102]);
+  assert.equal(big.d.expRaw.get(0), Infinity);
+  assert.equal(big.d.sumRaw, Infinity);
+  assert.ok(Array.from(big.d.naiveWeights.data).every(Number.isNaN));
+  assert.equal(big.verdict.kind, 'overflow');
+  assert.match(big.verdict.message, /^Overflow: .*e\^100 .* NaN \(3 of 3 naive weights\)/);
+  const tiny = demo([-1000, -1001]);
+  assert.equal(tiny.d.sumRaw, 0);
+  assert.ok(Array.from(tiny.d.naiveWeights.data).every(Number.isNaN));
+  assert.equal(tiny.verdict.kind, 'underflow');
+  assert.match(tiny.verdict.message, /0 \u00f7 0 is NaN \(2 of 2/);
+  const fine = demo([0, 1, 2]);
+  assert.equal(fine.verdict.kind, 'agree');
+  assert.equal(fine.verdict.message, 'Here both ways agree: no exponential overflowed or underflowed in float32.');
+  assert.equal(demo([80, 81, 82]).verdict.kind, 'agree');
+  assert.equal(demo([89, 0]).verdict.kind, 'overflow');
+});
