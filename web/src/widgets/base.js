@@ -176,7 +176,8 @@ class LabElement extends HTMLElement {
 
   reserveSpace() {
     const width = this.frame.getBoundingClientRect().width;
-    const tokens = (this.getAttribute('tokens') || '').trim().split(/\s+/).filter(Boolean).length;
+    const rows = this.getAttribute('query-tokens') !== null ? this.getAttribute('query-tokens') : this.getAttribute('tokens');
+    const tokens = (rows || '').trim().split(/\s+/).filter(Boolean).length;
     const quiz = this.hasAttribute('quiz') && !/^(false|0|off)$/i.test(this.getAttribute('quiz').trim());
     const height = estimateHeight(this.localName, width, { tokens: tokens || undefined, quiz });
     this.frame.style.minHeight = height ? `${height}px` : '';

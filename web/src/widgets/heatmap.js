@@ -6,7 +6,7 @@ const { h, uid } = require('./dom.js');
 const { LabElement, urlState } = require('./base.js');
 const { HeatmapView } = require('./heatmap-view.js');
 const { PredictView } = require('./predict-view.js');
-const { resolveInputs, authorOptions } = require('./inputs.js');
+const { resolveInputs, resolveCrossInputs, authorOptions } = require('./inputs.js');
 const { maskedFrom } = require('../ui/heatmap-model.js');
 const { num } = require('../ui/format.js');
 
@@ -15,7 +15,10 @@ const TEMPERATURES = [0.25, 0.5, 1, 2, 4];
 
 class AttentionHeatmap extends LabElement {
   setup(lab, data) {
-    this.inputs = resolveInputs(lab, data, this.localName);
+    const queryTokens = this.attr('query-tokens');
+    this.cross = queryTokens !== undefined;
+    this.inputs = this.cross ? resolveCrossInputs(lab, data, queryTokens, this.localName) : resolveInputs(lab, data, this.localName);
+    this.rowLabels = this.cross ? this.inputs.queryTokens : this.inputs.tokens;
     const opts = authorOptions(data, ['causal', 'scaling', 'temperature']);
     if (opts.temperature !== undefined && !TEMPERATURES.includes(opts.temperature)) {
       throw new Error(`<${this.localName}>: options.temperature is ${opts.temperature}; expected one of ${TEMPERATURES.join(', ')}`);
@@ -28,6 +31,7 @@ class AttentionHeatmap extends LabElement {
     };
     this.st = { ...this.defaults, self: false };
     for (const name of ['causal', 'numbers', 'scaling', 'temperature']) Object.assign(this.st, this.fromAttribute(name, this.attr(name)));
+    if (this.cross) this.defaults.causal = this.st.causal = false;  // a decoder's mask means nothing between two sentences
     const ids = { causal: uid(), scaling: uid(), temp: uid(), mode: uid(), numbers: uid() };
     this.causalBox = h('input', { id: ids.causal, type: 'checkbox', onchange: () => this.guard(() => this.set({ causal: this.causalBox.checked })) });
     this.scalingSelect = h('select', { id: ids.scaling, onchange: () => this.guard(() => this.set({ scaling: this.scalingSelect.value })) },
@@ -49,12 +53,12 @@ class AttentionHeatmap extends LabElement {
     this.caption = h('p', { class: 'al-muted', part: 'caption', 'aria-live': 'polite' });
 
     const controls = h('div', { class: 'al-controls', part: 'controls' },
-      h('label', { for: ids.causal }, this.causalBox, 'causal mask'),
+      this.cross ? null : h('label', { for: ids.causal }, this.causalBox, 'causal mask'),
       h('label', { for: ids.scaling }, 'scaling', this.scalingSelect),
       h('label', { for: ids.temp }, 'temperature', this.temp, this.tempText),
       this.inputs.X ? h('label', { for: ids.mode }, 'inputs', this.mode) : null,
       h('label', { for: ids.numbers }, this.numbersBox, 'numbers'));
-    const prompts = this.attr('prompt', '').split(/\s+/);
+    const prompts = this.cross ? [] : this.attr('prompt', '').split(/\s+/);
     if (prompts.includes('row0')) {
       this.row0 = new PredictView({
         question: `with the causal mask on, what is the first row of the weights ("${this.inputs.tokens[0]}" attending), whatever the inputs?`,
@@ -109,7 +113,7 @@ class AttentionHeatmap extends LabElement {
 
   restore(s, save = true) {
     const st = this.st;
-    st.causal = urlState.bool(s.causal, st.causal);
+    st.causal = urlState.bool(s.causal, st.causal) && !this.cross;
     st.scaling = urlState.choice(s.scaling, SCALINGS.map((x) => x[0]), st.scaling);
     st.temp = urlState.int(s.temp, st.temp, 0, TEMPERATURES.length - 1);
     st.self = urlState.bool(s.self, st.self) && Boolean(this.inputs.X);
@@ -118,6 +122,7 @@ class AttentionHeatmap extends LabElement {
   }
 
   set(change) {
+    if (this.cross) change = { ...change, causal: false };
     const turningOnCausal = change.causal === true && !this.st.causal;
     Object.assign(this.st, change);
     this.render();
@@ -158,7 +163,7 @@ class AttentionHeatmap extends LabElement {
     const [q, k, v] = st.self ? [X, X, X] : [Q, K, V];
     const r = this.lab.attention(q, k, v, { causal: st.causal, scaling: st.scaling, temperature: TEMPERATURES[st.temp] });
     this.last = r;
-    this.view.update({ weights: r.weights.toArray(), masked: maskedFrom(r.masked.toArray()), rowLabels: tokens, colLabels: tokens,
+    this.view.update({ weights: r.weights.toArray(), masked: maskedFrom(r.masked.toArray()), rowLabels: this.rowLabels, colLabels: tokens,
       showNumbers: st.numbers, picked: this.picked || null,
       // Row 0 under the mask is the row-0 question's answer: it stays out of the page until answered.
       hiddenRows: this.row0 && !this.row0Answered && st.causal ? [0] : [] });

@@ -46,6 +46,26 @@ function resolveInputs(lab, data, tag) {
   return { tokens: data.tokens, Q: asMatrix(lab, p.q), K: asMatrix(lab, p.k), V: asMatrix(lab, p.v), X, Wq, Wk, Wv, source };
 }
 
+/**
+ * Cross-attention inputs: queries from one sentence, keys and values from another, all
+ * seeded from the words and projected by the engine.
+ * @returns { tokens (keys), queryTokens, Q [m, 4], K [n, 4], V [n, 4], X: null, source: 'cross' }
+ */
+function resolveCrossInputs(lab, data, queryTokens, tag) {
+  if (['Q', 'K', 'V', 'X'].some((k) => data[k] !== undefined)) {
+    throw new Error(`<${tag}>: query-tokens works with seeded vectors; for your own vectors, leave it out and give Q (one row per query) with K and V in the JSON`);
+  }
+  if (!queryTokens.length) throw new Error(`<${tag}>: query-tokens is empty; give at least one word`);
+  const keys = data.tokens || lab.examples().timeFlies.tokens;
+  const seed = seedFrom(`${queryTokens.join(' ')}|${keys.join(' ')}`);
+  const W = [1, 2, 3].map((k) => lab.randomNormal({ shape: [6, 4], seed: seed + k, stddev: k === 3 ? 1 : 0.8 }));
+  const project = (words, salt) => lab.multiHeadAttention({
+    X: lab.randomNormal({ shape: [words.length, 6], seed: seedFrom(words.join(' ')) + salt }), Wq: W[0], Wk: W[1], Wv: W[2], heads: 1,
+  });
+  const q = project(queryTokens, 0), kv = project(keys, 0);
+  return { tokens: keys, queryTokens, Q: asMatrix(lab, q.q), K: asMatrix(lab, kv.k), V: asMatrix(lab, kv.v), X: null, source: 'cross' };
+}
+
 /** Engine options from the author's JSON "options" (only the ones that make sense here). */
 function authorOptions(data, allowed = ['causal', 'scale', 'scaling', 'temperature']) {
   const o = data.options || {};
@@ -57,4 +77,4 @@ function authorOptions(data, allowed = ['causal', 'scale', 'scaling', 'temperatu
   return out;
 }
 
-module.exports = { resolveInputs, authorOptions };
+module.exports = { resolveInputs, resolveCrossInputs, authorOptions };

@@ -67,7 +67,7 @@ const WIDGETS = {
       { name: 'query', property: 'query', type: 'string', state: true, description: 'The query token to start on.' },
     ],
     parts: [{ name: 'steps', description: 'The list of the four steps.' }, { name: 'narration', description: 'The sentence that explains the current step.' }, { name: 'table', description: 'The numbers of the current step.' }],
-    state: '{ token: string, tokenIndex: number, step: string, stepIndex: number, tokens: string[], ownSentence: boolean } (link: token, step, words when the reader typed a sentence)',
+    state: '{ token: string, tokenIndex: number, step: string, stepIndex: number, tokens: string[], ownSentence: boolean }',
   },
   'attention-heatmap': {
     className: 'AttentionHeatmap',
@@ -75,6 +75,7 @@ const WIDGETS = {
     json: true,
     attributes: [
       tokens('Words separated by spaces (at most 256).'),
+      { name: 'query-tokens', property: 'queryTokens', type: 'tokens', description: 'Cross-attention: the query sentence (one row each), attending over `tokens` (the keys and values, one column each); seeded vectors, no causal mask.' },
       { name: 'causal', property: 'causal', type: 'boolean', state: true, description: 'Start with the causal mask on.' },
       { name: 'numbers', property: 'numbers', type: 'boolean', state: true, description: 'Print the weights in the cells (default: on up to 8 tokens).' },
       { name: 'scaling', property: 'scaling', type: 'enum', values: ['sqrt', 'none', 'dk'], state: true, description: 'Scaling rule: 1/sqrt(d_k), none, or 1/d_k.' },
@@ -82,7 +83,7 @@ const WIDGETS = {
       { name: 'prompt', property: 'prompt', type: 'string', description: 'Predict-first prompts to show: "causal" (pick a cell the mask hides), "row0" (the first row under the mask).' },
     ],
     parts: [{ name: 'heatmap', description: 'The grid (or canvas) of weights.' }, { name: 'legend', description: 'The colour legend.' }, { name: 'caption', description: 'The line under the heatmap.' }],
-    state: '{ causal: boolean, scaling: string, temp: number, self: boolean, numbers: boolean }',
+    state: '{ causal: boolean, scaling: string, temp: number, temperature: number, self: boolean, numbers: boolean }',
   },
   'attention-worked-example': {
     className: 'AttentionWorkedExample',
@@ -90,7 +91,7 @@ const WIDGETS = {
     json: true,
     attributes: [],
     parts: [{ name: 'table', description: 'The table of every number.' }, { name: 'prompt', description: 'The predict-first prompts.' }],
-    state: '{ q: number[], practice: boolean, revealed: boolean, weights: number[] | null } (link: q starts a practice round)',
+    state: '{ q: number[], practice: boolean, revealed: boolean, weights: number[] | null }',
   },
   'scaling-experiment': {
     className: 'ScalingExperiment',
@@ -137,7 +138,7 @@ const WIDGETS = {
     json: true,
     attributes: [],
     parts: [{ name: 'heatmap', description: 'Each sentence\'s grid of weights.' }],
-    state: '{ forget: boolean }',
+    state: '{ forget: boolean, padWeight: number }',
   },
   'softmax-demo': {
     className: 'SoftmaxDemo',
