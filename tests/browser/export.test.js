@@ -257,6 +257,7 @@ test('the scaling chart exports its measured numbers, equal to the engine\'s, an
 
 test('print keeps heatmap colours and numbers, hides the controls, and shows answers behind predictions', async () => {
   const { page: p, problems, close } = await open('lesson-2.html');
+  await p.locator('#scaling svg').first().waitFor({ state: 'attached', timeout: 30000 });  // measured in slices after load
   const answers = p.locator('.al-print-answer');
   assert.ok(await answers.count() >= 5);
   assert.equal(await answers.first().evaluate((el) => getComputedStyle(el).display), 'none', 'on screen the answer is not rendered');

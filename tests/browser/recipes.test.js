@@ -295,7 +295,7 @@ test('embed.html shows a plain message for an unknown widget or attribute, and U
       return text;
     };
     assert.match(await message('?widget=attention-nope'), /^embed\.html: there is no widget called "attention-nope"; expected one of attention-stepper, /);
-    assert.match(await message('?widget=attention-heatmap&onload=alert(1)'), /^embed\.html: <attention-heatmap> has no attribute "onload"; expected one of tokens, causal/);
+    assert.match(await message('?widget=attention-heatmap&onload=alert(1)'), /^embed\.html: <attention-heatmap> has no attribute "onload"; expected one of tokens, query-tokens, causal/);
     assert.match(await message(''), /^embed\.html: the address needs exactly one \?widget=<name>/);
 
     const { page, problems, close } = await watchedPage(browser);

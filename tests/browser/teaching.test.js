@@ -33,7 +33,9 @@ async function open(page, opts) {
 
 const stateOf = (p, selector) => p.$eval(selector, (el) => el.state);
 /** Everything a widget puts in its shadow root as text (visible or for screen readers). */
-const textOf = (p, selector) => p.$eval(selector, (el) => el.shadowRoot.textContent);
+// What the widget shows and what assistive technology reads: rendered text (innerText leaves
+// out display: none, such as the print-only "answer: ..." lines).
+const textOf = (p, selector) => p.$eval(selector, (el) => el.shadowRoot.querySelector('.al-frame').innerText);
 /** The focused element inside the widget: its tag and data-key, or 'BODY' when focus fell out. */
 const focusIn = (p, selector) => p.evaluate((sel) => {
   const host = document.querySelector(sel);
@@ -217,7 +219,7 @@ test('multi-head: h = 8 in a compact grid, d_k kept back until answered, and the
   const { page: p, problems, close } = await open('lesson-2.html');
   await p.selectOption('#heads select', '8');
   assert.equal(await p.locator('#heads figure.al-head').count(), 8);
-  assert.doesNotMatch(await p.textContent('#heads .al-frame'), /d\u2096 = 1\b/);
+  assert.doesNotMatch(await textOf(p, '#heads'), /d\u2096 = 1\b/);
   const box = await p.$eval('#heads', (el) => el.getBoundingClientRect().height);
   assert.ok(box <= 900, `the widget at h = 8 is ${box} px tall`);
   await p.fill('#heads .al-predict input[type="text"]', '1');
