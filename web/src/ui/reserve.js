@@ -52,4 +52,9 @@ function estimateHeight(tag, width, config = {}) {
   return Math.round(h);
 }
 
-module.exports = { estimateHeight, WIDTHS };
+/** estimateHeight at each of WIDTHS, for CSS that picks one by the widget's width. */
+function estimateHeights(tag, config = {}) {
+  return WIDTHS.map((w) => estimateHeight(tag, w, config));
+}
+
+module.exports = { estimateHeight, estimateHeights, WIDTHS };

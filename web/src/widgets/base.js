@@ -16,7 +16,7 @@ const urlState = require('../ui/url-state.js');
 const { adoptStyles } = require('./styles.js');
 const { attributesOf } = require('./manifest.js');
 const schedule = require('./schedule.js');
-const { estimateHeight } = require('../ui/reserve.js');
+const { estimateHeights } = require('../ui/reserve.js');
 const hostPage = require('./host-page.js');
 
 const JSON_SELECTOR = ':scope > script[type="application/json"]';
@@ -83,7 +83,9 @@ class LabElement extends HTMLElement {
       if (this._status !== 'loading' && this.readJsonText() !== this._json) this.scheduleBuild();
     });
     this._observer.observe(this, { childList: true, subtree: true, characterData: true });
-    this.applyTheme();
+    // Reading the page's colours forces a style pass: never while the page is still being
+    // parsed (one pass per widget), only once the widget is drawn or redrawn.
+    if (this._built) this.applyTheme();
     if (this._built && !this._dirty) return;  // moved in the page: keep the view and its state
     if (!this._built) this.showLoading();
     const doc = this.ownerDocument;
@@ -157,6 +159,7 @@ class LabElement extends HTMLElement {
       await schedule.turn(this);
       if (generation !== this._generation || !this.isConnected) return;
       this.lab = lab;
+      this.applyTheme();
       this.frame.replaceChildren();
       this.frame.style.minHeight = '';
       this.setup(lab, data);
@@ -168,19 +171,22 @@ class LabElement extends HTMLElement {
     }
   }
 
-  /** The loading line, in a box of roughly the widget's final height so the page does not jump. */
+  /**
+   * The loading line, in a box of roughly the widget's final height so the page does not jump.
+   * The heights for each width go in custom properties and a container query in the stylesheet
+   * picks one, so nothing reads the layout while the page is still being parsed.
+   */
   showLoading() {
-    this.frame.replaceChildren(h('p', { class: 'al-loading', part: 'message' }, 'Loading the attention engine\u2026'));
-    this.reserveSpace();
-  }
-
-  reserveSpace() {
-    const width = this.frame.getBoundingClientRect().width;
     const rows = this.getAttribute('query-tokens') !== null ? this.getAttribute('query-tokens') : this.getAttribute('tokens');
     const tokens = (rows || '').trim().split(/\s+/).filter(Boolean).length;
     const quiz = this.hasAttribute('quiz') && !/^(false|0|off)$/i.test(this.getAttribute('quiz').trim());
-    const height = estimateHeight(this.localName, width, { tokens: tokens || undefined, quiz });
-    this.frame.style.minHeight = height ? `${height}px` : '';
+    const line = h('p', { class: 'al-loading', part: 'message' }, 'Loading the attention engine\u2026');
+    estimateHeights(this.localName, { tokens: tokens || undefined, quiz }).forEach((height, i) => {
+      // The frame's padding and border (2 x 15px + 2 x 1px at the default size) are outside the line.
+      line.style.setProperty(`--al-h${i}`, `${Math.max(0, height - 32)}px`);
+    });
+    this.frame.style.minHeight = '';
+    this.frame.replaceChildren(h('div', { class: 'al-reserve' }, line));
   }
 
   /** Runs fn; any error becomes the in-widget message instead of breaking the page. */

@@ -34,7 +34,14 @@ const CSS = `
 h3 { margin: 0 0 calc(.5 * var(--_rem)); font-size: calc(1.05 * var(--_rem)); }
 p { margin: calc(.4 * var(--_rem)) 0; }
 .al-muted { color: var(--_muted); font-size: .9em; }
-.al-loading { color: var(--_muted); font-style: italic; }
+.al-loading { color: var(--_muted); font-style: italic; margin: 0; min-height: var(--al-h0, 0); }
+.al-reserve { container-type: inline-size; }
+@container (min-width: 328px) { .al-loading { min-height: var(--al-h1, 0); } }
+@container (min-width: 448px) { .al-loading { min-height: var(--al-h2, 0); } }
+@container (min-width: 528px) { .al-loading { min-height: var(--al-h3, 0); } }
+@container (min-width: 608px) { .al-loading { min-height: var(--al-h4, 0); } }
+@container (min-width: 768px) { .al-loading { min-height: var(--al-h5, 0); } }
+@container (min-width: 968px) { .al-loading { min-height: var(--al-h6, 0); } }
 .al-error { border-left: 4px solid var(--_bad); padding: calc(.5 * var(--_rem)) calc(.75 * var(--_rem)); background: var(--_panel); }
 .al-error-message { font-family: ui-monospace, "SF Mono", Menlo, Consolas, monospace; font-size: .9em; }
 button, select, input {
