@@ -3,6 +3,10 @@
 // that records console errors and any request outside the page's own origin.
 
 const { chromium } = require('playwright-core');
+const { WIDGETS } = require('../../web/src/widgets/manifest.js');
+
+/** Every element name the bundle defines. */
+const TAGS = Object.keys(WIDGETS);
 
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--allow-file-access-from-files=false'];
@@ -28,4 +32,34 @@ async function watchedPage(browser, { width = 1280, height = 900 } = {}) {
   return { page, problems, close: () => context.close() };
 }
 
-module.exports = { launch, watchedPage };
+/** The Content-Security-Policy profiles the widgets are tested under (issue 6 and the README). */
+const STRICT = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; connect-src 'none'; img-src 'self'";
+const CSP = {
+  strict: STRICT,
+  trustedTypes: `${STRICT}; require-trusted-types-for 'script'; trusted-types 'none'`,
+  noWasm: "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'none'; img-src 'self'",
+};
+
+/** Serves the responses `page` gets for `url` (a URL or glob) with `csp` as their Content-Security-Policy header. */
+async function sendPolicy(page, url, csp) {
+  await page.route(url, async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': csp } });
+  });
+}
+
+/** Waits until every widget in the page (or frame) is drawn or shows its message. */
+async function settled(where, timeout = 20000) {
+  await where.waitForFunction((tags) => Array.from(document.querySelectorAll(tags.join(',')))
+    .every((el) => el.status === 'ready' || el.status === 'error'), TAGS, { timeout });
+}
+
+/** A watched page (watchedPage) opened at `url`, once its widgets have settled. */
+async function openSettled(browser, url, opts) {
+  const w = await watchedPage(browser, opts);
+  await w.page.goto(url);
+  await settled(w.page);
+  return w;
+}
+
+module.exports = { launch, watchedPage, settled, openSettled, sendPolicy, CSP, TAGS };

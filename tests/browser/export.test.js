@@ -6,7 +6,7 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
 const zlib = require('zlib');
-const { launch, watchedPage } = require('./browser.js');
+const { launch, watchedPage, openSettled } = require('./browser.js');
 const { startServer } = require('../../scripts/server.js');
 const { loadAttentionLab } = require('../../index.js');
 const ex = require('../../web/src/ui/export.js');
@@ -29,13 +29,7 @@ test.after(async () => {
   await browser.close();
 });
 
-async function open(page, opts) {
-  const w = await watchedPage(browser, opts);
-  await w.page.goto(`${server.url}dist/${page}`);
-  await w.page.waitForFunction(() => Array.from(document.querySelectorAll('*')).filter((el) => el.localName.includes('-'))
-    .every((el) => el.status === 'ready' || el.status === 'error'), null, { timeout: 20000 });
-  return w;
-}
+const open = (page, opts) => openSettled(browser, `${server.url}dist/${page}`, opts);
 
 /** Text of the focused element, through open shadow roots. */
 const focused = (p) => p.evaluate(() => {

@@ -5,13 +5,11 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('path');
-const { launch, watchedPage } = require('./browser.js');
+const { launch, watchedPage, settled, openSettled, sendPolicy, CSP, TAGS } = require('./browser.js');
 const { startServer } = require('../../scripts/server.js');
 const { loadAttentionLab } = require('../../index.js');
-const { WIDGETS } = require('../../web/src/widgets/manifest.js');
 
 const root = path.resolve(__dirname, '..', '..');
-const TAGS = Object.keys(WIDGETS);
 
 let browser, server, other;
 test.before(async () => {
@@ -27,20 +25,9 @@ test.after(async () => {
 
 const host = (name) => `${server.url}tests/browser/hosts/${name}`;
 
-/** Waits until every widget on the page is ready or showed its message. */
-async function settled(page, timeout = 20000) {
-  await page.waitForFunction((tags) => Array.from(document.querySelectorAll(tags.join(','))).every((el) => el.status === 'ready' || el.status === 'error'),
-    TAGS, { timeout });
-}
-
 const statuses = (page) => page.$$eval(TAGS.join(','), (els) => els.map((el) => `${el.id || el.localName}:${el.status}`));
 
-async function open(url, opts) {
-  const w = await watchedPage(browser, opts);
-  await w.page.goto(url);
-  await settled(w.page);
-  return w;
-}
+const open = (url, opts) => openSettled(browser, url, opts);
 
 test('host CSS cannot reach inside a widget, and widget CSS does not leak onto the page', async () => {
   const { page, problems, close } = await open(host('hostile.html'));
@@ -244,14 +231,15 @@ test('bad data on the page: a readable message naming the widget, quickly, never
   await close();
 });
 
-for (const [file, label] of [['csp-strict.html', 'strict CSP'], ['csp-trusted-types.html', 'strict CSP with Trusted Types']]) {
+for (const [policy, label] of [[CSP.strict, 'strict CSP'], [CSP.trustedTypes, 'strict CSP with Trusted Types']]) {
   test(`every widget works under ${label} with no console error and no violation report`, async () => {
     const w = await watchedPage(browser);
     await w.page.addInitScript(() => {
       window.violations = [];
       document.addEventListener('securitypolicyviolation', (e) => window.violations.push(`${e.violatedDirective} ${e.blockedURI}`));
     });
-    await w.page.goto(host(file));
+    await sendPolicy(w.page, host('all-widgets.html'), policy);
+    await w.page.goto(host('all-widgets.html'));
     await settled(w.page);
     assert.deepEqual(await statuses(w.page), TAGS.map((t) => `${{ 'attention-stepper': 'w-stepper', 'attention-heatmap': 'w-heatmap', 'attention-worked-example': 'w-worked', 'scaling-experiment': 'w-scaling', 'multihead-view': 'w-heads', 'shape-tracer': 'w-shapes', 'padding-mask': 'w-padding', 'softmax-demo': 'w-softmax' }[t]}:ready`));
     // Use them: formulas, steps, masks, prompts.
@@ -277,7 +265,8 @@ test('without wasm-unsafe-eval the engine is tried once and each widget says so 
       if (original) WebAssembly[name] = function (...args) { window.compiles += 1; return original.apply(this, args); };
     }
   });
-  await w.page.goto(host('csp-no-wasm.html'));
+  await sendPolicy(w.page, host('all-widgets.html'), CSP.noWasm);
+  await w.page.goto(host('all-widgets.html'));
   await settled(w.page);
   const messages = await w.page.$$eval(TAGS.join(','), (els) => els.map((el) => el.shadowRoot.querySelector('[part="message"]').textContent));
   assert.deepEqual(messages, TAGS.map(() => 'This page\u2019s security settings block WebAssembly, which these diagrams need.'));

@@ -7,12 +7,10 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('path');
 const { pathToFileURL } = require('url');
-const { launch } = require('./browser.js');
+const { launch, sendPolicy, CSP } = require('./browser.js');
 const { startServer } = require('../../scripts/server.js');
 
 const root = path.resolve(__dirname, '..', '..');
-// The policy of tests/browser/hosts/csp-strict.html: no 'unsafe-inline' for scripts or styles.
-const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; connect-src 'none'; img-src 'self'";
 
 let browser, server;
 test.before(async () => {
@@ -37,11 +35,7 @@ async function openPage(url, contextOptions, init) {
 test('under a strict CSP, Copy puts the listing on the clipboard and says so', async () => {
   const url = `${server.url}dist/lesson-2.html`;
   const { page, problems, context } = await openPage(url, { permissions: ['clipboard-read', 'clipboard-write'] });
-  await page.route('**/*.html', async (route) => {
-    const response = await route.fetch();
-    const body = (await response.text()).replace('<head>', `<head>\n<meta http-equiv="Content-Security-Policy" content="${CSP}">`);
-    await route.fulfill({ response, body });
-  });
+  await sendPolicy(page, '**/*.html', CSP.strict);
   await page.goto(url);
   const details = page.locator('details.code', { hasText: 'Masks and heads in PyTorch' });
   assert.equal(await details.locator('button.copy').first().isVisible(), false, 'folded until opened');

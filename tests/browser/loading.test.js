@@ -5,7 +5,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
-const { launch, watchedPage } = require('./browser.js');
+const { launch, watchedPage, sendPolicy } = require('./browser.js');
 const { startServer } = require('../../scripts/server.js');
 const { loadAttentionLab } = require('../node/lab.js');
 
@@ -20,10 +20,7 @@ async function nodeResult() {
 /** Opens `url` with `csp` sent as the page's Content-Security-Policy header. */
 async function openWithPolicy(browser, url, csp) {
   const watched = await watchedPage(browser);
-  await watched.page.route(url, async (route) => {
-    const response = await route.fetch();
-    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': csp } });
-  });
+  await sendPolicy(watched.page, url, csp);
   await watched.page.goto(url);
   await watched.page.waitForFunction(() => window.loadResult !== undefined, null, { timeout: 20000 });
   return { ...watched, result: await watched.page.evaluate(() => window.loadResult), violations: await watched.page.evaluate(() => window.violations) };

@@ -54,20 +54,20 @@ function copyExample(name) {
 }
 
 /**
- * Waits until every attention-lab element in the page (or frame) is drawn: `status` 'ready',
- * or the older `data-ready="true"`. A widget in error fails the wait with its message.
+ * Waits until every attention-lab element in the page (or frame) is drawn (`status` 'ready').
+ * Unlike browser.js's settled(), a widget in error fails the wait with its message.
  * @returns the number of widgets
  */
 async function waitForWidgets(where, { timeout = 20000 } = {}) {
   const handle = await where.waitForFunction((tags) => {
     const els = Array.from(document.querySelectorAll(tags.join(',')));
-    const failed = els.find((el) => el.status === 'error' || el.dataset.ready === 'error');
+    const failed = els.find((el) => el.status === 'error');
     if (failed) {
-      const box = failed.shadowRoot || failed;
+      const box = failed.shadowRoot;
       const shown = box.querySelector('[role="alert"], [part~="message"], .al-error');
       return { error: `<${failed.localName}> shows an error: ${shown ? shown.textContent : '(no message)'}` };
     }
-    return els.length > 0 && els.every((el) => el.status === 'ready' || el.dataset.ready === 'true') && { count: els.length };
+    return els.length > 0 && els.every((el) => el.status === 'ready') && { count: els.length };
   }, Object.keys(WIDGETS), { timeout });
   const r = await handle.jsonValue();
   if (r.error) throw new Error(r.error);

@@ -5,7 +5,7 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
 const { pathToFileURL } = require('url');
-const { launch, watchedPage } = require('./browser.js');
+const { launch, openSettled } = require('./browser.js');
 const { startServer } = require('../../scripts/server.js');
 const { loadAttentionLab } = require('../../index.js');
 const { num } = require('../../web/src/ui/format.js');
@@ -32,13 +32,7 @@ const stateOf = (p, selector) => p.$eval(selector, (el) => el.state);
 
 const urls = (page) => ({ 'file://': pathToFileURL(path.join(dist, page)).href, http: `${server.url}dist/${page}` });
 
-async function open(url, opts) {
-  const w = await watchedPage(browser, opts);
-  await w.page.goto(url);
-  await w.page.waitForFunction(() => Array.from(document.querySelectorAll('*')).filter((el) => el.localName.includes('-'))
-    .every((el) => el.status === 'ready' || el.status === 'error'), null, { timeout: 20000 });
-  return w;
-}
+const open = (url, opts) => openSettled(browser, url, opts);
 
 for (const page of PAGES) {
   test(`${page} loads from file:// and http with no console error, no outside request, and no serious axe violation`, async (t) => {

@@ -6,7 +6,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('path');
-const { launch, watchedPage } = require('./browser.js');
+const { launch, watchedPage, openSettled } = require('./browser.js');
 const { startServer } = require('../../scripts/server.js');
 const { loadAttentionLab } = require('../../index.js');
 const { num } = require('../../web/src/ui/format.js');
@@ -23,16 +23,9 @@ test.after(async () => {
   await browser.close();
 });
 
-async function open(page, opts) {
-  const w = await watchedPage(browser, opts);
-  await w.page.goto(`${server.url}dist/${page}`);
-  await w.page.waitForFunction(() => Array.from(document.querySelectorAll('*')).filter((el) => el.localName.includes('-'))
-    .every((el) => el.status === 'ready' || el.status === 'error'), null, { timeout: 20000 });
-  return w;
-}
+const open = (page, opts) => openSettled(browser, `${server.url}dist/${page}`, opts);
 
 const stateOf = (p, selector) => p.$eval(selector, (el) => el.state);
-/** Everything a widget puts in its shadow root as text (visible or for screen readers). */
 // What the widget shows and what assistive technology reads: rendered text (innerText leaves
 // out display: none, such as the print-only "answer: ..." lines).
 const textOf = (p, selector) => p.$eval(selector, (el) => el.shadowRoot.querySelector('.al-frame').innerText);
