@@ -10,12 +10,8 @@
 //
 // A benchmark, not a test: it prints medians and ratios and never fails.
 
+const { median, randomData } = require('./bench-common.js');
 const path = require('path');
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[s.length >> 1];
-}
 
 /** Calls of fn that take about `ms` milliseconds (after 100 ms of warm-up). */
 function calibrate(fn, ms) {
@@ -43,16 +39,6 @@ function race(fns, rounds = 21) {
     us: times.map(median),
     ratio: times.map((t) => median(t.map((x, r) => x / times[0][r]))),
   };
-}
-
-function randomData(size, seed) {
-  let s = seed >>> 0;
-  const out = new Float32Array(size);
-  for (let i = 0; i < size; i++) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    out[i] = s / 2147483648 - 1;
-  }
-  return out;
 }
 
 /** Plain JavaScript attention on Float32Array: scores, weights, output, allocated per call. */

@@ -8,6 +8,7 @@
 // process, the engine's start-up time in fresh processes, and the script's size by part.
 // A benchmark, not a test: it never fails on a slow machine.
 
+const { median, randomData } = require('./bench-common.js');
 const { execFileSync } = require('child_process');
 const path = require('path');
 const fs = require('fs');
@@ -17,11 +18,6 @@ const { loadPeers } = require('./bench-peers.js');
 const root = path.resolve(__dirname, '..');
 const D = 64;
 const SIZES = (process.env.BENCH_SIZES || '5,64,256,1024').split(',').map(Number);
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[s.length >> 1];
-}
 
 /** Median milliseconds per call of fn: 15 samples of enough calls for ~2 ms each, after
  * 150 ms of warm-up so V8 has moved the hot code to its optimising tier. */
@@ -50,16 +46,6 @@ async function timeAsync(fn, n) {
     samples.push(Number(process.hrtime.bigint() - t0) / 1e6 / inner);
   }
   return median(samples);
-}
-
-function randomData(size, seed) {
-  let s = seed >>> 0;
-  const out = new Float32Array(size);
-  for (let i = 0; i < size; i++) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    out[i] = s / 2147483648 - 1;
-  }
-  return out;
 }
 
 /** The baseline: straightforward attention on Float32Array, keeping the same stages. */

@@ -7,6 +7,7 @@ const fs = require('fs');
 const path = require('path');
 const zlib = require('zlib');
 const { launch, watchedPage, openSettled } = require('./browser.js');
+const { parseCSV } = require('../node/csv-reader.js');
 const { startServer } = require('../../scripts/server.js');
 const { loadAttentionLab } = require('../../index.js');
 const ex = require('../../web/src/ui/export.js');
@@ -49,19 +50,6 @@ async function exportWithKeys(p, button, item) {
   const name = download.suggestedFilename();
   await download.saveAs(path.join(saved, name));
   return { name, bytes: fs.readFileSync(path.join(saved, name)) };
-}
-
-function parseCSV(text, sep = ',') {
-  const rows = [];
-  let row = [], cell = '', quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (c === '"') quoted = false; else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === sep) { row.push(cell); cell = ''; } else if (c === '\r' && text[i + 1] === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; i++; } else cell += c;
-  }
-  return rows;
 }
 
 /** Every fill colour ("r g b rg", 0-1) in the PDF's compressed content streams. */

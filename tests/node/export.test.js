@@ -6,21 +6,8 @@ const { loadAttentionLab } = require('./lab.js');
 const ex = require('../../web/src/ui/export.js');
 const colors = require('../../web/src/ui/colors.js');
 const { maskedFrom } = require('../../web/src/ui/heatmap-model.js');
+const { parseCSV } = require('./csv-reader.js');
 
-/** An RFC 4180 reader written for this test: quoted fields, doubled quotes, CRLF. */
-function parseCSV(text, sep = ',') {
-  const rows = [];
-  let row = [], cell = '', quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (c === '"') quoted = false; else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === sep) { row.push(cell); cell = ''; } else if (c === '\r' && text[i + 1] === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; i++; } else cell += c;
-  }
-  assert.equal(row.length + cell.length, 0, 'the text ends with CRLF');
-  return rows;
-}
 
 let lab, fig, r;
 const tokens = ['time', 'flies', 'like', 'an', 'arrow'];
