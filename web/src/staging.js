@@ -14,6 +14,8 @@ const SLOT = { Q: 0, K: 1, V: 2, validLens: 3, mask: 4 };
 const RULE = { sqrt: 0, none: 1, dk: 2 };
 const NAMES = ['attention', 'Q', 'K', 'V', 'validLens', 'mask'];
 const SCRATCH = 64;  // doubles in staging::scratch_
+// Where the result header keeps each stage's address (staging.hpp, attention()).
+const HEADER = { scores: 4, scaled: 5, masked: 6, weights: 7, output: 8 };
 
 class Staging {
   constructor(core) {
@@ -33,6 +35,12 @@ class Staging {
       this._f64 = new Float64Array(buffer);
     }
     return this._f32.buffer;
+  }
+
+  _putShape(at, shape) {
+    this._f64[at++] = shape.length;
+    for (let i = 0; i < shape.length; i++) this._f64[at++] = shape[i];
+    return at;
   }
 
   _put(slot, t) {
@@ -58,10 +66,9 @@ class Staging {
         // A repeat of an earlier call's shapes and options: fill the cached workspace in place.
         this.buffer();
         let at = this._scratch;
-        for (const t of [q, k, v]) {
-          this._f64[at++] = t.shape.length;
-          for (let i = 0; i < t.shape.length; i++) this._f64[at++] = t.shape[i];
-        }
+        at = this._putShape(at, q.shape);
+        at = this._putShape(at, k.shape);
+        this._putShape(at, v.shape);
         if (this._handle.lookup(o.causal, hasScale, scale, rule, temperature, q.data.length, k.data.length, v.data.length)) {
           const h = this._f64, s = this._scratch;
           this._f32.set(q.data, h[s] / 4);
@@ -90,19 +97,24 @@ class Staging {
     this.buffer();
     const h = this._f64, s = this._scratch, f32 = this._f32;
     const rank = h[s + 3];
-    const shape = Array.from(h.subarray(s + 10, s + 10 + rank));
-    const outShape = shape.slice(0, -1).concat(h[s + 9]);
+    // Plain loops and preallocated arrays: at n = 5 this copy-out is most of a call's JS time.
+    const shape = new Array(rank), outShape = new Array(rank);
+    let size = 1;
+    for (let i = 0; i < rank; i++) {
+      shape[i] = outShape[i] = h[s + 10 + i];
+      size *= shape[i];
+    }
+    outShape[rank - 1] = h[s + 9];
+    const outSize = shape[rank - 1] === 0 ? 0 : (size / shape[rank - 1]) * outShape[rank - 1];
     const out = {};
-    const where = { scores: 4, scaled: 5, masked: 6, weights: 7, output: 8 };
-    for (const stage of stages) {
-      const sh = stage === 'output' ? outShape : shape;
-      const size = sh.reduce((a, b) => a * b, 1);
-      const start = h[s + where[stage]] / 4;
-      out[stage] = new Tensor(sh.slice(), f32.slice(start, start + size));
+    for (let i = 0; i < stages.length; i++) {
+      const stage = stages[i], isOutput = stage === 'output';
+      const start = h[s + HEADER[stage]] / 4;
+      out[stage] = new Tensor((isOutput ? outShape : shape).slice(), f32.slice(start, start + (isOutput ? outSize : size)));
     }
     out.scale = h[s];
-    const count = h[s + 1], rows = [];
-    for (let r = 0, at = h[s + 2] / 8; r < count; r++, at += rank - 1) rows.push(Array.from(h.subarray(at, at + rank - 1)));
+    const count = h[s + 1], rows = new Array(count);
+    for (let r = 0, at = h[s + 2] / 8; r < count; r++, at += rank - 1) rows[r] = Array.from(h.subarray(at, at + rank - 1));
     out.fullyMaskedRows = rows;
     return out;
   }
