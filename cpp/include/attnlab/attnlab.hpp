@@ -7,6 +7,7 @@
 #include "attnlab/examples.hpp"
 #include "attnlab/explain.hpp"
 #include "attnlab/mask.hpp"
+#include "attnlab/mistakes.hpp"
 #include "attnlab/multihead.hpp"
 #include "attnlab/random.hpp"
 #include "attnlab/shapes.hpp"
