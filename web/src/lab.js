@@ -12,6 +12,7 @@ const {
 const { Workspace } = require('./workspace.js');
 const { DotProductStats } = require('./dot-product-stats.js');
 const { Staging } = require('./staging.js');
+const { mistakesApi } = require('./mistakes.js');
 
 function unwrap(result) {
   if (result && typeof result.error === 'string') throw new Error(result.error);
@@ -193,6 +194,7 @@ function createLab(core) {
       };
     },
 
+    ...mistakesApi(core, ctx, unwrap),
     Tensor,
     ATTENTION_OPTIONS,
   };
