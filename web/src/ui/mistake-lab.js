@@ -202,7 +202,7 @@ function judge(name, index, cells, ctx) {
   const count = countSentence(cells);
   if (index === right) return { ok: true, close: true, message: `Right. ${count} ${lesson.explain}` };
   const answer = right >= 0 ? `The engine's answer: ${lesson.choices[right].label}. ` : 'None of these is exactly right. ';
-  return { ok: true, close: false, message: `Not quite: ${picked.why} ${answer}${count}` };
+  return { ok: true, close: false, message: `Not quite. ${picked.why} ${answer}${count}` };
 }
 
 /** One figure as a line: "largest |row sum - 1|: 0.4133 (correct: 0)". */

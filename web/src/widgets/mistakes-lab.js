@@ -122,7 +122,7 @@ class MistakesLab extends LabElement {
 
   ask(name) {
     const l = lesson.LESSONS[name];
-    this.predict = new PredictView({
+    this.question = new PredictView({
       question: 'which weights does this mistake change? The heatmaps appear once you answer.',
       choices: l.choices.map((c, i) => ({ label: c.label, value: i })),
       judge: (i) => lesson.judge(name, i, this.result.cells, this.ctx),
@@ -133,14 +133,14 @@ class MistakesLab extends LabElement {
       },
       onReveal: () => this.guard(() => {
         this.answered.add(name);
-        if (this.predict.verdict.firstChild) this.notes.set(name, this.predict.verdict.firstChild.cloneNode(true));
+        if (this.question.verdict.firstChild) this.notes.set(name, this.question.verdict.firstChild.cloneNode(true));
         this.render();
         const note = this.promptBox.firstChild;
         if (note) { note.tabIndex = -1; note.focus(); }  // focus stays in the widget when the buttons go
       }),
     });
-    this.predict.refreshPrint();
-    this.promptBox.replaceChildren(this.predict.root);
+    this.question.refreshPrint();
+    this.promptBox.replaceChildren(this.question.root);
   }
 
   showResults(r, labels) {
