@@ -131,7 +131,14 @@ double leaked_weight(const attention_result& with_mask, const attention_result& 
 }
 
 std::size_t nan_count(const tensor& t) {
-    return static_cast<std::size_t>(std::count_if(t.begin(), t.end(), [](float x) { return std::isnan(x); }));
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < t.size(); ++i) count += std::isnan(t.data()[i]) ? 1 : 0;
+    return count;
+}
+
+// Plain loops over the contiguous data: xtensor's iterators cost code size for nothing here.
+void round_all_to_half(tensor& t) {
+    for (std::size_t i = 0; i < t.size(); ++i) t.data()[i] = round_to_half(t.data()[i]);
 }
 
 // Smallest |mistaken row| / |correct row| of the outputs, over rows whose correct output is not 0.
@@ -168,7 +175,7 @@ weights_and_output half_attention(const tensor& q, const tensor& k, const tensor
     }
     auto half_copy = [](const tensor& t) {
         tensor h = t;
-        for (float& x : h) x = round_to_half(x);
+        round_all_to_half(h);
         return h;
     };
     const tensor qh = half_copy(q), kh = half_copy(k), vh = half_copy(v);
@@ -206,7 +213,7 @@ weights_and_output half_attention(const tensor& q, const tensor& k, const tensor
     }
     r.output = tensor::from_shape({m, v.shape()[1]});
     kernels::matmul(r.weights.data(), vh.data(), r.output.data(), m, n, v.shape()[1]);
-    for (float& x : r.output) x = round_to_half(x);
+    round_all_to_half(r.output);
     return r;
 }
 

@@ -72,3 +72,11 @@ test('the difference scale is white at 0, red above, blue below, with readable t
   assert.equal(s.stops.length, 11);
   assert.equal(s.stops[5][1], s.color(0));
 });
+
+test('the element\'s mistake attribute, the lessons and the engine list the same mistakes in the same order', async () => {
+  const lab = await loadAttentionLab();
+  const { WIDGETS } = require('../../web/src/widgets/manifest.js');
+  const names = lab.MISTAKES.map((m) => m.name);
+  assert.deepEqual(WIDGETS['mistakes-lab'].attributes.find((a) => a.name === 'mistake').values, names);
+  assert.deepEqual(Object.keys(lesson.LESSONS), names);
+});
