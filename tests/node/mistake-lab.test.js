@@ -80,3 +80,18 @@ test('the element\'s mistake attribute, the lessons and the engine list the same
   assert.deepEqual(WIDGETS['mistakes-lab'].attributes.find((a) => a.name === 'mistake').values, names);
   assert.deepEqual(Object.keys(lesson.LESSONS), names);
 });
+
+test('an exported difference map keeps its diverging colours and range, and draws NaN as a gap', () => {
+  const exporter = require('../../web/src/ui/export.js');
+  const scale = divergingScale(0.5);
+  const fig = { kind: 'heatmap', title: 'Difference', caption: '', settings: {}, rowLabels: ['a', 'b'], colLabels: ['x', 'y'],
+    values: [[-0.5, 0.25], [NaN, 0]], masked: null, showNumbers: true, scale };
+  const { items } = exporter.layout(fig);
+  const fills = items.filter((it) => it.t === 'rect').map((it) => it.fill);  // [0] is the background
+  assert.deepEqual(fills.slice(1, 5), [scale.color(-0.5), scale.color(0.25), exporter.THEME.mask, scale.color(0)]);
+  const texts = items.filter((it) => it.t === 'text').map((it) => it.text);
+  assert.ok(texts.includes('\u22120.5') && texts.includes('+0.5'), 'the legend shows the range');
+  assert.ok(texts.includes('NaN'));
+  assert.deepEqual(items.find((it) => it.t === 'gradient').stops, scale.stops);
+  assert.ok(exporter.toSVG(fig).includes(scale.color(-0.5)));
+});
