@@ -112,7 +112,7 @@ class MistakesLab extends LabElement {
     this.correctView.update({ ...labels, weights, masked: hidden });
     const open = this.revealed();
     if (!open) this.ask(name);
-    else this.promptBox.replaceChildren(...(this.notes.has(name) ? [h('p', {}, this.notes.get(name))] : []));
+    else this.promptBox.replaceChildren(...(this.notes.has(name) ? [h('p', { class: 'al-mistake-note' }, this.notes.get(name))] : []));
     this.maps.querySelectorAll('figure:not(:first-child)').forEach((f) => { f.hidden = !open; });
     this.results.hidden = !open;
     this.failure.hidden = !open || !r.mistaken.error;

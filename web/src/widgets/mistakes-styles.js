@@ -10,6 +10,8 @@ const MISTAKES_CSS = `
   font: .85em/1.45 ui-monospace, "SF Mono", Menlo, Consolas, monospace; white-space: pre-wrap; overflow-wrap: anywhere; }
 .al-code-label { font-size: .8em; color: var(--_muted); margin: calc(.5 * var(--_rem)) 0 0; }
 .al-cell.al-nan { background: var(--_panel); color: var(--_bad); font-weight: 600; border: 1px dashed var(--_bad); }
+.al-mistake-note .al-verdict-ok { color: var(--_ok); font-weight: 600; }
+.al-mistake-note .al-verdict-bad { color: var(--_bad); font-weight: 600; }
 .al-figures { margin: calc(.5 * var(--_rem)) 0; padding-left: calc(1.2 * var(--_rem)); }
 `;
 
