@@ -38,8 +38,8 @@ class MistakesLab extends LabElement {
     this.mistakenFigure = h('figure', {}, h('figcaption', {}, 'With the mistake'), this.mistakenView.root);
     this.failure = h('p', { class: 'al-error-message', role: 'note' });
     this.diffFigure = h('figure', {}, h('figcaption', {}, 'Difference (mistaken \u2212 correct)'), this.diffView.root);
-    // Everything that answers the question sits in here, hidden (also from assistive
-    // technology) until the learner has answered or chosen to see it.
+    // These results, the mistaken map and the difference map answer the question: they stay
+    // hidden (so also out of the accessibility tree) until the learner answers or skips.
     this.results = h('div', { class: 'al-mistake-results' },
       h('p', {}, h('strong', {}, 'What you would see: '), this.symptom = h('span', {})),
       this.figures = h('ul', { class: 'al-figures' }),
