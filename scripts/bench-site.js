@@ -13,7 +13,7 @@ const { launch } = require('../tests/browser/browser.js');
 const root = path.resolve(__dirname, '..');
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
-const PAGES = ['dist/index.html', 'dist/lesson-1.html', 'dist/lesson-2.html', 'dist/lesson-3.html', 'tests/browser/hosts/all-widgets.html'];
+const PAGES = ['dist/index.html', 'dist/lesson-1.html', 'dist/lesson-2.html', 'dist/lesson-3.html', 'dist/lesson-5.html', 'tests/browser/hosts/all-widgets.html'];
 
 /**
  * One cold load of a page: cumulative layout shift, the longest main-thread task, first
@@ -59,9 +59,10 @@ async function interactionLongest(browser) {
   });
   const clicks = ['#w-stepper button:has-text("Next")', '#w-stepper button:has-text("arrow")', '#w-heatmap label:has-text("causal mask")',
     '#w-worked button:has-text("mostly")', '#w-heads label:has-text("forget the head transpose")', '#w-padding label:has-text("forget the padding mask")',
-    '#w-softmax button:has-text("NaN")', '#w-shapes label:has-text("quiz")'];
+    '#w-softmax button:has-text("NaN")', '#w-shapes label:has-text("quiz")', '#w-mistakes button:has-text("every cell")'];
   for (const selector of clicks) await page.click(selector);
   await page.selectOption('#w-heads select', '8');
+  await page.selectOption('#w-mistakes select', 'fp16-mask-fill');
   await page.selectOption('#w-scaling select', '2');
   await page.fill('#w-scaling input[type="number"]', '7');
   await page.press('#w-scaling input[type="number"]', 'Tab');

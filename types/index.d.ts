@@ -444,6 +444,60 @@ export interface KVCache {
   dispose(): void;
 }
 
+/** The names lab.mistake() takes, in lab.MISTAKES order. */
+export type MistakeName = 'softmax-wrong-axis' | 'mask-after-softmax' | 'no-scaling' | 'scale-by-dk' | 'fp16-mask-fill'
+  | 'keys-not-transposed' | 'no-causal-mask' | 'no-padding-mask';
+
+export interface MistakeInfo {
+  name: MistakeName;
+  title: string;
+  /** What a practitioner would notice. */
+  symptom: string;
+  /** The one-line fix. */
+  fix: string;
+}
+
+/** One head: Q [m, d_k], K [n, d_k], V [n, d_v], and the masks the correct computation uses. */
+export interface MistakeSpec {
+  Q: TensorInput;
+  K: TensorInput;
+  V: TensorInput;
+  /** no-causal-mask always uses the causal mask for the correct result. */
+  causal?: boolean;
+  /** Required by no-padding-mask. */
+  validLens?: TensorInput | null;
+  mask?: TensorInput | null;
+}
+
+export interface MistakeFigure {
+  label: string;
+  /** null when the mistaken computation failed (keys-not-transposed with n != d_k). */
+  value: number | null;
+  correctValue: number;
+}
+
+export interface WeightsAndOutput {
+  /** [m, n] */
+  weights: Tensor;
+  /** [m, d_v] */
+  output: Tensor;
+}
+
+export interface MistakeResult {
+  name: MistakeName;
+  /** Always finite. For fp16-mask-fill: float16 with the usual fix. */
+  correct: WeightsAndOutput;
+  /** May hold NaN (fp16-mask-fill), or the error of a mistake that fails loudly. */
+  mistaken: WeightsAndOutput | { error: string };
+  /** mistaken - correct; null when the mistake failed. */
+  difference: WeightsAndOutput | null;
+  /** figures[0]. */
+  figure: MistakeFigure;
+  figures: MistakeFigure[];
+  /** [m][n]: the weight differs by more than 1e-6 (or is NaN). */
+  cells: boolean[][];
+}
+
 /** The API around one loaded engine. Bad input throws an Error naming the function and argument. */
 export interface Lab {
   /**
@@ -480,6 +534,10 @@ export interface Lab {
   kvCacheBytes(spec: KVCacheBytesSpec): { bytesPerToken: number; bytes: number };
   attentionMatrixBytes(spec: AttentionMatrixBytesSpec): { elements: number; bytes: number };
   createKVCache(spec: KVCacheSpec): KVCache;
+  /** A classic mistake computed beside the correct attention (one head). */
+  mistake(name: MistakeName, spec: MistakeSpec): MistakeResult;
+  /** Every mistake, in teaching order. */
+  readonly MISTAKES: readonly MistakeInfo[];
   Tensor: TensorConstructor;
   /** The option names attention() accepts. */
   ATTENTION_OPTIONS: readonly string[];

@@ -12,6 +12,7 @@
 #include "attnlab/attnlab.hpp"
 #include "convert.hpp"
 #include "cost.hpp"
+#include "mistakes.hpp"
 #include "staging.hpp"
 
 namespace attnlab::bindings {
@@ -179,6 +180,7 @@ EMSCRIPTEN_BINDINGS(attnlab) {
     emscripten::function("heapSize", &heap_size);
     emscripten::function("maxElements", &max_elements);
     register_cost();
+    register_mistakes();
     emscripten::class_<staging>("Staging")
         .constructor<>()
         .function("scratchAddress", &staging::scratch_address)

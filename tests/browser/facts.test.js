@@ -24,6 +24,7 @@ const dist = path.resolve(__dirname, '..', '..', 'dist');
 const ALLOWED = [
   [/\blessons? \d\b/gi, "a lesson's number"],
   [/^\d\. (?=[A-Z])/g, 'a numbered lesson title'],
+  [/\b(?:b?float|int)(?:8|16|32|64)\b/g, "a number type's name (float16)"],
 ];
 
 const argmax = (row) => row.indexOf(Math.max(...row));
@@ -124,6 +125,31 @@ const CLAIMS = {
     const shape = (id) => t.steps.find((s) => s.id === id).shape;
     assert.deepEqual(shape('heads'), [32, 50, 128], 'the attention output');
     assert.notDeepEqual(shape('output'), shape('heads'), 'the layer output after W_O is another tensor');
+  },
+  'mask-after-last-row'(lab) {
+    const { Q, K, V } = lab.examples().timeFlies;
+    const r = lab.mistake('mask-after-softmax', { Q, K, V, causal: true });
+    const hidden = lab.attention(Q, K, V, { causal: true }).masked.toArray();
+    const bad = r.mistaken.weights.toArray(), good = r.correct.weights.toArray(), out = r.mistaken.output.toArray(), right = r.correct.output.toArray();
+    bad.forEach((row, i) => row.forEach((w, j) => { if (hidden[i][j] === -Infinity) assert.equal(w, 0, 'masked cells are zero either way'); }));
+    bad.slice(0, -1).forEach((row, i) => {
+      const total = sum(row);
+      assert.ok(total < 1 - 1e-3, `row ${i} falls short of one (${total})`);
+      right[i].forEach((o, c) => assert.ok(Math.abs(out[i][c] - total * o) < 1e-5, `output row ${i} shrinks by the row's sum`));
+    });
+    assert.deepEqual(r.cells[4], bad[4].map(() => false), 'the last row is unchanged');
+    assert.ok(Math.abs(sum(good[4]) - 1) < 1e-6);
+  },
+  'fp16-nan-rows'(lab) {
+    const { scenario } = require('../../web/src/ui/mistake-lab.js');
+    const sc = scenario('fp16-mask-fill', lab.examples().timeFlies);
+    const r = lab.mistake('fp16-mask-fill', sc.spec);
+    const hidden = lab.attention(sc.spec.Q, sc.spec.K, sc.spec.V, { causal: true, mask: sc.spec.mask }).masked.toArray();
+    r.mistaken.weights.toArray().forEach((row, i) => {
+      const seesNothing = hidden[i].every((x) => x === -Infinity);
+      assert.equal(row.some(Number.isNaN), seesNothing, `row ${i}: NaN exactly when it sees no key`);
+      if (!seesNothing) hidden[i].forEach((x, j) => { if (x === -Infinity) assert.equal(row[j], 0, 'masked keys get exactly zero'); });
+    });
   },
 };
 

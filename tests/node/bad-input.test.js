@@ -15,6 +15,7 @@ const WHOLE = 'expected a whole number from 0 to 4294967295';
 const BIG = 100000000000000000000;  // 1e20, printed in full as JavaScript does
 const REPEATS = 20;
 const WINDOW = 'expected a whole number from 1 to 2^53 (the number of keys a query sees)';
+const MISTAKE_NAMES = 'softmax-wrong-axis, mask-after-softmax, no-scaling, scale-by-dk, fp16-mask-fill, keys-not-transposed, no-causal-mask, no-padding-mask';
 
 function cyclic() {
   const a = [];
@@ -158,6 +159,23 @@ const cases = [
     "kvCacheBytes: dtype = 'fp8'; expected 'float64', 'float32', 'float16', 'bfloat16' or 'int8'"],
   ['attentionMatrixBytes past 2^53', (lab) => lab.attentionMatrixBytes({ heads: 1e3, n: 1e7 }),
     'attentionMatrixBytes: elements (batch x heads x n x n) is past 2^53, more than a JavaScript number holds exactly; expected smaller sizes'],
+  // mistake
+  ['an unknown mistake', (lab) => lab.mistake('forgot-softmax', { Q: q, K: k, V: v }),
+    `mistake: name = "forgot-softmax" is not a known mistake; expected one of ${MISTAKE_NAMES}`],
+  ['a mistake name that is a number', (lab) => lab.mistake(3, { Q: q, K: k, V: v }), `mistake: name is a number; expected a string, one of ${MISTAKE_NAMES}`],
+  ['a mistake spec of null', (lab) => lab.mistake('no-scaling', null), 'mistake: expected an object { Q, K, V, causal, validLens, mask }; got null'],
+  ['a mistake spec with an unknown key', (lab) => lab.mistake('no-scaling', { Q: q, K: k, V: v, scale: 2 }),
+    "mistake: unknown option 'scale'; expected one of Q, K, V, causal, validLens, mask"],
+  ['a mistake without Q', (lab) => lab.mistake('no-scaling', { K: k, V: v }), 'mistake: Q is undefined; expected nested arrays of numbers or { shape, data }'],
+  ['a mistake with causal as a number', (lab) => lab.mistake('no-causal-mask', { Q: q, K: k, V: v, causal: 1 }), 'mistake: causal is a number; expected true or false'],
+  ['a forgotten padding mask with no padding to forget', (lab) => lab.mistake('no-padding-mask', { Q: q, K: k, V: v }),
+    "mistake: 'no-padding-mask' needs validLens (the padding the mistake forgets); expected spec.validLens"],
+  ['a batched Q for a mistake', (lab) => lab.mistake('no-scaling', { Q: [q], K: [k], V: [v] }),
+    'mistake: Q has shape [1, 2, 2]; expected a matrix [m, d_k] (one head, no batch axes)'],
+  ['a float16 mistake with V past 65504', (lab) => lab.mistake('fp16-mask-fill', { Q: q, K: k, V: [[1, 2], [3, 1e5], [5, 6]] }),
+    "mistake: V[1, 1] = 100000 does not fit float16 (largest finite 65504); expected smaller values for 'fp16-mask-fill'"],
+  ['a mistake whose mask does not fit', (lab) => lab.mistake('mask-after-softmax', { Q: q, K: k, V: v, mask: [[1, 0]] }),
+    'mistake: mask has shape [1, 2]; expected a shape that broadcasts to [2, 3]'],
 ];
 
 /** Runs body on a fresh one-head cache (dHead 2, maxLength 2) and frees it whatever happens. */

@@ -120,3 +120,33 @@ test('tiled attention, the online-softmax step-through, the cost figures and the
   assert.equal(after.heapSize, before.heapSize);
   assert.equal(after.handles, before.handles);
 });
+
+test('every mistake, with and without its errors, leaks nothing', async (t) => {
+  const lab = await loadAttentionLab();
+  const { Q, K, V } = lab.examples().timeFlies;
+  const four = { Q: Q.toArray().slice(0, 4), K: K.toArray().slice(0, 4), V: V.toArray().slice(0, 4) };
+  const calls = [
+    ...lab.MISTAKES.map((m) => () => lab.mistake(m.name, { Q, K, V, causal: true, validLens: [5, 0, 3, 5, 2] })),
+    () => lab.mistake('keys-not-transposed', four),                                    // runs: n = d_k
+    () => lab.mistake('forgot-softmax', { Q, K, V }),                                  // unknown name, after Q, K, V are copied in
+    () => lab.mistake('no-padding-mask', { Q, K, V }),                                 // refused inside the core
+    () => lab.mistake('fp16-mask-fill', { Q, K, V: { shape: [5, 4], data: new Float32Array(20).fill(7e4) } }),  // past float16
+    () => lab.mistake('no-scaling', { Q, K, V, causal: 'yes' }),                       // refused before the engine
+  ];
+  const warm = () => { for (const c of calls) { try { c(); } catch (_) { /* expected */ } } };
+  for (let i = 0; i < 20; i++) warm();
+  const before = lab.memory();
+  const total = 6500;
+  let errors = 0;
+  for (let i = 0; i < total; i++) {
+    try { calls[i % calls.length](); } catch (_) { errors++; }
+  }
+  const after = lab.memory();
+  t.diagnostic(`${total} calls (${errors} errors): heap in use ${before.heapInUse} -> ${after.heapInUse} bytes, ` +
+    `handles ${before.handles} -> ${after.handles}`);
+  assert.equal(errors, total / calls.length * 4);
+  assert.equal(after.heapInUse, before.heapInUse);
+  assert.equal(after.heapSize, before.heapSize);
+  assert.equal(after.handles, before.handles);
+});
+

@@ -10,6 +10,7 @@ const fs = require('fs');
 const path = require('path');
 const { loadAttentionLab } = require('./lab.js');
 const { PAGES } = require('../../scripts/build-site.js');
+const { scenario } = require('../../web/src/ui/mistake-lab.js');
 
 const dist = path.resolve(__dirname, '..', '..', 'dist');
 
@@ -119,6 +120,19 @@ const COMPUTE = {
     const [Q, K, V] = ['Q', 'K', 'V'].map((name, i) => lab.randomNormal({ shape: inp.random[name], seed: i + 1 }));
     const r = lab.attention(Q, K, V);
     return { 'W.shape': r.weights.shape, 'out.shape': r.output.shape };
+  },
+  'mask-after-numpy'(lab, inp) {
+    sameAsExample(inp, lab.examples().timeFlies, { Q: 'Q', K: 'K', V: 'V' });
+    const r = lab.mistake('mask-after-softmax', { Q: inp.arrays.Q, K: inp.arrays.K, V: inp.arrays.V, causal: true });
+    return { 'W_bad.sum(axis=-1)': rowSums(r.mistaken.weights), 'W.sum(axis=-1)': rowSums(r.correct.weights) };
+  },
+  'fp16-numpy'(lab, inp) {
+    // The widget's inputs for this mistake: the example's first tokens after two zero pad rows.
+    const sc = scenario('fp16-mask-fill', lab.examples().timeFlies);
+    for (const name of ['Q', 'K', 'V']) assert.deepEqual(flat(inp.arrays[name]).map(Math.fround), flat(sc.spec[name]).map(Math.fround), `the listing's ${name} is the widget's`);
+    assert.equal(inp.sizes.pads, sc.tokens.filter((t) => t === '<pad>').length);
+    const r = lab.mistake('fp16-mask-fill', sc.spec);
+    return { 'np.isnan(W_bad).sum()': r.figures[0].value, 'np.isnan(W).sum()': r.figures[0].correctValue };
   },
   'batch-torch'(lab, inp) {
     const [Q, K, V] = ['Q', 'K', 'V'].map((name, i) => lab.randomNormal({ shape: inp.random[name], seed: i + 1 }));

@@ -38,7 +38,11 @@ export async function computeOnce(): Promise<number> {
   const soft: Tensor = lab.softmax([1000, 1001, 1002], { axis: -1 });
   const row = lab.explainRow(Q, K, V, 0, { causal: false });
   const worked = lab.examples().worked.tokens.join(' ');
-  return weight + rows[0][1] + hidden.length + out[0] + Number(isTensor) + kept[0] + std + shapes.length
+  const wrong = lab.mistake(lab.MISTAKES[0].name, { Q: K, K, V, causal: true });
+  const leak: number = wrong.figure.value ?? 0;
+  const changed: boolean = wrong.cells[0][0];
+  const failed = 'error' in wrong.mistaken ? wrong.mistaken.error.length : wrong.mistaken.weights.shape[0];
+  return leak + Number(changed) + failed + weight + rows[0][1] + hidden.length + out[0] + Number(isTensor) + kept[0] + std + shapes.length
     + heads.output.shape[0] + soft.data[2] + row.sumShifted + worked.length + lab.memory().heapInUse;
 }
 
@@ -77,6 +81,9 @@ export function useElements(): void {
 
   const tracer = document.querySelector('shape-tracer');
   if (tracer) tracer.dModel = 512;
+  const mistakes = document.createElement('mistakes-lab');
+  mistakes.mistake = 'fp16-mask-fill';
+  mistakes.addEventListener('al-change', (event) => console.log(event.detail.state.mistake));
   document.addEventListener('al-ready', (event) => console.log(event.detail.state));
   window.AttentionLab.loadAttentionLab().then((lab) => lab.softmax([1, 2, 3]));
 }

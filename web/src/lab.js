@@ -13,6 +13,7 @@ const { Workspace } = require('./workspace.js');
 const { DotProductStats } = require('./dot-product-stats.js');
 const { Staging } = require('./staging.js');
 const { costApi } = require('./cost.js');
+const { mistakesApi } = require('./mistakes.js');
 
 function unwrap(result) {
   if (result && typeof result.error === 'string') throw new Error(result.error);
@@ -196,6 +197,7 @@ function createLab(core) {
 
     ...costApi(core, { input, ctx, unwrap }),
 
+    ...mistakesApi(core, ctx, unwrap),
     Tensor,
     ATTENTION_OPTIONS,
   };

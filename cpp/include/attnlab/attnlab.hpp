@@ -9,6 +9,7 @@
 #include "attnlab/explain.hpp"
 #include "attnlab/kv_cache.hpp"
 #include "attnlab/mask.hpp"
+#include "attnlab/mistakes.hpp"
 #include "attnlab/multihead.hpp"
 #include "attnlab/random.hpp"
 #include "attnlab/shapes.hpp"

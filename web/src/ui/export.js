@@ -151,18 +151,22 @@ function heatmapLayout(fig) {
   }
   let anyMasked = false;
   const numbers = fig.showNumbers !== false && cell >= 28;
+  const scale = fig.scale || colors;
   fig.values.forEach((row, i) => row.forEach((v, j) => {
     const masked = Boolean(fig.masked && fig.masked[i] && fig.masked[i][j]);
     anyMasked = anyMasked || masked;
     const x = left + j * cell, y = gridTop + i * cell;
-    items.push({ t: 'rect', x, y, w: cell, h: cell, fill: masked ? THEME.mask : colors.color(v) });
-    if (numbers && !masked) items.push({ t: 'text', x: x + cell / 2, y: y + cell / 2 + 4, text: fixed(v, 2), size, fill: colors.textColor(v), anchor: 'middle' });
+    const gap = masked || Number.isNaN(v);
+    items.push({ t: 'rect', x, y, w: cell, h: cell, fill: gap ? THEME.mask : scale.color(v) });
+    if (numbers && !masked) items.push({ t: 'text', x: x + cell / 2, y: y + cell / 2 + 4, text: fixed(v, 2), size, fill: gap ? THEME.fg : scale.textColor(v), anchor: 'middle' });
   }));
   let y = gridTop + gridH + 14;
-  items.push({ t: 'text', x: left, y: y + 9, text: '0', size, fill: THEME.fg });
-  items.push({ t: 'gradient', x: left + 12, y, w: 160, h: 10, stops: Array.from({ length: 11 }, (_, k) => [k / 10, colors.color(k / 10)]) });
-  items.push({ t: 'text', x: left + 178, y: y + 9, text: '1', size, fill: THEME.fg });
-  let legendEnd = left + 190;
+  const low = fig.scale ? fig.scale.low : '0', high = fig.scale ? fig.scale.high : '1';
+  const lowW = fig.scale ? Math.ceil(textWidth(low, size)) + 4 : 12;
+  items.push({ t: 'text', x: left, y: y + 9, text: low, size, fill: THEME.fg });
+  items.push({ t: 'gradient', x: left + lowW, y, w: 160, h: 10, stops: fig.scale ? fig.scale.stops : Array.from({ length: 11 }, (_, k) => [k / 10, colors.color(k / 10)]) });
+  items.push({ t: 'text', x: left + lowW + 166, y: y + 9, text: high, size, fill: THEME.fg });
+  let legendEnd = fig.scale ? left + lowW + 170 + Math.ceil(textWidth(high, size)) : left + 190;
   if (anyMasked) {
     items.push({ t: 'rect', x: left + 200, y, w: 14, h: 10, fill: THEME.mask });
     const label = 'masked (\u2212\u221e before softmax)';

@@ -10,10 +10,10 @@ const { num, fixed } = require('./format.js');
  * @param masked rows of booleans: true where the key was hidden before the softmax
  * @param rowLabels, colLabels token labels
  * @param opts { digits, rowWord, colWord, valueWord, hiddenRows: row indices whose values stay
- *   out of the page (a question about them is still open) }
+ *   out of the page (a question about them is still open), scale: { color, textColor } (default viridis) }
  */
 function cells(weights, masked, rowLabels, colLabels, opts = {}) {
-  const { digits = 2, rowWord = 'query', colWord = 'key', valueWord = 'weight', hiddenRows = [] } = opts;
+  const { digits = 2, rowWord = 'query', colWord = 'key', valueWord = 'weight', hiddenRows = [], scale = colors } = opts;
   return weights.map((row, i) => row.map((value, j) => {
     if (hiddenRows.includes(i)) {
       return { row: i, col: j, value: null, masked: false, hidden: true, text: '?',
@@ -21,6 +21,8 @@ function cells(weights, masked, rowLabels, colLabels, opts = {}) {
         background: null, foreground: null };
     }
     const isMasked = Boolean(masked && masked[i] && masked[i][j]);
+    // NaN (a mistake that produces it) has no colour on any scale: it is drawn like a gap.
+    const nan = Number.isNaN(value);
     const text = isMasked ? '' : fixed(value, digits);
     // The accessible name starts with the visible text (WCAG 2.5.3, label in name).
     const label = isMasked ? `masked: ${rowWord} ${rowLabels[i]}, ${colWord} ${colLabels[j]}, ${valueWord} 0`
@@ -32,8 +34,9 @@ function cells(weights, masked, rowLabels, colLabels, opts = {}) {
       masked: isMasked,
       text,
       label,
-      background: isMasked ? null : colors.color(value),
-      foreground: isMasked ? null : colors.textColor(value),
+      nan,
+      background: isMasked || nan ? null : scale.color(value),
+      foreground: isMasked || nan ? null : scale.textColor(value),
     };
   }));
 }

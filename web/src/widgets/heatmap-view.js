@@ -5,7 +5,7 @@
 // with the arrow keys. Either way the focused cell is announced through a live region.
 
 const { h } = require('./dom.js');
-const colors = require('../ui/colors.js');
+const { VIRIDIS } = require('../ui/diverging.js');
 const model = require('../ui/heatmap-model.js');
 const { exportMenu } = require('./export-menu.js');
 
@@ -15,10 +15,13 @@ const MASK_RGB = [154, 154, 166];  // neutral grey: no viridis colour is grey
 class HeatmapView {
   /**
    * @param opts { label, onCell(cell) on focus/hover, onPick(cell) on click/Enter, digits,
-   *   title, caption() and settings() for exported files; exportable: false drops the menu }
+   *   title, caption() and settings() for exported files; exportable: false drops the menu;
+   *   scale: a colour scale from ui/diverging.js (default viridis over [0, 1]), replaceable
+   *   with setScale; maskLegend: false leaves the masked-cell key out of the legend }
    */
   constructor(opts = {}) {
     this.opts = opts;
+    this.scale = opts.scale || VIRIDIS;
     this.focus = [0, 0];
     this.live = h('p', { class: 'al-sr', 'aria-live': 'polite' });
     this.grid = h('div', { class: 'al-heatmap', part: 'heatmap', role: 'grid', 'aria-label': opts.label || 'Attention weights' });
@@ -27,12 +30,22 @@ class HeatmapView {
     this.canvas.addEventListener('keydown', (e) => this.onKey(e));
     this.canvas.addEventListener('focus', () => this.announce(...this.focus));
     this.canvas.addEventListener('click', (e) => this.onCanvasClick(e));
-    this.legend = h('div', { class: 'al-legend', part: 'legend' },
-      h('span', {}, '0'), h('span', { class: 'al-legend-bar', style: { background: colors.gradient() }, 'aria-hidden': 'true' }), h('span', {}, '1'),
-      h('span', {}, h('span', { class: 'al-legend-mask', 'aria-hidden': 'true' }), ' masked (\u2212\u221e before softmax)'));
+    this.legendLow = h('span', {}, this.scale.low);
+    this.legendBar = h('span', { class: 'al-legend-bar', style: { background: this.scale.gradient() }, 'aria-hidden': 'true' });
+    this.legendHigh = h('span', {}, this.scale.high);
+    this.legend = h('div', { class: 'al-legend', part: 'legend' }, this.legendLow, this.legendBar, this.legendHigh,
+      opts.maskLegend === false ? null : h('span', {}, h('span', { class: 'al-legend-mask', 'aria-hidden': 'true' }), ' masked (\u2212\u221e before softmax)'));
     if (opts.exportable !== false) this.legend.append(exportMenu(() => this.figure(), { label: opts.title || opts.label }).root);
     this.root = h('div', { class: 'al-heatmap-wrap' }, h('div', { class: 'al-scroll' }, this.grid, this.canvas), this.legend, this.live);
     this.size = null;
+  }
+
+  /** A new colour scale (a difference map's range changes with the data); redraw with update(). */
+  setScale(scale) {
+    this.scale = scale;
+    this.legendLow.textContent = scale.low;
+    this.legendHigh.textContent = scale.high;
+    this.legendBar.style.background = scale.gradient();
   }
 
   /**
@@ -50,7 +63,7 @@ class HeatmapView {
       this.updateCanvas(weights, masked, rowLabels, colLabels);
       return;
     }
-    this.cellsModel = model.cells(weights, masked, rowLabels, colLabels, { digits: 2, ...this.opts.words, hiddenRows });
+    this.cellsModel = model.cells(weights, masked, rowLabels, colLabels, { digits: 2, ...this.opts.words, hiddenRows, scale: this.scale });
     const key = `${rows}x${cols}|${rowLabels.join('\u0001')}|${colLabels.join('\u0001')}`;
     if (key !== this.size) this.build(rows, cols, rowLabels, colLabels);
     this.size = key;
@@ -64,8 +77,9 @@ class HeatmapView {
         el.dataset.text = c.text;
         el.classList.toggle('al-masked', c.masked);
         el.classList.toggle('al-hidden-cell', Boolean(c.hidden));
+        el.classList.toggle('al-nan', Boolean(c.nan));
         el.classList.toggle('al-picked', Boolean(picked && picked[0] === c.row && picked[1] === c.col));
-        const bg = c.masked || c.hidden ? '' : c.background;
+        const bg = c.masked || c.hidden || c.nan ? '' : c.background;
         if (el.style.backgroundColor !== bg) {
           el.style.backgroundColor = bg;
           el.style.color = c.masked ? '' : c.foreground;
@@ -78,7 +92,7 @@ class HeatmapView {
   figure() {
     const d = this.data, o = this.opts;
     return { kind: 'heatmap', title: o.title || o.label || 'Attention weights', caption: o.caption ? o.caption() : '', settings: o.settings ? o.settings() : {},
-      rowLabels: d.rowLabels, colLabels: d.colLabels, values: d.weights, masked: d.masked || null, showNumbers: d.showNumbers };
+      rowLabels: d.rowLabels, colLabels: d.colLabels, values: d.weights, masked: d.masked || null, showNumbers: d.showNumbers, scale: this.scale };
   }
 
   build(rows, cols, rowLabels, colLabels) {
@@ -125,7 +139,7 @@ class HeatmapView {
     const img = sctx.createImageData(cols, rows);
     for (let i = 0; i < rows; i++) {
       for (let j = 0; j < cols; j++) {
-        const [r, g, b] = masked && masked[i][j] ? MASK_RGB : colors.rgb(weights[i][j]);
+        const [r, g, b] = (masked && masked[i][j]) || Number.isNaN(weights[i][j]) ? MASK_RGB : this.scale.rgb(weights[i][j]);
         const o = 4 * (i * cols + j);
         img.data[o] = r;
         img.data[o + 1] = g;
@@ -165,7 +179,7 @@ class HeatmapView {
 
   canvasCell(i, j) {
     const masked = Boolean(this.maskedRows && this.maskedRows[i][j]);
-    return model.cells([[this.values[i][j]]], [[masked]], [this.labels.rows[i]], [this.labels.cols[j]])[0][0];
+    return model.cells([[this.values[i][j]]], [[masked]], [this.labels.rows[i]], [this.labels.cols[j]], { ...this.opts.words, scale: this.scale })[0][0];
   }
 
   onCanvasClick(e) {

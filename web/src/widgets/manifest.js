@@ -150,6 +150,18 @@ const WIDGETS = {
     parts: [{ name: 'table', description: 'The naive and safe rows.' }, { name: 'prompt', description: 'The predict-first prompt.' }],
     state: '{ values: string, revealed: boolean }',
   },
+  'mistakes-lab': {
+    className: 'MistakesLab',
+    summary: 'Pick a classic mistake, predict which weights it changes, then compare the correct and mistaken weights, their difference, the symptom and the fix.',
+    json: false,
+    attributes: [
+      { name: 'mistake', property: 'mistake', type: 'enum', values: ['softmax-wrong-axis', 'mask-after-softmax', 'no-scaling', 'scale-by-dk', 'fp16-mask-fill', 'keys-not-transposed', 'no-causal-mask', 'no-padding-mask'],
+        state: true, description: 'The mistake to show (names as in lab.MISTAKES).' },
+      { name: 'predict', property: 'predict', type: 'boolean', description: 'Ask "which weights change?" before showing results (default true).' },
+    ],
+    parts: [{ name: 'heatmap', description: 'The correct, mistaken and difference grids.' }, { name: 'legend', description: 'Each colour legend.' }, { name: 'prompt', description: 'The predict-first prompt.' }],
+    state: '{ mistake: string, revealed: boolean }',
+  },
 };
 
 /** Every attribute of a widget, its own and the common ones. */

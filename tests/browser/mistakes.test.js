@@ -1,0 +1,118 @@
+'use strict';
+// <mistakes-lab> on lesson 5 as a learner uses it: predict with the keyboard, then read the
+// heatmaps and figures, which must be the engine's; nothing that answers the question is in
+// the page (or the accessibility tree) before the answer; a wrong answer says why.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const path = require('path');
+const { pathToFileURL } = require('url');
+const { launch, openSettled } = require('./browser.js');
+const { loadAttentionLab } = require('../../index.js');
+const lesson = require('../../web/src/ui/mistake-lab.js');
+
+const url = pathToFileURL(path.resolve(__dirname, '..', '..', 'dist', 'lesson-5.html')).href;
+
+let browser, lab;
+test.before(async () => {
+  browser = await launch();
+  lab = await loadAttentionLab();
+});
+test.after(() => browser.close());
+
+/** The widget's visible text, its accessibility tree as text, and the cells of each heatmap. */
+const read = (p, id) => p.$eval(`#${id}`, (el) => {
+  const root = el.shadowRoot;
+  const figures = Array.from(root.querySelectorAll('.al-mistake-maps figure')).map((f) => ({
+    caption: f.querySelector('figcaption').textContent,
+    visible: f.checkVisibility(),
+    values: Array.from(f.querySelectorAll('.al-cell')).map((c) => c.dataset.value),
+    texts: Array.from(f.querySelectorAll('.al-cell')).map((c) => c.textContent),
+  }));
+  return { text: root.querySelector('.al-frame').innerText, figures,
+    figureLines: Array.from(root.querySelectorAll('.al-figures li')).map((li) => li.textContent) };
+});
+
+async function focusedInWidget(p) {
+  return p.evaluate(() => {
+    const a = document.activeElement;
+    return a && a.localName === 'mistakes-lab' && a.shadowRoot.activeElement ? a.shadowRoot.activeElement.localName : a.localName;
+  });
+}
+
+test('keyboard only: predict which weights a late mask changes, then see the engine\'s weights, difference and figures', async () => {
+  const { page: p, problems, close } = await openSettled(browser, url, { width: 1280, height: 900 });
+  const id = 'mistakes-masks';
+  const sc = lesson.scenario('mask-after-softmax', lab.examples().timeFlies);
+  const r = lab.mistake('mask-after-softmax', sc.spec);
+  let seen = await read(p, id);
+  assert.deepEqual(seen.figures.map((f) => f.visible), [true, false, false], 'only the correct heatmap before answering');
+  assert.ok(!seen.text.includes('What you would see'), 'no symptom or figure before answering');
+  const tree = await p.locator(`#${id}`).ariaSnapshot();
+  assert.ok(!tree.includes('With the mistake') && !tree.includes('Difference'), 'the answer is not in the accessibility tree either');
+  assert.deepEqual(seen.figures[0].values.map(Number), Array.from(r.correct.weights.data), 'the correct heatmap is the engine\'s');
+
+  // Tab from the mistake picker to the right choice, then Enter.
+  await p.locator(`#${id}`).locator('select').focus();
+  const right = lesson.LESSONS['mask-after-softmax'].choices.find((c) => c.why === '').label;
+  for (let i = 0; i < 10; i++) {
+    await p.keyboard.press('Tab');
+    const label = await p.evaluate(() => document.activeElement.shadowRoot && document.activeElement.shadowRoot.activeElement
+      && document.activeElement.shadowRoot.activeElement.textContent);
+    if (label === right) break;
+  }
+  await p.keyboard.press('Enter');
+  seen = await read(p, id);
+  assert.match(seen.text, /Right\. \d+ of 25 weights change/);
+  assert.notEqual(await focusedInWidget(p), 'body', 'focus stays in the widget');
+  assert.deepEqual(seen.figures.map((f) => f.visible), [true, true, true]);
+  assert.deepEqual(seen.figures[1].values.map(Number), Array.from(r.mistaken.weights.data), 'mistaken weights are the engine\'s');
+  assert.deepEqual(seen.figures[2].values.map(Number), Array.from(r.difference.weights.data), 'differences are the engine\'s');
+  assert.deepEqual(seen.figureLines, r.figures.map(lesson.figureLine));
+  assert.ok(seen.text.includes(lab.MISTAKES.find((m) => m.name === 'mask-after-softmax').fix));
+  assert.equal(await p.$eval(`#${id}`, (el) => el.state.revealed), true);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('a wrong answer gets its reason, the choice is kept per mistake, and the pick is in the link', async () => {
+  const { page: p, problems, close } = await openSettled(browser, url, { width: 1280, height: 900 });
+  const id = 'mistakes-masks';
+  const el = p.locator(`#${id}`);
+  await el.locator('select').selectOption('no-causal-mask');
+  const wrong = lesson.LESSONS['no-causal-mask'].choices.find((c) => c.pattern === 'maskedCells');
+  await el.getByRole('button', { name: wrong.label }).click();
+  const seen = await read(p, id);
+  assert.ok(seen.text.includes(`Not quite. ${wrong.why}`), seen.text.slice(0, 400));
+  assert.ok(seen.text.includes('The engine\'s answer: every row except the last'));
+  const r = lab.mistake('no-causal-mask', lesson.scenario('no-causal-mask', lab.examples().timeFlies).spec);
+  assert.deepEqual(seen.figures[2].values.map(Number), Array.from(r.difference.weights.data));
+  // Back to the first mistake: its question is still open.
+  await el.locator('select').selectOption('mask-after-softmax');
+  assert.equal(await el.getByRole('button', { name: 'Show me without predicting' }).count(), 1);
+  await p.waitForFunction(() => new URLSearchParams(window.location.search).get('mistakes-masks.mistake') === 'mask-after-softmax');
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('at 390 px the float16 mistake shows NaN in exactly the cells the engine counts, without sideways scrolling', async () => {
+  const { page: p, problems, close } = await openSettled(browser, url, { width: 390, height: 800 });
+  const id = 'mistakes-half';
+  await p.locator(`#${id}`).getByRole('button', { name: 'Show me without predicting' }).click();
+  const seen = await read(p, id);
+  const r = lab.mistake('fp16-mask-fill', lesson.scenario('fp16-mask-fill', lab.examples().timeFlies).spec);
+  assert.equal(seen.figures[1].texts.filter((t) => t === 'NaN').length, r.figure.value);
+  assert.equal(seen.figures[0].texts.filter((t) => t === 'NaN').length, 0, 'never in the correct weights');
+  assert.equal(await p.evaluate(() => document.documentElement.scrollWidth), 390);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('keys not transposed: the full sentence\'s error is shown, and the square case runs', async () => {
+  const { page: p, problems, close } = await openSettled(browser, url, { width: 1280, height: 900 });
+  const seen = await read(p, 'mistakes-scale');
+  const loud = lab.mistake('keys-not-transposed', lesson.scenario('keys-not-transposed', lab.examples().timeFlies, lesson.squareExample(lab)).loud.spec);
+  assert.ok(seen.text.includes(loud.mistaken.error), seen.text.slice(0, 300));
+  assert.equal(seen.figures[0].values.length, 16, 'four tokens, d_k = 4');
+  assert.deepEqual(problems, []);
+  await close();
+});

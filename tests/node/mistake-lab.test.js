@@ -1,0 +1,97 @@
+'use strict';
+// The DOM-free logic of <mistakes-lab>: on each mistake's inputs, exactly one "which weights
+// change?" choice matches the cells the engine reports, and the judge and colour scale agree.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { loadAttentionLab } = require('./lab.js');
+const lesson = require('../../web/src/ui/mistake-lab.js');
+const { divergingScale } = require('../../web/src/ui/diverging.js');
+const colors = require('../../web/src/ui/colors.js');
+
+function context(lab, sc, r) {
+  const { Q, K, V, causal, validLens, mask } = sc.spec;
+  const masked = lab.attention(Q, K, V, { causal, validLens, mask }).masked.toArray();
+  const weights = r.correct.weights.toArray();
+  return { m: weights.length, n: weights[0].length, hidden: masked.map((row) => row.map((x) => x === -Infinity)), weights, tokens: sc.tokens };
+}
+
+test('on each mistake\'s inputs exactly one choice names the cells the engine changes, the one without a reason to be wrong', async () => {
+  const lab = await loadAttentionLab();
+  const example = lab.examples().timeFlies;
+  for (const { name } of lab.MISTAKES) {
+    const sc = lesson.scenario(name, example, lesson.squareExample(lab));
+    const r = lab.mistake(name, sc.spec);
+    assert.equal(r.mistaken.error, undefined, `${name} runs on its inputs`);
+    const ctx = context(lab, sc, r);
+    const matching = lesson.LESSONS[name].choices.map((c, i) => [c, i]).filter(([c]) => {
+      const cells = lesson.patternCells(c.pattern, ctx);
+      return cells.every((row, i) => row.every((x, j) => x === r.cells[i][j]));
+    });
+    assert.equal(matching.length, 1, `${name}: ${matching.length} choices match`);
+    const [choice, index] = matching[0];
+    assert.equal(choice.why, '', `${name}: the matching choice is the intended one`);
+    assert.equal(lesson.rightChoice(name, r.cells, ctx), index);
+    const right = lesson.judge(name, index, r.cells, ctx);
+    assert.deepEqual([right.ok, right.close], [true, true]);
+    assert.ok(right.message.startsWith('Right. '), right.message);
+    const wrongIndex = (index + 1) % lesson.LESSONS[name].choices.length;
+    const wrong = lesson.judge(name, wrongIndex, r.cells, ctx);
+    assert.deepEqual([wrong.ok, wrong.close], [true, false]);
+    assert.ok(wrong.message.includes(lesson.LESSONS[name].choices[wrongIndex].why), 'a wrong answer gets its reason');
+    assert.ok(wrong.message.includes(choice.label), 'and the engine\'s answer');
+  }
+});
+
+test('the float16 inputs have pad queries that see no key, and the mistake turns exactly those rows to NaN', async () => {
+  const lab = await loadAttentionLab();
+  const sc = lesson.scenario('fp16-mask-fill', lab.examples().timeFlies);
+  assert.deepEqual(sc.tokens, ['<pad>', '<pad>', 'time', 'flies', 'like']);
+  const r = lab.mistake('fp16-mask-fill', sc.spec);
+  assert.deepEqual(r.mistaken.weights.toArray().map((row) => row.some(Number.isNaN)), [true, true, false, false, false]);
+  assert.equal(r.figure.value, 10);
+  assert.equal(lesson.figureLine(r.figure), 'NaN weights: 10 (correct: 0)');
+});
+
+test('keys not transposed are shown on n = d_k tokens, and the full sentence fails loudly', async () => {
+  const lab = await loadAttentionLab();
+  const sc = lesson.scenario('keys-not-transposed', lab.examples().timeFlies, lesson.squareExample(lab));
+  assert.equal(sc.tokens.length, 4);
+  assert.match(lab.mistake('keys-not-transposed', sc.loud.spec).mistaken.error, /^Q K: Q is \[5, 4\] and K is \[5, 4\]/);
+  assert.equal(lesson.figureLine({ label: 'largest |weight difference|', value: null, correctValue: 0 }), 'largest |weight difference|: none: the product failed (correct: 0)');
+});
+
+test('the difference scale is white at 0, red above, blue below, with readable text at both ends', () => {
+  const s = divergingScale(0.4);
+  const [r0, g0, b0] = s.rgb(0);
+  assert.ok(Math.min(r0, g0, b0) > 230, `near white at 0: ${s.color(0)}`);
+  const [rp, , bp] = s.rgb(0.4), [rn, , bn] = s.rgb(-0.4);
+  assert.ok(rp > bp + 50 && bn > rn + 50, 'red above, blue below');
+  assert.deepEqual(s.rgb(0.4), s.rgb(3), 'clamped beyond the range');
+  for (const v of [-0.4, -0.2, 0, 0.2, 0.4]) assert.ok(colors.contrast(s.rgb(v), s.textColor(v) === '#000000' ? [0, 0, 0] : [255, 255, 255]) >= 4.5, `text on ${v}`);
+  assert.deepEqual([s.low, s.high], ['\u22120.4', '+0.4']);
+  assert.equal(s.stops.length, 11);
+  assert.equal(s.stops[5][1], s.color(0));
+});
+
+test('the element\'s mistake attribute, the lessons and the engine list the same mistakes in the same order', async () => {
+  const lab = await loadAttentionLab();
+  const { WIDGETS } = require('../../web/src/widgets/manifest.js');
+  const names = lab.MISTAKES.map((m) => m.name);
+  assert.deepEqual(WIDGETS['mistakes-lab'].attributes.find((a) => a.name === 'mistake').values, names);
+  assert.deepEqual(Object.keys(lesson.LESSONS), names);
+});
+
+test('an exported difference map keeps its diverging colours and range, and draws NaN as a gap', () => {
+  const exporter = require('../../web/src/ui/export.js');
+  const scale = divergingScale(0.5);
+  const fig = { kind: 'heatmap', title: 'Difference', caption: '', settings: {}, rowLabels: ['a', 'b'], colLabels: ['x', 'y'],
+    values: [[-0.5, 0.25], [NaN, 0]], masked: null, showNumbers: true, scale };
+  const { items } = exporter.layout(fig);
+  const fills = items.filter((it) => it.t === 'rect').map((it) => it.fill);  // [0] is the background
+  assert.deepEqual(fills.slice(1, 5), [scale.color(-0.5), scale.color(0.25), exporter.THEME.mask, scale.color(0)]);
+  const texts = items.filter((it) => it.t === 'text').map((it) => it.text);
+  assert.ok(texts.includes('\u22120.5') && texts.includes('+0.5'), 'the legend shows the range');
+  assert.ok(texts.includes('NaN'));
+  assert.deepEqual(items.find((it) => it.t === 'gradient').stops, scale.stops);
+  assert.ok(exporter.toSVG(fig).includes(scale.color(-0.5)));
+});

@@ -1,0 +1,221 @@
+'use strict';
+// <mistakes-lab> without the DOM: the inputs each mistake is shown on, the "which cells
+// change?" choices (each a pattern of cells, judged against the engine's `cells`), the
+// explanations, and the buggy and fixed code. No arithmetic on results: the engine computes
+// every weight, difference and figure; this only builds inputs and compares cell patterns.
+
+const { num } = require('./format.js');
+
+const PAD = '<pad>';
+
+const rowsOf = (t) => (t && typeof t.toArray === 'function' ? t.toArray() : t);
+
+/** Pads a 2-D [n, d] list of rows with zero rows (pad tokens' vectors): `before` rows first, `after` rows last. */
+function padRows(rows, before, after) {
+  const zero = () => new Array(rows[0].length).fill(0);
+  return [...Array.from({ length: before }, zero), ...rows, ...Array.from({ length: after }, zero)];
+}
+
+/**
+ * Seeded vectors for a four-token sentence with d_k = 4, so that n = d_k and Q K runs. (The
+ * lesson's hand-made vectors make some cells of Q K equal to Q K^T by coincidence.)
+ */
+function squareExample(lab) {
+  const [Q, K, V] = lab.randomNormal({ shape: [3, 4, 4], seed: 5 }).toArray();
+  return { tokens: ['the', 'cat', 'sat', 'down'], Q, K, V };
+}
+
+/**
+ * The inputs a mistake is shown on, made from an example { tokens, Q, K, V } (the lesson's
+ * "time flies like an arrow") and, for keys-not-transposed, `square` (squareExample).
+ * @returns { tokens, spec (for lab.mistake), setup: a sentence on what the rows are, loud?: a
+ *   spec on which the mistake fails with an error (keys-not-transposed) }
+ */
+function scenario(name, example, square) {
+  const tokens = example.tokens.slice();
+  const Q = rowsOf(example.Q), K = rowsOf(example.K), V = rowsOf(example.V);
+  const base = { tokens, spec: { Q, K, V }, setup: `Self-attention over "${tokens.join(' ')}", no mask.` };
+  switch (name) {
+    case 'mask-after-softmax':
+      return { ...base, spec: { Q, K, V, causal: true }, setup: `A decoder over "${tokens.join(' ')}": the causal mask hides every later token.` };
+    case 'no-causal-mask':
+      return { ...base, spec: { Q, K, V, causal: true }, setup: `A decoder over "${tokens.join(' ')}": each token may see itself and the tokens before it.` };
+    case 'fp16-mask-fill': {
+      // A left-padded sequence decoded with a causal mask: the pad queries see no real key.
+      const keep = 3, pads = 2;
+      const mask = [[...new Array(pads).fill(false), ...new Array(keep).fill(true)]];
+      const cut = (rows) => padRows(rows.slice(0, keep), pads, 0);
+      return {
+        tokens: [...new Array(pads).fill(PAD), ...tokens.slice(0, keep)],
+        spec: { Q: cut(Q), K: cut(K), V: cut(V), causal: true, mask },
+        setup: `A batch row padded on the left to ${pads + keep} tokens, with the causal mask and a mask over the pad keys; every score is stored in float16.`,
+      };
+    }
+    case 'keys-not-transposed': {
+      const n = square.tokens.length;  // n = d_k: the only case where Q K runs
+      return {
+        tokens: square.tokens,
+        spec: { Q: rowsOf(square.Q), K: rowsOf(square.K), V: rowsOf(square.V) },
+        setup: `Seeded vectors for "${square.tokens.join(' ')}": the sequence length n equals d_k = ${n}.`,
+        loud: { tokens, spec: { Q, K, V } },
+      };
+    }
+    case 'no-padding-mask': {
+      const keep = 3, pads = tokens.length - 3;
+      const cut = (rows) => padRows(rows.slice(0, keep), 0, pads);
+      return {
+        tokens: [...tokens.slice(0, keep), ...new Array(pads).fill(PAD)],
+        spec: { Q: cut(Q), K: cut(K), V: cut(V), validLens: keep },
+        setup: `"${tokens.slice(0, keep).join(' ')}" padded to ${keep + pads} tokens in a batch; its valid length is ${keep}.`,
+      };
+    }
+    default:
+      return base;
+  }
+}
+
+// Patterns of cells a learner may predict. `ctx` = { m, n, hidden: boolean[][] (keys the
+// correct computation masks), weights: the correct weights, tokens }.
+const PATTERNS = {
+  all: () => true,
+  none: () => false,
+  diagonal: (i, j) => i === j,
+  rowMax: (i, j, c) => c.weights[i].indexOf(Math.max(...c.weights[i])) === j,
+  maskedCells: (i, j, c) => c.hidden[i][j],
+  visibleInMaskedRows: (i, j, c) => !c.hidden[i][j] && c.hidden[i].some(Boolean),
+  rowsExceptLast: (i, j, c) => i < c.m - 1,
+  fullyMaskedRows: (i, j, c) => c.hidden[i].every(Boolean),
+  padKeys: (i, j, c) => c.tokens[j] === PAD,
+  padRows: (i, j, c) => c.tokens[i] === PAD,
+};
+
+/** The cells a pattern names, as rows of booleans. */
+function patternCells(pattern, ctx) {
+  return Array.from({ length: ctx.m }, (_, i) => Array.from({ length: ctx.n }, (_, j) => Boolean(PATTERNS[pattern](i, j, ctx))));
+}
+
+const SHARED = {
+  sharper: 'Scaling every score by one factor is not like adding a constant: it widens or narrows the gaps between scores, and the softmax follows the gaps.',
+};
+
+// The choices for "which cells change?" and the reason each wrong one is wrong. Which choice
+// is right is not written here: it is the one whose cells equal the engine's.
+const LESSONS = {
+  'softmax-wrong-axis': {
+    choices: [
+      { pattern: 'diagonal', label: 'only the diagonal, where each token meets itself', why: 'Every weight is divided by its column\'s sum instead of its row\'s, and those sums differ off the diagonal as much as on it.' },
+      { pattern: 'all', label: 'every cell', why: '' },
+      { pattern: 'none', label: 'no cell: the same numbers, normalised another way', why: 'The exponentials are the same, but each is divided by a different sum (its column\'s), so the numbers change.' },
+    ],
+    explain: 'Each exponential is divided by its column\'s sum instead of its row\'s: the columns now sum to 1 and the rows, which the output needs, do not.',
+    code: { lang: 'PyTorch', buggy: 'weights = torch.softmax(scores, dim=0)   # over the queries', fixed: 'weights = torch.softmax(scores, dim=-1)  # over the keys' },
+  },
+  'mask-after-softmax': {
+    choices: [
+      { pattern: 'maskedCells', label: 'only the masked cells above the diagonal', why: 'Those cells are 0 either way. What changes is the rest of each row, which is never rescaled to sum to 1.' },
+      { pattern: 'visibleInMaskedRows', label: 'the visible cells of every row that has a masked key', why: '' },
+      { pattern: 'none', label: 'no cell: zeroing after the softmax gives the same zeros', why: 'The zeros are the same, but the surviving weights were shared with the masked keys, so they are smaller than they should be.' },
+    ],
+    explain: 'The softmax ran over every key, so the visible keys share each row\'s total with the masked ones; zeroing those afterwards leaves the row short of 1. The last row hides nothing and does not change.',
+    code: { lang: 'PyTorch', buggy: 'weights = torch.softmax(scores, dim=-1) * keep   # keep: 1 = may attend', fixed: 'weights = torch.softmax(scores.masked_fill(keep == 0, float("-inf")), dim=-1)' },
+  },
+  'no-scaling': {
+    choices: [
+      { pattern: 'rowMax', label: 'only the largest weight of each row', why: 'If the largest weight grows, the rest must shrink to keep the row summing to 1: every cell moves.' },
+      { pattern: 'all', label: 'every cell: each row gets sharper', why: '' },
+      { pattern: 'none', label: 'no cell: one factor on every score cancels in the softmax', why: SHARED.sharper },
+    ],
+    explain: 'Without 1/\u221ad\u2096 the scores are \u221ad\u2096 times larger, the gaps between them widen, and every row moves towards its largest score.',
+    code: { lang: 'NumPy', buggy: 'scores = q @ k.T', fixed: 'scores = q @ k.T / np.sqrt(d_k)' },
+  },
+  'scale-by-dk': {
+    choices: [
+      { pattern: 'rowMax', label: 'only the largest weight of each row', why: 'When the largest weight shrinks, the others grow to keep the row summing to 1: every cell moves.' },
+      { pattern: 'all', label: 'every cell: each row gets flatter', why: '' },
+      { pattern: 'none', label: 'no cell: one factor on every score cancels in the softmax', why: SHARED.sharper },
+    ],
+    explain: 'Dividing by d\u2096 instead of \u221ad\u2096 shrinks every score by a further \u221ad\u2096: the gaps close and each row drifts towards uniform.',
+    code: { lang: 'NumPy', buggy: 'scores = q @ k.T / d_k', fixed: 'scores = q @ k.T / np.sqrt(d_k)' },
+  },
+  'fp16-mask-fill': {
+    choices: [
+      { pattern: 'maskedCells', label: 'every masked cell', why: 'A masked cell in a row that still sees a real key gets exp(\u2212\u221e) = 0, just as with the fix. Only a row with no visible key goes wrong.' },
+      { pattern: 'fullyMaskedRows', label: 'only the rows of queries that see no real key', why: '' },
+      { pattern: 'all', label: 'every cell: half precision rounds everything', why: 'Both sides run in float16 here, so their rounding is the same; only the fill differs, and it matters only where a whole row is filled.' },
+    ],
+    explain: '\u22121e9 does not fit float16 (its largest finite value is 65504), so it is stored as \u2212\u221e. A row that is \u2212\u221e everywhere has maximum \u2212\u221e, and \u2212\u221e \u2212 (\u2212\u221e) is NaN.',
+    code: { lang: 'NumPy', buggy: 'scores[~keep] = -1e9   # scores is float16: this stores -inf', fixed: 'scores[~keep] = np.finfo(scores.dtype).min   # -65504 in float16\n# ... softmax ...\nweights[~keep.any(axis=-1)] = 0   # rows with no visible key' },
+  },
+  'keys-not-transposed': {
+    choices: [
+      { pattern: 'diagonal', label: 'only the diagonal', why: 'Even on the diagonal, query i is multiplied by column i of K (one feature of every key), not by key i.' },
+      { pattern: 'none', label: 'no cell: the shapes fit, so the product is the same', why: 'Fitting shapes only mean the product can be computed. Q K pairs each query with the columns of K, which are features, not keys.' },
+      { pattern: 'all', label: 'every cell', why: '' },
+    ],
+    explain: '(Q K)\u1d62\u2c7c adds q\u1d62[d] \u00d7 K[d, j]: row d of K is a key and column j a feature, so every score mixes one feature of each key instead of comparing the query with key j.',
+    code: { lang: 'NumPy', buggy: 'scores = q @ k     # runs only when n == d_k', fixed: 'scores = q @ k.T' },
+  },
+  'no-causal-mask': {
+    choices: [
+      { pattern: 'maskedCells', label: 'only the cells above the diagonal', why: 'Those cells gain weight, and since each row still sums to 1, the weights on earlier tokens shrink to make room.' },
+      { pattern: 'rowsExceptLast', label: 'every row except the last', why: '' },
+      { pattern: 'none', label: 'no cell: the mask only matters when generating', why: 'The mask shapes the weights on every forward pass; without it, training lets each position read the token it must predict.' },
+    ],
+    explain: 'Each row is renormalised over more keys, so all of its cells change. The last token has no future to leak, so its row stays the same.',
+    code: { lang: 'PyTorch', buggy: 'out = F.scaled_dot_product_attention(q, k, v)', fixed: 'out = F.scaled_dot_product_attention(q, k, v, is_causal=True)' },
+  },
+  'no-padding-mask': {
+    choices: [
+      { pattern: 'padKeys', label: `only the ${PAD} columns`, why: 'The pad columns gain weight, and because each row sums to 1, every real column loses some.' },
+      { pattern: 'padRows', label: `only the ${PAD} tokens' own rows`, why: 'Those rows change, but so does every real token\'s row, which now spreads weight onto the pads.' },
+      { pattern: 'all', label: 'every cell', why: '' },
+    ],
+    explain: 'Without the mask each query puts part of its weight on the pad keys, and each row is renormalised around them; how much depends on how much padding the batch needed.',
+    code: { lang: 'PyTorch', buggy: 'out = F.scaled_dot_product_attention(q, k, v)', fixed: 'keep = torch.arange(n) < valid_len   # True = may attend\nout = F.scaled_dot_product_attention(q, k, v, attn_mask=keep)' },
+  },
+};
+
+function sameCells(a, b) {
+  return a.length === b.length && a.every((row, i) => row.length === b[i].length && row.every((x, j) => x === b[i][j]));
+}
+
+/** The choice (index) whose pattern equals the engine's changed cells, or -1 if none does. */
+function rightChoice(name, cells, ctx) {
+  return LESSONS[name].choices.findIndex((c) => sameCells(patternCells(c.pattern, ctx), cells));
+}
+
+/** "7 of 25 cells change" from the engine's cells. */
+function countSentence(cells) {
+  const total = cells.reduce((s, row) => s + row.length, 0);
+  const changed = cells.reduce((s, row) => s + row.filter(Boolean).length, 0);
+  return `${changed} of ${total} weights change by more than 10\u207b\u2076.`;
+}
+
+/**
+ * Judges the learner's choice against the engine's cells.
+ * @returns { ok: true, close, message } (a wrong answer also reveals, with its reason)
+ */
+function judge(name, index, cells, ctx) {
+  const lesson = LESSONS[name];
+  const right = rightChoice(name, cells, ctx);
+  const picked = lesson.choices[index];
+  const count = countSentence(cells);
+  if (index === right) return { ok: true, close: true, message: `Right. ${count} ${lesson.explain}` };
+  const answer = right >= 0 ? `The engine's answer: ${lesson.choices[right].label}. ` : 'None of these is exactly right. ';
+  return { ok: true, close: false, message: `Not quite. ${picked.why} ${answer}${count}` };
+}
+
+/** One figure as a line: "largest |row sum - 1|: 0.4133 (correct: 0)". */
+function figureLine(f) {
+  const value = f.value === null ? 'none: the product failed' : num(f.value, 4);
+  return `${f.label}: ${value} (correct: ${num(f.correctValue, 4)})`;
+}
+
+/** The largest |difference| of the weights, ignoring NaN (for the colour range). */
+function differenceRange(rows) {
+  let worst = 0;
+  for (const row of rows) for (const x of row) if (Number.isFinite(x)) worst = Math.max(worst, Math.abs(x));
+  return worst;
+}
+
+module.exports = { PAD, LESSONS, PATTERNS, scenario, squareExample, patternCells, rightChoice, judge, figureLine, countSentence, differenceRange, padRows };

@@ -1,0 +1,163 @@
+'use strict';
+// <mistakes-lab>: pick a classic attention mistake; predict which weights it changes; then
+// the correct and the mistaken weights side by side, their difference on a diverging scale,
+// the engine's figure for the symptom, and the buggy and fixed line of code.
+
+const { h, uid } = require('./dom.js');
+const { LabElement, urlState } = require('./base.js');
+const { HeatmapView } = require('./heatmap-view.js');
+const { PredictView } = require('./predict-view.js');
+const { maskedFrom } = require('../ui/heatmap-model.js');
+const { divergingScale } = require('../ui/diverging.js');
+const lesson = require('../ui/mistake-lab.js');
+
+class MistakesLab extends LabElement {
+  static get jsonKeys() { return []; }
+
+  setup(lab) {
+    this.example = lab.examples().timeFlies;
+    this.square = lesson.squareExample(lab);
+    this.names = lab.MISTAKES.map((m) => m.name);
+    this.st = { mistake: this.attr('mistake', this.names[0]) };
+    this.answered = new Set();
+    this.notes = new Map();  // each answered mistake's verdict, kept above its results
+    const id = uid();
+    this.select = h('select', { id, onchange: () => this.guard(() => this.choose(this.select.value)) },
+      lab.MISTAKES.map((m) => h('option', { value: m.name }, m.title)));
+    this.setupLine = h('p', { class: 'al-muted' });
+    this.loudLine = h('p', {});
+    this.code = h('div', {});
+    this.promptBox = h('div', { part: 'prompt' });
+    const words = { rowWord: 'query', colWord: 'key' };
+    this.correctView = new HeatmapView({ label: 'Correct weights: one row per query token, one column per key token', title: 'Correct weights', words,
+      caption: () => this.caption('correct'), settings: () => this.settings() });
+    this.mistakenView = new HeatmapView({ label: 'Mistaken weights', title: 'Mistaken weights', words,
+      caption: () => this.caption('mistaken'), settings: () => this.settings() });
+    this.diffView = new HeatmapView({ label: 'Difference, mistaken minus correct', title: 'Difference (mistaken \u2212 correct)', maskLegend: false,
+      words: { ...words, valueWord: 'difference' }, scale: divergingScale(1), caption: () => this.caption('difference'), settings: () => this.settings() });
+    this.mistakenFigure = h('figure', {}, h('figcaption', {}, 'With the mistake'), this.mistakenView.root);
+    this.failure = h('p', { class: 'al-error-message', role: 'note' });
+    this.diffFigure = h('figure', {}, h('figcaption', {}, 'Difference (mistaken \u2212 correct)'), this.diffView.root);
+    // These results, the mistaken map and the difference map answer the question: they stay
+    // hidden (so also out of the accessibility tree) until the learner answers or skips.
+    this.results = h('div', { class: 'al-mistake-results' },
+      h('p', {}, h('strong', {}, 'What you would see: '), this.symptom = h('span', {})),
+      this.figures = h('ul', { class: 'al-figures' }),
+      this.fix = h('p', {}));
+    this.maps = h('div', { class: 'al-mistake-maps' },
+      h('figure', {}, h('figcaption', {}, 'Correct'), this.correctView.root), this.mistakenFigure, this.failure, this.diffFigure);
+    this.frame.replaceChildren(
+      h('div', { class: 'al-controls', part: 'controls' }, h('label', { for: id }, 'mistake', this.select)),
+      this.setupLine, this.loudLine, this.code, this.promptBox, this.maps, this.results);
+    this.restore(this.readState(), false);
+  }
+
+  viewState() {
+    return { mistake: this.st.mistake, revealed: this.revealed() };
+  }
+
+  applyAttribute(property, value) {
+    if (property === 'mistake') this.choose(value === undefined ? this.names[0] : value);
+  }
+
+  restore(s, save = true) {
+    this.st.mistake = urlState.choice(s.mistake, this.names, this.st.mistake);
+    this.render(save);
+  }
+
+  choose(name) {
+    this.st.mistake = name;
+    this.render();
+  }
+
+  revealed() {
+    return this.answered.has(this.st.mistake) || this.attr('predict', true) === false;
+  }
+
+  settings() {
+    const sc = this.sc;
+    return { mistake: this.st.mistake, tokens: sc.tokens.join(' '), causal: Boolean(sc.spec.causal), validLens: sc.spec.validLens === undefined ? null : sc.spec.validLens };
+  }
+
+  caption(which) {
+    const info = this.info;
+    const what = { correct: 'the correct computation', mistaken: `with the mistake "${info.title}"`, difference: `mistaken minus correct weights for "${info.title}"` }[which];
+    return `Rows: query tokens; columns: key tokens. Attention weights, ${what}. ${this.sc.setup}`;
+  }
+
+  render(save = true) {
+    const lab = this.lab, name = this.st.mistake;
+    this.select.value = name;
+    this.info = lab.MISTAKES.find((m) => m.name === name);
+    const sc = this.sc = lesson.scenario(name, this.example, this.square);
+    const r = this.result = lab.mistake(name, sc.spec);
+    const { Q, K, V, causal, validLens, mask } = sc.spec;
+    const correct = lab.attention(Q, K, V, { causal, validLens, mask });
+    const hidden = maskedFrom(correct.masked.toArray());
+    const weights = r.correct.weights.toArray();
+    this.ctx = { m: weights.length, n: weights[0].length, hidden, weights, tokens: sc.tokens };
+    const l = lesson.LESSONS[name];
+
+    this.setupLine.textContent = sc.setup;
+    if (sc.loud) {
+      const loud = lab.mistake(name, sc.loud.spec);
+      this.loudLine.textContent = `With all ${sc.loud.tokens.length} tokens of "${sc.loud.tokens.join(' ')}" the mistake fails loudly: ${loud.mistaken.error}.`;
+    }
+    this.loudLine.hidden = !sc.loud;
+    this.code.replaceChildren(
+      h('p', { class: 'al-code-label' }, `${l.code.lang}, with the mistake:`), h('pre', { class: 'al-code' }, l.code.buggy),
+      h('p', { class: 'al-code-label' }, 'Fixed:'), h('pre', { class: 'al-code' }, l.code.fixed));
+
+    const labels = { rowLabels: sc.tokens, colLabels: sc.tokens, showNumbers: true };
+    this.correctView.update({ ...labels, weights, masked: hidden });
+    const open = this.revealed();
+    if (!open) this.ask(name);
+    else this.promptBox.replaceChildren(...(this.notes.has(name) ? [h('p', { class: 'al-mistake-note' }, this.notes.get(name))] : []));
+    this.maps.querySelectorAll('figure:not(:first-child)').forEach((f) => { f.hidden = !open; });
+    this.results.hidden = !open;
+    this.failure.hidden = !open || !r.mistaken.error;
+    if (open) this.showResults(r, labels);
+    if (save) this.saveState({ mistake: name });
+  }
+
+  ask(name) {
+    const l = lesson.LESSONS[name];
+    this.question = new PredictView({
+      question: 'which weights does this mistake change? The heatmaps appear once you answer.',
+      choices: l.choices.map((c, i) => ({ label: c.label, value: i })),
+      judge: (i) => lesson.judge(name, i, this.result.cells, this.ctx),
+      skip: 'Show me without predicting',
+      printAnswer: () => {
+        const right = lesson.rightChoice(name, this.result.cells, this.ctx);
+        return `${right >= 0 ? l.choices[right].label : 'see the difference map'}. ${lesson.countSentence(this.result.cells)}`;
+      },
+      onReveal: () => this.guard(() => {
+        this.answered.add(name);
+        if (this.question.verdict.firstChild) this.notes.set(name, this.question.verdict.firstChild.cloneNode(true));
+        this.render();
+        const note = this.promptBox.firstChild;
+        if (note) { note.tabIndex = -1; note.focus(); }  // focus stays in the widget when the buttons go
+      }),
+    });
+    this.question.refreshPrint();
+    this.promptBox.replaceChildren(this.question.root);
+  }
+
+  showResults(r, labels) {
+    this.symptom.textContent = this.info.symptom;
+    this.figures.replaceChildren(...r.figures.map((f) => h('li', {}, lesson.figureLine(f))));
+    this.fix.replaceChildren(h('strong', {}, 'The fix: '), this.info.fix);
+    if (r.mistaken.error) {
+      this.failure.textContent = `The mistaken computation fails: ${r.mistaken.error}.`;
+      this.mistakenFigure.hidden = true;
+      this.diffFigure.hidden = true;
+      return;
+    }
+    this.mistakenView.update({ ...labels, weights: r.mistaken.weights.toArray(), masked: null });
+    const diff = r.difference.weights.toArray();
+    this.diffView.setScale(divergingScale(lesson.differenceRange(diff)));
+    this.diffView.update({ ...labels, weights: diff, masked: null });
+  }
+}
+
+module.exports = { MistakesLab };
