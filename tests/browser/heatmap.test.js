@@ -197,6 +197,13 @@ test('on a canvas (40 tokens) the row-0 question keeps row 0 hidden under the ma
   assert.deepEqual(await pixel(0, 0), one, 'after the answer, row 0 shows its weight of 1');
   await p.focus('#big canvas');
   assert.equal(await readout(p, '#big'), `query ${q('w1')} \u2192 key ${q('w1')}: 1.00`);
+  // The author's 40 words are past the reader's 12-word limit, but always a way back.
+  await p.fill('#big .al-sentence input', 'a b c');
+  await p.press('#big .al-sentence input', 'Enter');
+  await p.fill('#big .al-sentence input', tokens.join(' '));
+  await p.press('#big .al-sentence input', 'Enter');
+  assert.equal(await p.textContent('#big .al-sentence-message'), 'Back to the original sentence.');
+  assert.equal((await p.$eval('#big', (el) => el.state)).tokens.length, 40);
   assert.deepEqual(problems, []);
   await close();
 });
