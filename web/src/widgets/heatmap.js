@@ -128,14 +128,21 @@ class AttentionHeatmap extends LabElement {
     }
     this.renormRow = i;
     const { tokens } = this.inputs;
-    const [q, k] = this.st.self ? [this.inputs.X, this.inputs.X] : [this.inputs.Q, this.inputs.K];
-    const opts = { scaling: this.st.scaling, temperature: TEMPERATURES[this.st.temp], stages: ['output'] };
-    const ones = prefixOnes(tokens.length);
-    const sum = this.lab.attention(q, k, ones, { ...opts, causal: true }).output.get(i, i);
-    const share = this.lab.attention(q, k, ones, { ...opts, causal: false }).output.get(i, i);
-    const weights = this.last.weights.toArray()[i];
-    const masked = maskedFrom(this.last.masked.toArray())[i];
-    this.renorm.textContent = renormalisation({ label: this.rowLabels[i], keys: tokens, weights, masked, sum, share });
+    if (!this.renormSums) {
+      // Once per drawn view, not per cell hovered: [n, n] outputs whose diagonals are the sums.
+      const [q, k] = this.st.self ? [this.inputs.X, this.inputs.X] : [this.inputs.Q, this.inputs.K];
+      const opts = { scaling: this.st.scaling, temperature: TEMPERATURES[this.st.temp], stages: ['output'] };
+      const ones = prefixOnes(tokens.length);
+      this.renormSums = {
+        sum: this.lab.attention(q, k, ones, { ...opts, causal: true }).output,
+        share: this.lab.attention(q, k, ones, { ...opts, causal: false }).output,
+        weights: this.last.weights.toArray(),
+        masked: maskedFrom(this.last.masked.toArray()),
+      };
+    }
+    const r = this.renormSums;
+    this.renorm.textContent = renormalisation({ label: this.rowLabels[i], keys: tokens, weights: r.weights[i], masked: r.masked[i],
+      sum: r.sum.get(i, i), share: r.share.get(i, i) });
     this.renorm.hidden = false;
   }
 
@@ -211,6 +218,7 @@ class AttentionHeatmap extends LabElement {
     const [q, k, v] = st.self ? [X, X, X] : [Q, K, V];
     const r = this.lab.attention(q, k, v, { causal: st.causal, scaling: st.scaling, temperature: TEMPERATURES[st.temp] });
     this.last = r;
+    this.renormSums = null;
     this.view.update({ weights: r.weights.toArray(), masked: maskedFrom(r.masked.toArray()), rowLabels: this.rowLabels, colLabels: tokens,
       showNumbers: st.numbers, picked: this.picked || null,
       // Row 0 under the mask is the row-0 question's answer: it stays out of the page until answered.
