@@ -141,7 +141,7 @@ test('heatmap exports: CSV and JSON numbers equal the engine\'s, the SVG parses 
   }, svg.bytes.toString('utf8'));
   assert.equal(parsed.error, 0);
   assert.equal(parsed.root, 'svg');
-  for (const t of ['query', 'key', ...tokens, 'masked (\u2212\u221e before softmax)']) assert.ok(parsed.texts.includes(t), `SVG shows "${t}"`);
+  for (const t of ['query \u2193', 'key \u2192', ...tokens, 'masked (\u2212\u221e before softmax)']) assert.ok(parsed.texts.includes(t), `SVG shows "${t}"`);
   assert.ok(parsed.fills.includes(colors.color(r.weights.data[5])), 'cells use the widget colour scale');
 
   const png = await exportWithKeys(p, button, 'PNG image');

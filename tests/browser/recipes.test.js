@@ -306,7 +306,7 @@ test('embed.html shows a plain message for an unknown widget or attribute, and U
     assert.equal(await page.evaluate(() => window.pwned), undefined);
     assert.equal(await page.locator('img').count(), 0);
     const headers = await page.locator('attention-heatmap [role="columnheader"]').allTextContents();
-    assert.deepEqual(headers.filter(Boolean), ['<img', 'src=x', 'onerror="window.pwned=1">', 'b']);
+    assert.deepEqual(headers, ['query \u2193', '<img', 'src=x', 'onerror="window.pwned=1">', 'b'], 'the axis title, then the tokens as text');
     assert.deepEqual(problems, []);
 
     // The page ran under its own policy, which is really in force: an inline style is refused,

@@ -85,6 +85,8 @@ test('the stepper narrates ties, spread-out rows and the unscaled comparison fro
     while ((await stateOf(p, '#lab')).stepIndex < step) await p.click('#lab button:has-text("Next")');
   };
   await goTo('flies', 2);
+  // Lesson 1 asks for the row of "flies" first: skip both questions (scores, then weights).
+  for (let i = 0; i < 2; i++) await p.click('#lab button:has-text("Show me without guessing")');
   const flies = Array.from(lab.explainRow(ex.Q, ex.K, ex.V, 1, {}).weights.data);
   const fliesNone = Array.from(lab.explainRow(ex.Q, ex.K, ex.V, 1, { scaling: 'none' }).weights.data);
   let text = await p.textContent('#lab .al-narration');
@@ -119,6 +121,8 @@ test('keyboard only: Enter on Next through the last step and arrow keys on a num
   await p.keyboard.press('ArrowRight');
   await p.keyboard.press('ArrowRight');
   assert.equal((await stateOf(p, '#lab')).step, 'softmax');
+  // The stepper opens on "flies", whose row lesson 1 asks for first: skip the two questions.
+  for (let i = 0; i < 2; i++) await p.click('#lab button:has-text("Show me without guessing")');
   await p.focus('#lab [data-key="weight:4"]');
   await p.keyboard.press('ArrowRight');
   assert.equal((await stateOf(p, '#lab')).step, 'sum');
@@ -155,6 +159,52 @@ test("the learner's own sentence gets seeded vectors, a limit with a message, an
   assert.deepEqual((await stateOf(again.page, '#lab')).tokens, ['the', 'cat', 'sat', 'on', 'the', 'mat']);
   assert.deepEqual(await again.page.$$eval('#lab .al-cell-button', (els) => els.map((e) => e.textContent)), scores);
   await again.close();
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test("keyboard only: lesson 1's row of \"flies\" is typed before the stepper shows it, wrong then right, with the working shown", async () => {
+  const ex = lab.examples().timeFlies;
+  const d = lab.explainRow(ex.Q, ex.K, ex.V, 1, {});
+  const scores = Array.from(d.scores.data), weights = Array.from(d.weights.data);
+  const { page: p, problems, close } = await open('lesson-1.html');
+  const inStepper = async () => assert.match(await focusIn(p, '#lab'), /^(BUTTON|INPUT|OL)/, 'focus stays in the stepper');
+  await p.focus('#lab .al-sentence input');
+  while (!/^BUTTON:.*flies/.test(await focusIn(p, '#lab'))) { await p.keyboard.press('Tab'); await inStepper(); }
+  await p.keyboard.press('Enter');
+  await p.keyboard.press('ArrowRight');
+  assert.equal((await stateOf(p, '#lab')).step, 'score');
+  let text = await textOf(p, '#lab');
+  assert.equal(await p.locator('#lab [data-key^="score:"]').count(), 0, 'no score shown before the answer');
+  assert.doesNotMatch(text, /arrow 9|\b9\b/, 'the best score is not in the page');
+  while (!/^INPUT/.test(await focusIn(p, '#lab'))) { await p.keyboard.press('Tab'); await inStepper(); }
+  await p.keyboard.type('0, 6, 0, 0, 8');
+  await p.keyboard.press('Enter');
+  await inStepper();
+  text = await textOf(p, '#lab');
+  assert.match(text, new RegExp(`Not quite: the engine gives \\[${scores.map((x) => num(x, 2)).join(', ')}\\]\\. For "arrow": q\u00b7k = 0\u00d70 \\+ 3\u00d73 \\+ 0\u00d70 \\+ 0\u00d70 = 9: multiply matching entries and add them\\.`));
+  assert.deepEqual(await p.$$eval('#lab [data-key^="score:"]', (els) => els.map((e) => e.textContent)), scores.map((x) => num(x, 3)), 'the scores are shown once answered');
+  await p.keyboard.press('Control+A');
+  await p.keyboard.type(scores.join(', '));
+  await p.keyboard.press('Enter');
+  assert.match(await textOf(p, '#lab'), /Right: the engine gives \[0, 6, 0, 0, 9\]/);
+  // The weights: Shift+Tab back to the steps' Next, Enter, then the new question.
+  while (!/^BUTTON:.*Next/.test(await focusIn(p, '#lab'))) { await p.keyboard.press('Shift+Tab'); await inStepper(); }
+  await p.keyboard.press('Enter');
+  assert.equal((await stateOf(p, '#lab')).step, 'softmax');
+  assert.equal(await p.locator('#lab [data-key^="weight:"]').count(), 0, 'no weight shown before the answer');
+  assert.ok(!(await textOf(p, '#lab')).includes(weights[4].toFixed(2)));
+  while (!/^INPUT/.test(await focusIn(p, '#lab'))) { await p.keyboard.press('Tab'); await inStepper(); }
+  await p.keyboard.type('0.2, 0.2, 0.2, 0.2, 0.2');
+  await p.keyboard.press('Enter');
+  await inStepper();
+  text = await textOf(p, '#lab');
+  assert.match(text, new RegExp(`Not quite: the engine gives \\[${weights.map((x) => num(x, 4)).join(', ')}\\]\\. Scaled scores .* which add up to ${num(d.sumRaw, 4).replace('.', '\\.')}\\. Each weight is its exponential divided by that sum: for "arrow", ${num(d.expRaw.get(4), 4).replace('.', '\\.')} \u00f7`));
+  await p.keyboard.press('Control+A');
+  await p.keyboard.type(weights.map((x) => x.toFixed(3)).join(', '));
+  await p.keyboard.press('Enter');
+  assert.match(await textOf(p, '#lab'), /Right: the engine gives/);
+  assert.match(await textOf(p, '#lab'), /"flies" now puts most of its attention on "arrow" \(0\.80\)/);
   assert.deepEqual(problems, []);
   await close();
 });

@@ -81,11 +81,25 @@ test('the SVG colours each cell with the widget scale, greys masked cells, and l
     assert.equal(m[5], j > i ? ex.THEME.mask : colors.color(fig.values[i][j]), `cell ${i}, ${j}`);
   });
   const texts = [...svg.matchAll(/<text [^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
-  for (const t of ['query', 'key', 'Attention weights', ...tokens, '0', '1', 'masked (\u2212\u221e before softmax)', '1.00']) assert.ok(texts.includes(t), `SVG shows "${t}"`);
+  for (const t of ['query \u2193', 'key \u2192', 'Attention weights', ...tokens, '0', '1', 'masked (\u2212\u221e before softmax)', '1.00']) assert.ok(texts.includes(t), `SVG shows "${t}"`);
   assert.ok(texts.includes(fig.values[1][0].toFixed(2)), 'numbers in the cells');
   assert.match(svg, new RegExp(`fill="${colors.textColor(fig.values[1][1])}" text-anchor="middle">${fig.values[1][1].toFixed(2)}<`), 'in the widget\'s text colour');
   assert.match(svg, /<title>Attention weights<\/title>\n<desc>Scale 0.5, causal mask on.<\/desc>/);
   assert.equal((svg.match(/<stop /g) || []).length, 11, 'the legend gradient has the 11 viridis stops');
+});
+
+test('a row kept back for an open question is blank in CSV and JSON and a "?" in the SVG, never its numbers', () => {
+  const hidden = { ...fig, values: fig.values.map((row, i) => (i === 0 ? row.map(() => null) : row)) };
+  const rows = parseCSV(ex.toCSV(hidden));
+  assert.deepEqual(rows[1].slice(0, 6), ['time', '', '', '', '', '']);
+  assert.equal(Math.fround(Number(rows[2][1])), r.weights.data[5], 'the other rows keep their numbers');
+  assert.deepEqual(JSON.parse(ex.toJSON(hidden)).values[0], [null, null, null, null, null]);
+  const svg = ex.toSVG(hidden);
+  const texts = [...svg.matchAll(/<text [^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+  assert.equal(texts.filter((t) => t === '?').length, 5);
+  assert.ok(!texts.includes('1.00'), 'the hidden row 0 (weight 1 on itself) is not drawn');
+  const cells = [...svg.matchAll(/<rect x="([\d.]+)" y="([\d.]+)" width="40" height="40" fill="([^"]+)"/g)];
+  assert.deepEqual(cells.slice(0, 5).map((m) => m[3]), Array(5).fill(ex.THEME.line));
 });
 
 test('author tokens never become markup in the SVG, and characters XML forbids are replaced', () => {

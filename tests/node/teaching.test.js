@@ -7,6 +7,8 @@ const { loadAttentionLab } = require('./lab.js');
 const { STEPS, describeWeights, describeScores, scalingSentence } = require('../../web/src/ui/steps.js');
 const { parseSentence } = require('../../web/src/ui/sentence.js');
 const { parseValues, shiftLabel, compare } = require('../../web/src/ui/softmax-compare.js');
+const { parseList, judgeRow } = require('../../web/src/ui/row-question.js');
+const reference = require('./reference.js');
 
 let lab, ex;
 test.before(async () => {
@@ -72,6 +74,30 @@ test('the learner\'s sentence takes 2 to 12 words of at most 40 characters', () 
   assert.match(parseSentence('a b c d e f g h i j k l m').error, /you typed 13/);
   assert.match(parseSentence(`ok ${'x'.repeat(41)}`).error, /41 characters long; each word may have at most 40/);
   assert.ok(parseSentence(`ok ${'x'.repeat(40)}`).tokens);
+});
+
+test('a typed row of "flies" is judged against the engine, and a miss is explained with the key furthest off', () => {
+  const d = lab.explainRow(ex.Q, ex.K, ex.V, 1, {});
+  const [Q, K] = [ex.Q.toArray(), ex.K.toArray()];
+  const ctx = { d, tokens: ex.tokens, q: Q[1], keys: K };
+  const ref = reference.attentionHead([Q[1]], K, K, 0.5);
+  assert.deepEqual(parseList('[0, 6 ,0 0; 9]'), [0, 6, 0, 0, 9]);
+  assert.deepEqual(ref.scores[0], [0, 6, 0, 0, 9]);
+  assert.equal(judgeRow('score', '0, 6, 0, 0, 9', ctx).message, 'Right: the engine gives [0, 6, 0, 0, 9].');
+  const miss = judgeRow('score', '0, 6, 0, 0.5, 7', ctx);
+  assert.deepEqual([miss.ok, miss.close], [true, false]);
+  assert.equal(miss.message, 'Not quite: the engine gives [0, 6, 0, 0, 9]. For "arrow": q\u00b7k = 0\u00d70 + 3\u00d73 + 0\u00d70 + 0\u00d70 = 9: multiply matching entries and add them.');
+  assert.equal(judgeRow('score', '0, 6, 0', ctx).ok, false, 'too few numbers: asked again');
+  assert.equal(judgeRow('score', 'six', ctx).ok, false);
+  const w = ref.weights[0];
+  assert.equal(judgeRow('softmax', w.map((x) => x.toFixed(3)).join(', '), ctx).close, true, 'the float64 reference row, to 3 decimals, is right');
+  const sumRef = ref.scaled[0].reduce((a, s) => a + Math.exp(s), 0);
+  const wrong = judgeRow('softmax', '0.2, 0.2, 0.2, 0.2, 0.2', ctx);
+  assert.equal(wrong.close, false);
+  const m = wrong.message.match(/which add up to ([\d.]+)\. Each weight is its exponential divided by that sum: for "arrow", ([\d.]+) \u00f7 ([\d.]+) = ([\d.]+)\.$/);
+  assert.ok(m, wrong.message);
+  assert.ok(Math.abs(Number(m[1]) - sumRef) < 1e-3 && Math.abs(Number(m[2]) - Math.exp(4.5)) < 1e-3, 'the working matches a float64 computation');
+  assert.ok(Math.abs(Number(m[4]) - w[4]) < 1e-4);
 });
 
 test('the softmax demo refuses what float32 cannot hold and non-numbers, with a sentence', () => {

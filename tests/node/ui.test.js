@@ -159,6 +159,30 @@ test('heatmap cells: masked cells say so, labels name query and key, arrows stay
   assert.equal(heatmap.move('a', 0, 0, 2, 2), null);
 });
 
+test('the heatmap readout names query and key and gives the value, says masked or hidden, and follows the axis words', () => {
+  const cells = heatmap.cells([[1, 0], [0.25, 0.75]], heatmap.maskedFrom([[0, -Infinity], [0, 0]]), ['time', 'flies'], ['time', 'flies']);
+  assert.equal(heatmap.readout(cells[1][0]), 'query \u201cflies\u201d \u2192 key \u201ctime\u201d: 0.25');
+  assert.equal(heatmap.readout(cells[0][1]), 'query \u201ctime\u201d \u2192 key \u201cflies\u201d: masked, weight 0');
+  const hidden = heatmap.cells([[1, 0]], null, ['a'], ['a', 'b'], { hiddenRows: [0] });
+  assert.equal(heatmap.readout(hidden[0][0]), 'query \u201ca\u201d \u2192 key \u201ca\u201d: hidden until you answer the question');
+  assert.equal(hidden[0][0].value, null);
+  assert.equal(heatmap.readout(cells[1][1], { rowWord: 'sentence', colWord: 'word', digits: 3 }), 'sentence \u201cflies\u201d \u2192 word \u201cflies\u201d: 0.750');
+});
+
+test('the renormalisation readout lists the weights a masked row keeps, their sum and the share they had without the mask', () => {
+  assert.deepEqual(heatmap.prefixOnes(3), [[1, 1, 1], [0, 1, 1], [0, 0, 1]]);
+  const keys = ['time', 'flies', 'like'];
+  const text = heatmap.renormalisation({ label: 'flies', keys, weights: [0.2, 0.8, 0], masked: [false, false, true], sum: 1, share: 0.625 });
+  assert.equal(text, 'Row \u201cflies\u201d sees 2 of 3 keys (\u201ctime\u201d, \u201cflies\u201d): 0.20 + 0.80 = 1.00. '
+    + 'Without the mask this row was spread over all 3 keys and these 2 got 0.625 of it; the softmax now divides each of them by 0.625, so the row sums to 1 again.');
+  assert.match(heatmap.renormalisation({ label: 'time', keys, weights: [1, 0, 0], masked: [false, true, true], sum: 1, share: 0.1 }), /this one got 0\.1 of it; the softmax now divides it by 0\.1/);
+  assert.equal(heatmap.renormalisation({ label: 'like', keys, weights: [0.1, 0.2, 0.7], masked: [false, false, false], sum: 1, share: 1 }),
+    'Row \u201clike\u201d sees all 3 keys: nothing is masked, its weights are the same as without the mask, and they sum to 1.00.');
+  const many = Array.from({ length: 8 }, (_, j) => `t${j}`);
+  assert.match(heatmap.renormalisation({ label: 't7', keys: [...many, 'x'], weights: Array(9).fill(0.125), masked: [...Array(8).fill(false), true], sum: 1, share: 0.9 }),
+    /sees 8 of 9 keys: its 8 weights add up to 1\.00\./);
+});
+
 test('predictions are judged against the value given, with tolerance, and typos are caught', () => {
   assert.equal(predict.judgeNumber('0.67', 0.6698, 0.01).close, true);
   assert.equal(predict.judgeNumber('0.5', 0.6698, 0.01).close, false);

@@ -44,6 +44,7 @@ function exactNumber(x) {
 
 /** One CSV/TSV field, quoted per RFC 4180 when needed. */
 function field(value, sep) {
+  if (value === null) return '';
   if (typeof value === 'number') return exactNumber(value);
   let s = String(value);
   // A spreadsheet runs a cell that starts with =, +, -, @ as a formula: keep author text text.
@@ -135,12 +136,14 @@ function heatmapLayout(fig) {
   const items = [];
   if (fig.title) items.push({ t: 'text', x: PAD, y: PAD + 13, text: fig.title, size: 15, weight: 'bold', fill: THEME.fg });
   let top = PAD + (fig.title ? 24 : 0);
-  const left = PAD + 20 + rowW;
+  // The same axis titles as on the page: rows are queries (down), columns keys (across).
+  const rowTitle = `${fig.rowWord || 'query'} \u2193`, colTitle = `${fig.colWord || 'key'} \u2192`;
+  const left = PAD + Math.max(rowW, Math.ceil(textWidth(rowTitle, 12)) + 6);
   const gridW = cols * cell, gridH = rows * cell;
-  items.push({ t: 'text', x: left + gridW / 2, y: top + 12, text: 'key', size: 12, weight: 'bold', fill: THEME.fg, anchor: 'middle' });
+  items.push({ t: 'text', x: left, y: top + 12, text: colTitle, size: 12, weight: 'bold', fill: THEME.fg });
   top += 18;
   const gridTop = top + colH + 4;
-  items.push({ t: 'text', x: PAD + 12, y: gridTop + gridH / 2, text: 'query', size: 12, weight: 'bold', fill: THEME.fg, anchor: 'middle', rotate: -90 });
+  items.push({ t: 'text', x: left - 6, y: gridTop - 6, text: rowTitle, size: 12, weight: 'bold', fill: THEME.fg, anchor: 'end' });
   if (labelled) {
     colText.forEach((s, j) => {
       const cx = left + j * cell + cell / 2;
@@ -156,6 +159,12 @@ function heatmapLayout(fig) {
     const masked = Boolean(fig.masked && fig.masked[i] && fig.masked[i][j]);
     anyMasked = anyMasked || masked;
     const x = left + j * cell, y = gridTop + i * cell;
+    if (v === null) {
+      // A row kept back until the reader answers a question about it.
+      items.push({ t: 'rect', x, y, w: cell, h: cell, fill: THEME.line });
+      if (cell >= 14) items.push({ t: 'text', x: x + cell / 2, y: y + cell / 2 + 4, text: '?', size, fill: THEME.fg, anchor: 'middle' });
+      return;
+    }
     const gap = masked || Number.isNaN(v);
     items.push({ t: 'rect', x, y, w: cell, h: cell, fill: gap ? THEME.mask : scale.color(v) });
     if (numbers && !masked) items.push({ t: 'text', x: x + cell / 2, y: y + cell / 2 + 4, text: fixed(v, 2), size, fill: gap ? THEME.fg : scale.textColor(v), anchor: 'middle' });

@@ -16,7 +16,7 @@ function cells(weights, masked, rowLabels, colLabels, opts = {}) {
   const { digits = 2, rowWord = 'query', colWord = 'key', valueWord = 'weight', hiddenRows = [], scale = colors } = opts;
   return weights.map((row, i) => row.map((value, j) => {
     if (hiddenRows.includes(i)) {
-      return { row: i, col: j, value: null, masked: false, hidden: true, text: '?',
+      return { row: i, col: j, rowLabel: rowLabels[i], colLabel: colLabels[j], value: null, masked: false, hidden: true, text: '?',
         label: `?: ${rowWord} ${rowLabels[i]}, ${colWord} ${colLabels[j]}, ${valueWord} hidden until you answer the question`,
         background: null, foreground: null };
     }
@@ -30,6 +30,8 @@ function cells(weights, masked, rowLabels, colLabels, opts = {}) {
     return {
       row: i,
       col: j,
+      rowLabel: rowLabels[i],
+      colLabel: colLabels[j],
       value,
       masked: isMasked,
       text,
@@ -39,6 +41,50 @@ function cells(weights, masked, rowLabels, colLabels, opts = {}) {
       foreground: isMasked || nan ? null : scale.textColor(value),
     };
   }));
+}
+
+/**
+ * The visible line that reads out one cell (on hover or focus), for readers who have the
+ * numbers switched off: 'query "flies" → key "time": 0.46'.
+ * @param cell one entry of cells(); opts { digits, rowWord, colWord }
+ */
+function readout(cell, opts = {}) {
+  const { digits = 2, rowWord = 'query', colWord = 'key' } = opts;
+  const where = `${rowWord} “${cell.rowLabel}” → ${colWord} “${cell.colLabel}”`;
+  if (cell.hidden) return `${where}: hidden until you answer the question`;
+  if (cell.masked) return `${where}: masked, weight 0`;
+  return `${where}: ${fixed(cell.value, digits)}`;
+}
+
+/**
+ * Values for the renormalisation readout under a causal mask: U[j][c] = 1 when j <= c, so the
+ * engine's weighted sum W U holds in [i][i] the sum of row i of W over keys 0..i.
+ */
+function prefixOnes(n) {
+  return Array.from({ length: n }, (_, j) => Array.from({ length: n }, (__, c) => (c >= j ? 1 : 0)));
+}
+
+/**
+ * What a causal mask does to one row, in words: the row's weights over the keys it may see
+ * sum to 1, and without the mask those keys held only `share` of the row, so the softmax
+ * divided each of them by that share. Every number comes from the engine.
+ * @param row { label, keys: key labels, weights: the masked row, masked: booleans,
+ *   sum: the engine's sum of the masked row, share: the engine's sum of the unmasked row
+ *   over the same keys }
+ */
+function renormalisation(row, digits = 2) {
+  const seen = row.keys.filter((_, j) => !row.masked[j]);
+  const terms = row.weights.filter((_, j) => !row.masked[j]).map((w) => fixed(w, digits));
+  const n = row.keys.length;
+  if (seen.length === n) {
+    return `Row “${row.label}” sees all ${n} keys: nothing is masked, its weights are the same as without the mask, and they sum to ${fixed(row.sum, digits)}.`;
+  }
+  const quoted = seen.map((t) => `“${t}”`);
+  const keys = seen.length <= 6 ? ` (${quoted.join(', ')})` : '';
+  const sum = seen.length <= 6 ? `${terms.join(' + ')} = ${fixed(row.sum, digits)}` : `its ${seen.length} weights add up to ${fixed(row.sum, digits)}`;
+  return `Row “${row.label}” sees ${seen.length} of ${n} keys${keys}: ${sum}. `
+    + `Without the mask this row was spread over all ${n} keys and ${seen.length === 1 ? 'this one' : `these ${seen.length}`} got ${num(row.share, 3)} of it; `
+    + `the softmax now divides ${seen.length === 1 ? 'it' : 'each of them'} by ${num(row.share, 3)}, so the row sums to 1 again.`;
 }
 
 /** Rows of booleans: true where an engine "masked" stage holds -infinity. */
@@ -59,4 +105,4 @@ function move(key, row, col, rows, cols) {
   }
 }
 
-module.exports = { cells, maskedFrom, move };
+module.exports = { cells, readout, prefixOnes, renormalisation, maskedFrom, move };

@@ -11,7 +11,7 @@ const WIDTHS = [320, 360, 480, 560, 640, 800, 1000];
 // the data (added back by rowsHeight below).
 const BASE = {
   'attention-stepper': [1019, 966, 759, 499, 499, 458, 458],
-  'attention-heatmap': [318, 322, 234, 226, 226, 196, 187],
+  'attention-heatmap': [426, 449, 320, 312, 312, 282, 273],
   'attention-worked-example': [605, 605, 505, 496, 496, 455, 455],
   'scaling-experiment': [383, 361, 263, 241, 241, 241, 219],
   'multihead-view': [1557, 1423, 1312, 1241, 1219, 1219, 803],

@@ -1,5 +1,6 @@
 'use strict';
-// The learner's own sentence for the stepper: the limits and the message past them, DOM-free.
+// The learner's own sentence (stepper and heatmap): the limits, the message past them, and
+// what the widget says once it switches. DOM-free; widgets/sentence-input.js draws it.
 
 const MIN_WORDS = 2;
 const MAX_WORDS = 12;
@@ -18,4 +19,10 @@ function parseSentence(text) {
   return { tokens };
 }
 
-module.exports = { parseSentence, MIN_WORDS, MAX_WORDS, MAX_WORD_LENGTH };
+/** What the widget says after switching: to the reader's own words, or back to the author's. */
+function sentenceNote(own) {
+  return own ? 'Using your sentence with made-up (seeded) vectors: the same words always get the same vectors, but they are not a trained model\'s.'
+    : 'Back to the original sentence.';
+}
+
+module.exports = { parseSentence, sentenceNote, MIN_WORDS, MAX_WORDS, MAX_WORD_LENGTH };

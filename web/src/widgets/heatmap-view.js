@@ -2,7 +2,8 @@
 // A heatmap of an attention matrix. Up to 32 x 32 it is an ARIA grid: token labels on
 // both axes, optional numbers, masked cells hatched, arrow keys walk the cells (one tab
 // stop). Larger matrices are drawn on one canvas (pixels written directly), still walked
-// with the arrow keys. Either way the focused cell is announced through a live region.
+// with the arrow keys. Either way the cell under the pointer or focus is read out in a
+// visible line that is also a polite live region.
 
 const { h } = require('./dom.js');
 const { VIRIDIS } = require('../ui/diverging.js');
@@ -11,10 +12,13 @@ const { exportMenu } = require('./export-menu.js');
 
 const GRID_LIMIT = 32;  // above this many rows or columns, draw on a canvas
 const MASK_RGB = [154, 154, 166];  // neutral grey: no viridis colour is grey
+const HIDDEN_RGB = [226, 226, 232];  // a row kept back until a question is answered: pale, unlike any weight
 
 class HeatmapView {
   /**
    * @param opts { label, onCell(cell) on focus/hover, onPick(cell) on click/Enter, digits,
+   *   words: { rowWord, colWord, valueWord } for axis titles, readout and cell names,
+   *   readout: an element to read cells out into (shared by small multiples), readoutPrefix,
    *   title, caption() and settings() for exported files; exportable: false drops the menu;
    *   scale: a colour scale from ui/diverging.js (default viridis over [0, 1]), replaceable
    *   with setScale; maskLegend: false leaves the masked-cell key out of the legend }
@@ -23,20 +27,34 @@ class HeatmapView {
     this.opts = opts;
     this.scale = opts.scale || VIRIDIS;
     this.focus = [0, 0];
-    this.live = h('p', { class: 'al-sr', 'aria-live': 'polite' });
+    const words = opts.words || {};
+    this.rowWord = words.rowWord || 'query';
+    this.colWord = words.colWord || 'key';
+    // The value of the cell under the pointer or keyboard focus, in words: readable with the
+    // numbers off, and announced (politely) to screen readers as focus moves.
+    // Small multiples share one readout (opts.readout, an element of the widget's own).
+    this.live = opts.readout || h('p', { class: 'al-readout', 'aria-live': 'polite' }, 'Hover or focus a cell to read its value.');
     this.grid = h('div', { class: 'al-heatmap', part: 'heatmap', role: 'grid', 'aria-label': opts.label || 'Attention weights' });
     this.grid.addEventListener('keydown', (e) => this.onKey(e));
     this.canvas = h('canvas', { class: 'al-heatmap-canvas', part: 'heatmap', tabindex: '0', role: 'img', hidden: true, 'aria-label': opts.label || 'Attention weights' });
     this.canvas.addEventListener('keydown', (e) => this.onKey(e));
     this.canvas.addEventListener('focus', () => this.announce(...this.focus));
     this.canvas.addEventListener('click', (e) => this.onCanvasClick(e));
+    this.canvas.addEventListener('mousemove', (e) => {
+      const at = this.canvasAt(e);
+      if (at && (!this.hover || at[0] !== this.hover[0] || at[1] !== this.hover[1])) this.show(this.canvasCell(...at));
+      this.hover = at;
+    });
+    // The canvas has no labels of its own: the axis titles sit above it.
+    this.canvasAxes = h('p', { class: 'al-axes', 'aria-hidden': 'true', hidden: true },
+      h('span', {}, `rows: ${this.rowWord} \u2193`), h('span', {}, `columns: ${this.colWord} \u2192`));
     this.legendLow = h('span', {}, this.scale.low);
     this.legendBar = h('span', { class: 'al-legend-bar', style: { background: this.scale.gradient() }, 'aria-hidden': 'true' });
     this.legendHigh = h('span', {}, this.scale.high);
     this.legend = h('div', { class: 'al-legend', part: 'legend' }, this.legendLow, this.legendBar, this.legendHigh,
       opts.maskLegend === false ? null : h('span', {}, h('span', { class: 'al-legend-mask', 'aria-hidden': 'true' }), ' masked (\u2212\u221e before softmax)'));
     if (opts.exportable !== false) this.legend.append(exportMenu(() => this.figure(), { label: opts.title || opts.label }).root);
-    this.root = h('div', { class: 'al-heatmap-wrap' }, h('div', { class: 'al-scroll' }, this.grid, this.canvas), this.legend, this.live);
+    this.root = h('div', { class: 'al-heatmap-wrap' }, this.canvasAxes, h('div', { class: 'al-scroll' }, this.grid, this.canvas), opts.readout ? null : this.live, this.legend);
     this.size = null;
   }
 
@@ -53,14 +71,18 @@ class HeatmapView {
    * @param showNumbers draw values inside cells
    */
   update({ weights, masked, rowLabels, colLabels, showNumbers = true, picked = null, hiddenRows = [] }) {
-    this.data = { weights, masked, rowLabels, colLabels, showNumbers };
+    // Rows a question is still open about stay out of the page in either mode, and out of exports.
+    this.hiddenRows = hiddenRows.slice();
+    this.data = { weights, masked, rowLabels, colLabels, showNumbers, hiddenRows: this.hiddenRows };
     const rows = weights.length, cols = rows ? weights[0].length : 0;
     this.canvasMode = rows > GRID_LIMIT || cols > GRID_LIMIT;
     this.grid.hidden = this.canvasMode;
+    this.canvasAxes.hidden = !this.canvasMode;
     this.root.classList.toggle('al-canvas-mode', this.canvasMode);
     this.canvas.hidden = !this.canvasMode;
     if (this.canvasMode) {
       this.updateCanvas(weights, masked, rowLabels, colLabels);
+      this.refreshReadout();
       return;
     }
     this.cellsModel = model.cells(weights, masked, rowLabels, colLabels, { digits: 2, ...this.opts.words, hiddenRows, scale: this.scale });
@@ -86,17 +108,46 @@ class HeatmapView {
         }
       }
     }
+    this.refreshReadout();
+  }
+
+  /** After new values, the readout (if it shows a cell) shows that cell's new value. */
+  refreshReadout() {
+    if (!this.shown) return;
+    const [i, j] = this.shown;
+    const rows = this.data.weights.length;
+    if (i < rows && j < this.data.weights[0].length) this.live.textContent = this.readoutText(this.cellAt(i, j));
+  }
+
+  readoutText(c) {
+    return `${this.opts.readoutPrefix || ''}${model.readout(c, { rowWord: this.rowWord, colWord: this.colWord })}`;
+  }
+
+  cellAt(i, j) {
+    return this.canvasMode ? this.canvasCell(i, j) : this.cellsModel[i][j];
+  }
+
+  /** Shows one cell in the readout and tells the widget (onCell). */
+  show(c) {
+    this.shown = [c.row, c.col];
+    this.live.textContent = this.readoutText(c);
+    if (this.opts.onCell) this.opts.onCell(c);
   }
 
   /** What the export menu saves: the numbers shown, their labels, and the settings. */
   figure() {
     const d = this.data, o = this.opts;
+    const values = d.hiddenRows.length ? d.weights.map((row, i) => (d.hiddenRows.includes(i) ? row.map(() => null) : row)) : d.weights;
     return { kind: 'heatmap', title: o.title || o.label || 'Attention weights', caption: o.caption ? o.caption() : '', settings: o.settings ? o.settings() : {},
-      rowLabels: d.rowLabels, colLabels: d.colLabels, values: d.weights, masked: d.masked || null, showNumbers: d.showNumbers, scale: this.scale };
+      rowLabels: d.rowLabels, colLabels: d.colLabels, values, masked: d.masked || null, showNumbers: d.showNumbers,
+      rowWord: this.rowWord, colWord: this.colWord, scale: this.scale };
   }
 
   build(rows, cols, rowLabels, colLabels) {
-    const header = h('div', { role: 'row' }, h('span', { role: 'columnheader', 'aria-label': 'query \\ key' }, ''),
+    // Axis titles for the eye; a screen reader hears query and key in every cell's name.
+    const keyTitle = h('div', { class: 'al-axis al-axis-key', 'aria-hidden': 'true' }, `${this.colWord} \u2192`);
+    const header = h('div', { role: 'row' }, h('span', { role: 'columnheader', class: 'al-axis al-axis-query', 'aria-label': `${this.rowWord} \\ ${this.colWord}` },
+      h('span', { 'aria-hidden': 'true' }, `${this.rowWord} \u2193`)),
       colLabels.map((t) => h('span', { role: 'columnheader', title: t }, t)));
     this.cellEls = [];
     const body = [];
@@ -105,7 +156,7 @@ class HeatmapView {
       for (let j = 0; j < cols; j++) {
         const cell = h('div', { role: 'gridcell', class: 'al-cell', tabindex: '-1', dataset: { row: String(i), col: String(j) } });
         cell.addEventListener('focus', () => this.announce(i, j));
-        cell.addEventListener('mouseenter', () => this.opts.onCell && this.opts.onCell(this.cellsModel[i][j]));
+        cell.addEventListener('mouseenter', () => this.show(this.cellsModel[i][j]));
         cell.addEventListener('click', () => { this.setFocus(i, j, false); this.pick(i, j); });
         rowEls.push(cell);
       }
@@ -114,11 +165,12 @@ class HeatmapView {
     }
     const longest = Math.max(1, ...rowLabels.map((t) => t.length));
     const rem = (x) => `calc(${x} * var(--_rem))`;
-    this.grid.style.gridTemplateColumns = `minmax(${rem(2)}, ${rem(Math.min(8, longest * 0.6 + 1))}) repeat(${cols}, minmax(${rem(cols > 16 ? 0.9 : 2.4)}, ${rem(3.2)}))`;
+    // The first column holds the row labels and the "query \u2193" title: wide enough for the title.
+    this.grid.style.gridTemplateColumns = `minmax(${rem(3.6)}, ${rem(Math.max(3.6, Math.min(8, longest * 0.6 + 1)))}) repeat(${cols}, minmax(${rem(cols > 16 ? 0.9 : 2.4)}, ${rem(3.2)}))`;
     this.grid.classList.toggle('al-fits-numbers', cols <= 16);
     this.grid.setAttribute('aria-rowcount', String(rows + 1));
     this.grid.setAttribute('aria-colcount', String(cols + 1));
-    this.grid.replaceChildren(header, ...body);
+    this.grid.replaceChildren(keyTitle, header, ...body);
     const [fi, fj] = [Math.min(this.focus[0], rows - 1), Math.min(this.focus[1], cols - 1)];
     this.focus = [Math.max(0, fi), Math.max(0, fj)];
     if (rows && cols) this.cellEls[this.focus[0]][this.focus[1]].tabIndex = 0;
@@ -139,7 +191,8 @@ class HeatmapView {
     const img = sctx.createImageData(cols, rows);
     for (let i = 0; i < rows; i++) {
       for (let j = 0; j < cols; j++) {
-        const [r, g, b] = (masked && masked[i][j]) || Number.isNaN(weights[i][j]) ? MASK_RGB : this.scale.rgb(weights[i][j]);
+        const [r, g, b] = this.hiddenRows.includes(i) ? HIDDEN_RGB
+          : (masked && masked[i][j]) || Number.isNaN(weights[i][j]) ? MASK_RGB : this.scale.rgb(weights[i][j]);
         const o = 4 * (i * cols + j);
         img.data[o] = r;
         img.data[o + 1] = g;
@@ -179,15 +232,26 @@ class HeatmapView {
 
   canvasCell(i, j) {
     const masked = Boolean(this.maskedRows && this.maskedRows[i][j]);
-    return model.cells([[this.values[i][j]]], [[masked]], [this.labels.rows[i]], [this.labels.cols[j]], { ...this.opts.words, scale: this.scale })[0][0];
+    const c = model.cells([[this.values[i][j]]], [[masked]], [this.labels.rows[i]], [this.labels.cols[j]],
+      { ...this.opts.words, hiddenRows: this.hiddenRows.includes(i) ? [0] : [], scale: this.scale })[0][0];
+    return { ...c, row: i, col: j };
   }
 
-  onCanvasClick(e) {
+  /** The [row, col] under a pointer event on the canvas, or null outside it. */
+  canvasAt(e) {
     const rect = this.canvas.getBoundingClientRect();
+    if (!rect.width) return null;
     const scale = this.canvas.width / rect.width;
     const j = Math.floor(((e.clientX - rect.left) * scale) / this.cellPx);
     const i = Math.floor(((e.clientY - rect.top) * scale) / this.cellPx);
-    if (i < 0 || j < 0 || i >= this.values.length || j >= this.values[0].length) return;
+    if (i < 0 || j < 0 || i >= this.values.length || j >= this.values[0].length) return null;
+    return [i, j];
+  }
+
+  onCanvasClick(e) {
+    const at = this.canvasAt(e);
+    if (!at) return;
+    const [i, j] = at;
     this.focus = [i, j];
     this.drawCanvas();
     this.announce(i, j);
@@ -210,13 +274,11 @@ class HeatmapView {
   }
 
   announce(i, j) {
-    const c = this.canvasMode ? this.canvasCell(i, j) : this.cellsModel[i][j];
-    this.live.textContent = c.label;
-    if (this.opts.onCell) this.opts.onCell(c);
+    this.show(this.cellAt(i, j));
   }
 
   pick(i, j) {
-    if (this.opts.onPick) this.opts.onPick(this.canvasMode ? this.canvasCell(i, j) : this.cellsModel[i][j]);
+    if (this.opts.onPick) this.opts.onPick(this.cellAt(i, j));
   }
 
   onKey(e) {

@@ -7,7 +7,8 @@ const { LabElement, urlState } = require('./base.js');
 const { HeatmapView } = require('./heatmap-view.js');
 const { PredictView } = require('./predict-view.js');
 const { resolveInputs, resolveCrossInputs, authorOptions } = require('./inputs.js');
-const { maskedFrom } = require('../ui/heatmap-model.js');
+const { SentenceInput } = require('./sentence-input.js');
+const { maskedFrom, prefixOnes, renormalisation } = require('../ui/heatmap-model.js');
 const { num } = require('../ui/format.js');
 
 const SCALINGS = [['sqrt', '1/\u221ad\u2096'], ['none', 'none'], ['dk', '1/d\u2096 (mistake)']];
@@ -49,8 +50,24 @@ class AttentionHeatmap extends LabElement {
       settings: () => ({ causal: this.st.causal, scaling: this.st.scaling, scale: this.last.scale, temperature: TEMPERATURES[this.st.temp],
         inputs: this.st.self ? 'Q = K = V = X' : 'learned projections' }),
       onPick: (cell) => this.guard(() => this.onPick(cell)),
+      onCell: (cell) => this.guard(() => this.showRenorm(cell.row)),
     });
     this.caption = h('p', { class: 'al-muted', part: 'caption', 'aria-live': 'polite' });
+    this.renorm = h('p', { class: 'al-renorm', 'aria-live': 'polite', hidden: true });
+    this.authorTokens = this.inputs.tokens;
+    if (!this.cross) {
+      this.sentence = new SentenceInput({ lab, tag: this.localName, authorData: data, tokens: this.authorTokens,
+        onChange: (inputs) => {
+          this.inputs = inputs;
+          this.rowLabels = inputs.tokens;
+          this.picked = null;
+          this.renormRow = null;
+          if (this.predict) this.predict.verdict.replaceChildren();
+          if (this.row0) this.row0.setQuestion(this.row0Question());
+          if (this._status === 'ready') this.render();
+        },
+        onError: (err) => this.showError(err) });
+    }
 
     const controls = h('div', { class: 'al-controls', part: 'controls' },
       this.cross ? null : h('label', { for: ids.causal }, this.causalBox, 'causal mask'),
@@ -61,7 +78,7 @@ class AttentionHeatmap extends LabElement {
     const prompts = this.cross ? [] : this.attr('prompt', '').split(/\s+/);
     if (prompts.includes('row0')) {
       this.row0 = new PredictView({
-        question: `with the causal mask on, what is the first row of the weights ("${this.inputs.tokens[0]}" attending), whatever the inputs?`,
+        question: this.row0Question(),
         choices: [
           { label: 'all weight on itself: [1, 0, 0, …]', value: 'self' },
           { label: 'spread evenly', value: 'even' },
@@ -88,8 +105,45 @@ class AttentionHeatmap extends LabElement {
       });
     }
     for (const p of [this.row0, this.predict]) if (p) p.refreshPrint();
-    this.frame.replaceChildren(...[controls, this.predict && this.predict.root, this.view.root, this.caption, this.row0 && this.row0.root].filter(Boolean));
+    this.frame.replaceChildren(...[this.sentence && this.sentence.controls, this.sentence && this.sentence.message, controls,
+      this.predict && this.predict.root, this.view.root, this.renorm, this.caption, this.row0 && this.row0.root].filter(Boolean));
     this.restore(this.readState(), false);
+  }
+
+  row0Question() {
+    return `with the causal mask on, what is the first row of the weights ("${this.inputs.tokens[0]}" attending), whatever the inputs?`;
+  }
+
+  /**
+   * Under the causal mask, what the mask did to row i: the engine's weights over the keys the
+   * row may see, their sum, and the share those keys had without the mask. The sums are the
+   * engine's weighted sums W U with U[j][c] = 1 for j <= c (prefixOnes): [i][i] adds keys 0..i.
+   */
+  showRenorm(i) {
+    const hidden = this.row0 && !this.row0Answered && i === 0;
+    if (!this.st.causal || this.cross || hidden || i === undefined) {
+      this.renorm.hidden = true;
+      this.renormRow = hidden ? null : this.renormRow;
+      return;
+    }
+    this.renormRow = i;
+    const { tokens } = this.inputs;
+    if (!this.renormSums) {
+      // Once per drawn view, not per cell hovered: [n, n] outputs whose diagonals are the sums.
+      const [q, k] = this.st.self ? [this.inputs.X, this.inputs.X] : [this.inputs.Q, this.inputs.K];
+      const opts = { scaling: this.st.scaling, temperature: TEMPERATURES[this.st.temp], stages: ['output'] };
+      const ones = prefixOnes(tokens.length);
+      this.renormSums = {
+        sum: this.lab.attention(q, k, ones, { ...opts, causal: true }).output,
+        share: this.lab.attention(q, k, ones, { ...opts, causal: false }).output,
+        weights: this.last.weights.toArray(),
+        masked: maskedFrom(this.last.masked.toArray()),
+      };
+    }
+    const r = this.renormSums;
+    this.renorm.textContent = renormalisation({ label: this.rowLabels[i], keys: tokens, weights: r.weights[i], masked: r.masked[i],
+      sum: r.sum.get(i, i), share: r.share.get(i, i) });
+    this.renorm.hidden = false;
   }
 
   /** The state change an attribute asks for (its default when the attribute is removed). */
@@ -108,10 +162,11 @@ class AttentionHeatmap extends LabElement {
   }
 
   viewState() {
-    return { ...this.st, temperature: TEMPERATURES[this.st.temp] };
+    return { ...this.st, temperature: TEMPERATURES[this.st.temp], tokens: this.inputs.tokens.slice(), ownSentence: Boolean(this.sentence && this.sentence.own) };
   }
 
   restore(s, save = true) {
+    if (this.sentence && typeof s.words === 'string' && s.words !== this.inputs.tokens.join(' ')) this.sentence.set(s.words, { announce: false });
     const st = this.st;
     st.causal = urlState.bool(s.causal, st.causal) && !this.cross;
     st.scaling = urlState.choice(s.scaling, SCALINGS.map((x) => x[0]), st.scaling);
@@ -163,13 +218,16 @@ class AttentionHeatmap extends LabElement {
     const [q, k, v] = st.self ? [X, X, X] : [Q, K, V];
     const r = this.lab.attention(q, k, v, { causal: st.causal, scaling: st.scaling, temperature: TEMPERATURES[st.temp] });
     this.last = r;
+    this.renormSums = null;
     this.view.update({ weights: r.weights.toArray(), masked: maskedFrom(r.masked.toArray()), rowLabels: this.rowLabels, colLabels: tokens,
       showNumbers: st.numbers, picked: this.picked || null,
       // Row 0 under the mask is the row-0 question's answer: it stays out of the page until answered.
       hiddenRows: this.row0 && !this.row0Answered && st.causal ? [0] : [] });
     this.caption.textContent = `Scale ${num(r.scale, 4)}${st.causal ? ', causal mask on' : ''}${st.self ? ', Q = K = V = X' : ''}. Each row sums to 1.`;
     this.frame.dataset.causal = String(st.causal);
-    if (save) this.saveState({ causal: st.causal, scaling: st.scaling, temp: st.temp, self: st.self, numbers: st.numbers });
+    this.showRenorm(this.renormRow === null || this.renormRow === undefined || this.renormRow >= tokens.length ? undefined : this.renormRow);
+    if (this.row0) this.row0.refreshPrint();
+    if (save) this.saveState({ causal: st.causal, scaling: st.scaling, temp: st.temp, self: st.self, numbers: st.numbers, words: this.sentence ? this.sentence.linkWords(tokens) : undefined });
   }
 }
 

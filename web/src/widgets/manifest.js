@@ -65,13 +65,14 @@ const WIDGETS = {
     attributes: [
       tokens('Words separated by spaces; without vectors, the engine makes seeded ones for them.'),
       { name: 'query', property: 'query', type: 'string', state: true, description: 'The query token to start on.' },
+      { name: 'predict', property: 'predict', type: 'string', description: 'A token whose scores, then weights, the reader types before the stepper shows them (predict-first).' },
     ],
-    parts: [{ name: 'steps', description: 'The list of the four steps.' }, { name: 'narration', description: 'The sentence that explains the current step.' }, { name: 'table', description: 'The numbers of the current step.' }],
+    parts: [{ name: 'steps', description: 'The list of the four steps.' }, { name: 'prompt', description: 'The predict-first question about the predict token\'s row.' }, { name: 'narration', description: 'The sentence that explains the current step.' }, { name: 'table', description: 'The numbers of the current step.' }],
     state: '{ token: string, tokenIndex: number, step: string, stepIndex: number, tokens: string[], ownSentence: boolean }',
   },
   'attention-heatmap': {
     className: 'AttentionHeatmap',
-    summary: 'The whole weight matrix, with the causal mask, scaling, temperature and numbers on or off.',
+    summary: 'The whole weight matrix, with the causal mask, scaling, temperature, numbers on or off, and the reader\'s own sentence.',
     json: true,
     attributes: [
       tokens('Words separated by spaces (at most 256).'),
@@ -83,7 +84,7 @@ const WIDGETS = {
       { name: 'prompt', property: 'prompt', type: 'string', description: 'Predict-first prompts to show: "causal" (pick a cell the mask hides), "row0" (the first row under the mask).' },
     ],
     parts: [{ name: 'heatmap', description: 'The grid (or canvas) of weights.' }, { name: 'legend', description: 'The colour legend.' }, { name: 'caption', description: 'The line under the heatmap.' }],
-    state: '{ causal: boolean, scaling: string, temp: number, temperature: number, self: boolean, numbers: boolean }',
+    state: '{ causal: boolean, scaling: string, temp: number, temperature: number, self: boolean, numbers: boolean, tokens: string[], ownSentence: boolean }',
   },
   'attention-worked-example': {
     className: 'AttentionWorkedExample',

@@ -45,11 +45,12 @@ class MultiheadView extends LabElement {
     this.predict.root.setAttribute('part', 'prompt');
     this.merged = h('div', { class: 'al-merged' });
     this.headsNote = h('p', { class: 'al-muted' });
+    this.readout = h('p', { class: 'al-readout', 'aria-live': 'polite' }, 'Hover or focus a cell to read its value.');
     this.frame.replaceChildren(
       h('div', { class: 'al-controls' },
         h('label', { for: ids.heads }, 'heads h', this.headsSelect),
         h('label', { for: ids.forget }, this.forget, 'forget the head transpose when merging')),
-      this.predict.root, this.report, this.headsNote, this.headsBox, this.merged);
+      this.predict.root, this.report, this.headsNote, this.headsBox, this.readout, this.merged);
     this.predict.refreshPrint();
     this.restore(this.readState(), false);
   }
@@ -90,7 +91,7 @@ class MultiheadView extends LabElement {
     const weights = loop.weights.toArray();
     const compact = heads > 2;
     this.views = weights.map((w, i) => {
-      const view = new HeatmapView({ label: `Head ${i + 1} attention weights`,
+      const view = new HeatmapView({ label: `Head ${i + 1} attention weights`, readout: this.readout, readoutPrefix: `head ${i + 1}: `,
         caption: () => `Head ${i + 1} of ${heads}, d_model = ${D_MODEL}, d\u2096 = ${loop.q.shape[2]}, scale ${num(loop.scale, 4)}; rows: query tokens, columns: key tokens.`,
         settings: () => ({ heads, head: i + 1, dModel: D_MODEL, dk: loop.q.shape[2], scale: loop.scale, seed: this.attr('seed', 7) }) });
       view.update({ weights: w, masked: null, rowLabels: this.words, colLabels: this.words, showNumbers: !compact });
@@ -99,7 +100,7 @@ class MultiheadView extends LabElement {
     this.headsBox.classList.toggle('al-compact', compact);
     this.headsBox.style.setProperty('--al-cols', String(this.words.length));
     this.headsBox.replaceChildren(...this.views);
-    this.headsNote.textContent = compact ? `${heads} heads side by side, numbers off: brighter means more weight (dark 0, bright 1). Arrow keys on a grid read its cells.` : '';
+    this.headsNote.textContent = compact ? `${heads} heads, numbers off: rows are queries (\u2193), columns keys (\u2192); brighter is more weight (dark 0, bright 1). Hover a cell or use the arrow keys to read it below.` : '';
     // The question asks for d_k at h = 8: until it is answered, the report does not give it away.
     const secret = heads === 8 && !this.dkAnswered;
     this.report.replaceChildren(

@@ -33,7 +33,13 @@ class PredictView {
       controls.push(h('p', {}, h('button', { type: 'button', class: 'al-skip', onclick: () => { this.revealed = true; opts.onReveal(null); } }, opts.skip)));
     }
     this.printAnswer = opts.printAnswer ? h('p', { class: 'al-print-answer' }) : null;
-    this.root = h('div', { class: 'al-predict' }, h('p', { id: qid }, h('strong', {}, 'Predict first: '), opts.question), controls, this.verdict, this.printAnswer);
+    this.questionText = h('span', {}, opts.question);
+    this.root = h('div', { class: 'al-predict' }, h('p', { id: qid }, h('strong', {}, 'Predict first: '), this.questionText), controls, this.verdict, this.printAnswer);
+  }
+
+  /** Rewords the question (the widget's data changed, e.g. the reader's own sentence). */
+  setQuestion(text) {
+    this.questionText.textContent = text;
   }
 
   /** Fills the print-only answer; widgets call it whenever the answer may have changed. */

@@ -41,7 +41,9 @@ class ScalingExperiment extends LabElement {
         if (!this.stats) return { ok: false, close: false, message: 'The experiment is still running; check again in a moment.' };
         const measured = this.stats[DKS.indexOf(512)].std;
         const r = judgeNumber(text, measured, measured * 0.1);
-        return { ...r, message: r.ok ? `${r.message} Theory says \u221a512 = ${num(this.stats[DKS.indexOf(512)].expectedStd, 2)}.` : r.message };
+        // After a miss, the reason: the variances of the 512 products add up.
+        const why = r.ok && !r.close ? ' q\u00b7k adds up 512 products, each of variance 1, so its variance is 512 and its standard deviation \u221a512.' : '';
+        return { ...r, message: r.ok ? `${r.message}${why} Theory says \u221a512 = ${num(this.stats[DKS.indexOf(512)].expectedStd, 2)}.` : r.message };
       },
       onReveal: () => { this.results.hidden = false; },
       skip: 'Show the results without guessing',

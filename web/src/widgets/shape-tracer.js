@@ -30,6 +30,7 @@ class ShapeTracer extends LabElement {
     this.quizOn = this.attr('quiz', false);
     this.follow = this.attr('dk') === undefined && this.attr('dv') === undefined;
     this.revealed = new Set();
+    this.verdicts = new Map();  // step id -> what the reader was told when it was revealed
     this.inputs = {};
     const fields = FIELDS.map(([key, label]) => {
       const id = uid();
@@ -39,21 +40,29 @@ class ShapeTracer extends LabElement {
       return h('label', { for: id }, label, input);
     });
     const followId = uid(), presetId = uid();
-    this.followBox = h('input', { id: followId, type: 'checkbox', onchange: () => this.guard(() => { this.follow = this.followBox.checked; this.revealed.clear(); this.render(); }) });
+    this.followBox = h('input', { id: followId, type: 'checkbox', onchange: () => this.guard(() => { this.follow = this.followBox.checked; this.forget(); this.render(); }) });
     this.presetSelect = h('select', { id: presetId, onchange: () => this.guard(() => this.usePreset(Number(this.presetSelect.value))) },
       h('option', { value: '-1' }, 'choose\u2026'), PRESETS.map((p, i) => h('option', { value: String(i) }, p.label)));
     const quizId = uid();
-    this.quizBox = h('input', { id: quizId, type: 'checkbox', onchange: () => this.guard(() => { this.quizOn = this.quizBox.checked; this.revealed.clear(); this.render(); }) });
+    this.quizBox = h('input', { id: quizId, type: 'checkbox', onchange: () => this.guard(() => { this.quizOn = this.quizBox.checked; this.forget(); this.render(); }) });
     this.table = h('table', { class: 'al-table' });
     this.summary = h('p', { class: 'al-muted', 'aria-live': 'polite' });
     this.message = h('p', { 'aria-live': 'polite' });
+    // Says the verdict of a quiz answer: the row it was typed in is redrawn with the shape.
+    this.quizLive = h('p', { class: 'al-sr', 'aria-live': 'polite' });
     this.frame.replaceChildren(h('div', { class: 'al-controls' }, fields),
       h('div', { class: 'al-controls' },
         h('label', { for: followId }, this.followBox, 'd\u2096 = d\u1d65 = d_model / h'),
         h('label', { for: presetId }, 'preset', this.presetSelect)),
       h('div', { class: 'al-controls' }, h('label', { for: quizId }, this.quizBox, 'quiz: predict each shape before it is shown')),
-      this.message, scrollBox('Numbers', this.table), this.summary);
+      this.message, this.quizLive, scrollBox('Numbers', this.table), this.summary);
     this.restore(this.readState(), false);
+  }
+
+  /** Every row asked again, nothing said yet. */
+  forget() {
+    this.revealed.clear();
+    this.verdicts.clear();
   }
 
   restore(s, save = true) {
@@ -79,7 +88,7 @@ class ShapeTracer extends LabElement {
     if (!preset) return;
     Object.assign(this.sizes, preset.sizes);
     this.follow = true;
-    this.revealed.clear();
+    this.forget();
     this.render();
     this.presetSelect.value = '-1';
   }
@@ -88,11 +97,11 @@ class ShapeTracer extends LabElement {
     if (property === 'dk' || property === 'dv') this.follow = this.attr('dk') === undefined && this.attr('dv') === undefined;
     if (property === 'quiz') {
       this.quizOn = value === undefined ? false : value;
-      this.revealed.clear();
+      this.forget();
     } else {
       const field = FIELDS.find(([key]) => key === property);
       this.sizes[property] = value === undefined ? field[2] : value;
-      this.revealed.clear();
+      this.forget();
     }
     this.render();
   }
@@ -110,7 +119,7 @@ class ShapeTracer extends LabElement {
       if (this.follow) this.sizes[key === 'dk' ? 'dv' : 'dk'] = this.derived()[key === 'dk' ? 'dv' : 'dk'] || v;
       this.follow = false;
     }
-    this.revealed.clear();
+    this.forget();
     this.render();
   }
 
@@ -136,18 +145,18 @@ class ShapeTracer extends LabElement {
         const verdict = h('span', { 'aria-live': 'polite' });
         const check = () => this.guard(() => {
           const r = judgeShape(input.value, step.shape);
-          verdict.textContent = r.close || !r.ok ? r.message : `${r.message} ${this.whyNot(input.value, step, trace)}`;
+          const text = r.close || !r.ok ? r.message : `${r.message} ${this.whyNot(input.value, step, trace)}`;
+          verdict.textContent = text;
           verdict.className = r.close ? 'al-verdict-ok' : 'al-verdict-bad';
-          if (r.ok) {
-            this.revealed.add(step.id);
-            setTimeout(() => this.guard(() => this.render()), r.close ? 600 : 1600);
-          }
+          if (r.ok) this.reveal(step.id, { text, className: verdict.className });
         });
         input.addEventListener('keydown', (e) => { if (e.key === 'Enter') check(); });
         cell = h('span', { class: 'al-group' }, h('label', { for: id, class: 'al-sr' }, `shape of "${step.name}"${step.formula ? ` (${step.formula})` : ''}`), input,
           h('button', { type: 'button', onclick: check }, 'Check'), verdict, h('span', { class: 'al-print-answer' }, `answer: ${shape(step.shape)}`));
       } else {
-        cell = h('code', { class: 'al-shape', dataset: { id: step.id } }, shape(step.shape));
+        const said = this.quizOn ? this.verdicts.get(step.id) : null;
+        cell = [h('code', { class: 'al-shape', dataset: { id: step.id } }, shape(step.shape)),
+          said ? h('span', { class: `al-quiz-verdict ${said.className}` }, ' ', said.text) : null];
       }
       return h('tr', {}, h('th', { scope: 'row' }, step.name, step.formula ? h('span', { class: 'al-how' }, step.formula) : null),
         h('td', { style: { textAlign: 'left' } }, cell));
@@ -156,6 +165,21 @@ class ShapeTracer extends LabElement {
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'tensor'), h('th', { scope: 'col' }, 'shape'))), h('tbody', {}, rows));
     this.summary.textContent = `W_Q, W_K, W_V and W_O hold ${grouped(trace.parameters)} parameters; the attention matrices hold ${grouped(trace.scoreEntries)} numbers, growing with n\u00b2.`;
     if (save) this.saveState({ ...this.sizes, quiz: this.quizOn, follow: this.follow });
+  }
+
+  /**
+   * Shows the shape of a row the reader answered, keeps what they were told beside it, and
+   * moves focus on to the next row still asked (or the table) so it never falls to <body>.
+   */
+  reveal(id, said) {
+    this.revealed.add(id);
+    this.verdicts.set(id, said);
+    const hadFocus = this.table.contains(this.shadowRoot.activeElement);
+    this.render();
+    this.quizLive.textContent = said.text;
+    if (!hadFocus) return;
+    const next = this.table.querySelector('tbody input');
+    (next || this.table.closest('.al-scroll')).focus();
   }
 
   /** After a wrong shape: which tensor the guess belongs to, if any, so the learner sees the mix-up. */

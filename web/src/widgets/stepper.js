@@ -7,14 +7,15 @@ const { LabElement, urlState } = require('./base.js');
 const { formula } = require('./formulas.js');
 const { resolveInputs, authorOptions } = require('./inputs.js');
 const { STEPS, argmax } = require('../ui/steps.js');
-const { parseSentence, MAX_WORDS, MAX_WORD_LENGTH } = require('../ui/sentence.js');
+const { SentenceInput } = require('./sentence-input.js');
+const { PredictView } = require('./predict-view.js');
+const { question, judgeRow } = require('../ui/row-question.js');
 const { num, fixed, vector, MINUS } = require('../ui/format.js');
 
 const ACTIVE_TERMS = { project: ['q', 'k', 'v'], score: ['s', 'q', 'k', 'terms'], softmax: ['w', 'softmax', 'scaled', 'exp'], sum: ['o', 'sum', 'w', 'v'] };
 
 class AttentionStepper extends LabElement {
   setup(lab, data) {
-    this.authorData = data;
     this.inputs = resolveInputs(lab, data, this.localName);
     this.authorTokens = this.inputs.tokens;
     this.options = authorOptions(data);
@@ -34,21 +35,27 @@ class AttentionStepper extends LabElement {
     this.panel = h('div', { class: 'al-panel', part: 'table' });
     this.derivation = h('p', { class: 'al-derivation', 'aria-live': 'polite' });
     this.narration = h('p', { class: 'al-narration', part: 'narration', 'aria-live': 'polite' });
+    // predict="flies": the reader types that row's scores, then its weights, before seeing them.
+    this.predictToken = this.attr('predict', '');
+    this.answered = { score: false, softmax: false };
+    this.rowPrompts = {};
+    this.promptSlot = h('div', { part: 'prompt' });
 
-    const qlabel = uid(), sid = uid(), hint = uid();
+    const qlabel = uid();
     this.tokenGroup.setAttribute('aria-labelledby', qlabel);
-    this.sentenceInput = h('input', { id: sid, type: 'text', autocomplete: 'off', spellcheck: 'false', 'aria-describedby': hint,
-      maxlength: String(MAX_WORDS * (MAX_WORD_LENGTH + 1)), value: tokens.join(' ') });
-    this.sentenceInput.addEventListener('keydown', (e) => { if (e.key === 'Enter') this.guard(() => this.useSentence()); });
-    this.sentenceMessage = h('p', { class: 'al-sentence-message', id: hint, 'aria-live': 'polite' });
+    this.sentence = new SentenceInput({ lab, tag: this.localName, authorData: data, tokens: this.authorTokens,
+      onChange: (inputs) => {
+        this.inputs = inputs;
+        this.token = Math.min(this.token, inputs.tokens.length - 1);
+        this.buildTokenButtons();
+        if (this._status === 'ready') this.render();
+      },
+      onError: (err) => this.showError(err) });
     this.frame.replaceChildren(
-      h('div', { class: 'al-controls al-sentence', part: 'controls' },
-        h('label', { for: sid }, 'Sentence'), this.sentenceInput,
-        h('button', { type: 'button', onclick: () => this.guard(() => this.useSentence()) }, 'Use it')),
-      this.sentenceMessage,
+      this.sentence.controls, this.sentence.message,
       h('div', { class: 'al-controls', part: 'controls' }, h('span', { id: qlabel }, 'Query token:'), this.tokenGroup),
       h('div', { class: 'al-controls', part: 'controls' }, this.back, this.next, h('span', { class: 'al-muted' }, 'or use \u2190 \u2192 keys')),
-      this.stepList, this.stepTitle, this.formulaBox, this.panel, this.derivation, this.narration);
+      this.stepList, this.stepTitle, this.formulaBox, this.promptSlot, this.panel, this.derivation, this.narration);
     this.buildTokenButtons();
     this.frame.addEventListener('keydown', (e) => this.guard(() => this.onKey(e)));
     this.restore(this.readState(), false);
@@ -57,31 +64,6 @@ class AttentionStepper extends LabElement {
   buildTokenButtons() {
     this.tokenButtons = this.inputs.tokens.map((t, i) => h('button', { type: 'button', 'aria-pressed': 'false', title: t, onclick: () => this.guard(() => this.select(i)) }, t));
     this.tokenGroup.replaceChildren(...this.tokenButtons);
-    this.sentenceInput.value = this.inputs.tokens.join(' ');
-  }
-
-  /** Switches to the learner's sentence (seeded vectors, as an author's tokens get); false when it was refused. */
-  setSentence(text, { announce = true } = {}) {
-    const parsed = parseSentence(text);
-    if (parsed.error) {
-      this.sentenceMessage.textContent = parsed.error;
-      this.sentenceMessage.className = 'al-sentence-message al-verdict-bad';
-      return false;
-    }
-    const own = parsed.tokens.join(' ') !== this.authorTokens.join(' ');
-    this.inputs = own ? resolveInputs(this.lab, { tokens: parsed.tokens }, this.localName) : resolveInputs(this.lab, this.authorData, this.localName);
-    this.ownSentence = own;
-    this.token = Math.min(this.token, this.inputs.tokens.length - 1);
-    this.buildTokenButtons();
-    this.sentenceMessage.className = 'al-sentence-message al-muted';
-    this.sentenceMessage.textContent = !announce ? '' : own
-      ? `Using your sentence with made-up (seeded) vectors: the same words always get the same vectors, but they are not a trained model's.`
-      : 'Back to the original sentence.';
-    return true;
-  }
-
-  useSentence() {
-    if (this.setSentence(this.sentenceInput.value)) this.render();
   }
 
   onKey(e) {
@@ -92,8 +74,39 @@ class AttentionStepper extends LabElement {
     if (e.key === 'ArrowLeft') { e.preventDefault(); this.go(this.step - 1); }
   }
 
+  /**
+   * The question open at this step, if any: for the predict token (the author's sentence only),
+   * its scores at the score step and after, then its weights at the softmax step and after.
+   */
+  rowQuestion() {
+    const { tokens } = this.inputs;
+    if (this.sentence.own || tokens[this.token] !== this.predictToken || this.step === 0) return null;
+    const kind = this.step === 1 || !this.answered.score ? 'score' : 'softmax';
+    if (!this.rowPrompts[kind]) {
+      const i = this.token;
+      this.rowPrompts[kind] = new PredictView({
+        question: question(kind, tokens[i], tokens.length),
+        input: { label: kind === 'score' ? 'scores' : 'weights', placeholder: kind === 'score' ? 'e.g. 1, 0, 2, ...' : 'e.g. 0.1, 0.3, ...' },
+        judge: (text) => {
+          const d = this.lab.explainRow(this.inputs.Q, this.inputs.K, this.inputs.V, i, this.options);
+          const rows = (t) => Array.from({ length: t.shape[0] }, (_, r) => Array.from(t.data.subarray(r * t.shape[1], (r + 1) * t.shape[1])));
+          return judgeRow(kind, text, { d, tokens: this.inputs.tokens, q: rows(this.inputs.Q)[i], keys: rows(this.inputs.K) });
+        },
+        skip: 'Show me without guessing',
+        onReveal: () => { this.answered[kind] = true; this.render(); },
+        printAnswer: () => {
+          const d = this.lab.explainRow(this.inputs.Q, this.inputs.K, this.inputs.V, i, this.options);
+          return vector(kind === 'score' ? d.scores.data : d.weights.data, kind === 'score' ? 2 : 4);
+        },
+      });
+      this.rowPrompts[kind].root.classList.add('al-row-question');
+      this.rowPrompts[kind].refreshPrint();
+    }
+    return { kind, prompt: this.rowPrompts[kind] };
+  }
+
   restore(state, save = true) {
-    if (typeof state.words === 'string' && state.words !== this.inputs.tokens.join(' ')) this.setSentence(state.words, { announce: false });
+    if (typeof state.words === 'string' && state.words !== this.inputs.tokens.join(' ')) this.sentence.set(state.words, { announce: false });
     const tokens = this.inputs.tokens;
     this.token = urlState.int(state.token, this.token, 0, tokens.length - 1);
     this.step = urlState.int(state.step, this.step, 0, STEPS.length - 1);
@@ -102,11 +115,11 @@ class AttentionStepper extends LabElement {
 
   viewState() {
     return { token: this.inputs.tokens[this.token], tokenIndex: this.token, step: STEPS[this.step].id, stepIndex: this.step,
-      tokens: this.inputs.tokens.slice(), ownSentence: Boolean(this.ownSentence) };
+      tokens: this.inputs.tokens.slice(), ownSentence: this.sentence.own };
   }
 
   linkState() {
-    return { token: this.token, step: this.step, words: this.ownSentence ? this.inputs.tokens.join(' ') : undefined };
+    return { token: this.token, step: this.step, words: this.sentence.linkWords(this.inputs.tokens) };
   }
 
   applyAttribute(property, value) {
@@ -159,8 +172,20 @@ class AttentionStepper extends LabElement {
       scale: d.scale, output: Array.from(d.output.data), maskedCount: Array.from(d.masked.data).filter((x) => x === -Infinity).length,
       unscaled: d.scale === 1 ? null : unscaled,
     };
-    this.narration.textContent = step.narrate(ctx);
-    this.panel.replaceChildren(this[`panel_${step.id}`](d, ctx, rowOf, X));
+    // An open question keeps this step's numbers out of the page until it is answered.
+    const asked = this.rowQuestion();
+    const waiting = Boolean(asked && !this.answered[asked.kind]);
+    const promptFocused = this.promptSlot.contains(this.shadowRoot.activeElement);
+    if (!asked) this.promptSlot.replaceChildren();
+    else if (this.promptSlot.firstChild !== asked.prompt.root) this.promptSlot.replaceChildren(asked.prompt.root);
+    // Answering the scores brings the weights question in its place: focus follows it.
+    if (promptFocused && !this.promptSlot.contains(this.shadowRoot.activeElement)) (asked ? asked.prompt.input : this.stepList).focus();
+    this.panel.hidden = waiting;
+    this.derivation.hidden = waiting;
+    this.narration.textContent = waiting
+      ? `Your turn: work out the ${asked.kind === 'score' ? 'scores' : 'weights'} of "${tokens[i]}" before the diagram shows them.`
+      : step.narrate(ctx);
+    this.panel.replaceChildren(waiting ? '' : this[`panel_${step.id}`](d, ctx, rowOf, X));
     if (focusKey) this.refocus(focusKey);
     if (save) this.saveState();
   }

@@ -85,6 +85,12 @@ button:disabled { opacity: .5; cursor: default; }
 .al-cell.al-picked { outline: 3px dashed var(--_focus); outline-offset: -3px; }
 .al-cell:focus-visible { outline: 3px solid var(--_focus); outline-offset: 1px; position: relative; z-index: 1; }
 .al-heatmap-canvas { display: block; image-rendering: pixelated; border-radius: 3px; }
+.al-heatmap .al-axis { color: var(--_fg); font-weight: 600; font-size: calc(.75 * var(--_rem)); white-space: nowrap; }
+.al-heatmap .al-axis-key { grid-column: 2 / -1; text-align: left; padding-left: calc(.2 * var(--_rem)); }
+.al-heatmap .al-axis-query { text-align: right; align-self: end; }
+.al-axes { display: flex; gap: calc(1 * var(--_rem)); flex-wrap: wrap; margin: 0 0 calc(.25 * var(--_rem)); font-size: calc(.8 * var(--_rem)); font-weight: 600; }
+.al-readout { margin: calc(.35 * var(--_rem)) 0 0; min-height: 1.4em; font-size: calc(.85 * var(--_rem)); font-variant-numeric: tabular-nums; }
+.al-renorm { font-size: calc(.85 * var(--_rem)); min-height: 1.4em; }
 .al-legend { display: flex; gap: calc(.75 * var(--_rem)); align-items: center; flex-wrap: wrap; margin-top: calc(.4 * var(--_rem)); font-size: calc(.8 * var(--_rem)); color: var(--_muted); }
 .al-legend-bar { width: calc(9 * var(--_rem)); height: calc(.7 * var(--_rem)); border-radius: 3px; }
 .al-legend-mask { display: inline-block; width: calc(1 * var(--_rem)); height: calc(.8 * var(--_rem)); border-radius: 2px; background: repeating-linear-gradient(135deg, var(--_panel) 0 4px, var(--_mask) 4px 6px); border: 1px solid var(--_line); vertical-align: middle; }
@@ -92,6 +98,9 @@ button:disabled { opacity: .5; cursor: default; }
 .al-predict { border: 1px dashed var(--_line); border-radius: 8px; padding: calc(.5 * var(--_rem)) calc(.75 * var(--_rem)); margin: calc(.5 * var(--_rem)) 0; }
 .al-predict .al-verdict-ok { color: var(--_ok); font-weight: 600; }
 .al-predict .al-verdict-bad { color: var(--_bad); font-weight: 600; }
+.al-quiz-verdict { display: block; white-space: normal; max-width: calc(22 * var(--_rem)); font-weight: 600; }
+.al-quiz-verdict.al-verdict-ok { color: var(--_ok); }
+.al-quiz-verdict.al-verdict-bad { color: var(--_bad); }
 .al-row { display: flex; flex-wrap: wrap; gap: calc(1 * var(--_rem)); align-items: flex-start; }
 .al-heads { display: flex; flex-wrap: wrap; gap: calc(1 * var(--_rem)); }
 .al-chart { width: 100%; max-width: calc(34 * var(--_rem)); height: auto; display: block; }
@@ -114,6 +123,8 @@ button:disabled { opacity: .5; cursor: default; }
 .al-heads.al-compact .al-heatmap { grid-template-columns: calc(2.2 * var(--_rem)) repeat(var(--al-cols), calc(1 * var(--_rem))) !important; gap: 1px; }
 .al-heads.al-compact .al-cell { min-width: 0; }
 .al-heads.al-compact .al-heatmap [role="columnheader"], .al-heads.al-compact .al-heatmap [role="rowheader"] { font-size: 11px; padding: 0 1px; }
+/* Small multiples: the note above them names the axes once, for every head. */
+.al-heads.al-compact .al-heatmap .al-axis-key, .al-heads.al-compact .al-heatmap .al-axis-query > span { display: none; }
 .al-heads.al-compact .al-legend { display: none; }
 .al-head, .al-matrix { margin: 0; }
 .al-head figcaption, .al-matrix-title { font-size: calc(.85 * var(--_rem)); color: var(--_muted); }

@@ -1,0 +1,239 @@
+'use strict';
+// Keyboard-only runs of every prompt and widget beyond the stepper and the worked example
+// (those are in teaching.test.js): Tab, Shift+Tab, Enter, Space, arrows and typing, no
+// mouse. After every key, focus must still be inside the widget, never on <body>; each
+// prompt is answered wrongly first (the why is shown) and then rightly.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const path = require('path');
+const { launch, openSettled } = require('./browser.js');
+const { startServer } = require('../../scripts/server.js');
+const { loadAttentionLab } = require('../../index.js');
+const { fixed, num } = require('../../web/src/ui/format.js');
+
+const root = path.resolve(__dirname, '..', '..');
+let browser, server, lab;
+test.before(async () => {
+  browser = await launch();
+  server = await startServer({ root });
+  lab = await loadAttentionLab();
+});
+test.after(async () => {
+  await server.close();
+  await browser.close();
+});
+
+const open = (page) => openSettled(browser, `${server.url}dist/${page}`);
+
+/** What has focus: '<id>|<tag>|<role or type>|<text or label>' inside a widget, or the tag outside one. */
+const focused = (p) => p.evaluate(() => {
+  const host = document.activeElement;
+  if (!host || !host.shadowRoot) return host ? host.tagName : 'NONE';
+  const el = host.shadowRoot.activeElement;
+  if (!el) return `${host.id}|HOST`;
+  const text = el.labels && el.labels.length ? el.labels[0].textContent : el.textContent;
+  return `${host.id}|${el.tagName}|${el.getAttribute('role') || el.type || ''}|${(text || '').trim().slice(0, 40)}`;
+});
+
+/** A keyboard driver for one widget that checks, after every key, that focus stayed in it. */
+function keys(p, id) {
+  const where = async (key) => {
+    const f = await focused(p);
+    assert.ok(f.startsWith(`${id}|`) && !f.endsWith('|HOST'), `after ${key}, focus is on ${f}, not inside #${id}`);
+    return f;
+  };
+  return {
+    async press(key, times = 1) {
+      for (let i = 0; i < times; i++) {
+        await p.keyboard.press(key);
+        await where(key);
+      }
+    },
+    async type(text) {
+      await p.keyboard.type(text);
+      return where(`typing ${text}`);
+    },
+    /** Tab (or Shift+Tab) until match(focus description) holds; at most `limit` presses. */
+    async tabTo(match, { back = false, limit = 25 } = {}) {
+      for (let i = 0; i < limit; i++) {
+        const f = await focused(p);
+        if (f.startsWith(`${id}|`) && match(f)) return f;
+        await p.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+        if (i > 0 || f.startsWith(`${id}|`)) await where(back ? 'Shift+Tab' : 'Tab');
+      }
+      throw new Error(`no element matching in #${id} within ${limit} presses; focus on ${await focused(p)}`);
+    },
+    /** Focus the element just before the widget, so the run starts with a real Tab into it. */
+    async enter() {
+      await p.evaluate((wid) => {
+        const el = document.getElementById(wid);
+        const stop = document.createElement('button');
+        stop.textContent = 'before';
+        stop.id = `${wid}-before`;
+        el.before(stop);
+        stop.focus();
+      }, id);
+      await p.keyboard.press('Tab');
+      return where('Tab into the widget');
+    },
+  };
+}
+
+const textIn = (p, sel) => p.$eval(sel, (el) => el.shadowRoot.querySelector('.al-frame').innerText);
+const isButton = (label) => (f) => f.includes('|BUTTON|') && f.endsWith(`|${label}`);
+
+test('keyboard only: the causal-mask prompt (pick a cell, tick the mask) and the row-0 question, wrong then right', async () => {
+  const { page: p, problems, close } = await open('lesson-2.html');
+  const k = keys(p, 'causal');
+  await k.enter();
+  const grid = await k.tabTo((f) => f.includes('|gridcell|'));
+  assert.match(grid, /\|DIV\|gridcell\|/);
+  // Wrong: "like" looking back at "flies" is not masked.
+  await k.press('ArrowDown', 2);
+  await k.press('ArrowRight');
+  await k.press('Enter');
+  assert.match(await textIn(p, '#causal'), /You picked query "like", key "flies"\. Now tick "causal mask"\./);
+  const causalBox = (f) => f.includes('|checkbox|causal mask');
+  await k.tabTo(causalBox, { back: true });
+  await k.press('Space');
+  assert.equal((await p.$eval('#causal', (el) => el.state)).causal, true);
+  let text = await textIn(p, '#causal');
+  assert.match(text, /Not this one: "flies" comes at or before "like", so "like" may still see it\. Only cells above the diagonal \(later keys\) are masked\./);
+  // Right: untick, pick "like" looking ahead at "an", tick again.
+  await k.press('Space');
+  await k.tabTo((f) => f.includes('|gridcell|'));
+  await k.press('ArrowRight', 2);
+  await k.press('Enter');
+  assert.match(await textIn(p, '#causal'), /You picked query "like", key "an"/);
+  await k.tabTo(causalBox, { back: true });
+  await k.press('Space');
+  assert.match(await textIn(p, '#causal'), /Right: "like" may not look ahead at "an", so that weight is now 0\./);
+  // Row 0, wrong then right, by Tab and Enter.
+  await k.tabTo(isButton('spread evenly'));
+  await k.press('Enter');
+  text = await textIn(p, '#causal');
+  assert.match(text, /Not quite: the engine gives \[1, 0, 0, 0, 0\]\. The first token may only see itself, and a softmax over one entry is 1\./);
+  await k.tabTo(isButton('all weight on itself: [1, 0, 0, …]'), { back: true });
+  await k.press('Enter');
+  assert.match(await textIn(p, '#causal'), /Right: \[1, 0, 0, 0, 0\]\./);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('keyboard only: the padding mask is switched off and on with Space and its cells read with the arrows', async () => {
+  const { page: p, problems, close } = await open('lesson-3.html');
+  const k = keys(p, 'padding');
+  await k.enter();
+  await k.tabTo((f) => f.includes('|checkbox|'));
+  await k.press('Space');
+  const state = await p.$eval('#padding', (el) => el.state);
+  assert.equal(state.forget, true);
+  assert.ok(state.padWeight > 0);
+  assert.match(await textIn(p, '#padding'), new RegExp(`gives ${num(state.padWeight * 100, 1)}% of its attention to a <pad> slot`));
+  const readouts = () => p.$eval('#padding', (el) => Array.from(el.shadowRoot.querySelectorAll('.al-readout'), (r) => r.textContent));
+  // The first sentence's grid, then (past its export menu) the second's: "the cat sat" padded to 5.
+  await k.tabTo((f) => f.includes('|gridcell|'));
+  await k.press('End');
+  assert.match((await readouts())[0], /^query \u201ctime\u201d \u2192 key \u201carrow\u201d: \d\.\d\d$/);
+  await k.tabTo((f) => !f.includes('|gridcell|'));
+  await k.tabTo((f) => f.includes('|gridcell|'));
+  await k.press('End');
+  const weights = await p.$eval('#padding', (el) => el.views[1].data.weights[0]);
+  assert.ok(weights[4] > 0);
+  assert.equal((await readouts())[1], `query \u201cthe\u201d \u2192 key \u201c<pad>\u201d: ${fixed(weights[4], 2)}`);
+  await k.tabTo((f) => f.includes('|checkbox|'), { back: true });
+  await k.press('Space');
+  assert.equal((await p.$eval('#padding', (el) => el.state)).forget, false);
+  assert.equal((await readouts())[1], 'query \u201cthe\u201d \u2192 key \u201c<pad>\u201d: masked, weight 0', 'the readout follows the mask');
+  assert.match(await textIn(p, '#padding'), /every weight on a padding column is exactly 0/);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('keyboard only: multi-head heads are chosen with the arrow keys, and the d_k question is answered wrongly, then rightly', async () => {
+  const { page: p, problems, close } = await open('lesson-2.html');
+  const k = keys(p, 'heads');
+  await k.enter();
+  await k.tabTo((f) => f.includes('|SELECT|'));
+  await k.press('ArrowDown', 2);
+  assert.equal((await p.$eval('#heads', (el) => el.state)).heads, 8);
+  await k.tabTo((f) => f.includes('|INPUT|text|'));
+  await k.type('8');
+  await k.press('Enter');
+  const r = lab.multiHeadAttention({ X: lab.randomNormal({ shape: [6, 8], seed: 7 }), Wq: lab.randomNormal({ shape: [8, 8], seed: 8 }),
+    Wk: lab.randomNormal({ shape: [8, 8], seed: 9 }), Wv: lab.randomNormal({ shape: [8, 8], seed: 10 }), heads: 8 });
+  assert.match(await textIn(p, '#heads'), new RegExp(`Not quite: you said 8, the engine gives ${r.q.shape[2]}\\. Each head gets an equal slice of the model width: d\u2096 = d_model / h = 8 / 8 = 1\\.`));
+  await k.press('Control+A');
+  await k.type('1');
+  await k.press('Enter');
+  assert.match(await textIn(p, '#heads'), /Right: the engine gives 1\. The scale 1\/\u221ad\u2096 becomes 1/);
+  assert.match(await textIn(p, '#heads'), /Each head: d\u2096 = 1, scale 1;/);
+  await k.tabTo((f) => f.includes('|checkbox|'), { back: true });
+  await k.press('Space');
+  assert.ok((await p.$eval('#heads', (el) => el.state)).diff > 0, 'the forgotten transpose scrambles the output');
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('keyboard only: the shape quiz takes a wrong shape (why shown, kept), moves focus to the next question, then a right one', async () => {
+  const { page: p, problems, close } = await open('lesson-3.html');
+  const k = keys(p, 'shapes3');
+  await k.enter();
+  await k.tabTo((f) => f.includes('|INPUT|text|'));
+  const trace = lab.traceShapes({ batch: 32, n: 50, dModel: 64, heads: 1, dk: 64, dv: 128 });
+  const first = trace.steps[0];
+  await k.type('1, 2, 3');
+  await k.press('Enter');
+  const rows = () => p.$$eval('#shapes3 tbody tr', (trs) => trs.map((tr) => tr.innerText.replace(/\s+/g, ' ').trim()));
+  assert.match((await rows())[0], new RegExp(`Not quite: it is \\[${first.shape.join(', ')}\\]\\. This row asks for "${first.name}"`));
+  let f = await focused(p);
+  assert.match(f, /^shapes3\|INPUT\|text\|/, 'focus moved to the next question, not <body>');
+  const second = trace.steps[1];
+  await k.type(second.shape.join(', '));
+  await k.press('Enter');
+  assert.match((await rows())[1], new RegExp(`Right: \\[${second.shape.join(', ')}\\]\\.`));
+  assert.match((await rows())[0], /Not quite/, 'the first answer\'s why is still beside its row');
+  f = await focused(p);
+  assert.match(f, /^shapes3\|INPUT\|text\|/);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('keyboard only: the softmax demo question wrong then right, then new inputs typed and entered', async () => {
+  const { page: p, problems, close } = await open('lesson-2.html');
+  const k = keys(p, 'softmax');
+  await k.enter();
+  await k.tabTo(isButton('NaN: it overflows'));
+  await k.press('Enter');
+  assert.match(await textIn(p, '#softmax'), /Only when computed naively\. Subtracting the maximum first gives the same answer as for \[0, 1, 2\]/);
+  await k.tabTo(isButton('the same as softmax([0, 1, 2])'), { back: true });
+  await k.press('Enter');
+  assert.match(await textIn(p, '#softmax'), /Right: adding the same number to every input changes nothing/);
+  await k.tabTo((f) => f.includes('|INPUT|text|'));
+  await k.press('Control+A');
+  await k.type('1, 2, 3');
+  await k.press('Enter');
+  const safe = await p.$$eval('#softmax tbody tr', (trs) => trs.find((tr) => tr.querySelector('th').textContent === 'safe: softmax').innerText.split('\t').slice(1));
+  assert.deepEqual(safe, Array.from(lab.softmax([1, 2, 3]).data, (x) => fixed(x, 4)));
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('keyboard only: the scaling experiment takes a wrong estimate (why shown), then a right one', async () => {
+  const { page: p, problems, close } = await open('lesson-2.html');
+  const k = keys(p, 'scaling');
+  await k.enter();
+  await k.tabTo((f) => f.includes('|INPUT|text|'));
+  await p.waitForFunction(() => Array.isArray(document.querySelector('#scaling').stats), null, { timeout: 20000 });
+  const stats = await p.$eval('#scaling', (el) => el.stats[el.stats.length - 1]);
+  await k.type('5');
+  await k.press('Enter');
+  assert.match(await textIn(p, '#scaling'), /Not quite: you said 5, the engine gives [\d.]+\. q\u00b7k adds up 512 products, each of variance 1, so its variance is 512 and its standard deviation \u221a512\./);
+  await k.press('Control+A');
+  await k.type(stats.std.toFixed(1));
+  await k.press('Enter');
+  assert.match(await textIn(p, '#scaling'), /Right: the engine gives/);
+  assert.equal(await p.isVisible('#scaling svg.al-chart'), true, 'the results are shown');
+  assert.deepEqual(problems, []);
+  await close();
+});

@@ -1,0 +1,55 @@
+'use strict';
+// The stepper's "your turn" questions for one query row: the reader types the row's scores,
+// then its weights, before the stepper shows them. This judges the typed lists against the
+// engine's numbers and explains a miss with the engine's intermediate numbers. DOM-free.
+
+const { parseNumber } = require('./predict.js');
+const { num, vector } = require('./format.js');
+
+const TOLERANCE = { score: 0.01, softmax: 0.01 };
+
+/** "0, 6, 0, 0, 9" (commas, spaces or both; brackets allowed) -> numbers, or NaN entries. */
+function parseList(text) {
+  const parts = String(text).replace(/[[\]()]/g, ' ').split(/[\s,;]+/).filter(Boolean);
+  return parts.map(parseNumber);
+}
+
+/** The question for kind 'score' or 'softmax' about query `token` over `count` keys. */
+function question(kind, token, count) {
+  return kind === 'score'
+    ? `type the ${count} scores of "${token}" (its query against each key, in order), separated by commas.`
+    : `type the ${count} weights of "${token}" (after scaling and the softmax), separated by commas.`;
+}
+
+/**
+ * Judges a typed row against the engine's row and, after a miss, says why with the key that
+ * was furthest off.
+ * @param kind 'score' | 'softmax'
+ * @param d the engine's explainRow for this query; tokens the key tokens; q, K rows as arrays
+ * @returns { ok, close, message } (ok=false: not a list of the right length; ask again)
+ */
+function judgeRow(kind, text, { d, tokens, q, keys }) {
+  const guess = parseList(text);
+  const actual = Array.from(kind === 'score' ? d.scores.data : d.weights.data);
+  const n = actual.length;
+  if (!guess.length || guess.some(Number.isNaN)) return { ok: false, close: false, message: `"${text}" is not a list of numbers; type ${n} numbers like 0, 1.5, 2` };
+  if (guess.length !== n) return { ok: false, close: false, message: `That is ${guess.length} number${guess.length === 1 ? '' : 's'}; there ${n === 1 ? 'is 1 key' : `are ${n} keys`}, so type ${n}.` };
+  const digits = kind === 'score' ? 2 : 4;
+  const engine = `[${actual.map((x) => num(x, digits)).join(', ')}]`;
+  let worst = 0;
+  actual.forEach((x, j) => { if (Math.abs(guess[j] - x) > Math.abs(guess[worst] - actual[worst])) worst = j; });
+  if (Math.abs(guess[worst] - actual[worst]) <= TOLERANCE[kind]) return { ok: true, close: true, message: `Right: the engine gives ${engine}.` };
+  const t = tokens[worst];
+  let why;
+  if (kind === 'score') {
+    const k = keys[worst];
+    why = `For "${t}": q\u00b7k = ${q.map((x, c) => `${num(x, 2)}\u00d7${num(k[c], 2)}`).join(' + ')} = ${num(actual[worst], 4)}: multiply matching entries and add them.`;
+  } else {
+    const scaled = Array.from(d.scaled.data), raw = Array.from(d.expRaw.data);
+    why = `Scaled scores ${vector(scaled, 4)} (the scores times ${num(d.scale, 4)}); e to the power of each: ${vector(raw, 4)}, which add up to ${num(d.sumRaw, 4)}. `
+      + `Each weight is its exponential divided by that sum: for "${t}", ${num(raw[worst], 4)} \u00f7 ${num(d.sumRaw, 4)} = ${num(actual[worst], 4)}.`;
+  }
+  return { ok: true, close: false, message: `Not quite: the engine gives ${engine}. ${why}` };
+}
+
+module.exports = { parseList, question, judgeRow };
