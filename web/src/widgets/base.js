@@ -88,6 +88,11 @@ class LabElement extends HTMLElement {
     if (this._built) this.applyTheme();
     if (this._built && !this._dirty) return;  // moved in the page: keep the view and its state
     if (!this._built) this.showLoading();
+    schedule.watch(this);
+    // The engine starts with the first widget, while the rest of the page is still parsed
+    // and painted: its bytes are compiled off the main thread meanwhile. A failure is shown
+    // by build().
+    getLab().catch(() => {});
     const doc = this.ownerDocument;
     // While the page is still being parsed, the element is connected before its children
     // (the author's JSON) exist: wait for the whole document first.
@@ -96,6 +101,7 @@ class LabElement extends HTMLElement {
   }
 
   disconnectedCallback() {
+    schedule.unwatch(this);
     if (this._listeners) this._listeners.abort();
     if (this._observer) this._observer.disconnect();
     this.flushState();
