@@ -17,18 +17,26 @@ function task() {
 
 /**
  * The engine for widgets. It starts in a task of its own (not inside the parser's task that
- * met the first widget), and the built-in examples, which nearly every widget reads and whose
- * first computation also warms up the engine, are made once in another task before any widget
- * draws.
+ * met the first widget). Then, each in a task of its own and before any widget draws: the
+ * built-in examples, which nearly every widget reads, are made once; and the two calls most
+ * widgets start with run once on them. The browser compiles each wasm function on the main
+ * thread the first time it runs: done here, that compilation is not part of a widget's
+ * first drawing.
  */
 function getLab() {
   if (!loader) return Promise.reject(new Error('attention-lab: the engine loader is not set'));
   if (!starting) {
     const load = loader;
-    starting = task().then(load).then((lab) => task().then(() => {
-      examples(lab);
-      return lab;
-    }));
+    const warm = (lab, fn) => task().then(() => {
+      try {
+        fn(lab, examples(lab).timeFlies);
+      } catch (_) { /* a widget that makes the same call shows the error */ }
+    });
+    starting = task().then(load).then((lab) => task()
+      .then(() => examples(lab))
+      .then(() => warm(lab, (l, { Q, K, V }) => l.attention(Q, K, V)))
+      .then(() => warm(lab, (l, { Q, K, V }) => l.explainRow(Q, K, V, 0)))
+      .then(() => lab));
   }
   return starting;
 }

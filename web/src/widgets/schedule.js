@@ -14,6 +14,8 @@ const WAIT_MS = 100;  // longest wait for the observer's first report on a widge
 // element -> true (in view) or false, once the observer has reported on it.
 const visible = new WeakMap();
 const observers = new WeakMap();
+// element -> callback for the observer's reports (see watch).
+const listeners = new WeakMap();
 
 function observer(el) {
   const view = el.ownerDocument.defaultView;
@@ -21,7 +23,11 @@ function observer(el) {
   let io = observers.get(view);
   if (!io) {
     io = new view.IntersectionObserver((entries) => {
-      for (const e of entries) visible.set(e.target, e.isIntersecting);
+      for (const e of entries) {
+        visible.set(e.target, e.isIntersecting);
+        const listener = listeners.get(e.target);
+        if (listener) listener(e);
+      }
       wake();
     });
     observers.set(view, io);
@@ -29,8 +35,13 @@ function observer(el) {
   return io;
 }
 
-/** Starts following whether `el` is in view (before it asks for a turn, so the answer is ready). */
-function watch(el) {
+/**
+ * Starts following whether `el` is in view (before it asks for a turn, so the answer is
+ * ready). `onReport(entry)`, if given, runs on each report, right after a rendering of the
+ * page, when reading its styles costs nothing more.
+ */
+function watch(el, onReport) {
+  if (onReport) listeners.set(el, onReport);
   const io = observer(el);
   if (io) io.observe(el);
   else visible.set(el, false);  // no observer: page order
@@ -41,6 +52,7 @@ function unwatch(el) {
   const io = observer(el);
   if (io) io.unobserve(el);
   visible.delete(el);
+  listeners.delete(el);
 }
 
 function wake() {
