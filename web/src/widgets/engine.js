@@ -18,7 +18,7 @@ function task() {
 /**
  * The engine for widgets. It starts in a task of its own (not inside the parser's task that
  * met the first widget). Then, each in a task of its own and before any widget draws: the
- * built-in examples, which nearly every widget reads, are made once; and the two calls most
+ * built-in examples, which nearly every widget reads, are made once; and the three calls most
  * widgets start with run once on them. The browser compiles each wasm function on the main
  * thread the first time it runs: done here, that compilation is not part of a widget's
  * first drawing.
@@ -36,6 +36,7 @@ function getLab() {
       .then(() => examples(lab))
       .then(() => warm(lab, (l, { Q, K, V }) => l.attention(Q, K, V)))
       .then(() => warm(lab, (l, { Q, K, V }) => l.explainRow(Q, K, V, 0)))
+      .then(() => warm(lab, (l, { X, Wq, Wk, Wv }) => l.multiHeadAttention({ X, Wq, Wk, Wv, heads: 1 })))
       .then(() => lab));
   }
   return starting;

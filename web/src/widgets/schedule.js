@@ -82,7 +82,27 @@ function next() {
   }
   const [item] = queue.splice(i, 1);
   item.resolve();
-  setTimeout(next, 0);
+  afterRendering(item.el, next);
+}
+
+/**
+ * Runs fn in a task after the page's next rendering, so each widget's first layout and
+ * paint happen in a frame of their own instead of adding up in one. A page that does not
+ * render (a hidden tab) goes on by a timer.
+ */
+function afterRendering(el, fn) {
+  const doc = el.ownerDocument;
+  const view = doc.defaultView;
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(fallback);
+    setTimeout(fn, 0);
+  };
+  const rendering = view && typeof view.requestAnimationFrame === 'function' && doc.visibilityState !== 'hidden';
+  const fallback = setTimeout(once, rendering ? 1000 : 0);
+  if (rendering) view.requestAnimationFrame(once);
 }
 
 /** Resolves in a task of its own (the widget's code runs right after, in that task). */
