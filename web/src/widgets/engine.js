@@ -15,28 +15,33 @@ function task() {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
+// The engine calls widgets start with, and the widgets (CSS selectors) that make them.
+const FIRST_CALLS = [
+  ['attention-heatmap, padding-mask', (lab, { Q, K, V }) => lab.attention(Q, K, V, { causal: false, scaling: 'sqrt', temperature: 1 })],
+  ['attention-stepper, softmax-demo, attention-worked-example', (lab, { Q, K, V }) => lab.explainRow(Q, K, V, 0)],
+  // Words other than the example's get seeded vectors, projected by multiHeadAttention.
+  ['multihead-view, [query-tokens], [tokens]:not([tokens="time flies like an arrow"])', (lab, { X, Wq, Wk, Wv }) => lab.multiHeadAttention({ X, Wq, Wk, Wv, heads: 1 })],
+];
+
 /**
  * The engine for widgets. It starts in a task of its own (not inside the parser's task that
  * met the first widget). Then, each in a task of its own and before any widget draws: the
- * built-in examples, which nearly every widget reads, are made once; and the three calls most
- * widgets start with run once on them. The browser compiles each wasm function on the main
- * thread the first time it runs: done here, that compilation is not part of a widget's
- * first drawing.
+ * built-in examples, which nearly every widget reads, are made once; and the first call of
+ * each kind the widgets on the page will make runs once on them. The browser compiles each
+ * wasm function on the main thread the first time it runs: done here, that compilation is
+ * not part of a widget's first drawing.
  */
 function getLab() {
   if (!loader) return Promise.reject(new Error('attention-lab: the engine loader is not set'));
   if (!starting) {
     const load = loader;
-    const warm = (lab, fn) => task().then(() => {
+    const doc = typeof document === 'undefined' ? null : document;
+    const warm = (lab, [selector, call]) => task().then(() => {
       try {
-        fn(lab, examples(lab).timeFlies);
+        if (doc && doc.querySelector(selector)) call(lab, examples(lab).timeFlies);
       } catch (_) { /* a widget that makes the same call shows the error */ }
     });
-    starting = task().then(load).then((lab) => task()
-      .then(() => examples(lab))
-      .then(() => warm(lab, (l, { Q, K, V }) => l.attention(Q, K, V)))
-      .then(() => warm(lab, (l, { Q, K, V }) => l.explainRow(Q, K, V, 0)))
-      .then(() => warm(lab, (l, { X, Wq, Wk, Wv }) => l.multiHeadAttention({ X, Wq, Wk, Wv, heads: 1 })))
+    starting = task().then(load).then((lab) => FIRST_CALLS.reduce((p, first) => p.then(() => warm(lab, first)), task().then(() => examples(lab)))
       .then(() => lab));
   }
   return starting;
