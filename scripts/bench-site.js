@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 'use strict';
 // npm run bench:site: in headless Chromium, for each lesson page and a page with one of each
-// widget: cumulative layout shift, the longest main-thread task during load, and the first
-// heatmap painted as a ratio to the first contentful paint; the longest task while using
-// every widget; and from a control change (the causal mask) to the repainted heatmap at
-// n = 5, 64 and 256. Medians; a benchmark, not a test.
+// widget: cumulative layout shift, the longest main-thread task during load (and how many
+// took over 50 ms), and the first heatmap painted as a ratio to the first contentful paint;
+// the longest task while using every widget; and from a control change (the causal mask)
+// to the repainted heatmap at n = 5, 64 and 256. Medians; a benchmark, not a test.
+// RUNS=n cold loads per page (default 5); PAGES=a,b only pages whose path contains a or b;
+// LOAD_ONLY=1 skips the interaction and repaint figures; COMPARE=<dir> see below.
 
 const path = require('path');
 const { pathToFileURL } = require('url');
@@ -14,30 +16,49 @@ const root = path.resolve(__dirname, '..');
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 const PAGES = ['dist/index.html', 'dist/lesson-1.html', 'dist/lesson-2.html', 'dist/lesson-3.html', 'dist/lesson-5.html', 'tests/browser/hosts/all-widgets.html'];
+const DONE = 'attention-lab bench: loaded';
 
 /**
- * One cold load of a page: cumulative layout shift, the longest main-thread task, first
- * contentful paint, and the first heatmap (or, on pages without one, the first widget) painted.
+ * One cold load of a page: cumulative layout shift, the longest main-thread task and the
+ * number over 50 ms, first contentful paint, and the first heatmap (or, on pages without
+ * one, the first widget) painted. Nothing is evaluated in the page until it has settled
+ * (Playwright's own scripts would run as tasks of their own during the load): the page
+ * says when it is done on the console.
  */
 async function loadFigures(browser, url, width) {
   const context = await browser.newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
-  await page.addInitScript(() => {
-    window.__f = { cls: 0, longest: 0, first: undefined };
-    new PerformanceObserver((l) => { for (const e of l.getEntries()) if (!e.hadRecentInput) window.__f.cls += e.value; }).observe({ type: 'layout-shift', buffered: true });
-    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__f.longest = Math.max(window.__f.longest, e.duration); }).observe({ type: 'longtask', buffered: true });
+  await page.addInitScript((done) => {
+    const f = window.__f = { cls: 0, longest: 0, over50: 0, first: undefined };
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) if (!e.hadRecentInput) f.cls += e.value; }).observe({ type: 'layout-shift', buffered: true });
+    new PerformanceObserver((l) => {
+      for (const e of l.getEntries()) {
+        f.longest = Math.max(f.longest, e.duration);
+        if (e.duration > 50) f.over50 += 1;
+      }
+    }).observe({ type: 'longtask', buffered: true });
+    const settled = () => f.first !== undefined && !f.ended
+      && Array.from(document.querySelectorAll('*')).filter((el) => el.localName.includes('-')).every((el) => el.status === 'ready');
+    const check = () => {
+      if (!settled()) return;
+      f.ended = true;
+      setTimeout(() => console.log(done), 1500);  // slices of work that go on after the first drawing
+    };
     document.addEventListener('al-ready', (e) => {
-      if (window.__f.first !== undefined || window.__f.pending) return;
-      if (document.querySelector('attention-heatmap') && e.target.localName !== 'attention-heatmap') return;
-      window.__f.pending = true;
-      // Two animation frames after the widget exists: the frame with it has been painted.
-      requestAnimationFrame(() => requestAnimationFrame(() => { window.__f.first = performance.now(); }));
+      if (f.first === undefined && !f.pending && !(document.querySelector('attention-heatmap') && e.target.localName !== 'attention-heatmap')) {
+        f.pending = true;
+        // Two animation frames after the widget exists: the frame with it has been painted.
+        requestAnimationFrame(() => requestAnimationFrame(() => {
+          f.first = performance.now();
+          check();
+        }));
+      }
+      check();
     });
-  });
+  }, DONE);
+  const done = page.waitForEvent('console', { predicate: (m) => m.text() === DONE, timeout: 60000 });
   await page.goto(url);
-  await page.waitForFunction(() => window.__f.first !== undefined
-    && Array.from(document.querySelectorAll('*')).filter((el) => el.localName.includes('-')).every((el) => el.status === 'ready'), null, { timeout: 60000 });
-  await page.waitForTimeout(1500);  // slices of work that go on after the first drawing
+  await done;
   const f = await page.evaluate(() => {
     const fcp = performance.getEntriesByName('first-contentful-paint')[0];
     return { ...window.__f, fcp: fcp ? fcp.startTime : NaN };
@@ -107,17 +128,27 @@ async function repaint(browser, n) {
   const browser = await launch();
   try {
     const runs = Number(process.env.RUNS || 5);
-    console.log(`page load, median of ${runs} cold loads from file:// (CLS: cumulative layout shift; longest task on the main thread; first heatmap painted / first contentful paint)`);
-    console.log('page                                    width    CLS  longest task  FCP ms  first heatmap ms  ratio');
+    // COMPARE=<another checkout with a build> loads its pages in the same run, alternating
+    // with this one's, so a change is measured side by side on the same (noisy) machine.
+    const roots = process.env.COMPARE ? [['compare', path.resolve(process.env.COMPARE)], ['this', root]] : [['', root]];
+    console.log(`page load, median of ${runs} cold loads from file:// (CLS: cumulative layout shift; longest task on the main thread, and how many over 50 ms; first heatmap painted / first contentful paint)`);
+    if (process.env.COMPARE) console.log(`compare: ${roots[0][1]}; this: ${root}`);
+    console.log(`page${' '.repeat(process.env.COMPARE ? 44 : 36)}width    CLS  longest task  >50ms  FCP ms  first heatmap ms  ratio`);
     for (const width of [1280, 390]) {
-      for (const rel of PAGES) {
-        const figures = [];
-        for (let i = 0; i < runs; i++) figures.push(await loadFigures(browser, pathToFileURL(path.join(root, rel)).href, width));
-        const m = (key) => median(figures.map((f) => f[key]));
-        const ratio = median(figures.map((f) => f.first / f.fcp));
-        console.log(`${rel.padEnd(40)}${String(width).padStart(5)}  ${m('cls').toFixed(3)}  ${m('longest').toFixed(0).padStart(9)} ms  ${m('fcp').toFixed(0).padStart(6)}  ${m('first').toFixed(0).padStart(16)}  ${ratio.toFixed(2)}`);
+      for (const rel of PAGES.filter((p) => !process.env.PAGES || process.env.PAGES.split(',').some((w) => p.includes(w)))) {
+        const figures = roots.map(() => []);
+        for (let i = 0; i < runs; i++) {
+          for (const [k, [, dir]] of roots.entries()) figures[k].push(await loadFigures(browser, pathToFileURL(path.join(dir, rel)).href, width));
+        }
+        for (const [k, [label]] of roots.entries()) {
+          const m = (key) => median(figures[k].map((f) => f[key]));
+          const ratio = median(figures[k].map((f) => f.first / f.fcp));
+          const name = label ? `${rel} (${label})` : rel;
+          console.log(`${name.padEnd(process.env.COMPARE ? 48 : 40)}${String(width).padStart(5)}  ${m('cls').toFixed(3)}  ${m('longest').toFixed(0).padStart(9)} ms  ${String(m('over50')).padStart(5)}  ${m('fcp').toFixed(0).padStart(6)}  ${m('first').toFixed(0).padStart(16)}  ${ratio.toFixed(2)}`);
+        }
       }
     }
+    if (process.env.LOAD_ONLY) return;
     console.log(`longest main-thread task while using every widget (tests/browser/hosts/all-widgets.html): ${(await interactionLongest(browser)).toFixed(0)} ms`);
     console.log('causal-mask toggle -> repainted heatmap (median of 21):');
     for (const n of [5, 64, 256]) {

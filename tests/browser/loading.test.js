@@ -5,7 +5,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
-const { launch, watchedPage, sendPolicy } = require('./browser.js');
+const { launch, watchedPage, sendPolicy, openSettled } = require('./browser.js');
 const { startServer } = require('../../scripts/server.js');
 const { loadAttentionLab } = require('../node/lab.js');
 
@@ -114,6 +114,22 @@ test("a browser bundle of import { loadAttentionLab } from 'attention-lab' needs
     assert.equal(r.ok, true, r.message);
     assert.deepEqual(r.weights, expected.weights);
     assert.deepEqual(r.output, expected.output);
+    assert.deepEqual(problems, []);
+    await close();
+  } finally {
+    await server.close();
+    await browser.close();
+  }
+});
+
+test('the widget in view is drawn first whatever its place in the page, then the others in page order', async () => {
+  const browser = await launch();
+  const server = await startServer({ root });
+  try {
+    const { page, problems, close } = await openSettled(browser, `${server.url}tests/browser/hosts/load-order.html`);
+    const order = await page.evaluate(() => window.loadOrder);
+    assert.deepEqual(order.map((r) => r.id), ['in-view', 'below-1', 'below-2', 'below-3'],
+      'the one widget in view (last in the page) first, then the others in page order');
     assert.deepEqual(problems, []);
     await close();
   } finally {

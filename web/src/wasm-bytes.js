@@ -5,6 +5,9 @@
 // with `connect-src 'none'` stays clean.
 
 function fromBase64(text) {
+  // Native where it exists (Chromium 140+, Firefox 133+): a fraction of the loop's time on
+  // the main thread.
+  if (typeof Uint8Array.fromBase64 === 'function') return Uint8Array.fromBase64(text);
   const bin = atob(text);
   const bytes = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);

@@ -88,6 +88,17 @@ class LabElement extends HTMLElement {
     if (this._built) this.applyTheme();
     if (this._built && !this._dirty) return;  // moved in the page: keep the view and its state
     if (!this._built) this.showLoading();
+    // The host's colours around the widget are read when the browser reports where the widget
+    // is (after a layout it did anyway), not in the widget's first drawing, where reading them
+    // would force a style pass of the page.
+    this._hostTheme = undefined;
+    schedule.watch(this, () => {
+      if (this._hostTheme === undefined) this._hostTheme = hostPage.hostTheme(this);
+    });
+    // The engine starts with the first widget, while the rest of the page is still parsed
+    // and painted: its bytes are compiled off the main thread meanwhile. A failure is shown
+    // by build().
+    getLab().catch(() => {});
     const doc = this.ownerDocument;
     // While the page is still being parsed, the element is connected before its children
     // (the author's JSON) exist: wait for the whole document first.
@@ -96,6 +107,8 @@ class LabElement extends HTMLElement {
   }
 
   disconnectedCallback() {
+    schedule.unwatch(this);
+    this._hostTheme = undefined;
     if (this._listeners) this._listeners.abort();
     if (this._observer) this._observer.disconnect();
     this.flushState();
@@ -159,7 +172,7 @@ class LabElement extends HTMLElement {
       await schedule.turn(this);
       if (generation !== this._generation || !this.isConnected) return;
       this.lab = lab;
-      this.applyTheme();
+      this.applyTheme(this._hostTheme);
       this.frame.replaceChildren();
       this.frame.style.minHeight = '';
       this.setup(lab, data);
@@ -218,12 +231,13 @@ class LabElement extends HTMLElement {
     this.dispatchEvent(new CustomEvent(type, { bubbles: true, composed: true, detail }));
   }
 
-  applyTheme() {
+  /** @param hostTheme the host page's theme around the widget when already known */
+  applyTheme(hostTheme) {
     let theme = 'auto';
     try {
       theme = this.attr('theme', 'auto');
     } catch (_) { /* an unknown theme value falls back to auto */ }
-    if (theme === 'auto' && this.isConnected) theme = hostPage.hostTheme(this);
+    if (theme === 'auto' && this.isConnected) theme = hostTheme || hostPage.hostTheme(this);
     this.frame.classList.toggle('al-dark', theme === 'dark');
     this.frame.classList.toggle('al-light', theme === 'light');
   }

@@ -4,6 +4,7 @@
 // or the built-in "time flies like an arrow" example.
 
 const { seedFrom } = require('../ui/author-data.js');
+const { examples } = require('./engine.js');
 
 function asMatrix(lab, t) {
   // [1, n, d] from a one-head projection -> [n, d]; a reshape, no arithmetic.
@@ -16,7 +17,7 @@ function asMatrix(lab, t) {
  *   X and W are null when the author gave Q, K, V directly.
  */
 function resolveInputs(lab, data, tag) {
-  const example = lab.examples().timeFlies;
+  const example = examples(lab).timeFlies;
   const sameAsExample = !data.tokens || data.tokens.join(' ') === example.tokens.join(' ');
   const t = (value, name) => {
     try {
@@ -56,7 +57,7 @@ function resolveCrossInputs(lab, data, queryTokens, tag) {
     throw new Error(`<${tag}>: query-tokens works with seeded vectors; for your own vectors, leave it out and give Q (one row per query) with K and V in the JSON`);
   }
   if (!queryTokens.length) throw new Error(`<${tag}>: query-tokens is empty; give at least one word`);
-  const keys = data.tokens || lab.examples().timeFlies.tokens;
+  const keys = data.tokens || examples(lab).timeFlies.tokens;
   const seed = seedFrom(`${queryTokens.join(' ')}|${keys.join(' ')}`);
   const W = [1, 2, 3].map((k) => lab.randomNormal({ shape: [6, 4], seed: seed + k, stddev: k === 3 ? 1 : 0.8 }));
   const project = (words, salt) => lab.multiHeadAttention({

@@ -1,15 +1,65 @@
 'use strict';
 // Hands out turns, one task each, to widgets that are ready to draw: those in view first,
 // then the rest in page order. A page with many widgets so never runs them all in one long
-// task, and what the reader sees is drawn first.
+// task, and what the reader sees is drawn first. Whether a widget is in view comes from an
+// IntersectionObserver (computed by the browser when it renders anyway), never from reading
+// the layout, which would force a layout of the whole page in each turn.
 
 const queue = [];
 let pumping = false;
+let waiting = false;
+let waitTimer = null;
+const WAIT_MS = 100;  // longest wait for the observer's first report on a widget
 
-function inView(el) {
+// element -> true (in view) or false, once the observer has reported on it.
+const visible = new WeakMap();
+const observers = new WeakMap();
+// element -> callback for the observer's reports (see watch).
+const listeners = new WeakMap();
+
+function observer(el) {
   const view = el.ownerDocument.defaultView;
-  const r = el.getBoundingClientRect();
-  return r.bottom >= 0 && r.top <= (view ? view.innerHeight : 0);
+  if (!view || typeof view.IntersectionObserver !== 'function') return null;
+  let io = observers.get(view);
+  if (!io) {
+    io = new view.IntersectionObserver((entries) => {
+      for (const e of entries) {
+        visible.set(e.target, e.isIntersecting);
+        const listener = listeners.get(e.target);
+        if (listener) listener(e);
+      }
+      wake();
+    });
+    observers.set(view, io);
+  }
+  return io;
+}
+
+/**
+ * Starts following whether `el` is in view (before it asks for a turn, so the answer is
+ * ready). `onReport(entry)`, if given, runs on each report, right after a rendering of the
+ * page, when reading its styles costs nothing more.
+ */
+function watch(el, onReport) {
+  if (onReport) listeners.set(el, onReport);
+  const io = observer(el);
+  if (io) io.observe(el);
+  else visible.set(el, false);  // no observer: page order
+}
+
+/** Stops following `el` (removed from the page). */
+function unwatch(el) {
+  const io = observer(el);
+  if (io) io.unobserve(el);
+  visible.delete(el);
+  listeners.delete(el);
+}
+
+function wake() {
+  if (!waiting) return;
+  waiting = false;
+  clearTimeout(waitTimer);
+  setTimeout(next, 0);
 }
 
 function next() {
@@ -17,17 +67,49 @@ function next() {
     pumping = false;
     return;
   }
-  let i = queue.findIndex((item) => item.el.isConnected && inView(item.el));
-  if (i < 0) i = 0;
+  let i = queue.findIndex((item) => item.el.isConnected && visible.get(item.el) === true);
+  if (i < 0) {
+    // The observer reports on a widget at the next rendering: wait for that (briefly)
+    // rather than draw a widget out of view before one in view.
+    const young = queue.filter((item) => item.el.isConnected && !visible.has(item.el)).map((item) => WAIT_MS - (now() - item.since));
+    const wait = Math.max(0, ...young);
+    if (wait > 0) {
+      waiting = true;
+      waitTimer = setTimeout(wake, wait);
+      return;
+    }
+    i = 0;
+  }
   const [item] = queue.splice(i, 1);
   item.resolve();
-  setTimeout(next, 0);
+  afterRendering(item.el, next);
+}
+
+/**
+ * Runs fn in a task after the page's next rendering, so each widget's first layout and
+ * paint happen in a frame of their own instead of adding up in one. A page that does not
+ * render (a hidden tab) goes on by a timer.
+ */
+function afterRendering(el, fn) {
+  const doc = el.ownerDocument;
+  const view = doc.defaultView;
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(fallback);
+    setTimeout(fn, 0);
+  };
+  const rendering = view && typeof view.requestAnimationFrame === 'function' && doc.visibilityState !== 'hidden';
+  const fallback = setTimeout(once, rendering ? 1000 : 0);
+  if (rendering) view.requestAnimationFrame(once);
 }
 
 /** Resolves in a task of its own (the widget's code runs right after, in that task). */
 function turn(el) {
   return new Promise((resolve) => {
-    queue.push({ el, resolve });
+    if (!visible.has(el)) watch(el);
+    queue.push({ el, resolve, since: now() });
     if (!pumping) {
       pumping = true;
       setTimeout(next, 0);
@@ -54,4 +136,4 @@ function pause() {
 /** Milliseconds since the page started, for work budgets. */
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
-module.exports = { turn, pause, now };
+module.exports = { turn, watch, unwatch, pause, now };

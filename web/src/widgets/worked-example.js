@@ -6,6 +6,7 @@
 
 const { h, uid, scrollBox } = require('./dom.js');
 const { LabElement } = require('./base.js');
+const { examples } = require('./engine.js');
 const { PredictView } = require('./predict-view.js');
 const { judgeNumber, parseNumber } = require('../ui/predict.js');
 
@@ -17,7 +18,7 @@ class AttentionWorkedExample extends LabElement {
   static get jsonKeys() { return []; }
 
   setup(lab, data) {
-    const ex = lab.examples().worked;
+    const ex = examples(lab).worked;
     const nested = (t) => (Array.isArray(t) ? t : new lab.Tensor(t.shape, Float32Array.from(t.data)).toArray());
     this.K = nested(data.K || ex.K);
     this.V = nested(data.V || ex.V);
