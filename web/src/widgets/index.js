@@ -12,6 +12,8 @@ const { MultiheadView } = require('./multihead-view.js');
 const { ShapeTracer } = require('./shape-tracer.js');
 const { PaddingMask } = require('./padding-mask.js');
 const { SoftmaxDemo } = require('./softmax-demo.js');
+const { OnlineSoftmaxStepper } = require('./online-softmax-stepper.js');
+const { KvCacheStepper } = require('./kv-cache-stepper.js');
 
 const ELEMENTS = {
   'attention-stepper': AttentionStepper,
@@ -22,6 +24,8 @@ const ELEMENTS = {
   'shape-tracer': ShapeTracer,
   'padding-mask': PaddingMask,
   'softmax-demo': SoftmaxDemo,
+  'online-softmax-stepper': OnlineSoftmaxStepper,
+  'kv-cache-stepper': KvCacheStepper,
 };
 
 /** Properties that mirror the declared attributes: reading parses, writing reflects. */
