@@ -18,6 +18,8 @@ const BASE = {
   'shape-tracer': [1119, 1039, 980, 962, 932, 912, 872],
   'padding-mask': [1193, 1242, 1332, 1229, 1229, 1207, 849],
   'softmax-demo': [240, 240, 219, 181, 181, 181, 181],
+  'online-softmax-stepper': [734, 622, 600, 586, 545, 506, 484],
+  'kv-cache-stepper': [1690, 1501, 1302, 1196, 1064, 1042, 999],
 };
 
 function column(width) {
