@@ -55,7 +55,7 @@ test('online softmax: each block\'s running values stay hidden until the learner
   assert.equal(rows['sum l'][1], num(e.blocks[0].sumAfter, 4));
   await p.click('#online button:has-text("Next")');
   rows = await tableRows(p, '#online .al-os-state');
-  assert.deepEqual([rows['max m'][1], rows['rescale e^(m \u2212 m\u2032)'][1], rows['sum l'][1], rows['output o'][1]], ['?', '?', '?', '?'], 'hidden before the prediction');
+  assert.deepEqual([rows['max m'][1], rows['rescale factor'][1], rows['sum l'][1], rows['output o'][1]], ['?', '?', '?', '?'], 'hidden before the prediction');
   const before = await textOf(p, '#online');
   assert.ok(!before.includes(num(e.blocks[1].sumAfter, 4)), 'the running sum after block 2 is nowhere on screen yet');
   const up = online.raisesMax(e.blocks[1]);
@@ -63,7 +63,7 @@ test('online softmax: each block\'s running values stay hidden until the learner
   const verdict = await textOf(p, '#online');
   assert.match(verdict, /Not this time: the block's largest score/);
   rows = await tableRows(p, '#online .al-os-state');
-  assert.deepEqual([rows['max m'][1], rows['rescale e^(m \u2212 m\u2032)'][1], rows['sum l'][1], rows['output o'][1]],
+  assert.deepEqual([rows['max m'][1], rows['rescale factor'][1], rows['sum l'][1], rows['output o'][1]],
     [num(e.blocks[1].maxAfter, 4), num(e.blocks[1].rescale, 4), num(e.blocks[1].sumAfter, 4), vector(e.blocks[1].outputAfter, 3)]);
   assert.match(await p.$eval('#online', (el) => el.shadowRoot.querySelector('.al-narration').textContent), up ? /moves up/ : /m stays/);
   await p.click('#online button:has-text("Next")');

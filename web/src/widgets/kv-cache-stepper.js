@@ -70,7 +70,7 @@ class KvCacheStepper extends LabElement {
       h('div', { class: 'al-controls', part: 'controls' }, h('label', { for: ids.kv }, 'key/value heads', this.kvSelect)),
       h('div', { class: 'al-controls', part: 'controls' }, this.back, this.next, h('span', { class: 'al-muted' }, 'or use \u2190 \u2192 keys')),
       this.chips, this.stepTitle, this.predict.root, this.pictures,
-      h('p', { class: 'al-muted' }, `The newest query's weights over the cache (${HEADS} query heads):`), this.view.root,
+      h('p', { class: 'al-muted' }, `The newest query's weights over the cache, one row per query head (h1 to h${HEADS}):`), this.view.root,
       this.figures, this.bytesBox, this.narration);
     this.frame.addEventListener('keydown', (e) => this.guard(() => this.onKey(e)));
     this.restore(this.readState(), false);
@@ -166,7 +166,7 @@ class KvCacheStepper extends LabElement {
     if (hidden) this.predict.root.hidden = false;
     this.predict.refreshPrint();
     this.renderPictures(t);
-    this.view.update({ weights: s.weights, masked: null, rowLabels: Array.from({ length: HEADS }, (_, i) => `head ${i + 1}`),
+    this.view.update({ weights: s.weights, masked: null, rowLabels: Array.from({ length: HEADS }, (_, i) => `h${i + 1}`),
       colLabels: tokens.slice(0, t + 1), showNumbers: t < 8 });
     this.renderFigures(t, hidden);
     this.renderBytes(t);

@@ -195,10 +195,10 @@ class OnlineSoftmaxStepper extends LabElement {
 
   /** A table of the running state: rows m, rescale, l, o; columns before and after. */
   stateTable(before, after, caption) {
-    const row = (name, b, a) => h('tr', {}, h('th', { scope: 'row' }, name), h('td', {}, b), h('td', { class: 'al-after' }, a));
-    return scrollBox(caption, h('table', { class: 'al-table al-os-state' }, h('caption', { class: 'al-sr' }, caption),
+    const row = (name, b, a) => h('tr', {}, h('th', { scope: 'row' }, name), h('td', { 'data-label': 'before' }, b), h('td', { class: 'al-after', 'data-label': 'after' }, a));
+    return scrollBox(caption, h('table', { class: 'al-table al-stack al-os-state' }, h('caption', { class: 'al-sr' }, caption),
       h('thead', {}, h('tr', {}, h('th', {}, 'running value'), h('th', {}, 'before'), h('th', {}, 'after'))),
-      h('tbody', {}, row('max m', before.m, after.m), row('rescale e^(m \u2212 m\u2032)', '', after.rescale), row('sum l', before.l, after.l), row('output o', before.o, after.o))));
+      h('tbody', {}, row('max m', before.m, after.m), row('rescale factor', '', after.rescale), row('sum l', before.l, after.l), row('output o', before.o, after.o))));
   }
 
   panel_start() {

@@ -3,7 +3,7 @@
 // shared widget stylesheet (styles.js). No requires, so styles.js can load it before the widgets.
 
 const ONLINE_SOFTMAX_CSS = `
-.al-os-blocks { display: flex; gap: calc(.4 * var(--_rem)); padding: 3px; }
+.al-os-blocks { display: flex; flex-wrap: wrap; gap: calc(.4 * var(--_rem)); padding: 3px; }
 .al-os-block { display: flex; gap: 2px; padding: 2px; border: 1px solid var(--_line); border-radius: 6px; }
 .al-os-block.al-current { border: 2px solid var(--_focus); background: var(--_panel); }
 .al-os-block.al-skipped { opacity: .55; border-style: dashed; }
@@ -13,7 +13,7 @@ const ONLINE_SOFTMAX_CSS = `
 .al-masked-key .al-os-score { color: var(--_muted); }
 .al-steps li.al-skipped { border-style: dashed; }
 .al-os-state td.al-after { font-weight: 600; }
-.al-os-state td, .al-os-result td { text-align: left; }
+.al-os-state td, .al-os-result td { text-align: left; white-space: normal; }
 `;
 
 const KV_CACHE_CSS = `
