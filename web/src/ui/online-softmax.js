@@ -67,8 +67,8 @@ function narrateBlock(tokens, explain, index, revealed = true) {
   const hidden = maskedCount(block);
   const maskNote = hidden ? ` ${hidden} of its keys ${hidden === 1 ? 'is' : 'are'} masked and add${hidden === 1 ? 's' : ''} nothing.` : '';
   if (!revealed) {
-    return `${where}${maskNote} Its largest score is ${num(block.blockMax, 3)}; the running max so far is ${num(block.maxBefore, 3)}. ` +
-      'Predict what happens to the running max before the results are shown.';
+    return `${where}${maskNote} The running max so far is ${num(block.maxBefore, 3)}: compare this block's scores with it, ` +
+      'and predict what happens to the running max before the results are shown.';
   }
   const sums = `the running sum goes from ${num(block.sumBefore, 4)} to ${num(block.sumAfter, 4)} and the running output becomes ${vector(block.outputAfter, 3)}.`;
   if (block.maxBefore === -Infinity) {

@@ -163,7 +163,7 @@ class OnlineSoftmaxStepper extends LabElement {
         h('span', { class: 'al-os-token' }, tokens[b.start + k]), h('span', { class: 'al-os-score' }, s === -Infinity ? `${MINUS}\u221e` : num(s, 2)))));
     });
     this.strip.replaceChildren(h('p', { class: 'al-muted' }, `Scaled scores of "${tokens[e.row]}" against every key (scale ${num(e.scale, 4)}; ${MINUS}\u221e = masked), in blocks of ${this.st.block}:`),
-      scrollBox('Scores by block', h('div', { class: 'al-os-blocks' }, groups)));
+      scrollBox(`Scores of "${tokens[e.row]}" by block`, h('div', { class: 'al-os-blocks' }, groups)));
   }
 
   renderPrompt(step, revealed) {
@@ -204,19 +204,19 @@ class OnlineSoftmaxStepper extends LabElement {
   panel_start() {
     const d = this.explain.blocks.length ? this.explain.blocks[0].outputBefore.length : 0;
     const zeros = vector(new Array(d).fill(0), 0);
-    return this.stateTable({ m: `${MINUS}\u221e`, l: '0', o: zeros }, { m: '', rescale: '', l: '', o: '' }, 'The running values before any block');
+    return this.stateTable({ m: `${MINUS}\u221e`, l: '0', o: zeros }, { m: '', rescale: '', l: '', o: '' }, `Running values of "${this.tokens[this.st.query]}" before any block`);
   }
 
   panel_block(step, revealed) {
     const b = step.block;
     const hide = (x) => (revealed ? x : '?');
     return h('div', {},
-      h('p', {}, 'Block max: ', h('strong', {}, b.skipped ? 'none (every key masked)' : num(b.blockMax, 4))),
+      h('p', {}, 'Block max: ', h('strong', {}, b.skipped ? 'none (every key masked)' : hide(num(b.blockMax, 4)))),
       this.stateTable(
         { m: num(b.maxBefore, 4), l: num(b.sumBefore, 4), o: vector(b.outputBefore, 3) },
         b.skipped ? { m: num(b.maxAfter, 4), rescale: 'skipped', l: num(b.sumAfter, 4), o: vector(b.outputAfter, 3) }
           : { m: hide(num(b.maxAfter, 4)), rescale: hide(num(b.rescale, 4)), l: hide(num(b.sumAfter, 4)), o: hide(vector(b.outputAfter, 3)) },
-        `Running values around block ${step.index + 1}`));
+        `Running values of "${this.tokens[this.st.query]}" around block ${step.index + 1}`));
   }
 
   panel_finish() {
@@ -224,7 +224,8 @@ class OnlineSoftmaxStepper extends LabElement {
     const last = e.blocks[e.blocks.length - 1];
     const diff = this.finishDiff();
     const row = (name, v) => h('tr', {}, h('th', { scope: 'row' }, name), h('td', {}, v));
-    return scrollBox('The result', h('table', { class: 'al-table al-os-result' }, h('caption', { class: 'al-sr' }, 'The result'),
+    const label = `The result for "${this.tokens[this.st.query]}"`;
+    return scrollBox(label, h('table', { class: 'al-table al-os-result' }, h('caption', { class: 'al-sr' }, label),
       h('tbody', {},
         row('running sum l', num(last ? last.sumAfter : 0, 4)),
         row('output o / l', vector(e.output, 4)),
