@@ -217,3 +217,23 @@ test('lesson 4 at 390 px: no sideways scroll, the steppers fit, no widget text u
   assert.deepEqual(problems, []);
   await close();
 });
+
+test('print shows the steppers\' answers behind their predictions as "answer: ...", and hides the choices', async () => {
+  const { page: p, problems, close } = await open();
+  await p.click('#online button:has-text("Next")');
+  await p.click('#online button:has-text("Next")');
+  await p.emulateMedia({ media: 'print' });
+  const printed = await p.evaluate(() => Array.from(document.querySelectorAll('online-softmax-stepper, kv-cache-stepper'), (el) => ({
+    id: el.id,
+    answers: Array.from(el.shadowRoot.querySelectorAll('.al-print-answer')).filter((a) => a.offsetParent !== null).map((a) => a.textContent),
+    choices: Array.from(el.shadowRoot.querySelectorAll('.al-predict .al-group')).some((g) => g.offsetParent !== null),
+  })));
+  const by = Object.fromEntries(printed.map((x) => [x.id, x]));
+  const e = explainDefault('street', { block: 4 });
+  assert.deepEqual(by.online.answers, [`answer: ${online.judgeMaxChange(online.raisesMax(e.blocks[1]) ? 'up' : 'same', e.blocks[1]).message.replace(/^Right: /, '')}`]);
+  const run = kvRun(4);
+  assert.match(by.kvcache.answers[0], new RegExp(`^answer: without the cache the step at 8 tokens takes ${grouped(run[7].without)} multiply-adds against ${grouped(run[3].without)} at 4`));
+  assert.ok(!by.online.choices && !by.kvcache.choices, 'the choices are not printed');
+  assert.deepEqual(problems, []);
+  await close();
+});

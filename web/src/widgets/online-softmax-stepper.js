@@ -64,7 +64,7 @@ class OnlineSoftmaxStepper extends LabElement {
     const causal = this.attr('causal');
     if (causal !== undefined) this.st.causal = causal;
     const w = this.attr('window');
-    if (w !== undefined) this.st.window = w;
+    if (w !== undefined) this.st.window = Math.min(w, this.tokens.length);
   }
 
   applyAttribute() {
