@@ -151,8 +151,11 @@ test('KV cache: the cache grows a row per token, the weights and counts are the 
     assert.ok(diff <= 1e-5, `step ${t + 1}: the row equals full causal attention (${diff})`);
     if (t < 4) await p.click('#kvcache button:has-text("Next token")');
   }
-  const hidden = await textOf(p, '#kvcache');
-  assert.ok(!hidden.includes(grouped(run[4].without)), 'the cost without the cache is not on screen before the answer');
+  // (The total with the cache over all steps so far is the same number as one step without it: a sum of 1..n.)
+  const narration = await p.$eval('#kvcache', (el) => el.shadowRoot.querySelector('.al-narration').textContent);
+  assert.ok(!narration.includes(grouped(run[4].without)) && /hidden until you answer/.test(narration), 'the cost without the cache is not in the narration before the answer');
+  assert.deepEqual((await tableRows(p, '#kvcache .al-kv-figures'))['all 5 tokens so far'], [grouped(run.slice(0, 5).reduce((a, r) => a + r.multiplyAdds, 0)), '?']);
+  assert.ok(!(await textOf(p, '#kvcache')).includes(grouped(run[7].without)), 'the answer (the step at 8 tokens) is nowhere on screen');
   await p.click('#kvcache button:has-text("about 4\u00d7")');
   assert.match(await textOf(p, '#kvcache'), /Right: without the cache the step at 8 tokens takes/);
   const figures = await tableRows(p, '#kvcache .al-kv-figures');

@@ -27,7 +27,7 @@ class KvCacheStepper extends LabElement {
     if (tokens.length < DOUBLE[1] || tokens.length > MAX_TOKENS) {
       throw new Error(`<${this.localName}>: tokens has ${tokens.length} words; expected ${DOUBLE[1]} to ${MAX_TOKENS}`);
     }
-    this.tokens = tokens;
+    this.words = tokens;
     Object.assign(this, kv.seededInputs(lab, seedFrom(tokens.join(' ')), tokens.length));
     this.choices = kv.kvChoices(HEADS);
     this.st = { step: 0, kvHeads: HEADS };
@@ -46,7 +46,7 @@ class KvCacheStepper extends LabElement {
     this.view = new HeatmapView({
       label: 'Weights of the newest query over the cache: one row per query head, one column per cached token',
       title: 'New query weights over the KV cache',
-      caption: () => `Step ${this.st.step + 1}: the query of "${this.tokens[this.st.step]}" over ${this.st.step + 1} cached tokens; ${HEADS} query heads, ${this.st.kvHeads} key/value heads, d_head = ${D_HEAD}.`,
+      caption: () => `Step ${this.st.step + 1}: the query of "${this.words[this.st.step]}" over ${this.st.step + 1} cached tokens; ${HEADS} query heads, ${this.st.kvHeads} key/value heads, d_head = ${D_HEAD}.`,
       settings: () => ({ step: this.st.step + 1, heads: HEADS, kvHeads: this.st.kvHeads, dHead: D_HEAD }),
     });
     this.figures = h('div', { part: 'table' });
@@ -72,19 +72,21 @@ class KvCacheStepper extends LabElement {
       this.chips, this.stepTitle, this.predict.root, this.pictures,
       h('p', { class: 'al-muted' }, `The newest query's weights over the cache, one row per query head (h1 to h${HEADS}):`), this.view.root,
       this.figures, this.bytesBox, this.narration);
-    this.frame.addEventListener('keydown', (e) => this.guard(() => this.onKey(e)));
+    // The frame outlives a rebuild (a new tokens attribute): listen once.
+    if (!this.keysBound) this.frame.addEventListener('keydown', (e) => this.guard(() => this.status === 'ready' && this.onKey(e)));
+    this.keysBound = true;
     this.restore(this.readState(), false);
   }
 
   viewState() {
     const s = this.run[this.st.step];
-    return { step: this.st.step + 1, token: this.tokens[this.st.step], kvHeads: this.st.kvHeads, heads: HEADS, length: s.length, bytes: s.bytes,
+    return { step: this.st.step + 1, token: this.words[this.st.step], kvHeads: this.st.kvHeads, heads: HEADS, length: s.length, bytes: s.bytes,
       multiplyAdds: s.multiplyAdds, diff: s.diff, answered: Boolean(this.doublingAnswered) };
   }
 
   restore(s, save = true) {
     this.st.kvHeads = Number(urlState.choice(s.kv, this.choices.map((c) => String(c.kvHeads)), String(this.st.kvHeads)));
-    this.st.step = urlState.int(s.step, this.st.step, 0, this.tokens.length - 1);
+    this.st.step = urlState.int(s.step, this.st.step, 0, this.words.length - 1);
     this.generate();
     this.render(save);
   }
@@ -110,7 +112,7 @@ class KvCacheStepper extends LabElement {
 
   go(step) {
     const active = this.shadowRoot.activeElement;
-    this.st.step = Math.max(0, Math.min(this.tokens.length - 1, step));
+    this.st.step = Math.max(0, Math.min(this.words.length - 1, step));
     this.render();
     if (active === this.next && this.next.disabled) this.back.focus();
     else if (active === this.back && this.back.disabled) this.next.focus();
@@ -121,7 +123,7 @@ class KvCacheStepper extends LabElement {
    * step's engine figures, and checks every step against full causal attention over its prefix.
    */
   generate() {
-    const lab = this.lab, n = this.tokens.length, kvHeads = this.st.kvHeads;
+    const lab = this.lab, n = this.words.length, kvHeads = this.st.kvHeads;
     const Kh = kv.prefix(this.K, n, kvHeads), Vh = kv.prefix(this.V, n, kvHeads);
     const Kshared = kv.shareHeads(Kh, HEADS), Vshared = kv.shareHeads(Vh, HEADS);
     const cache = lab.createKVCache({ heads: HEADS, kvHeads, dHead: D_HEAD, maxLength: n });
@@ -153,7 +155,7 @@ class KvCacheStepper extends LabElement {
   }
 
   render(save = true) {
-    const { st, tokens } = this;
+    const { st, words: tokens } = this;
     const t = st.step, s = this.run[t];
     const hidden = !this.doublingAnswered;
     this.kvSelect.value = String(st.kvHeads);
@@ -184,7 +186,7 @@ class KvCacheStepper extends LabElement {
         h('table', { class: 'al-matrix-table' },
           h('caption', { class: 'al-sr' }, `${title}: ${rows.length} rows (tokens) by ${rows[0].length} columns (${this.st.kvHeads} heads of ${D_HEAD})`),
           h('tbody', {}, cells.map((row, i) => h('tr', { class: i === t ? 'al-new' : null },
-            h('th', { scope: 'row', title: this.tokens[i] }, this.tokens[i]),
+            h('th', { scope: 'row', title: this.words[i] }, this.words[i]),
             row.map((c, j) => h('td', { title: c.text, class: j > 0 && j % D_HEAD === 0 ? 'al-head-edge' : null,
               style: { backgroundColor: c.background, color: c.foreground } }, h('span', { class: 'al-sr' }, c.text))))))));
     };

@@ -20,16 +20,16 @@ class OnlineSoftmaxStepper extends LabElement {
   setup(lab, data) {
     const tokens = data.tokens || steps.DEFAULT_TOKENS;
     this.inputs = resolveInputs(lab, { tokens }, this.localName);
-    this.tokens = this.inputs.tokens;
-    const n = this.tokens.length;
-    const q = this.tokens.indexOf(this.attr('query', ''));
-    const it = this.tokens.lastIndexOf('it');
+    this.words = this.inputs.tokens;
+    const n = this.words.length;
+    const q = this.words.indexOf(this.attr('query', ''));
+    const it = this.words.lastIndexOf('it');
     this.st = { query: q >= 0 ? q : it >= 0 ? it : n - 1, block: 4, causal: false, window: 0, step: 0 };
     this.fromAttributes();
     this.answered = new Map();
     const ids = { query: uid(), block: uid(), causal: uid(), window: uid() };
     this.querySelect = h('select', { id: ids.query, onchange: () => this.guard(() => this.set({ query: Number(this.querySelect.value) })) },
-      this.tokens.map((t, i) => h('option', { value: String(i) }, `${i + 1}. ${t}`)));
+      this.words.map((t, i) => h('option', { value: String(i) }, `${i + 1}. ${t}`)));
     this.blockSelect = h('select', { id: ids.block, onchange: () => this.guard(() => this.set({ block: Number(this.blockSelect.value) })) },
       BLOCKS.filter((b) => b <= n).map((b) => h('option', { value: String(b) }, String(b))));
     this.causalBox = h('input', { id: ids.causal, type: 'checkbox', onchange: () => this.guard(() => this.set({ causal: this.causalBox.checked })) });
@@ -51,20 +51,22 @@ class OnlineSoftmaxStepper extends LabElement {
         h('label', { for: ids.window }, 'window', this.windowSelect)),
       h('div', { class: 'al-controls', part: 'controls' }, this.back, this.next, h('span', { class: 'al-muted' }, 'or use \u2190 \u2192 keys')),
       this.stepList, this.stepTitle, this.strip, this.prompt, this.panel, this.narration);
-    this.frame.addEventListener('keydown', (e) => this.guard(() => this.onKey(e)));
+    // The frame outlives a rebuild (a new tokens attribute): listen once.
+    if (!this.keysBound) this.frame.addEventListener('keydown', (e) => this.guard(() => this.status === 'ready' && this.onKey(e)));
+    this.keysBound = true;
     this.restore(this.readState(), false);
   }
 
   /** The state attributes (query, block, causal, window) over the current state. */
   fromAttributes() {
-    const q = this.tokens.indexOf(this.attr('query', ''));
+    const q = this.words.indexOf(this.attr('query', ''));
     if (q >= 0) this.st.query = q;
     const block = this.attr('block');
-    if (block !== undefined) this.st.block = Math.min(block, this.tokens.length);
+    if (block !== undefined) this.st.block = Math.min(block, this.words.length);
     const causal = this.attr('causal');
     if (causal !== undefined) this.st.causal = causal;
     const w = this.attr('window');
-    if (w !== undefined) this.st.window = Math.min(w, this.tokens.length);
+    if (w !== undefined) this.st.window = Math.min(w, this.words.length);
   }
 
   applyAttribute() {
@@ -76,12 +78,12 @@ class OnlineSoftmaxStepper extends LabElement {
 
   viewState() {
     const e = this.explain;
-    return { query: this.tokens[this.st.query], queryIndex: this.st.query, block: this.st.block, causal: this.st.causal, window: this.st.window || null,
+    return { query: this.words[this.st.query], queryIndex: this.st.query, block: this.st.block, causal: this.st.causal, window: this.st.window || null,
       step: this.stepsList[this.st.step].id, stepIndex: this.st.step, blocks: e ? e.blocks.length : 0 };
   }
 
   restore(s, save = true) {
-    const n = this.tokens.length;
+    const n = this.words.length;
     this.st.query = urlState.int(s.query, this.st.query, 0, n - 1);
     this.st.block = urlState.int(s.block, this.st.block, 1, n);
     this.st.causal = urlState.bool(s.causal, this.st.causal);
@@ -124,7 +126,7 @@ class OnlineSoftmaxStepper extends LabElement {
 
   render(save = true) {
     this.compute();
-    const { st, explain: e, tokens } = this;
+    const { st, explain: e, words: tokens } = this;
     st.step = Math.min(st.step, this.stepsList.length - 1);
     const step = this.stepsList[st.step];
     this.querySelect.value = String(st.query);
@@ -154,7 +156,7 @@ class OnlineSoftmaxStepper extends LabElement {
 
   /** Every key's scaled score in one strip, blocks side by side, the current block marked. */
   renderStrip(step) {
-    const { explain: e, tokens } = this;
+    const { explain: e, words: tokens } = this;
     const groups = e.blocks.map((b, i) => {
       const current = step.kind === 'block' && step.index === i;
       return h('div', { class: `al-os-block${current ? ' al-current' : ''}${b.skipped ? ' al-skipped' : ''}`, role: 'group',
@@ -204,7 +206,7 @@ class OnlineSoftmaxStepper extends LabElement {
   panel_start() {
     const d = this.explain.blocks.length ? this.explain.blocks[0].outputBefore.length : 0;
     const zeros = vector(new Array(d).fill(0), 0);
-    return this.stateTable({ m: `${MINUS}\u221e`, l: '0', o: zeros }, { m: '', rescale: '', l: '', o: '' }, `Running values of "${this.tokens[this.st.query]}" before any block`);
+    return this.stateTable({ m: `${MINUS}\u221e`, l: '0', o: zeros }, { m: '', rescale: '', l: '', o: '' }, `Running values of "${this.words[this.st.query]}" before any block`);
   }
 
   panel_block(step, revealed) {
@@ -216,7 +218,7 @@ class OnlineSoftmaxStepper extends LabElement {
         { m: num(b.maxBefore, 4), l: num(b.sumBefore, 4), o: vector(b.outputBefore, 3) },
         b.skipped ? { m: num(b.maxAfter, 4), rescale: 'skipped', l: num(b.sumAfter, 4), o: vector(b.outputAfter, 3) }
           : { m: hide(num(b.maxAfter, 4)), rescale: hide(num(b.rescale, 4)), l: hide(num(b.sumAfter, 4)), o: hide(vector(b.outputAfter, 3)) },
-        `Running values of "${this.tokens[this.st.query]}" around block ${step.index + 1}`));
+        `Running values of "${this.words[this.st.query]}" around block ${step.index + 1}`));
   }
 
   panel_finish() {
@@ -224,7 +226,7 @@ class OnlineSoftmaxStepper extends LabElement {
     const last = e.blocks[e.blocks.length - 1];
     const diff = this.finishDiff();
     const row = (name, v) => h('tr', {}, h('th', { scope: 'row' }, name), h('td', {}, v));
-    const label = `The result for "${this.tokens[this.st.query]}"`;
+    const label = `The result for "${this.words[this.st.query]}"`;
     return scrollBox(label, h('table', { class: 'al-table al-os-result' }, h('caption', { class: 'al-sr' }, label),
       h('tbody', {},
         row('running sum l', num(last ? last.sumAfter : 0, 4)),
