@@ -240,3 +240,22 @@ test('print shows the steppers\' answers behind their predictions as "answer: ..
   assert.deepEqual(problems, []);
   await close();
 });
+
+test('the steppers follow a new tokens attribute, and too few words for the KV stepper is a message naming it, not a broken page', async () => {
+  const { page: p, problems, close } = await open();
+  await p.$eval('#kvcache', (el) => el.setAttribute('tokens', 'a b'));
+  await p.waitForFunction(() => document.querySelector('#kvcache').status === 'error');
+  assert.equal(await p.$eval('#kvcache', (el) => el.shadowRoot.querySelector('[part="message"]').textContent),
+    'This widget could not be shown. <kv-cache-stepper>: tokens has 2 words; expected 8 to 12');
+  await p.$eval('#kvcache', (el) => { el.tokens = ['the', 'cat', 'sat', 'on', 'the', 'mat', 'and', 'slept']; });
+  await p.waitForFunction(() => document.querySelector('#kvcache').status === 'ready');
+  assert.equal((await stateOf(p, '#kvcache')).token, 'the');
+  await p.$eval('#online', (el) => el.setAttribute('tokens', 'one two'));
+  await p.waitForFunction(() => document.querySelector('#online').status === 'ready' && document.querySelector('#online').state.blocks === 1);
+  assert.deepEqual(await stateOf(p, '#online'), { query: 'two', queryIndex: 1, block: 2, causal: false, window: null, step: 'start', stepIndex: 0, blocks: 1 });
+  await p.click('#online button:has-text("Next")');
+  assert.equal((await stateOf(p, '#online')).step, 'block-1', 'one key press, one step (no doubled listener after the rebuild)');
+  problems.splice(0, problems.length, ...problems.filter((x) => !x.includes('kv-cache-stepper>: tokens has 2 words')));
+  assert.deepEqual(problems, []);
+  await close();
+});

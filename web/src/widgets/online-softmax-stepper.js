@@ -24,7 +24,7 @@ class OnlineSoftmaxStepper extends LabElement {
     const n = this.words.length;
     const q = this.words.indexOf(this.attr('query', ''));
     const it = this.words.lastIndexOf('it');
-    this.st = { query: q >= 0 ? q : it >= 0 ? it : n - 1, block: 4, causal: false, window: 0, step: 0 };
+    this.st = { query: q >= 0 ? q : it >= 0 ? it : n - 1, block: Math.min(4, n), causal: false, window: 0, step: 0 };
     this.fromAttributes();
     this.answered = new Map();
     const ids = { query: uid(), block: uid(), causal: uid(), window: uid() };
