@@ -15,7 +15,7 @@ const { launch } = require('../tests/browser/browser.js');
 const root = path.resolve(__dirname, '..');
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
-const PAGES = ['dist/index.html', 'dist/lesson-1.html', 'dist/lesson-2.html', 'dist/lesson-3.html', 'dist/lesson-5.html', 'tests/browser/hosts/all-widgets.html'];
+const PAGES = ['dist/index.html', 'dist/lesson-1.html', 'dist/lesson-2.html', 'dist/lesson-3.html', 'dist/lesson-4.html', 'dist/lesson-5.html', 'tests/browser/hosts/all-widgets.html'];
 const DONE = 'attention-lab bench: loaded';
 
 /**

@@ -16,6 +16,7 @@ const PAGES = [
   { file: 'lesson-1.html', nav: '1. Weighted averages' },
   { file: 'lesson-2.html', nav: '2. Masks, scaling, heads' },
   { file: 'lesson-3.html', nav: '3. Queries, keys, values' },
+  { file: 'lesson-4.html', nav: '4. What attention costs' },
   { file: 'lesson-5.html', nav: '5. Common mistakes' },
 ];
 

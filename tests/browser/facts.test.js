@@ -126,6 +126,75 @@ const CLAIMS = {
     assert.deepEqual(shape('heads'), [32, 50, 128], 'the attention output');
     assert.notDeepEqual(shape('output'), shape('heads'), 'the layer output after W_O is another tensor');
   },
+  'quadratic-memory'(lab) {
+    for (const n of [64, 1024, 4096]) {
+      assert.equal(lab.attentionMatrixBytes({ n: 2 * n }).bytes, 4 * lab.attentionMatrixBytes({ n }).bytes, `doubling n = ${n} quadruples the weight matrix`);
+    }
+  },
+  'online-equals-full'(lab) {
+    const [Q, K, V] = [1, 2, 3].map((seed) => lab.randomNormal({ shape: [12, 4], seed }));
+    for (const options of [{ block: 1 }, { block: 4 }, { block: 5, causal: true }, { block: 3, window: 4 }]) {
+      for (let row = 0; row < 12; row++) {
+        const e = lab.explainOnlineSoftmax(Q, K, V, row, options);
+        assert.ok(lab.maxAbsDiff(lab.tensor([e.output]), lab.tensor([e.fullOutput])) <= 1e-5, `row ${row}, ${JSON.stringify(options)}: o / l is ordinary attention`);
+      }
+    }
+  },
+  'tiled-traffic'(lab) {
+    for (const n of [1024, 4096]) {
+      const { full, tiled } = lab.costFigures({ m: n, n, dk: 64 });
+      assert.ok(tiled.peakExtraFloats * 10 < full.peakExtraFloats, `n = ${n}: the tiled kernel holds far fewer extra floats`);
+      assert.ok(tiled.floatsRead + tiled.floatsWritten < full.floatsRead + full.floatsWritten, `n = ${n}: and moves fewer`);
+    }
+  },
+  'kv-cache-equal'(lab) {
+    const heads = 4, n = 8, d = 4;
+    const Q = lab.randomNormal({ shape: [heads, n, d], seed: 5 }), K = lab.randomNormal({ shape: [heads, n, d], seed: 6 }), V = lab.randomNormal({ shape: [heads, n, d], seed: 7 });
+    const full = lab.attention(Q, K, V, { causal: true }).output.toArray();
+    const token = (x, t) => x.toArray().map((head) => head[t]);
+    const cache = lab.createKVCache({ heads, dHead: d, maxLength: n });
+    for (let t = 0; t < n; t++) {
+      cache.append(token(K, t), token(V, t));
+      const row = cache.attend(token(Q, t)).output;
+      assert.ok(lab.maxAbsDiff(row, lab.tensor(full.map((head) => head[t]))) <= 1e-5, `step ${t}: the cache's row is row ${t} of causal attention`);
+    }
+    cache.dispose();
+  },
+  'kv-linear'(lab) {
+    const heads = 4, d = 4, n = 16;
+    const x = lab.randomNormal({ shape: [heads, n, d], seed: 9 }).toArray();
+    const cache = lab.createKVCache({ heads, dHead: d, maxLength: n });
+    const steps = [];
+    for (let t = 0; t < n; t++) {
+      const tok = x.map((head) => head[t]);
+      cache.append(tok, tok);
+      steps.push(cache.attend(tok));
+    }
+    cache.dispose();
+    for (const len of [4, 8]) {
+      const a = steps[len - 1], b = steps[2 * len - 1];
+      const withCache = b.multiplyAdds / a.multiplyAdds, without = b.multiplyAddsWithoutCache / a.multiplyAddsWithoutCache;
+      assert.ok(Math.abs(withCache - 2) < 0.3, `${len} -> ${2 * len}: with the cache about twice (${withCache})`);
+      assert.ok(without > 3 && without < 4.5, `${len} -> ${2 * len}: without it about four times (${without})`);
+    }
+  },
+  'gqa-shrinks'(lab) {
+    for (const [h, hkv] of [[4, 2], [4, 1], [64, 8], [32, 1]]) {
+      const bytes = (kvHeads) => lab.kvCacheBytes({ layers: 2, kvHeads, dHead: 64, tokens: 100 }).bytes;
+      assert.equal(bytes(h) / bytes(hkv), h / hkv, `h = ${h}, h_kv = ${hkv}`);
+    }
+  },
+  'window-skips'(lab) {
+    const n = 12, window = 4, block = 4;
+    const [Q, K, V] = [1, 2, 3].map((seed) => lab.randomNormal({ shape: [n, 4], seed }));
+    for (let row = 0; row < n; row++) {
+      const e = lab.explainOnlineSoftmax(Q, K, V, row, { block, window });
+      for (const b of e.blocks) {
+        const overlaps = b.start <= row && b.end - 1 > row - window;
+        assert.equal(b.skipped, !overlaps, `row ${row}, keys ${b.start}..${b.end - 1}: skipped exactly when outside the window`);
+      }
+    }
+  },
   'mask-after-last-row'(lab) {
     const { Q, K, V } = lab.examples().timeFlies;
     const r = lab.mistake('mask-after-softmax', { Q, K, V, causal: true });

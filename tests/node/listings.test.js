@@ -139,6 +139,32 @@ const COMPUTE = {
     const r = lab.attention(Q, K, V);
     return { 'W.shape': r.weights.shape, 'A.shape': r.output.shape };
   },
+  'online-numpy'(lab, inp) {
+    sameAsExample(inp, lab.examples().timeFlies, { Q: 'Q', K: 'K', V: 'V' });
+    const e = lab.explainOnlineSoftmax(inp.arrays.Q, inp.arrays.K, inp.arrays.V, inp.sizes.row, { block: inp.sizes.block });
+    const last = e.blocks[e.blocks.length - 1];
+    assert.ok(lab.maxAbsDiff(lab.tensor([e.output]), lab.tensor([e.fullOutput])) < 1e-5, 'the online result is ordinary attention');
+    return { m: last.maxAfter, l: last.sumAfter, out: e.output, lse: e.lse };
+  },
+  'kv-decode-numpy'(lab, inp) {
+    sameAsExample(inp, lab.examples().timeFlies, { Q: 'Q', K: 'K', V: 'V' });
+    const { Q, K, V } = inp.arrays;
+    const cache = lab.createKVCache({ heads: 1, dHead: K[0].length, maxLength: Q.length });
+    let out;
+    for (let t = 0; t < Q.length; t++) {
+      cache.append([K[t]], [V[t]]);
+      out = cache.attend([Q[t]]).output;
+    }
+    cache.dispose();
+    const causal = lab.attention(Q, K, V, { causal: true }).output;
+    assert.ok(lab.maxAbsDiff(out, lab.tensor([row(causal, Q.length - 1)])) < 1e-6, 'the last step equals the last row of causal attention');
+    return { out_t: out };
+  },
+  'kv-bytes-python'(lab, inp) {
+    const { layers, heads, kv_heads: kvHeads, d_head: dHead, tokens } = inp.sizes;
+    const bytes = (kv) => lab.kvCacheBytes({ layers, kvHeads: kv, dHead, dtype: 'float16', tokens }).bytes;
+    return { mha: bytes(heads), gqa: bytes(kvHeads) };
+  },
 };
 
 let lab;

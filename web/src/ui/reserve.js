@@ -20,6 +20,8 @@ const BASE = {
   'softmax-demo': [240, 240, 219, 181, 181, 181, 181],
   // Before the question is answered; the median over the eight mistakes (they differ by a code line or two).
   'mistakes-lab': [1021, 944, 866, 783, 762, 740, 720],
+  'online-softmax-stepper': [734, 622, 600, 586, 545, 506, 484],
+  'kv-cache-stepper': [1690, 1501, 1302, 1196, 1064, 1042, 999],
 };
 
 function column(width) {

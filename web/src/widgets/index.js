@@ -13,6 +13,8 @@ const { ShapeTracer } = require('./shape-tracer.js');
 const { PaddingMask } = require('./padding-mask.js');
 const { SoftmaxDemo } = require('./softmax-demo.js');
 const { MistakesLab } = require('./mistakes-lab.js');
+const { OnlineSoftmaxStepper } = require('./online-softmax-stepper.js');
+const { KvCacheStepper } = require('./kv-cache-stepper.js');
 
 const ELEMENTS = {
   'attention-stepper': AttentionStepper,
@@ -24,6 +26,8 @@ const ELEMENTS = {
   'padding-mask': PaddingMask,
   'softmax-demo': SoftmaxDemo,
   'mistakes-lab': MistakesLab,
+  'online-softmax-stepper': OnlineSoftmaxStepper,
+  'kv-cache-stepper': KvCacheStepper,
 };
 
 /** Properties that mirror the declared attributes: reading parses, writing reflects. */

@@ -163,6 +163,34 @@ const WIDGETS = {
     parts: [{ name: 'heatmap', description: 'The correct, mistaken and difference grids.' }, { name: 'legend', description: 'Each colour legend.' }, { name: 'prompt', description: 'The predict-first prompt.' }],
     state: '{ mistake: string, revealed: boolean }',
   },
+  'online-softmax-stepper': {
+    className: 'OnlineSoftmaxStepper',
+    summary: 'One query row processed block by block as a tiled kernel does: running max, rescale factor, running sum and output, then o / l beside ordinary attention.',
+    json: false,
+    attributes: [
+      tokens('Words separated by spaces (the keys; seeded vectors). Default: a twelve-word sentence.'),
+      { name: 'query', property: 'query', type: 'string', state: true, description: 'The query token (its first occurrence).' },
+      { name: 'block', property: 'block', type: 'integer', min: 1, max: 256, state: true, description: 'Keys per block (default 4; at most the number of tokens).' },
+      { name: 'causal', property: 'causal', type: 'boolean', state: true, description: 'Start with the causal mask on.' },
+      { name: 'window', property: 'window', type: 'integer', min: 1, max: 256, state: true, description: 'Sliding window: the query sees only the last `window` keys.' },
+    ],
+    parts: [{ name: 'steps', description: 'The list of steps (start, one per block, divide).' }, { name: 'prompt', description: 'The predict-first prompt of a block.' },
+      { name: 'table', description: 'The running values before and after the current block.' }, { name: 'narration', description: 'The sentence that explains the current step.' }],
+    state: '{ query: string, queryIndex: number, block: number, causal: boolean, window: number | null, step: string, stepIndex: number, blocks: number }',
+  },
+  'kv-cache-stepper': {
+    className: 'KvCacheStepper',
+    summary: 'Generate token by token with a KV cache: the cache grows a row per token, multiply-adds with and without it, the row checked against full causal attention, and GQA/MQA shrinking the cache.',
+    json: false,
+    attributes: [
+      tokens('Words separated by spaces (8 to 12), generated one per step; seeded vectors.'),
+      { name: 'kv-heads', property: 'kvHeads', type: 'enum', values: ['4', '2', '1'], state: true, description: 'Key/value heads for the 4 query heads: 4 (multi-head), 2 (grouped-query) or 1 (multi-query).' },
+    ],
+    parts: [{ name: 'steps', description: 'The tokens, generated so far and still to come.' }, { name: 'cache', description: 'The pictures of the K and V caches.' },
+      { name: 'heatmap', description: 'The newest query\'s weights over the cache.' }, { name: 'table', description: 'Multiply-adds with and without the cache.' },
+      { name: 'prompt', description: 'The predict-first prompt.' }, { name: 'narration', description: 'The sentence that explains the current step.' }],
+    state: '{ step: number, token: string, kvHeads: number, heads: number, length: number, bytes: number, multiplyAdds: number, diff: number, answered: boolean }',
+  },
 };
 
 /** Every attribute of a widget, its own and the common ones. */
