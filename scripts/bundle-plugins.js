@@ -56,4 +56,49 @@ const wasmPlugin = {
   },
 };
 
-module.exports = { formulaPlugin, wasmPlugin };
+// Size rules for the shipped script (the budget is checked in tests/node/size.test.js):
+// - CSS lives in template literals assigned to a name ending in CSS (`const FOO_CSS = \`...\``)
+//   with no ${} inside; the bundle minifies them with esbuild's CSS minifier, so the sources
+//   keep readable CSS and readers download none of its spacing.
+// - The widget manifest (web/src/widgets/manifest.js) feeds the README, the TypeScript
+//   declarations and custom-elements.json; at run time the elements need only the attribute
+//   rules, so the bundle carries those without descriptions, summaries, parts or events.
+const CSS_LITERAL = /(\b[A-Z_]*CSS\s*=\s*)`([^`]*)`/g;
+
+async function minifyCss(source, file) {
+  const esbuild = require('esbuild');
+  const pieces = [];
+  let last = 0;
+  for (const m of source.matchAll(CSS_LITERAL)) {
+    if (m[2].includes('${')) throw new Error(`${file}: a CSS literal may not interpolate (\${...}); join strings instead`);
+    const css = (await esbuild.transform(m[2], { loader: 'css', minify: true, logLevel: 'error' })).code.trim();
+    pieces.push(source.slice(last, m.index), m[1], JSON.stringify(css));
+    last = m.index + m[0].length;
+  }
+  pieces.push(source.slice(last));
+  return pieces.join('');
+}
+
+const shrinkPlugin = {
+  name: 'al-shrink',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]web[\\/]src[\\/]widgets[\\/][^\\/]+\.js$/ }, async (args) => {
+      if (path.basename(args.path) === 'manifest.js') {
+        delete require.cache[require.resolve(args.path)];
+        const { WIDGETS, COMMON_ATTRIBUTES, attributesOf } = require(args.path);
+        const strip = (attrs) => attrs.map(({ description, ...rule }) => rule);
+        const widgets = Object.fromEntries(Object.entries(WIDGETS).map(([tag, w]) => [tag, { attributes: strip(w.attributes) }]));
+        return {
+          contents: `const WIDGETS = ${JSON.stringify(widgets)}, COMMON_ATTRIBUTES = ${JSON.stringify(strip(COMMON_ATTRIBUTES))};\n` +
+            `${attributesOf}\nmodule.exports = { WIDGETS, attributesOf };`,
+          loader: 'js',
+        };
+      }
+      const source = await fs.promises.readFile(args.path, 'utf8');
+      if (!/\b[A-Z_]*CSS\s*=\s*`/.test(source)) return undefined;
+      return { contents: await minifyCss(source, args.path), loader: 'js' };
+    });
+  },
+};
+
+module.exports = { formulaPlugin, wasmPlugin, shrinkPlugin };

@@ -8,7 +8,7 @@
 const fs = require('fs');
 const path = require('path');
 const zlib = require('zlib');
-const { formulaPlugin, wasmPlugin } = require('./bundle-plugins.js');
+const { formulaPlugin, wasmPlugin, shrinkPlugin } = require('./bundle-plugins.js');
 
 const root = path.resolve(__dirname, '..');
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
@@ -26,7 +26,7 @@ async function bundled(entry, { external = [], stub = [] } = {}) {
   };
   const r = await esbuild.build({
     entryPoints: [path.join(root, entry)], bundle: true, format: 'iife', platform: 'browser', minify: true,
-    legalComments: 'none', write: false, external, plugins: [stubPlugin, formulaPlugin, wasmPlugin], logLevel: 'error',
+    legalComments: 'none', write: false, external, plugins: [stubPlugin, formulaPlugin, wasmPlugin, shrinkPlugin], logLevel: 'error',
   });
   return Buffer.from(r.outputFiles[0].contents);
 }

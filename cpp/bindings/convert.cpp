@@ -1,5 +1,8 @@
 #include "convert.hpp"
 
+#include <new>
+#include <stdexcept>
+
 #include <emscripten/wire.h>
 
 #include "attnlab/errors.hpp"
@@ -188,6 +191,18 @@ std::vector<double> to_numbers(const val& js) {
     std::vector<double> out(js["length"].as<unsigned>());
     for (std::size_t i = 0; i < out.size(); ++i) out[i] = js[i].as<double>();
     return out;
+}
+
+val guarded_call(const char* fn, val (*body)(void*), void* context) {
+    try {
+        return body(context);
+    } catch (const std::bad_alloc&) {
+        return error_value(std::string(fn) + ": out of memory; expected smaller inputs");
+    } catch (const std::exception& e) {
+        return error_value(e.what());
+    } catch (...) {
+        return error_value(std::string(fn) + ": internal error");
+    }
 }
 
 val error_value(const std::string& message) {
