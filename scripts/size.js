@@ -8,9 +8,14 @@
 const fs = require('fs');
 const path = require('path');
 const zlib = require('zlib');
-const { formulaPlugin, wasmPlugin, shrinkPlugin } = require('./bundle-plugins.js');
+const { formulaPlugin, wasmPlugin, shrinkPlugin, embeddedWasm } = require('./bundle-plugins.js');
 
 const root = path.resolve(__dirname, '..');
+
+// Bytes gzip -9 that tests/node/size.test.js allows. Set a little above what the build makes
+// so that growth is a decision: a change that needs more raises these here, in its own commit,
+// with the reason. See "Size" in the README for the rules that keep the script small.
+const SIZE_BUDGET = { script: 0, wasm: 0 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [] } = {}) {
@@ -38,7 +43,7 @@ async function sizeBreakdown() {
   const rows = [];
   const add = (part, bytes) => rows.push({ part, raw: bytes.length, gzip: gzip(bytes) });
   add('wasm module (.wasm)', wasm);
-  add('wasm embedded as base64 of its gzip (as shipped)', Buffer.from(zlib.gzipSync(wasm, { level: 9 }).toString('base64')));
+  add('wasm embedded as base64 of its zopfli gzip (as shipped)', Buffer.from((await embeddedWasm('gzip')).base64));
   add('wasm embedded as base64 of raw bytes (not used)', Buffer.from(wasm.toString('base64')));
   add('emscripten glue (minified)', await bundled('build/wasm/attention_lab_core.js'));
   add('JS API (web/src, minified)', await bundled('web/src/index.js'));
@@ -60,4 +65,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { sizeBreakdown, formatSizes };
+module.exports = { sizeBreakdown, formatSizes, SIZE_BUDGET };
