@@ -86,13 +86,13 @@ const wasmPlugin = {
 //   rules, so the bundle carries those without descriptions, summaries, parts or events.
 const CSS_LITERAL = /(\b[A-Z_]*CSS\s*=\s*)`([^`]*)`/g;
 
-async function minifyCss(source, file) {
+async function minifyCss(source, file, drop) {
   const esbuild = require('esbuild');
   const pieces = [];
   let last = 0;
   for (const m of source.matchAll(CSS_LITERAL)) {
     if (m[2].includes('${')) throw new Error(`${file}: a CSS literal may not interpolate (\${...}); join strings instead`);
-    const css = (await esbuild.transform(m[2], { loader: 'css', minify: true, logLevel: 'error' })).code.trim();
+    const css = drop ? '' : (await esbuild.transform(m[2], { loader: 'css', minify: true, logLevel: 'error' })).code.trim();
     pieces.push(source.slice(last, m.index), m[1], JSON.stringify(css));
     last = m.index + m[0].length;
   }
@@ -100,7 +100,8 @@ async function minifyCss(source, file) {
   return pieces.join('');
 }
 
-const shrinkPlugin = {
+// dropCss: CSS literals become empty strings (for the size breakdown's "widgets without CSS").
+const makeShrinkPlugin = ({ dropCss = false } = {}) => ({
   name: 'al-shrink',
   setup(build) {
     build.onLoad({ filter: /[\\/]web[\\/]src[\\/]widgets[\\/][^\\/]+\.js$/ }, async (args) => {
@@ -117,9 +118,10 @@ const shrinkPlugin = {
       }
       const source = await fs.promises.readFile(args.path, 'utf8');
       if (!/\b[A-Z_]*CSS\s*=\s*`/.test(source)) return undefined;
-      return { contents: await minifyCss(source, args.path), loader: 'js' };
+      return { contents: await minifyCss(source, args.path, dropCss), loader: 'js' };
     });
   },
-};
+});
+const shrinkPlugin = makeShrinkPlugin();
 
-module.exports = { formulaPlugin, wasmPlugin, shrinkPlugin, embeddedWasm };
+module.exports = { formulaPlugin, wasmPlugin, shrinkPlugin, makeShrinkPlugin, embeddedWasm };
