@@ -21,20 +21,6 @@ val shape_to_js(const shape_t& shape) {
 
 }  // namespace
 
-tensor make_input(const double* extents, std::size_t rank, double length, const std::string& fn,
-                  const std::string& name) {
-    shape_t shape(rank);
-    for (std::size_t i = 0; i < rank; ++i) {
-        shape[i] = to_size(extents[i], fn, name + ".shape[" + std::to_string(i) + "]");
-    }
-    const std::size_t size = checked_size(shape, default_max_elements, fn + ": " + name);
-    if (length != static_cast<double>(size)) {
-        throw argument_error(fn + ": " + name + ".data has " + number_string(length) + " entries but shape " +
-                             shape_string(shape) + " needs " + std::to_string(size));
-    }
-    return tensor::from_shape(shape);
-}
-
 tensor to_tensor(const val& js, const std::string& fn, const std::string& name) {
     // web/src hands over { shape: number[], data: Float32Array } that it built itself, with
     // data outside wasm memory, so growing memory here cannot detach it and set() cannot throw.

@@ -29,7 +29,7 @@ using emscripten::val;
 
 /// An uninitialised tensor for an input given as `rank` extents (doubles, as JS numbers
 /// arrive) and a data length: checks each extent is a whole number before narrowing it, the
-/// total against default_max_elements, and that the data length matches.
+/// total against default_max_elements, and that the data length matches. (In staging.cpp.)
 tensor make_input(const double* extents, std::size_t rank, double length, const std::string& fn,
                   const std::string& name);
 

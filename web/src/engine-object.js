@@ -9,8 +9,7 @@ function engineObject(core, kind) {
   const object = {};
   for (const key of Object.keys(core)) {
     if (!key.startsWith(`${kind}_`) || key === `${kind}_new`) continue;
-    const method = core[key];
-    object[key.slice(kind.length + 1)] = (...args) => method(address, ...args);
+    object[key.slice(kind.length + 1)] = core[key].bind(null, address);  // bound: no rest/spread per call
   }
   return object;
 }
