@@ -13,7 +13,7 @@
 const { execFileSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
-const { formulaPlugin, wasmPlugin } = require('./bundle-plugins.js');
+const { formulaPlugin, wasmPlugin, shrinkPlugin } = require('./bundle-plugins.js');
 
 const root = path.resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -62,7 +62,7 @@ if (want('bundle')) {
       entryPoints: [path.join(root, 'web', 'src', 'browser.js')],
       format: 'iife',
       outfile: path.join(root, 'dist', 'attention-lab.js'),
-      plugins: [formulaPlugin, wasmPlugin],
+      plugins: [formulaPlugin, wasmPlugin, shrinkPlugin],
     }),
     esbuild.build({
       ...common,

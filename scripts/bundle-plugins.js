@@ -42,18 +42,86 @@ const formulaPlugin = {
 
 // The wasm bytes inside the script, as base64 of their gzip: the script gzips to about
 // the size of the gzipped wasm, where base64 of the raw bytes gzips to about 1.4 times that
-// (measured in npm run bench). ATTNLAB_EMBED=raw embeds the raw bytes, for comparison.
+// (measured in npm run bench). The gzip is made with zopfli (@gfx/zopfli, build time only),
+// about 5% smaller than zlib -9 and still plain gzip for DecompressionStream; it takes
+// seconds, so it is cached beside the wasm under the module's hash. ATTNLAB_EMBED=raw embeds
+// the raw bytes, for comparison.
+const wasmFile = path.join(root, 'build', 'wasm', 'attention_lab_core.wasm');
+
+async function zopfliGzip(raw) {
+  const hash = require('crypto').createHash('sha256').update(raw).digest('hex').slice(0, 16);
+  const cache = path.join(path.dirname(wasmFile), `attention_lab_core.${hash}.wasm.gz`);
+  if (fs.existsSync(cache)) return fs.readFileSync(cache);
+  const { gzip } = require('@gfx/zopfli');
+  const out = await new Promise((resolve, reject) => gzip(raw, { numiterations: 15 }, (err, r) => (err ? reject(err) : resolve(Buffer.from(r)))));
+  if (!require('zlib').gunzipSync(out).equals(raw)) throw new Error('zopfli: the gzip of the wasm does not read back');
+  for (const f of fs.readdirSync(path.dirname(wasmFile))) {
+    if (/^attention_lab_core\.[0-9a-f]{16}\.wasm\.gz$/.test(f)) fs.rmSync(path.join(path.dirname(wasmFile), f));
+  }
+  fs.writeFileSync(cache, out);
+  return out;
+}
+
+/** { encoding, base64 } of the wasm as the script embeds it. */
+async function embeddedWasm(encoding = process.env.ATTNLAB_EMBED === 'raw' ? 'raw' : 'gzip') {
+  const raw = fs.readFileSync(wasmFile);
+  const bytes = encoding === 'gzip' ? await zopfliGzip(raw) : raw;
+  return { encoding, base64: bytes.toString('base64') };
+}
+
 const wasmPlugin = {
   name: 'al-wasm',
   setup(build) {
     build.onResolve({ filter: /^al:wasm$/ }, () => ({ path: 'wasm', namespace: 'al-wasm' }));
-    build.onLoad({ filter: /.*/, namespace: 'al-wasm' }, () => {
-      const raw = fs.readFileSync(path.join(root, 'build', 'wasm', 'attention_lab_core.wasm'));
-      const encoding = process.env.ATTNLAB_EMBED === 'raw' ? 'raw' : 'gzip';
-      const bytes = encoding === 'gzip' ? require('zlib').gzipSync(raw, { level: 9 }) : raw;
-      return { contents: `module.exports = ${JSON.stringify({ encoding, base64: bytes.toString('base64') })};`, loader: 'js' };
-    });
+    build.onLoad({ filter: /.*/, namespace: 'al-wasm' }, async () => ({ contents: `module.exports = ${JSON.stringify(await embeddedWasm())};`, loader: 'js' }));
   },
 };
 
-module.exports = { formulaPlugin, wasmPlugin };
+// Size rules for the shipped script (the budget is checked in tests/node/size.test.js):
+// - CSS lives in template literals assigned to a name ending in CSS (`const FOO_CSS = \`...\``)
+//   with no ${} inside; the bundle minifies them with esbuild's CSS minifier, so the sources
+//   keep readable CSS and readers download none of its spacing.
+// - The widget manifest (web/src/widgets/manifest.js) feeds the README, the TypeScript
+//   declarations and custom-elements.json; at run time the elements need only the attribute
+//   rules, so the bundle carries those without descriptions, summaries, parts or events.
+const CSS_LITERAL = /(\b[A-Z_]*CSS\s*=\s*)`([^`]*)`/g;
+
+async function minifyCss(source, file, drop) {
+  const esbuild = require('esbuild');
+  const pieces = [];
+  let last = 0;
+  for (const m of source.matchAll(CSS_LITERAL)) {
+    if (m[2].includes('${')) throw new Error(`${file}: a CSS literal may not interpolate (\${...}); join strings instead`);
+    const css = drop ? '' : (await esbuild.transform(m[2], { loader: 'css', minify: true, logLevel: 'error' })).code.trim();
+    pieces.push(source.slice(last, m.index), m[1], JSON.stringify(css));
+    last = m.index + m[0].length;
+  }
+  pieces.push(source.slice(last));
+  return pieces.join('');
+}
+
+// dropCss: CSS literals become empty strings (for the size breakdown's "widgets without CSS").
+const makeShrinkPlugin = ({ dropCss = false } = {}) => ({
+  name: 'al-shrink',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]web[\\/]src[\\/]widgets[\\/][^\\/]+\.js$/ }, async (args) => {
+      if (path.basename(args.path) === 'manifest.js') {
+        delete require.cache[require.resolve(args.path)];
+        const { WIDGETS, COMMON_ATTRIBUTES, attributesOf } = require(args.path);
+        const strip = (attrs) => attrs.map(({ description, ...rule }) => rule);
+        const widgets = Object.fromEntries(Object.entries(WIDGETS).map(([tag, w]) => [tag, { attributes: strip(w.attributes) }]));
+        return {
+          contents: `const WIDGETS = ${JSON.stringify(widgets)}, COMMON_ATTRIBUTES = ${JSON.stringify(strip(COMMON_ATTRIBUTES))};\n` +
+            `${attributesOf}\nmodule.exports = { WIDGETS, attributesOf };`,
+          loader: 'js',
+        };
+      }
+      const source = await fs.promises.readFile(args.path, 'utf8');
+      if (!/\b[A-Z_]*CSS\s*=\s*`/.test(source)) return undefined;
+      return { contents: await minifyCss(source, args.path, dropCss), loader: 'js' };
+    });
+  },
+});
+const shrinkPlugin = makeShrinkPlugin();
+
+module.exports = { formulaPlugin, wasmPlugin, shrinkPlugin, makeShrinkPlugin, embeddedWasm };

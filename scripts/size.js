@@ -8,12 +8,17 @@
 const fs = require('fs');
 const path = require('path');
 const zlib = require('zlib');
-const { formulaPlugin, wasmPlugin } = require('./bundle-plugins.js');
+const { formulaPlugin, wasmPlugin, shrinkPlugin, makeShrinkPlugin, embeddedWasm } = require('./bundle-plugins.js');
 
 const root = path.resolve(__dirname, '..');
+
+// Bytes gzip -9 that tests/node/size.test.js allows. Set a little above what the build makes
+// so that growth is a decision: a change that needs more raises these here, in its own commit,
+// with the reason. See "Size" in the README for the rules that keep the script small.
+const SIZE_BUDGET = { script: 112000, wasm: 59000 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
-async function bundled(entry, { external = [], stub = [] } = {}) {
+async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {
   const esbuild = require('esbuild');
   const stubPlugin = {
     name: 'stub',
@@ -26,9 +31,20 @@ async function bundled(entry, { external = [], stub = [] } = {}) {
   };
   const r = await esbuild.build({
     entryPoints: [path.join(root, entry)], bundle: true, format: 'iife', platform: 'browser', minify: true,
-    legalComments: 'none', write: false, external, plugins: [stubPlugin, formulaPlugin, wasmPlugin], logLevel: 'error',
+    legalComments: 'none', write: false, external, plugins: [stubPlugin, formulaPlugin, wasmPlugin, shrink], logLevel: 'error',
   });
   return Buffer.from(r.outputFiles[0].contents);
+}
+
+/** The widgets' stylesheet as the script carries it. */
+async function cssText() {
+  const r = await require('esbuild').build({
+    entryPoints: [path.join(root, 'web/src/widgets/styles.js')], bundle: true, format: 'cjs', platform: 'node', write: false,
+    plugins: [formulaPlugin, shrinkPlugin], logLevel: 'error',
+  });
+  const m = new module.constructor();
+  m._compile(r.outputFiles[0].text, path.join(root, 'web/src/widgets/styles.bundle.js'));
+  return m.exports.CSS;
 }
 
 /** Rows of { part, raw, gzip } in bytes. */
@@ -38,12 +54,12 @@ async function sizeBreakdown() {
   const rows = [];
   const add = (part, bytes) => rows.push({ part, raw: bytes.length, gzip: gzip(bytes) });
   add('wasm module (.wasm)', wasm);
-  add('wasm embedded as base64 of its gzip (as shipped)', Buffer.from(zlib.gzipSync(wasm, { level: 9 }).toString('base64')));
+  add('wasm embedded as base64 of its zopfli gzip (as shipped)', Buffer.from((await embeddedWasm('gzip')).base64));
   add('wasm embedded as base64 of raw bytes (not used)', Buffer.from(wasm.toString('base64')));
   add('emscripten glue (minified)', await bundled('build/wasm/attention_lab_core.js'));
   add('JS API (web/src, minified)', await bundled('web/src/index.js'));
-  add('widgets without CSS (minified)', await bundled('web/src/widgets/index.js', { stub: [path.join(root, 'web/src/widgets/styles.js')] }));
-  add('widget CSS (styles.js, minified)', await bundled('web/src/widgets/styles.js'));
+  add('widgets without CSS (minified)', await bundled('web/src/widgets/index.js', { shrink: makeShrinkPlugin({ dropCss: true }) }));
+  add('widget CSS text (minified)', Buffer.from(await cssText()));
   add('whole dist/attention-lab.js', script);
   return rows;
 }
@@ -60,4 +76,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { sizeBreakdown, formatSizes };
+module.exports = { sizeBreakdown, formatSizes, SIZE_BUDGET };

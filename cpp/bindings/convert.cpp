@@ -1,5 +1,8 @@
 #include "convert.hpp"
 
+#include <new>
+#include <stdexcept>
+
 #include <emscripten/wire.h>
 
 #include "attnlab/errors.hpp"
@@ -17,20 +20,6 @@ val shape_to_js(const shape_t& shape) {
 }
 
 }  // namespace
-
-tensor make_input(const double* extents, std::size_t rank, double length, const std::string& fn,
-                  const std::string& name) {
-    shape_t shape(rank);
-    for (std::size_t i = 0; i < rank; ++i) {
-        shape[i] = to_size(extents[i], fn, name + ".shape[" + std::to_string(i) + "]");
-    }
-    const std::size_t size = checked_size(shape, default_max_elements, fn + ": " + name);
-    if (length != static_cast<double>(size)) {
-        throw argument_error(fn + ": " + name + ".data has " + number_string(length) + " entries but shape " +
-                             shape_string(shape) + " needs " + std::to_string(size));
-    }
-    return tensor::from_shape(shape);
-}
 
 tensor to_tensor(const val& js, const std::string& fn, const std::string& name) {
     // web/src hands over { shape: number[], data: Float32Array } that it built itself, with
@@ -189,6 +178,18 @@ std::vector<double> to_numbers(const val& js) {
     std::vector<double> out(js["length"].as<unsigned>());
     for (std::size_t i = 0; i < out.size(); ++i) out[i] = js[i].as<double>();
     return out;
+}
+
+val guarded_call(const char* fn, val (*body)(void*), void* context) {
+    try {
+        return body(context);
+    } catch (const std::bad_alloc&) {
+        return error_value(std::string(fn) + ": out of memory; expected smaller inputs");
+    } catch (const std::exception& e) {
+        return error_value(e.what());
+    } catch (...) {
+        return error_value(std::string(fn) + ": internal error");
+    }
 }
 
 val error_value(const std::string& message) {

@@ -10,6 +10,7 @@
 
 #include <string>
 #include <vector>
+#include <type_traits>
 #include <utility>
 
 #include <emscripten/val.h>
@@ -28,7 +29,7 @@ using emscripten::val;
 
 /// An uninitialised tensor for an input given as `rank` extents (doubles, as JS numbers
 /// arrive) and a data length: checks each extent is a whole number before narrowing it, the
-/// total against default_max_elements, and that the data length matches.
+/// total against default_max_elements, and that the data length matches. (In staging.cpp.)
 tensor make_input(const double* extents, std::size_t rank, double length, const std::string& fn,
                   const std::string& name);
 
@@ -53,19 +54,17 @@ std::vector<double> to_numbers(const val& js);
 /// { error: message } for the JS wrapper to throw as an Error.
 val error_value(const std::string& message);
 
-/// Runs `body`, turning any C++ exception into error_value so none escapes to JS
-/// (an escaping exception reaches JS as a bare number).
+/// Runs body(context), turning any C++ exception into error_value so none escapes to JS
+/// (an escaping exception reaches JS as a bare number). One copy of the catch clauses for
+/// every entry point: `guarded` below only adds a small thunk per call site.
+val guarded_call(const char* fn, val (*body)(void*), void* context);
+
+/// guarded_call for a callable returning val.
 template <class Body>
 val guarded(const char* fn, Body&& body) {
-    try {
-        return std::forward<Body>(body)();
-    } catch (const std::bad_alloc&) {
-        return error_value(std::string(fn) + ": out of memory; expected smaller inputs");
-    } catch (const std::exception& e) {
-        return error_value(e.what());
-    } catch (...) {
-        return error_value(std::string(fn) + ": internal error");
-    }
+    using body_t = std::remove_reference_t<Body>;
+    return guarded_call(fn, [](void* c) -> val { return (*static_cast<body_t*>(c))(); },
+                        const_cast<void*>(static_cast<const void*>(&body)));
 }
 
 }  // namespace attnlab::bindings

@@ -16,6 +16,22 @@ double address(const void* p) { return static_cast<double>(reinterpret_cast<std:
 
 }  // namespace
 
+// Declared in convert.hpp; defined here, with the per-call path built at -O3, since every
+// lab.attention call stages its inputs through it.
+tensor make_input(const double* extents, std::size_t rank, double length, const std::string& fn,
+                  const std::string& name) {
+    shape_t shape(rank);
+    for (std::size_t i = 0; i < rank; ++i) {
+        shape[i] = to_size(extents[i], fn, name + ".shape[" + std::to_string(i) + "]");
+    }
+    const std::size_t size = checked_size(shape, default_max_elements, fn + ": " + name);
+    if (length != static_cast<double>(size)) {
+        throw argument_error(fn + ": " + name + ".data has " + number_string(length) + " entries but shape " +
+                             shape_string(shape) + " needs " + std::to_string(size));
+    }
+    return tensor::from_shape(shape);
+}
+
 emscripten::val staging::memory_view() const {
     return emscripten::val(emscripten::typed_memory_view(0, static_cast<const float*>(nullptr)));
 }

@@ -1,10 +1,8 @@
 #include "attnlab/multihead.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
-
-#include <xtensor/xmanipulation.hpp>
-#include <xtensor/xview.hpp>
 
 #include "attnlab/attention.hpp"
 #include "attnlab/errors.hpp"
@@ -25,24 +23,41 @@ void require_rank2(const tensor& t, const std::string& name, const char* expecte
     require_finite(t, fn, name);
 }
 
+// Copies a rows x width block between row-major buffers with the given row strides. The
+// head splits and merges below are such copies; plain loops keep xtensor's transpose and
+// view machinery out of the wasm build on this cold path.
+void copy_block(const float* src, std::size_t src_stride, float* dst, std::size_t dst_stride, std::size_t rows,
+                std::size_t width) {
+    for (std::size_t r = 0; r < rows; ++r) std::copy_n(src + r * src_stride, width, dst + r * dst_stride);
+}
+
 // [n, h * d] -> [h, n, d]: head i takes columns [i * d, (i + 1) * d).
 tensor split_heads(const tensor& t, std::size_t h) {
     const std::size_t n = t.shape()[0], d = t.shape()[1] / h;
-    tensor r = xt::reshape_view(t, {n, h, d});
-    return xt::transpose(r, {1, 0, 2});
+    tensor r = tensor::from_shape({h, n, d});
+    for (std::size_t i = 0; i < h; ++i) copy_block(t.data() + i * d, h * d, r.data() + i * n * d, d, n, d);
+    return r;
 }
 
-// [h, n, d] -> [n, h * d], the inverse of split_heads.
+// [h, n, d] -> [n, h * d], the inverse of split_heads; forgetting the transpose reshapes
+// the [h, n, d] memory as it lies.
 tensor merge_heads(const tensor& t, bool forget_transpose) {
     const std::size_t h = t.shape()[0], n = t.shape()[1], d = t.shape()[2];
-    if (forget_transpose) return xt::reshape_view(t, {n, h * d});
-    tensor moved = xt::transpose(t, {1, 0, 2});
-    return xt::reshape_view(moved, {n, h * d});
+    tensor r = tensor::from_shape({n, h * d});
+    if (forget_transpose) {
+        std::copy_n(t.data(), t.size(), r.data());
+        return r;
+    }
+    for (std::size_t i = 0; i < h; ++i) copy_block(t.data() + i * n * d, d, r.data() + i * d, h * d, n, d);
+    return r;
 }
 
 // Columns [c0, c0 + w) of matrix t, as a contiguous [rows, w] tensor.
 tensor columns(const tensor& t, std::size_t c0, std::size_t w) {
-    return xt::view(t, xt::all(), xt::range(c0, c0 + w));
+    const std::size_t rows = t.shape()[0];
+    tensor r = tensor::from_shape({rows, w});
+    copy_block(t.data() + c0, t.shape()[1], r.data(), w, rows, w);
+    return r;
 }
 
 }  // namespace
@@ -127,13 +142,13 @@ mha_result multi_head_attention(const mha_inputs& in) {
             const tensor vi = matmul(in.x, columns(in.w_v, i * d_vh, d_vh), fn, "X", "Wv");
             attention_result a = attention(qi, ki, vi, opts, fn);
             r.scale = a.scale;
-            xt::view(r.q, i) = qi;
-            xt::view(r.k, i) = ki;
-            xt::view(r.v, i) = vi;
-            xt::view(r.scores, i) = a.scores;
-            xt::view(r.weights, i) = a.weights;
-            xt::view(r.head_outputs, i) = a.output;
-            xt::view(r.concat, xt::all(), xt::range(i * d_vh, (i + 1) * d_vh)) = a.output;
+            std::copy_n(qi.data(), qi.size(), r.q.data() + i * qi.size());
+            std::copy_n(ki.data(), ki.size(), r.k.data() + i * ki.size());
+            std::copy_n(vi.data(), vi.size(), r.v.data() + i * vi.size());
+            std::copy_n(a.scores.data(), a.scores.size(), r.scores.data() + i * a.scores.size());
+            std::copy_n(a.weights.data(), a.weights.size(), r.weights.data() + i * a.weights.size());
+            std::copy_n(a.output.data(), a.output.size(), r.head_outputs.data() + i * a.output.size());
+            copy_block(a.output.data(), d_vh, r.concat.data() + i * d_vh, d_v, n, d_vh);
         }
     }
     r.output = in.w_o ? matmul(r.concat, *in.w_o, fn, "the concatenated heads", "Wo") : r.concat;  // [n, d_out]

@@ -27,31 +27,46 @@ shape_trace trace_shapes(const layer_sizes& sizes_in) {
     }
     if (s.d_v == 0) s.d_v = s.d_k;
     const std::size_t b = s.batch, n = s.n, h = s.heads;
-    const shape_t lead = h > 1 ? shape_t{b, h} : shape_t{b};
-    const auto per_head = [&](std::initializer_list<std::size_t> tail) {
-        shape_t out = lead;
-        out.insert(out.end(), tail);
-        return out;
+    // The pipeline as data: each step's extents as letters (b batch, n tokens, m d_model,
+    // k d_k, v d_v, K h d_k, V h d_v); per-head steps get the head axis after the batch when
+    // h > 1. A table rather than one initializer per step keeps the wasm build small.
+    struct spec {
+        const char *id, *name, *formula;
+        bool per_head;
+        const char* extents;
+    };
+    static const spec pipeline[] = {
+        {"ids", "token ids", "", false, "bn"},
+        {"X", "embeddings X", "one vector per token", false, "bnm"},
+        {"Wq", "W_Q", "learned", false, "mK"},
+        {"Wk", "W_K", "learned", false, "mK"},
+        {"Wv", "W_V", "learned", false, "mV"},
+        {"Q", "queries Q", "X W_Q", true, "nk"},
+        {"K", "keys K", "X W_K", true, "nk"},
+        {"V", "values V", "X W_V", true, "nv"},
+        {"Kt", "K\u1d40", "K transposed", true, "kn"},
+        {"scores", "scores", "Q K\u1d40", true, "nn"},
+        {"weights", "weights", "softmax(Q K\u1d40 / \u221ad_k), rows sum to 1", true, "nn"},
+        {"heads", "head outputs", "weights V", true, "nv"},
+        {"concat", "heads merged", "move the head axis back, reshape", false, "bnV"},
+        {"Wo", "W_O", "learned", false, "Vm"},
+        {"output", "output", "merged heads W_O", false, "bnm"},
     };
     shape_trace t;
-    const char* split = h > 1 ? ", split into heads" : "";
-    t.steps = {
-        {"ids", "token ids", "", {b, n}},
-        {"X", "embeddings X", "one vector per token", {b, n, s.d_model}},
-        {"Wq", "W_Q", "learned", {s.d_model, h * s.d_k}},
-        {"Wk", "W_K", "learned", {s.d_model, h * s.d_k}},
-        {"Wv", "W_V", "learned", {s.d_model, h * s.d_v}},
-        {"Q", "queries Q", std::string("X W_Q") + split, per_head({n, s.d_k})},
-        {"K", "keys K", std::string("X W_K") + split, per_head({n, s.d_k})},
-        {"V", "values V", std::string("X W_V") + split, per_head({n, s.d_v})},
-        {"Kt", "K\u1d40", "K transposed", per_head({s.d_k, n})},
-        {"scores", "scores", "Q K\u1d40", per_head({n, n})},
-        {"weights", "weights", "softmax(Q K\u1d40 / \u221ad_k), rows sum to 1", per_head({n, n})},
-        {"heads", h > 1 ? "head outputs" : "attention output", "weights V", per_head({n, s.d_v})},
-    };
-    if (h > 1) t.steps.push_back({"concat", "heads merged", "move the head axis back, reshape", {b, n, h * s.d_v}});
-    t.steps.push_back({"Wo", "W_O", "learned", {h * s.d_v, s.d_model}});
-    t.steps.push_back({"output", "output", h > 1 ? "merged heads W_O" : "attention output W_O", {b, n, s.d_model}});
+    for (const spec& p : pipeline) {
+        const std::string id = p.id;
+        if (id == "concat" && h == 1) continue;
+        shape_step step{id, p.name, p.formula, {}};
+        if (h > 1 && (id == "Q" || id == "K" || id == "V")) step.formula += ", split into heads";
+        if (h == 1 && id == "heads") step.name = "attention output";
+        if (h == 1 && id == "output") step.formula = "attention output W_O";
+        if (p.per_head) step.shape = h > 1 ? shape_t{b, h} : shape_t{b};
+        for (const char* e = p.extents; *e; ++e) {
+            step.shape.push_back(*e == 'b' ? b : *e == 'n' ? n : *e == 'm' ? s.d_model : *e == 'k' ? s.d_k
+                                 : *e == 'v' ? s.d_v : *e == 'K' ? h * s.d_k : h * s.d_v);
+        }
+        t.steps.push_back(std::move(step));
+    }
     const double dm = static_cast<double>(s.d_model), hd = static_cast<double>(h);
     t.parameters = dm * hd * s.d_k * 2 + dm * hd * s.d_v * 2;
     t.score_entries = static_cast<double>(b) * hd * static_cast<double>(n) * static_cast<double>(n);

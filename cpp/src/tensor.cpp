@@ -1,8 +1,6 @@
 #include "attnlab/tensor.hpp"
 
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
 
 #include "attnlab/errors.hpp"
@@ -33,21 +31,6 @@ std::size_t checked_size(const shape_t& shape, std::size_t limit, const std::str
                              std::to_string(limit));
     }
     return total;
-}
-
-std::string number_string(double x) {
-    if (std::isnan(x)) return "NaN";
-    if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
-    char buf[32];
-    if (std::floor(x) == x && std::abs(x) < 1e21) {
-        std::snprintf(buf, sizeof buf, "%.0f", x);  // JavaScript writes whole numbers below 1e21 in full
-        return buf;
-    }
-    for (int digits = 1; digits <= 17; ++digits) {
-        std::snprintf(buf, sizeof buf, "%.*g", digits, x);
-        if (std::strtod(buf, nullptr) == x) break;
-    }
-    return buf;
 }
 
 std::size_t to_size(double x, const std::string& fn, const std::string& name) {

@@ -5,6 +5,7 @@
 
 const { checkKeys, numberArg } = require('./options.js');
 const { describe } = require('./tensor.js');
+const { engineObject } = require('./engine-object.js');
 
 const FN = 'createDotProductStats';
 
@@ -19,7 +20,7 @@ class DotProductStats {
     const o = checkKeys(FN, spec, ['dk', 'seed']);
     const dk = numberArg(FN, o, 'dk');
     const seed = numberArg(FN, o, 'seed', 1);
-    this._handle = new core.DotProductStats();
+    this._handle = engineObject(core, 'DotProductStats');
     try {
       unwrap(this._handle.start(dk, seed));
     } catch (err) {

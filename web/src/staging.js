@@ -7,6 +7,7 @@
 // engine-side workspace: no allocation at all, which is most of the cost at n = 5.
 
 const { Tensor } = require('./tensor.js');
+const { engineObject } = require('./engine-object.js');
 
 // Indices shared with staging.cpp: input slots, the scaling rule numbers, and the names
 // the engine puts in messages (registered once, so calls pass small numbers, not strings).
@@ -20,7 +21,7 @@ const HEADER = { scores: 4, scaled: 5, masked: 6, weights: 7, output: 8 };
 class Staging {
   constructor(core) {
     this._core = core;
-    this._handle = new core.Staging();
+    this._handle = engineObject(core, 'Staging');
     NAMES.forEach((name, i) => this._handle.setName(i, name));
     this._scratch = this._handle.scratchAddress() / 8;
     this._f32 = null;

@@ -4,6 +4,7 @@
 // returns a fresh view: read ws.Q each frame rather than keeping it.
 
 const { checkSpec, numberArg, numberList, attentionOptions, ATTENTION_OPTIONS, STAGES } = require('./options.js');
+const { engineObject } = require('./engine-object.js');
 
 
 class Workspace {
@@ -20,7 +21,7 @@ class Workspace {
     const { options } = attentionOptions(fn, given, ctx);
     this.batch = batch;
     Object.assign(this, sizes);
-    this._handle = new core.Workspace();
+    this._handle = engineObject(core, 'Workspace');
     let ok = false;
     try {
       const result = this._handle.configure({ batch, ...sizes, options });
