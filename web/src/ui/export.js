@@ -44,6 +44,7 @@ function exactNumber(x) {
 
 /** One CSV/TSV field, quoted per RFC 4180 when needed. */
 function field(value, sep) {
+  if (value === null || value === undefined) return '';
   if (typeof value === 'number') return exactNumber(value);
   let s = String(value);
   // A spreadsheet runs a cell that starts with =, +, -, @ as a formula: keep author text text.
@@ -87,7 +88,7 @@ function toJSON(fig) {
 /** A chart figure from the options of the on-page line chart (widgets/svg.js lineChart). */
 function chartFigure(opts, settings = {}, note = '') {
   return { kind: 'chart', title: opts.title, caption: [opts.desc, note].filter(Boolean).join(' '), settings, xLabel: opts.xLabel, yLabel: opts.yLabel,
-    xs: opts.xs, yMax: opts.yMax, series: opts.series };
+    xs: opts.xs, yMax: opts.yMax, ...(opts.yLog ? { yLog: true, yMin: opts.yMin } : {}), series: opts.series };
 }
 
 /** "attention-weights-head-1.svg" from the title. */

@@ -12,6 +12,7 @@ const { MultiheadView } = require('./multihead-view.js');
 const { ShapeTracer } = require('./shape-tracer.js');
 const { PaddingMask } = require('./padding-mask.js');
 const { SoftmaxDemo } = require('./softmax-demo.js');
+const { CostLab } = require('./cost-lab.js');
 
 const ELEMENTS = {
   'attention-stepper': AttentionStepper,
@@ -22,6 +23,7 @@ const ELEMENTS = {
   'shape-tracer': ShapeTracer,
   'padding-mask': PaddingMask,
   'softmax-demo': SoftmaxDemo,
+  'cost-lab': CostLab,
 };
 
 /** Properties that mirror the declared attributes: reading parses, writing reflects. */

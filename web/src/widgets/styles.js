@@ -7,6 +7,7 @@
 
 const { EXPORT_CSS } = require('./export-menu.js');
 const { PRINT_CSS } = require('./print.js');
+const { COST_CSS } = require('./cost-styles.js');
 
 const CSS = `
 :host { display: block; margin: 1.25em 0; max-width: 100%; }
@@ -147,7 +148,7 @@ button:disabled { opacity: .5; cursor: default; }
 @media (prefers-reduced-motion: no-preference) {
   .al-cell, .al-bar { transition: background-color .18s ease, width .25s ease; }
 }
-` + EXPORT_CSS + PRINT_CSS;
+` + EXPORT_CSS + COST_CSS + PRINT_CSS;
 
 const sheets = new WeakMap();
 
