@@ -203,14 +203,16 @@ function chartLayout(fig) {
   items.push({ t: 'text', x: X(12), y: Y((top + bottom) / 2), text: fig.yLabel, size: 11, fill: THEME.muted, anchor: 'middle', rotate: -90 });
   const mark = (ser, pts) => {
     const st = SERIES_STYLE[ser.cls] || SERIES_STYLE['al-curve'];
-    if (ser.points) return pts.map(([x, y]) => ({ t: 'circle', cx: x, cy: y, r: 4, fill: st.fill || THEME.accent, stroke: st.stroke }));
-    return [{ t: 'path', points: pts, stroke: st.stroke || THEME.accent, width: 2, dash: st.dash }];
+    const line = !ser.points || ser.line ? [{ t: 'path', points: pts, stroke: st.stroke || THEME.accent, width: 2, dash: st.dash }] : [];
+    if (!ser.points) return line;
+    const dot = ser.points === true ? st : SERIES_STYLE[ser.points] || st;
+    return [...line, ...pts.map(([x, y]) => ({ t: 'circle', cx: x, cy: y, r: 4, fill: dot.fill || THEME.accent, stroke: dot.stroke }))];
   };
   fig.series.forEach((ser, k) => items.push(...mark(ser, g.series[k].map(([x, y]) => [X(x), Y(y)]))));
   let y = dy + g.H + 4;
   fig.series.forEach((ser, k) => {
     y += 16;
-    const sample = ser.points ? [[PAD + 12, y - 4]] : [[PAD, y - 4], [PAD + 24, y - 4]];
+    const sample = ser.points && !ser.line ? [[PAD + 12, y - 4]] : [[PAD, y - 4], [PAD + 24, y - 4]];
     items.push(...mark(ser, sample));
     items.push({ t: 'text', x: PAD + 32, y, text: ser.name || `series ${k + 1}`, size: 12, fill: THEME.fg });
   });

@@ -25,6 +25,8 @@ const D = 64;
 // thread must stay under the 50 ms that makes a task "long".
 const BUDGET_MS = { worker: 4000, page: 40 };
 const MIN_MS = { worker: 20, page: 5 };
+const FULL_STYLE = { cls: 'al-curve', points: 'al-point-2', line: true };
+const TILED_STYLE = { cls: 'al-curve-2', points: 'al-point', line: true };
 const NAMES = { full: 'full attention', tiled: 'tiled (online softmax)' };
 const PAGE_SENTENCE = 'This page does not allow background workers, so the measurement runs on the page itself, in small steps, and stops at sizes where one call would take more than about 50 ms.';
 const CALC_FIELDS = [
@@ -230,7 +232,7 @@ class CostLab extends LabElement {
       if (this.predicted) this.prompt.answer(this.predicted);
       this.saveState();
     } catch (err) {
-      if (!(err instanceof Cancelled)) throw err;
+      if (!(err instanceof Cancelled)) this.showError(err);
     } finally {
       if (generation === this.runGen) this.finishRun();
     }
@@ -314,13 +316,13 @@ class CostLab extends LabElement {
       title: 'Time per call against n (log-log)',
       desc: `Full attention: ${slopeText(fits.full)}; tiled: ${slopeText(fits.tiled)}.`,
       xLabel: 'n (log scale)', yLabel: 'ms per call (log scale)',
-      series: [{ name: NAMES.full, ys: ms('full'), cls: 'al-curve' }, { name: NAMES.tiled, ys: ms('tiled'), cls: 'al-curve-2' }],
+      series: [{ name: NAMES.full, ys: ms('full'), ...FULL_STYLE }, { name: NAMES.tiled, ys: ms('tiled'), ...TILED_STYLE }],
     }, this.timeChart);
     chartOf({
       title: 'Peak extra memory against n (log-log)',
       desc: `Full attention: ${slopeText(memFits.full)}; tiled: ${slopeText(memFits.tiled)}.`,
       xLabel: 'n (log scale)', yLabel: 'MiB (log scale)',
-      series: [{ name: NAMES.full, ys: memOf('full'), cls: 'al-curve' }, { name: NAMES.tiled, ys: memOf('tiled'), cls: 'al-curve-2' }],
+      series: [{ name: NAMES.full, ys: memOf('full'), ...FULL_STYLE }, { name: NAMES.tiled, ys: memOf('tiled'), ...TILED_STYLE }],
     }, this.memChart);
     this.drawTable(mem);
   }

@@ -14,7 +14,8 @@ function s(tag, attrs = {}, ...children) {
 
 /**
  * A log-x line chart.
- * @param opts { title, desc, xLabel, yLabel, xs: number[], series: [{ name, ys, cls, points }], yMax }
+ * @param opts { title, desc, xLabel, yLabel, xs: number[], series: [{ name, ys, cls, points, line }], yMax }
+ *   points: true (dots of class cls) or the dots' class; line: a line through the dots as well
  */
 function lineChart(opts) {
   const g = chart.lineLayout(opts);
@@ -33,8 +34,8 @@ function lineChart(opts) {
   svg.append(s('text', { x: 12, y: (T + bottom) / 2, 'text-anchor': 'middle', transform: `rotate(-90 12 ${(T + bottom) / 2})` }, opts.yLabel));
   opts.series.forEach((ser, k) => {
     const pts = g.series[k];
-    if (ser.points) pts.forEach(([px, py]) => svg.append(s('circle', { class: ser.cls, cx: px, cy: py, r: 4 })));
-    else svg.append(s('path', { class: ser.cls, d: chart.path(pts) }));
+    if (!ser.points || ser.line) svg.append(s('path', { class: ser.cls, d: chart.path(pts) }));
+    if (ser.points) pts.forEach(([px, py]) => svg.append(s('circle', { class: ser.points === true ? ser.cls : ser.points, cx: px, cy: py, r: 4 })));
   });
   return svg;
 }
