@@ -64,7 +64,7 @@ test('a sweep doubles n from 64, runs full then tiled per size, and stops a meth
   const fakeMs = { full: (n) => (n / 256) ** 2, tiled: (n) => (n / 512) ** 2 };
   for (let job = sweep.next(); job; job = sweep.next()) {
     ran.push(`${job.method} ${job.n}`);
-    assert.deepEqual([job.d, job.repeats, job.minMs, job.seed], [64, 3, 5, 7 + job.n]);
+    assert.deepEqual([job.d, job.repeats, job.minMs, job.seed, job.warmup], [64, 3, 5, 7 + job.n, job.n === 64]);
     if (job.method === 'full' && job.n === 1024) sweep.record(job, { error: 'attention: out of memory; expected smaller inputs' });
     else sweep.record(job, { times: [fakeMs[job.method](job.n), 0, 1e9], heapBytes: 2 ** 24 });
   }

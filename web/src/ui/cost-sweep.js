@@ -25,8 +25,9 @@ function sweepSizes(maxN) {
  * Times one attention call at size n, on a lab object (the engine's JS API). Written to run
  * unchanged inside the cost lab's worker, whose source is this function's text: it may use
  * only its arguments and globals (performance).
- * @param job { method: 'full' | 'tiled', n, d, repeats, minMs, seed }: each repeat calls
- *   the kernel until minMs have passed (timer resolution) and keeps the time per call
+ * @param job { method: 'full' | 'tiled', n, d, repeats, minMs, seed, warmup }: each repeat
+ *   calls the kernel until minMs have passed (timer resolution) and keeps the time per call;
+ *   warmup makes one untimed call first
  * @returns { method, n, times: ms per call for each repeat, figures (tiled: the kernel's own),
  *   heapBytes: the engine's memory after the runs }
  */
@@ -37,14 +38,16 @@ function measureJob(lab, job) {
   const V = lab.randomNormal({ shape, seed: job.seed + 2 });
   const tiled = job.method === 'tiled';
   let figures = null;
+  const call = () => (tiled ? lab.tiledAttention(Q, K, V).figures : lab.attention(Q, K, V, { stages: ['output'] }) && null);
+  // The first call of a fresh engine pays for compiling and growing memory: not timed.
+  if (job.warmup) call();
   const times = [];
   for (let r = 0; r < job.repeats; r++) {
     let calls = 0;
     const t0 = performance.now();
     let t = t0;
     do {
-      if (tiled) figures = lab.tiledAttention(Q, K, V).figures;
-      else lab.attention(Q, K, V, { stages: ['output'] });
+      figures = call();
       calls += 1;
       t = performance.now();
     } while (t - t0 < job.minMs);
@@ -79,7 +82,9 @@ function createSweep(opts) {
         const method = METHODS[index % 2];
         const row = rows[method][index >> 1];
         const stop = stopReason(method, index >> 1);
-        if (!stop) return { method, n: row.n, d, repeats, minMs: opts.minMs === undefined ? 20 : opts.minMs, seed: (opts.seed || 1) + row.n };
+        if (!stop) {
+          return { method, n: row.n, d, repeats, minMs: opts.minMs === undefined ? 20 : opts.minMs, seed: (opts.seed || 1) + row.n, warmup: index < METHODS.length };
+        }
         row.skipped = stop;
         index += 1;
       }

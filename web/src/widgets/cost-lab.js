@@ -113,6 +113,7 @@ class CostLab extends LabElement {
         h('div', { class: 'al-controls al-cost-fields' }, fieldLabels),
         this.calcOut));
     this.restore(this.readState(), false);
+    this.prompt.refreshPrint();
   }
 
   presetFields(id) {
@@ -230,6 +231,7 @@ class CostLab extends LabElement {
       this.st.ran = true;
       this.draw();
       if (this.predicted) this.prompt.answer(this.predicted);
+      this.prompt.refreshPrint();
       this.saveState();
     } catch (err) {
       if (!(err instanceof Cancelled)) this.showError(err);
