@@ -211,7 +211,7 @@ class CostLab extends LabElement {
     this.progress.value = 0;
     this.status_.textContent = 'Starting the measurement\u2026';
     try {
-      const runner = await this.getRunner();
+      let runner = await this.getRunner();
       if (generation !== this.runGen) return;
       this.pageNote.hidden = runner.kind !== 'page';
       this.st.runner = runner.kind;
@@ -220,7 +220,18 @@ class CostLab extends LabElement {
       for (let job = sweep.next(); job; job = sweep.next()) {
         this.status_.textContent = `Measuring ${NAMES[job.method]} at n = ${grouped(job.n)}\u2026`;
         this.progress.value = sweep.done / sweep.total;
-        const result = await runner.run(job);
+        let result;
+        try {
+          result = await runner.run(job);
+        } catch (err) {
+          if (err instanceof Cancelled) throw err;
+          // The worker died (a browser may end one that runs out of memory): that size failed;
+          // the sweep goes on in a new one.
+          result = { error: err.message };
+          if (this.runner) this.runner.stop();
+          this.runner = null;
+          runner = await this.getRunner();
+        }
         if (generation !== this.runGen) return;
         sweep.record(job, result);
         if (!this.resultsBox.hidden) this.draw();
