@@ -58,6 +58,8 @@ export interface MaskAndScaleOptions {
   validLens?: TensorInput | null;
   /** true (or 1) = may attend; broadcastable to [...batch, m, n]. */
   mask?: MaskInput | null;
+  /** Sliding window: the query at position p = i + (n - m) sees only keys p - window < j <= p. A whole number >= 1. */
+  window?: number | null;
   /** The scale outright; overrides `scaling` and `temperature`. */
   scale?: number | null;
   /** Default 'sqrt'. */
@@ -280,6 +282,168 @@ export interface MemoryUse {
   handles: number | undefined;
 }
 
+/** Masks and block sizes of tiledAttention (no explicit mask, scaling or temperature). */
+export interface TiledAttentionOptions {
+  causal?: boolean;
+  validLens?: TensorInput | null;
+  window?: number | null;
+  scale?: number | null;
+  /** Query rows per block, 1..m. Default min(64, m). */
+  blockQ?: number | null;
+  /** Keys per block, 1..n. Default min(64, n). */
+  blockK?: number | null;
+}
+
+/** Figures of one method under the counting model in the README ("What attention costs"). */
+export interface MethodCost {
+  /** Floats held at once beyond the inputs and the output. */
+  peakExtraFloats: number;
+  floatsRead: number;
+  floatsWritten: number;
+  multiplyAdds: number;
+}
+
+export interface TiledCost extends MethodCost {
+  /** (row block, key block) pairs computed. */
+  blocksComputed: number;
+  /** Pairs skipped because every key in them is masked for every row of the block. */
+  blocksSkipped: number;
+}
+
+export interface TiledAttentionResult {
+  /** [..., m, d_v]; 0 for a fully masked row. */
+  output: Tensor;
+  /** [..., m]: log-sum-exp of each row's scaled, masked scores; -Infinity for a fully masked row. */
+  lse: Tensor;
+  blockQ: number;
+  blockK: number;
+  scale: number;
+  figures: TiledCost;
+}
+
+export interface CostFiguresSpec {
+  batch?: number;
+  heads?: number;
+  m: number;
+  n: number;
+  dk: number;
+  /** Default dk. */
+  dv?: number | null;
+  blockQ?: number | null;
+  blockK?: number | null;
+  causal?: boolean;
+  window?: number | null;
+}
+
+export interface CostFigures {
+  full: MethodCost;
+  tiled: TiledCost;
+  blockQ: number;
+  blockK: number;
+}
+
+export interface ExplainOnlineSoftmaxOptions {
+  /** Keys per block, 1..n. Default min(4, n). */
+  block?: number | null;
+  causal?: boolean;
+  validLens?: TensorInput | null;
+  window?: number | null;
+  scale?: number | null;
+}
+
+export interface OnlineSoftmaxBlock {
+  /** Keys [start, end). */
+  start: number;
+  end: number;
+  scores: number[];
+  blockMax: number;
+  maxBefore: number;
+  maxAfter: number;
+  /** exp(maxBefore - maxAfter); 0 while maxBefore is -Infinity. */
+  rescale: number;
+  sumBefore: number;
+  sumAfter: number;
+  /** The running (unnormalised) output before and after this block. */
+  outputBefore: number[];
+  outputAfter: number[];
+  /** Every key of the block is masked for this row: nothing changes. */
+  skipped: boolean;
+}
+
+export interface OnlineSoftmaxExplanation {
+  row: number;
+  scale: number;
+  /** Scaled, masked; -Infinity where masked. */
+  scores: number[];
+  blocks: OnlineSoftmaxBlock[];
+  /** Last outputAfter / sumAfter. */
+  output: number[];
+  lse: number;
+  /** The ordinary softmax of scores, for comparison. */
+  weights: number[];
+  /** The same row of ordinary attention. */
+  fullOutput: number[];
+}
+
+export type Dtype = 'float64' | 'float32' | 'float16' | 'bfloat16' | 'int8';
+
+export interface KVCacheBytesSpec {
+  layers?: number;
+  kvHeads: number;
+  dHead: number;
+  /** Default 'float16'. */
+  dtype?: Dtype;
+  tokens?: number;
+  batch?: number;
+}
+
+export interface AttentionMatrixBytesSpec {
+  batch?: number;
+  heads?: number;
+  n: number;
+  /** Default 'float32'. */
+  dtype?: Dtype;
+}
+
+export interface KVCacheSpec {
+  heads: number;
+  /** Key/value heads; must divide heads. Default heads (1 = multi-query). */
+  kvHeads?: number;
+  dHead: number;
+  maxLength: number;
+  /** Default 1/sqrt(dHead). */
+  scale?: number | null;
+}
+
+export interface KVCacheStep {
+  /** [heads, dHead] */
+  output: Tensor;
+  /** [heads, length] */
+  weights: Tensor;
+  /** This step with the cache: heads x length x 2 dHead. */
+  multiplyAdds: number;
+  /** Recomputing causal attention over the prefix: heads x length (length + 1) / 2 x 2 dHead. */
+  multiplyAddsWithoutCache: number;
+}
+
+export interface KVCache {
+  /** Appends one token's k and v, each [kvHeads, dHead]; returns the new length. */
+  append(k: TensorInput, v: TensorInput): number;
+  /** Attends q [heads, dHead] (the newest token's query) over every cached token. */
+  attend(q: TensorInput): KVCacheStep;
+  readonly length: number;
+  readonly maxLength: number;
+  readonly heads: number;
+  readonly kvHeads: number;
+  readonly dHead: number;
+  readonly scale: number;
+  /** Bytes held now: 2 x length x kvHeads x dHead x 4. */
+  readonly bytes: number;
+  readonly bytesPerToken: number;
+  /** Frees engine memory; idempotent. Later calls throw. */
+  dispose(): void;
+}
+
 /** The API around one loaded engine. Bad input throws an Error naming the function and argument. */
 export interface Lab {
   /**
@@ -307,6 +471,15 @@ export interface Lab {
   createWorkspace(spec: WorkspaceSpec): Workspace;
   examples(): Examples;
   memory(): MemoryUse;
+  /** Attention over key blocks with an online softmax; never holds the m x n matrix. */
+  tiledAttention(Q: TensorInput, K: TensorInput, V: TensorInput, options?: TiledAttentionOptions): TiledAttentionResult;
+  /** Full vs tiled figures for these sizes, from the tiled kernel's own counting code. */
+  costFigures(spec: CostFiguresSpec): CostFigures;
+  /** One row of 2-D attention through the online softmax, block by block. */
+  explainOnlineSoftmax(Q: TensorInput, K: TensorInput, V: TensorInput, row: number, options?: ExplainOnlineSoftmaxOptions): OnlineSoftmaxExplanation;
+  kvCacheBytes(spec: KVCacheBytesSpec): { bytesPerToken: number; bytes: number };
+  attentionMatrixBytes(spec: AttentionMatrixBytesSpec): { elements: number; bytes: number };
+  createKVCache(spec: KVCacheSpec): KVCache;
   Tensor: TensorConstructor;
   /** The option names attention() accepts. */
   ATTENTION_OPTIONS: readonly string[];

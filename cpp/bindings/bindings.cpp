@@ -11,6 +11,7 @@
 
 #include "attnlab/attnlab.hpp"
 #include "convert.hpp"
+#include "cost.hpp"
 #include "staging.hpp"
 
 namespace attnlab::bindings {
@@ -177,6 +178,7 @@ EMSCRIPTEN_BINDINGS(attnlab) {
     emscripten::function("heapInUse", &heap_in_use);
     emscripten::function("heapSize", &heap_size);
     emscripten::function("maxElements", &max_elements);
+    register_cost();
     emscripten::class_<staging>("Staging")
         .constructor<>()
         .function("scratchAddress", &staging::scratch_address)

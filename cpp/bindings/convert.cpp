@@ -61,6 +61,7 @@ attention_options to_attention_options(const val& js, const std::string& fn) {
     if (present(js["temperature"])) opts.temperature = js["temperature"].as<double>();
     if (present(js["validLens"])) opts.valid_lens = to_tensor(js["validLens"], fn, "validLens");
     if (present(js["mask"])) opts.mask = to_tensor(js["mask"], fn, "mask");
+    if (present(js["window"])) opts.window = js["window"].as<double>();
     return opts;
 }
 

@@ -48,13 +48,14 @@ double staging::input(int slot, int fn, int name_index, int rank, double length)
 }
 
 bool staging::attention(int fn, bool causal, bool has_scale, double scale, int rule, double temperature,
-                        bool has_valid_lens, bool has_mask) {
+                        bool has_valid_lens, bool has_mask, bool has_window, double window) {
     try {
         attention_options opts;
         opts.causal = causal;
         if (has_scale) opts.scale = scale;
         opts.rule = rule == 1 ? scaling::none : rule == 2 ? scaling::inv_dk : scaling::inv_sqrt_dk;
         opts.temperature = temperature;
+        if (has_window) opts.window = window;
         for (int slot = 0; slot < 3; ++slot) {
             if (!inputs_[slot]) throw std::logic_error(name(fn) + ": internal error (input not staged)");
         }
@@ -65,7 +66,7 @@ bool staging::attention(int fn, bool causal, bool has_scale, double scale, int r
         const shape_t q = shape_of(*inputs_[0]);
         const std::size_t floats = result_->scores.size() * 4 + result_->output.size() + inputs_[0]->size() +
                                    inputs_[1]->size() + inputs_[2]->size();
-        if (!has_valid_lens && !has_mask && fn == 0 && floats <= cache_max_floats) {
+        if (!has_valid_lens && !has_mask && !has_window && fn == 0 && floats <= cache_max_floats) {
             // Validated by the call that just succeeded: later calls of these shapes and options
             // can reuse one workspace (same kernels, bit-identical stages) with no allocation.
             cache_key key{q, shape_of(*inputs_[1]), shape_of(*inputs_[2]), causal, has_scale, scale, temperature, rule};

@@ -34,12 +34,12 @@ public:
     /// Returns the byte address to copy the data to, or -1 with error() set.
     double input(int slot, int fn, int name, int rank, double length);
 
-    /// attention() on the staged inputs (validLens and mask when has_*). Fills the header:
+    /// attention() on the staged inputs (validLens, mask and window when has_*). Fills the header:
     /// [0] scale, [1] fully masked row count, [2] address of their indices (doubles),
     /// [3] rank R of the scores, [4..9) addresses of scores, scaled, masked, weights, output,
     /// [9] d_v, [10, 10 + R) the scores' shape. Returns false with error() set.
     bool attention(int fn, bool causal, bool has_scale, double scale, int rule, double temperature,
-                   bool has_valid_lens, bool has_mask);
+                   bool has_valid_lens, bool has_mask, bool has_window, double window);
 
     /// The cached path for a repeat call: the shapes of Q, K, V in scratch as [rank, ...extents]
     /// three times, and options, the same as an earlier successful call without masks. On a hit

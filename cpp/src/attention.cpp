@@ -126,12 +126,13 @@ void compute(const tensor& q, const tensor& k, const tensor& v, const row_masks&
         for (std::size_t i = 0; i < m; ++i) {
             const float* src = scaled + i * n;
             float* dst = masked + i * n;
-            const std::size_t lim = masks.limit(b, i);
-            for (std::size_t j = 0; j < lim; ++j) dst[j] = src[j];
-            for (std::size_t j = lim; j < n; ++j) dst[j] = neg_inf;
+            const key_range seen = masks.range(b, i);
+            for (std::size_t j = 0; j < seen.begin; ++j) dst[j] = neg_inf;
+            for (std::size_t j = seen.begin; j < seen.end; ++j) dst[j] = src[j];
+            for (std::size_t j = seen.end; j < n; ++j) dst[j] = neg_inf;
             if (const float* allow = masks.mask_row(b, i)) {
                 const std::size_t cs = masks.column_stride();
-                for (std::size_t j = 0; j < lim; ++j) dst[j] = allow[j * cs] != 0.0f ? dst[j] : neg_inf;
+                for (std::size_t j = seen.begin; j < seen.end; ++j) dst[j] = allow[j * cs] != 0.0f ? dst[j] : neg_inf;
             }
             if (!kernels::softmax_row(dst, weights + i * n, n)) {
                 r.fully_masked_rows.push_back(unflatten(lead, b, i));
@@ -228,6 +229,10 @@ const attention_result& attention_workspace::run() {
     require_finite(v_, run_fn, "V");
     compute(q_, k_, v_, masks_, lead_, m_, n_, d_k_, d_v_, key_t_, result_, run_fn);
     return result_;
+}
+
+float attention_scale(const attention_options& opts, std::size_t d_k, const std::string& fn) {
+    return resolve_scale(opts, d_k, fn);
 }
 
 }  // namespace attnlab

@@ -1,5 +1,6 @@
 #include "attnlab/mask.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "attnlab/errors.hpp"
@@ -24,6 +25,11 @@ shape_t strides_of(const shape_t& shape) {
 row_masks::row_masks(const mask_options& opts, const shape_t& lead, std::size_t m, std::size_t n,
                      const std::string& fn)
     : lead_(lead), m_(m), n_(n), causal_(opts.causal) {
+    if (opts.window) {
+        require_whole(*opts.window, 1, 9007199254740992.0, fn, "window", "2^53 (the number of keys a query sees)");
+        // Past n, every window is the same as n: clamp so the arithmetic below cannot overflow.
+        window_ = *opts.window > double(n) ? n + 1 : static_cast<std::size_t>(*opts.window);
+    }
     if (opts.valid_lens) {
         const tensor& vl = *opts.valid_lens;
         shape_t target = lead;
@@ -90,19 +96,22 @@ std::size_t row_masks::offset(const shape_t& strides, std::size_t batch, std::si
     return off;
 }
 
-std::size_t row_masks::limit(std::size_t batch, std::size_t row) const {
-    std::size_t lim = n_;
+key_range row_masks::range(std::size_t batch, std::size_t row) const {
+    key_range r{0, n_};
     if (valid_lens_) {
-        lim = std::min(lim, static_cast<std::size_t>(valid_lens_->data()[offset(valid_strides_, batch, row)]));
+        r.end = std::min(r.end, static_cast<std::size_t>(valid_lens_->data()[offset(valid_strides_, batch, row)]));
     }
-    if (causal_) {
-        // Query `row` sits at key position row + (n - m); it sees keys up to and including it.
-        const long long last = static_cast<long long>(row) + static_cast<long long>(n_) -
-                               static_cast<long long>(m_);
-        const std::size_t causal_lim = last < 0 ? 0 : static_cast<std::size_t>(last + 1);
-        lim = std::min(lim, causal_lim);
+    if (causal_ || window_) {
+        // Query `row` sits at key position p = row + (n - m); it sees keys up to and including p,
+        // and with a window only the last `window` of them: p - window < j <= p.
+        const long long p = static_cast<long long>(row) + static_cast<long long>(n_) -
+                            static_cast<long long>(m_);
+        const std::size_t through = p < 0 ? 0 : static_cast<std::size_t>(p + 1);
+        r.end = std::min(r.end, through);
+        if (window_ && through > window_) r.begin = through - window_;
     }
-    return lim;
+    if (r.begin > r.end) r.begin = r.end;
+    return r;
 }
 
 const float* row_masks::mask_row(std::size_t batch, std::size_t row) const {

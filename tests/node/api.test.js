@@ -18,8 +18,9 @@ test('the package loads with require and with import, and both share the API', a
 test('the public API has exactly these names', async () => {
   const lab = await loadAttentionLab();
   assert.deepEqual(Object.keys(lab).sort(), [
-    'ATTENTION_OPTIONS', 'Tensor', 'attention', 'createDotProductStats', 'createWorkspace', 'dotProductStats', 'examples', 'explainRow',
-    'maxAbsDiff', 'memory', 'multiHeadAttention', 'randomNormal', 'softmax', 'softmaxSaturation', 'tensor', 'traceShapes',
+    'ATTENTION_OPTIONS', 'Tensor', 'attention', 'attentionMatrixBytes', 'costFigures', 'createDotProductStats', 'createKVCache',
+    'createWorkspace', 'dotProductStats', 'examples', 'explainOnlineSoftmax', 'explainRow', 'kvCacheBytes',
+    'maxAbsDiff', 'memory', 'multiHeadAttention', 'randomNormal', 'softmax', 'softmaxSaturation', 'tensor', 'tiledAttention', 'traceShapes',
   ]);
 });
 

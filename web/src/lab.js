@@ -12,6 +12,7 @@ const {
 const { Workspace } = require('./workspace.js');
 const { DotProductStats } = require('./dot-product-stats.js');
 const { Staging } = require('./staging.js');
+const { costApi } = require('./cost.js');
 
 function unwrap(result) {
   if (result && typeof result.error === 'string') throw new Error(result.error);
@@ -38,7 +39,7 @@ function createLab(core) {
     /**
      * Scaled dot-product attention with every stage kept (or only those in options.stages).
      * @param Q queries [..., m, d_k]; K keys [..., n, d_k]; V values [..., n, d_v]
-     * @param options { causal, validLens, mask, scale, scaling, temperature, stages }
+     * @param options { causal, validLens, mask, window, scale, scaling, temperature, stages }
      * @returns { scores, scaled, masked, weights, output, scale, fullyMaskedRows }
      */
     attention(Q, K, V, options) {
@@ -192,6 +193,8 @@ function createLab(core) {
         handles: typeof core.count_emval_handles === 'function' ? core.count_emval_handles() : undefined,
       };
     },
+
+    ...costApi(core, { input, ctx, unwrap }),
 
     Tensor,
     ATTENTION_OPTIONS,

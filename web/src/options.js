@@ -77,7 +77,7 @@ function choiceOption(fn, options, key, choices, hint) {
   return value;
 }
 
-const ATTENTION_OPTIONS = ['causal', 'validLens', 'mask', 'scale', 'scaling', 'temperature'];
+const ATTENTION_OPTIONS = ['causal', 'validLens', 'mask', 'window', 'scale', 'scaling', 'temperature'];
 const STAGES = ['scores', 'scaled', 'masked', 'weights', 'output'];
 const SCALINGS = ['sqrt', 'none', 'dk'];
 const ATTENTION_CALL_OPTIONS = [...ATTENTION_OPTIONS, 'stages'];
@@ -98,7 +98,7 @@ function stagesOption(fn, options) {
 }
 
 /**
- * { causal, validLens, mask, scale, scaling, temperature } in the engine's form, and `own`:
+ * { causal, validLens, mask, window, scale, scaling, temperature } in the engine's form, and `own`:
  * the caller's own properties, with any further `allowed` key (e.g. 'stages') to read.
  */
 function attentionOptions(fn, raw, ctx, allowed = ATTENTION_OPTIONS) {
@@ -110,6 +110,8 @@ function attentionOptions(fn, raw, ctx, allowed = ATTENTION_OPTIONS) {
   if (scaling !== undefined) out.scaling = scaling;
   const temperature = numberOption(fn, o, 'temperature');
   if (temperature !== undefined) out.temperature = temperature;
+  const window = numberOption(fn, o, 'window');
+  if (window !== undefined) out.window = window;
   if (o.validLens !== undefined && o.validLens !== null) out.validLens = toInput(o.validLens, fn, 'validLens', ctx);
   if (o.mask !== undefined && o.mask !== null) out.mask = toInput(o.mask, fn, 'mask', ctx, true);
   return { options: out, own: o };

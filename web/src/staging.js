@@ -54,7 +54,7 @@ class Staging {
     const rule = RULE[o.scaling || 'sqrt'], temperature = o.temperature === undefined ? 1 : o.temperature;
     let done = false;  // a cached run that succeeded has nothing to release
     try {
-      if (!o.validLens && !o.mask && q.shape.length + k.shape.length + v.shape.length + 3 <= SCRATCH) {
+      if (!o.validLens && !o.mask && o.window === undefined && q.shape.length + k.shape.length + v.shape.length + 3 <= SCRATCH) {
         // A repeat of an earlier call's shapes and options: fill the cached workspace in place.
         this.buffer();
         let at = this._scratch;
@@ -78,7 +78,8 @@ class Staging {
       this._put(SLOT.V, v);
       if (o.validLens) this._put(SLOT.validLens, o.validLens);
       if (o.mask) this._put(SLOT.mask, o.mask);
-      const ok = this._handle.attention(0, o.causal, hasScale, scale, rule, temperature, !!o.validLens, !!o.mask);
+      const hasWindow = o.window !== undefined;
+      const ok = this._handle.attention(0, o.causal, hasScale, scale, rule, temperature, !!o.validLens, !!o.mask, hasWindow, hasWindow ? o.window : 0);
       if (!ok) throw new Error(this._handle.error());
       return this._result(stages);
     } finally {

@@ -56,6 +56,11 @@ struct attention_result {
 attention_result attention(const tensor& q, const tensor& k, const tensor& v,
                            const attention_options& opts = {}, const std::string& fn = "attention");
 
+/// @brief The scale attention() uses for these options and d_k: `scale` if set, else the
+/// rule divided by the temperature; the one place that refuses a scale float32 cannot hold.
+/// @throws argument_error naming `fn` and scale or temperature
+float attention_scale(const attention_options& opts, std::size_t d_k, const std::string& fn);
+
 /// @brief Fixed-shape attention whose inputs and results stay allocated between runs.
 ///
 /// For code that recomputes every frame: fill q(), k(), v() in place, call run(), read the

@@ -24,6 +24,16 @@ struct mask_options {
     std::optional<tensor> valid_lens;
     /// 1 = may attend, 0 = masked; broadcastable (NumPy rules) to [...batch, m, n].
     std::optional<tensor> mask;
+    /// Sliding window: the query at position p (aligned as for `causal`) sees only the last
+    /// `window` keys, p - window < j <= p (so it also hides the future). A whole number >= 1;
+    /// a double so that any value from JavaScript is checked before it is narrowed.
+    std::optional<double> window;
+};
+
+/// @brief The keys one query row may see under causal, window and valid lengths: [begin, end).
+struct key_range {
+    std::size_t begin = 0, end = 0;
+    bool empty() const { return begin >= end; }
 };
 
 /// @brief Masks validated against one attention call's shapes, queried row by row.
@@ -38,10 +48,21 @@ public:
               const std::string& fn);
 
     /// @brief True if some mask is set.
-    bool any() const { return causal_ || valid_lens_ || mask_; }
+    bool any() const { return causal_ || window_ || valid_lens_ || mask_; }
 
-    /// @brief Row i of batch slice b may see keys [0, limit) under causal and valid lengths.
-    std::size_t limit(std::size_t batch, std::size_t row) const;
+    /// @brief The one rule for "may query `row` of batch slice `batch` see key j" under causal,
+    /// window and valid lengths: exactly the j in the returned range. Full and tiled attention
+    /// and the KV cache all ask this. (The explicit mask is applied on top, by mask_row.)
+    key_range range(std::size_t batch, std::size_t row) const;
+
+    /// @brief The end of range(batch, row).
+    std::size_t limit(std::size_t batch, std::size_t row) const { return range(batch, row).end; }
+
+    /// @brief True when the visible range depends on the batch slice (valid lengths are set).
+    bool per_batch() const { return valid_lens_.has_value(); }
+
+    /// @brief True when an explicit boolean mask is set.
+    bool has_mask() const { return mask_.has_value(); }
 
     /// @brief Row i of batch slice b of the explicit mask (entries spaced by column_stride()),
     /// or nullptr when there is no explicit mask.
@@ -56,6 +77,7 @@ private:
     shape_t lead_;
     std::size_t m_, n_;
     bool causal_;
+    std::size_t window_ = 0;  // 0: no window
     std::optional<tensor> valid_lens_;
     shape_t valid_strides_;  // over [...lead, m], 0 where broadcast
     std::optional<tensor> mask_;

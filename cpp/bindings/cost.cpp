@@ -1,0 +1,214 @@
+// embind for cost.hpp, tiled.hpp and kv_cache.hpp: converts, calls the core, converts back.
+
+#include "cost.hpp"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <emscripten/bind.h>
+
+#include "attnlab/cost.hpp"
+#include "attnlab/kv_cache.hpp"
+#include "attnlab/tiled.hpp"
+#include "convert.hpp"
+
+namespace attnlab::bindings {
+
+namespace {
+
+bool present(const val& v) { return !v.isUndefined() && !v.isNull(); }
+
+std::optional<double> optional_number(const val& js, const char* key) {
+    const val x = js[key];
+    return present(x) ? std::optional<double>(x.as<double>()) : std::nullopt;
+}
+
+val to_js(const method_cost& c, bool tiled) {
+    val out = val::object();
+    out.set("peakExtraFloats", c.peak_extra_floats);
+    out.set("floatsRead", c.floats_read);
+    out.set("floatsWritten", c.floats_written);
+    out.set("multiplyAdds", c.multiply_adds);
+    if (tiled) {
+        out.set("blocksComputed", c.blocks_computed);
+        out.set("blocksSkipped", c.blocks_skipped);
+    }
+    return out;
+}
+
+// A Float32Array copy of a float vector.
+val floats(const std::vector<float>& x) {
+    return val::global("Float32Array").new_(emscripten::typed_memory_view(x.size(), x.data()));
+}
+
+val tiled_attention_js(const val& q, const val& k, const val& v, const val& opts) {
+    const std::string fn = "tiledAttention";
+    return guarded(fn.c_str(), [&] {
+        tiled_options o;
+        static_cast<attention_options&>(o) = to_attention_options(opts, fn);
+        o.block_q = optional_number(opts, "blockQ");
+        o.block_k = optional_number(opts, "blockK");
+        const tiled_result r = tiled_attention(to_tensor(q, fn, "Q"), to_tensor(k, fn, "K"), to_tensor(v, fn, "V"), o, fn);
+        val out = val::object();
+        out.set("output", bindings::to_js(r.output));
+        out.set("lse", bindings::to_js(r.lse));
+        out.set("blockQ", static_cast<double>(r.block_q));
+        out.set("blockK", static_cast<double>(r.block_k));
+        out.set("scale", r.scale);
+        out.set("figures", to_js(r.figures, true));
+        return out;
+    });
+}
+
+val cost_figures_js(const val& js) {
+    const std::string fn = "costFigures";
+    return guarded(fn.c_str(), [&] {
+        cost_spec spec;
+        spec.batch = js["batch"].as<double>();
+        spec.heads = js["heads"].as<double>();
+        spec.m = js["m"].as<double>();
+        spec.n = js["n"].as<double>();
+        spec.d_k = js["dk"].as<double>();
+        spec.d_v = optional_number(js, "dv");
+        spec.block_q = optional_number(js, "blockQ");
+        spec.block_k = optional_number(js, "blockK");
+        spec.window = optional_number(js, "window");
+        spec.causal = js["causal"].as<bool>();
+        const cost_report r = cost_figures(spec, fn);
+        val out = val::object();
+        out.set("full", to_js(r.full, false));
+        out.set("tiled", to_js(r.tiled, true));
+        out.set("blockQ", static_cast<double>(r.block_q));
+        out.set("blockK", static_cast<double>(r.block_k));
+        return out;
+    });
+}
+
+val explain_online_softmax_js(const val& q, const val& k, const val& v, double row, const val& opts) {
+    const std::string fn = "explainOnlineSoftmax";
+    return guarded(fn.c_str(), [&] {
+        const std::size_t r = to_size(row, fn, "row");
+        const online_softmax_trace t =
+            explain_online_softmax(to_tensor(q, fn, "Q"), to_tensor(k, fn, "K"), to_tensor(v, fn, "V"), r,
+                                   to_attention_options(opts, fn), optional_number(opts, "block"), fn);
+        val blocks = val::array();
+        for (std::size_t i = 0; i < t.blocks.size(); ++i) {
+            const online_block& b = t.blocks[i];
+            val o = val::object();
+            o.set("start", static_cast<double>(b.start));
+            o.set("end", static_cast<double>(b.end));
+            o.set("scores", floats(b.scores));
+            o.set("blockMax", b.block_max);
+            o.set("maxBefore", b.max_before);
+            o.set("maxAfter", b.max_after);
+            o.set("rescale", b.rescale);
+            o.set("sumBefore", b.sum_before);
+            o.set("sumAfter", b.sum_after);
+            o.set("outputBefore", floats(b.output_before));
+            o.set("outputAfter", floats(b.output_after));
+            o.set("skipped", b.skipped);
+            blocks.set(i, o);
+        }
+        val out = val::object();
+        out.set("row", static_cast<double>(t.row));
+        out.set("scale", t.scale);
+        out.set("scores", floats(t.scores));
+        out.set("blocks", blocks);
+        out.set("output", floats(t.output));
+        out.set("lse", t.lse);
+        out.set("weights", floats(t.weights));
+        out.set("fullOutput", floats(t.full_output));
+        return out;
+    });
+}
+
+val kv_cache_bytes_js(double layers, double kv_heads, double d_head, const std::string& dtype, double tokens,
+                      double batch) {
+    return guarded("kvCacheBytes", [&] {
+        const kv_bytes r = kv_cache_bytes(layers, kv_heads, d_head, dtype, tokens, batch);
+        val out = val::object();
+        out.set("bytesPerToken", r.bytes_per_token);
+        out.set("bytes", r.bytes);
+        return out;
+    });
+}
+
+val attention_matrix_bytes_js(double batch, double heads, double n, const std::string& dtype) {
+    return guarded("attentionMatrixBytes", [&] {
+        const matrix_bytes r = attention_matrix_bytes(batch, heads, n, dtype);
+        val out = val::object();
+        out.set("elements", r.elements);
+        out.set("bytes", r.bytes);
+        return out;
+    });
+}
+
+// The decoding cache. append() returns the new length, or -1 with last_error() set, so a
+// per-token loop makes no JS object for it.
+class kv_cache_handle {
+public:
+    val configure(double heads, double kv_heads, double d_head, double max_length, bool has_scale, double scale) {
+        return guarded("createKVCache", [&] {
+            cache_ = std::make_unique<kv_cache>(heads, kv_heads, d_head, max_length,
+                                                has_scale ? std::optional<double>(scale) : std::nullopt);
+            return val::object();
+        });
+    }
+    double append(const val& k, const val& v) {
+        const std::string fn = "KVCache.append";
+        try {
+            return static_cast<double>(cache_->append(to_tensor(k, fn, "k"), to_tensor(v, fn, "v")));
+        } catch (const std::bad_alloc&) {
+            error_ = fn + ": out of memory; expected a smaller cache";
+        } catch (const std::exception& e) {
+            error_ = e.what();
+        }
+        return -1;
+    }
+    val attend(const val& q) const {
+        const std::string fn = "KVCache.attend";
+        return guarded(fn.c_str(), [&] {
+            const kv_step s = cache_->attend(to_tensor(q, fn, "q"));
+            val out = val::object();
+            out.set("output", bindings::to_js(s.output));
+            out.set("weights", bindings::to_js(s.weights));
+            out.set("multiplyAdds", s.multiply_adds);
+            out.set("multiplyAddsWithoutCache", s.multiply_adds_without_cache);
+            return out;
+        });
+    }
+    std::string last_error() const { return error_; }
+    double length() const { return static_cast<double>(cache_->length()); }
+    double bytes() const { return cache_->bytes(); }
+    double bytes_per_token() const { return cache_->bytes_per_token(); }
+    double scale() const { return cache_->scale(); }
+    void release() { cache_.reset(); }
+
+private:
+    std::unique_ptr<kv_cache> cache_;
+    std::string error_;
+};
+
+}  // namespace
+
+void register_cost() {
+    emscripten::function("tiledAttention", &tiled_attention_js);
+    emscripten::function("costFigures", &cost_figures_js);
+    emscripten::function("explainOnlineSoftmax", &explain_online_softmax_js);
+    emscripten::function("kvCacheBytes", &kv_cache_bytes_js);
+    emscripten::function("attentionMatrixBytes", &attention_matrix_bytes_js);
+    emscripten::class_<kv_cache_handle>("KVCache")
+        .constructor<>()
+        .function("configure", &kv_cache_handle::configure)
+        .function("append", &kv_cache_handle::append)
+        .function("attend", &kv_cache_handle::attend)
+        .function("lastError", &kv_cache_handle::last_error)
+        .function("length", &kv_cache_handle::length)
+        .function("bytes", &kv_cache_handle::bytes)
+        .function("bytesPerToken", &kv_cache_handle::bytes_per_token)
+        .function("scale", &kv_cache_handle::scale)
+        .function("release", &kv_cache_handle::release);
+}
+
+}  // namespace attnlab::bindings

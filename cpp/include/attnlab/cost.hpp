@@ -1,0 +1,119 @@
+#pragma once
+/// @file cost.hpp
+/// @brief What attention costs: floats held, read and written, multiply-adds, cache bytes.
+///
+/// The counting model. Full attention materialises the scores of every (batch, head) as an
+/// m x n matrix, writes it, reads it back for the softmax (in place) and again for weights V.
+/// Tiled attention reads each row block of Q once, and the K and V rows of every key block it
+/// visits once per row block; it writes the output and one log-sum-exp per row, and holds
+/// only one score block, one transposed key block, one block of weights V and a running
+/// maximum and sum per row of the block. The tiled kernel (tiled.hpp) counts its own figures
+/// with plan_tiles below, the same code cost_figures() uses.
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "attnlab/mask.hpp"
+
+namespace attnlab {
+
+/// @brief Figures of one method. Every count is exact (at most 2^53, else an error).
+struct method_cost {
+    double peak_extra_floats = 0;  ///< floats held at once beyond the inputs and the output
+    double floats_read = 0;
+    double floats_written = 0;
+    double multiply_adds = 0;
+    double blocks_computed = 0;    ///< tiled only: (row block, key block) pairs computed
+    double blocks_skipped = 0;     ///< tiled only: pairs skipped because every key is masked
+};
+
+/// @brief Sizes for cost_figures(). Doubles as JavaScript gives them; each is checked to be a
+/// whole number in range before use. block_q, block_k default to min(64, m), min(64, n).
+struct cost_spec {
+    double batch = 1, heads = 1, m = 0, n = 0, d_k = 0;
+    std::optional<double> d_v, block_q, block_k, window;
+    bool causal = false;
+};
+
+struct cost_report {
+    method_cost full, tiled;
+    std::size_t block_q = 0, block_k = 0;
+};
+
+/// @brief Full and tiled figures for one attention call of these sizes, from the counting
+/// code the tiled kernel runs.
+/// @throws argument_error naming the size for a size that is not a whole number in range, a
+/// block size outside 1..m (blockQ) or 1..n (blockK), or a figure past 2^53
+cost_report cost_figures(const cost_spec& spec, const std::string& fn = "costFigures");
+
+/// @brief Bytes per element of a dtype name ('float64', 'float32', 'float16', 'bfloat16',
+/// 'int8'). @throws argument_error naming `fn` and dtype for any other name.
+std::size_t dtype_bytes(const std::string& dtype, const std::string& fn);
+
+/// @brief KV-cache bytes: per token 2 x layers x kv_heads x d_head x bytes(dtype); in all,
+/// that times tokens x batch.
+struct kv_bytes { double bytes_per_token = 0, bytes = 0; };
+kv_bytes kv_cache_bytes(double layers, double kv_heads, double d_head, const std::string& dtype,
+                        double tokens, double batch, const std::string& fn = "kvCacheBytes");
+
+/// @brief One n x n weight matrix per head per sequence: elements = batch x heads x n x n.
+struct matrix_bytes { double elements = 0, bytes = 0; };
+matrix_bytes attention_matrix_bytes(double batch, double heads, double n, const std::string& dtype,
+                                    const std::string& fn = "attentionMatrixBytes");
+
+namespace detail {
+
+/// @brief An exact count that refuses to pass 2^53 (a JavaScript number's exact range).
+/// Saturates just past 2^53, so a product of sizes can never wrap; value() then refuses it.
+class exact_count {
+public:
+    exact_count() = default;
+    explicit exact_count(std::uint64_t v) : v_(v) { saturate(); }
+    exact_count& operator+=(const exact_count& o) { v_ += o.v_; saturate(); return *this; }
+    friend exact_count operator+(exact_count a, const exact_count& b) { return a += b; }
+    friend exact_count operator*(const exact_count& a, const exact_count& b) {
+        exact_count r;
+        r.v_ = a.v_ * b.v_;  // each at most 2^53 + 1: the product fits in 128 bits
+        r.saturate();
+        return r;
+    }
+    exact_count& operator++() { return *this += exact_count(1); }
+    /// @throws argument_error "<fn>: <what> is past 2^53, ...; expected smaller sizes"
+    double value(const std::string& fn, const std::string& what) const;
+
+private:
+    static constexpr std::uint64_t past = (std::uint64_t(1) << 53) + 1;
+    void saturate() { if (v_ > past) v_ = past; }
+    unsigned __int128 v_ = 0;
+};
+
+/// @brief Running figures of the tiled method, filled by plan_tiles.
+struct tile_tally {
+    exact_count floats_read, multiply_adds, blocks_computed, blocks_skipped;
+};
+
+/// @brief Walks the tiles of one batch slice: for each row block [i0, i1) of block_q rows,
+/// the key blocks [j0, j1) of block_k keys that at least one of its rows may see (by
+/// masks.range) are passed to `visit` in order; the others are skipped. Tallies the reads
+/// (Q once per row block that visits anything, K and V once per tile) and multiply-adds.
+void plan_tiles(const row_masks& masks, std::size_t batch, std::size_t m, std::size_t n,
+                std::size_t d_k, std::size_t d_v, std::size_t block_q, std::size_t block_k,
+                tile_tally& tally,
+                const std::function<void(std::size_t, std::size_t, std::size_t, std::size_t)>& visit);
+
+/// @brief Floats the tiled kernel holds beyond inputs and output: a [bq, bk] score block, a
+/// [d_k, bk] transposed key block, a [bq, d_v] block of weights V, and a running max and
+/// sum per row.
+exact_count tiled_peak_extra(std::size_t block_q, std::size_t block_k, std::size_t d_k, std::size_t d_v);
+
+/// @brief A block size: the default min(64, limit) when not given, else a whole number in
+/// 1..limit. @throws argument_error naming `name` and the limit
+std::size_t block_size(const std::optional<double>& given, std::size_t limit, const std::string& fn,
+                       const std::string& name, const std::string& limit_name);
+
+}  // namespace detail
+
+}  // namespace attnlab

@@ -1,0 +1,159 @@
+#include "attnlab/cost.hpp"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "attnlab/errors.hpp"
+
+namespace attnlab {
+
+namespace {
+
+constexpr double max_exact = 9007199254740992.0;  // 2^53
+constexpr std::size_t default_block = 64;
+
+// Whole number from 1 to 2^53, narrowed only after the check.
+std::size_t whole_size(double x, const std::string& fn, const std::string& name) {
+    require_whole(x, 1, max_exact, fn, name, "2^53");
+    return static_cast<std::size_t>(x);
+}
+
+using detail::exact_count;
+
+exact_count count(std::size_t x) { return exact_count(static_cast<std::uint64_t>(x)); }
+
+}  // namespace
+
+namespace detail {
+
+double exact_count::value(const std::string& fn, const std::string& what) const {
+    if (v_ >= past) {
+        throw argument_error(fn + ": " + what + " is past 2^53, more than a JavaScript number holds exactly; "
+                             "expected smaller sizes");
+    }
+    return static_cast<double>(static_cast<std::uint64_t>(v_));
+}
+
+std::size_t block_size(const std::optional<double>& given, std::size_t limit, const std::string& fn,
+                       const std::string& name, const std::string& limit_name) {
+    if (!given) return std::min(default_block, limit);
+    require_whole(*given, 1, static_cast<double>(limit), fn, name,
+                  std::to_string(limit) + " (" + limit_name + ")");
+    return static_cast<std::size_t>(*given);
+}
+
+exact_count tiled_peak_extra(std::size_t block_q, std::size_t block_k, std::size_t d_k, std::size_t d_v) {
+    return count(block_q) * count(block_k) + count(d_k) * count(block_k) + count(block_q) * count(d_v) +
+           count(2) * count(block_q);
+}
+
+void plan_tiles(const row_masks& masks, std::size_t batch, std::size_t m, std::size_t n, std::size_t d_k,
+                std::size_t d_v, std::size_t block_q, std::size_t block_k, tile_tally& tally,
+                const std::function<void(std::size_t, std::size_t, std::size_t, std::size_t)>& visit) {
+    const std::size_t key_blocks = (n + block_k - 1) / block_k;
+    std::vector<std::pair<std::size_t, std::size_t>> spans;  // key-block index ranges, one per row
+    spans.reserve(block_q);
+    for (std::size_t i0 = 0; i0 < m; i0 += block_q) {
+        const std::size_t i1 = std::min(m, i0 + block_q);
+        spans.clear();
+        for (std::size_t i = i0; i < i1; ++i) {
+            const key_range r = masks.range(batch, i);
+            if (!r.empty()) spans.emplace_back(r.begin / block_k, (r.end - 1) / block_k + 1);
+        }
+        // Causal, window and per-batch lengths give sorted spans already; per-row lengths may not.
+        if (!std::is_sorted(spans.begin(), spans.end())) std::sort(spans.begin(), spans.end());
+        std::size_t visited = 0, next = 0;  // next: first key block not yet visited
+        for (const auto& s : spans) {
+            for (std::size_t kb = std::max(next, s.first); kb < s.second; ++kb) {
+                const std::size_t j0 = kb * block_k, j1 = std::min(n, j0 + block_k);
+                visit(i0, i1, j0, j1);
+                tally.floats_read += count(j1 - j0) * count(d_k + d_v);
+                tally.multiply_adds += count(i1 - i0) * count(j1 - j0) * count(d_k + d_v);
+                ++visited;
+            }
+            next = std::max(next, s.second);
+        }
+        if (visited > 0) tally.floats_read += count(i1 - i0) * count(d_k);
+        tally.blocks_computed += count(visited);
+        tally.blocks_skipped += count(key_blocks - visited);
+    }
+}
+
+}  // namespace detail
+
+cost_report cost_figures(const cost_spec& spec, const std::string& fn) {
+    const std::size_t batch = whole_size(spec.batch, fn, "batch");
+    const std::size_t heads = whole_size(spec.heads, fn, "heads");
+    const std::size_t m = whole_size(spec.m, fn, "m");
+    const std::size_t n = whole_size(spec.n, fn, "n");
+    const std::size_t d_k = whole_size(spec.d_k, fn, "dk");
+    const std::size_t d_v = spec.d_v ? whole_size(*spec.d_v, fn, "dv") : d_k;
+    cost_report r;
+    r.block_q = detail::block_size(spec.block_q, m, fn, "blockQ", "m, the number of queries");
+    r.block_k = detail::block_size(spec.block_k, n, fn, "blockK", "n, the number of keys");
+    // The walk below visits every row: keep it to about a second at most.
+    constexpr std::size_t max_rows = std::size_t(1) << 26;
+    if (m > max_rows) {
+        throw argument_error(fn + ": m = " + std::to_string(m) + "; expected at most " +
+                             std::to_string(max_rows) + " queries");
+    }
+    mask_options masks;
+    masks.causal = spec.causal;
+    masks.window = spec.window;
+    const row_masks rows(masks, {}, m, n, fn);
+
+    const exact_count slices = count(batch) * count(heads);
+    const exact_count mn = count(m) * count(n);
+    const exact_count inputs = count(m) * count(d_k) + count(n) * count(d_k) + count(n) * count(d_v);
+    r.full.peak_extra_floats = (slices * mn).value(fn, "the full method's score matrices");
+    r.full.floats_read = (slices * (inputs + count(2) * mn)).value(fn, "the full method's floats read");
+    r.full.floats_written = (slices * (count(2) * mn + count(m) * count(d_v))).value(fn, "the full method's floats written");
+    r.full.multiply_adds = (slices * mn * count(d_k + d_v)).value(fn, "the full method's multiply-adds");
+
+    // No valid lengths here, so every (batch, head) slice walks the same tiles.
+    detail::tile_tally tally;
+    detail::plan_tiles(rows, 0, m, n, d_k, d_v, r.block_q, r.block_k, tally,
+                       [](std::size_t, std::size_t, std::size_t, std::size_t) {});
+    r.tiled.peak_extra_floats = detail::tiled_peak_extra(r.block_q, r.block_k, d_k, d_v).value(fn, "the tiled method's extra floats");
+    r.tiled.floats_read = (slices * tally.floats_read).value(fn, "the tiled method's floats read");
+    r.tiled.floats_written = (slices * count(m) * count(d_v + 1)).value(fn, "the tiled method's floats written");
+    r.tiled.multiply_adds = (slices * tally.multiply_adds).value(fn, "the tiled method's multiply-adds");
+    r.tiled.blocks_computed = (slices * tally.blocks_computed).value(fn, "the tiled method's blocks");
+    r.tiled.blocks_skipped = (slices * tally.blocks_skipped).value(fn, "the tiled method's skipped blocks");
+    return r;
+}
+
+std::size_t dtype_bytes(const std::string& dtype, const std::string& fn) {
+    if (dtype == "float64") return 8;
+    if (dtype == "float32") return 4;
+    if (dtype == "float16" || dtype == "bfloat16") return 2;
+    if (dtype == "int8") return 1;
+    throw argument_error(fn + ": dtype = '" + dtype +
+                         "'; expected 'float64', 'float32', 'float16', 'bfloat16' or 'int8'");
+}
+
+kv_bytes kv_cache_bytes(double layers, double kv_heads, double d_head, const std::string& dtype, double tokens,
+                        double batch, const std::string& fn) {
+    const exact_count per_token = count(2) * count(whole_size(layers, fn, "layers")) *
+                                  count(whole_size(kv_heads, fn, "kvHeads")) *
+                                  count(whole_size(d_head, fn, "dHead")) * count(dtype_bytes(dtype, fn));
+    const exact_count tok = count(whole_size(tokens, fn, "tokens")), bat = count(whole_size(batch, fn, "batch"));
+    kv_bytes r;
+    r.bytes_per_token = per_token.value(fn, "bytesPerToken");
+    r.bytes = (per_token * tok * bat).value(fn, "bytes (tokens x batch x bytesPerToken)");
+    return r;
+}
+
+matrix_bytes attention_matrix_bytes(double batch, double heads, double n, const std::string& dtype,
+                                    const std::string& fn) {
+    const exact_count side = count(whole_size(n, fn, "n"));
+    const exact_count elements = count(whole_size(batch, fn, "batch")) * count(whole_size(heads, fn, "heads")) * side * side;
+    const std::size_t bytes = dtype_bytes(dtype, fn);
+    matrix_bytes r;
+    r.elements = elements.value(fn, "elements (batch x heads x n x n)");
+    r.bytes = (elements * count(bytes)).value(fn, "bytes (batch x heads x n x n x bytes per element)");
+    return r;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,132 @@
+#include "attnlab/kv_cache.hpp"
+
+#include <cmath>
+
+#include "attnlab/attention.hpp"
+#include "attnlab/errors.hpp"
+#include "attnlab/kernels.hpp"
+
+namespace attnlab {
+
+namespace {
+
+const std::string append_fn = "KVCache.append";
+const std::string attend_fn = "KVCache.attend";
+
+std::size_t whole(double x, const std::string& fn, const std::string& name) {
+    require_whole(x, 1, 9007199254740992.0, fn, name, "2^53");
+    return static_cast<std::size_t>(x);
+}
+
+void require_shape(const tensor& t, std::size_t rows, std::size_t cols, const std::string& fn, const char* name,
+                   const char* expected) {
+    if (shape_of(t) != shape_t{rows, cols}) {
+        throw argument_error(fn + ": " + name + " has shape " + shape_string(shape_of(t)) + "; expected " + expected +
+                             " = " + shape_string({rows, cols}));
+    }
+    require_finite(t, fn, name);
+}
+
+// Dot product in 8 independent lanes, so it vectorises without reassociating a sum.
+float dot(const float* a, const float* b, std::size_t n) {
+    constexpr std::size_t L = 8;
+    float lanes[L] = {};
+    std::size_t i = 0;
+    for (; i + L <= n; i += L) {
+        for (std::size_t l = 0; l < L; ++l) lanes[l] += a[i + l] * b[i + l];
+    }
+    float sum = 0.0f;
+    for (std::size_t l = 0; l < L; ++l) sum += lanes[l];
+    for (; i < n; ++i) sum += a[i] * b[i];
+    return sum;
+}
+
+}  // namespace
+
+kv_cache::kv_cache(double heads, double kv_heads, double d_head, double max_length, std::optional<double> scale,
+                   const std::string& fn)
+    : heads_(whole(heads, fn, "heads")),
+      kv_heads_(whole(kv_heads, fn, "kvHeads")),
+      d_head_(whole(d_head, fn, "dHead")),
+      max_length_(whole(max_length, fn, "maxLength")) {
+    if (heads_ % kv_heads_ != 0) {
+        throw argument_error(fn + ": kvHeads = " + std::to_string(kv_heads_) + " does not divide heads = " +
+                             std::to_string(heads_) + "; expected a divisor of heads (heads itself, or 1 for multi-query)");
+    }
+    // Keys and values at full length must fit the per-call float limit.
+    const double floats = 2.0 * double(max_length_) * double(kv_heads_) * double(d_head_);
+    if (floats > double(default_max_elements)) {
+        throw argument_error(fn + ": maxLength = " + std::to_string(max_length_) + " needs 2 x " +
+                             std::to_string(max_length_) + " x " + std::to_string(kv_heads_) + " x " +
+                             std::to_string(d_head_) + " floats, more than the limit of " +
+                             std::to_string(default_max_elements) + "; expected a smaller maxLength");
+    }
+    if (double(heads_) * double(d_head_) > double(default_max_elements)) {
+        throw argument_error(fn + ": heads x dHead = " + number_string(double(heads_) * double(d_head_)) +
+                             " is more than the limit of " + std::to_string(default_max_elements) + "; expected smaller sizes");
+    }
+    attention_options opts;
+    opts.scale = scale;
+    scale_ = attention_scale(opts, d_head_, fn);
+    keys_.resize(kv_heads_);
+    values_.resize(kv_heads_);
+}
+
+std::size_t kv_cache::append(const tensor& k, const tensor& v) {
+    require_shape(k, kv_heads_, d_head_, append_fn, "k", "[kvHeads, dHead]");
+    require_shape(v, kv_heads_, d_head_, append_fn, "v", "[kvHeads, dHead]");
+    if (length_ == max_length_) {
+        throw argument_error(append_fn + ": the cache is full at maxLength = " + std::to_string(max_length_) +
+                             " tokens; expected at most maxLength appends (create a larger cache)");
+    }
+    for (std::size_t g = 0; g < kv_heads_; ++g) {
+        keys_[g].insert(keys_[g].end(), k.data() + g * d_head_, k.data() + (g + 1) * d_head_);
+        values_[g].insert(values_[g].end(), v.data() + g * d_head_, v.data() + (g + 1) * d_head_);
+    }
+    return ++length_;
+}
+
+kv_step kv_cache::attend(const tensor& q) const {
+    require_shape(q, heads_, d_head_, attend_fn, "q", "[heads, dHead]");
+    if (length_ == 0) {
+        throw argument_error(attend_fn + ": the cache is empty; expected append(k, v) before attend(q)");
+    }
+    const std::size_t n = length_, d = d_head_, group = heads_ / kv_heads_;
+    kv_step s;
+    s.weights = tensor::from_shape({heads_, n});
+    s.output = zeros({heads_, d});
+    for (std::size_t h = 0; h < heads_; ++h) {
+        const std::size_t g = h / group;
+        const float* qh = q.data() + h * d;
+        const float* kg = keys_[g].data();    // [n, d]
+        const float* vg = values_[g].data();  // [n, d]
+        float* w = s.weights.data() + h * n;  // [n]
+        float* out = s.output.data() + h * d; // [d]
+        // pass 1: scaled scores of the new query against every cached key
+        for (std::size_t j = 0; j < n; ++j) w[j] = dot(qh, kg + j * d, d) * scale_;
+        for (std::size_t j = 0; j < n; ++j) {
+            if (!std::isfinite(w[j])) {
+                throw argument_error(attend_fn + ": the scaled score of head " + std::to_string(h) + " and token " +
+                                     std::to_string(j) + " is beyond float32; expected smaller values in q or the keys");
+            }
+        }
+        // pass 2: softmax; every cached token is visible (the causal mask hides only the future)
+        kernels::softmax_row(w, w, n);
+        // pass 3: output = weights V
+        for (std::size_t j = 0; j < n; ++j) {
+            const float wj = w[j];
+            const float* vj = vg + j * d;
+            for (std::size_t c = 0; c < d; ++c) out[c] += wj * vj[c];
+        }
+        if (!kernels::all_finite(out, d)) {
+            throw argument_error(attend_fn + ": the output of head " + std::to_string(h) +
+                                 " overflows float32; expected smaller values in the cached v");
+        }
+    }
+    const double per_pair = 2.0 * double(d), hd = double(heads_), len = double(n);
+    s.multiply_adds = hd * len * per_pair;
+    s.multiply_adds_without_cache = hd * (len * (len + 1) / 2) * per_pair;
+    return s;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,97 @@
+#include <catch2/catch.hpp>
+
+#include "attnlab/cost.hpp"
+#include "attnlab/errors.hpp"
+
+using attnlab::argument_error;
+using attnlab::cost_figures;
+using attnlab::cost_spec;
+using Catch::Matchers::Message;
+
+TEST_CASE("cost figures count a small causal case as worked out by hand", "[cost]") {
+    cost_spec spec;
+    spec.m = 4;
+    spec.n = 4;
+    spec.d_k = 2;
+    spec.block_q = 2;
+    spec.block_k = 2;
+    spec.causal = true;
+    const auto c = cost_figures(spec);
+    // Full: the 4 x 4 scores are held, written twice (scores, weights) and read back twice.
+    CHECK(c.full.peak_extra_floats == 16);
+    CHECK(c.full.floats_read == 4 * 2 * 3 + 2 * 16);
+    CHECK(c.full.floats_written == 2 * 16 + 4 * 2);
+    CHECK(c.full.multiply_adds == 16 * (2 + 2));
+    // Tiled: row block 0 visits key block 0, row block 1 visits key blocks 0 and 1.
+    CHECK(c.tiled.blocks_computed == 3);
+    CHECK(c.tiled.blocks_skipped == 1);
+    CHECK(c.tiled.floats_read == (2 * 2 + 2 * 4) + (2 * 2 + 2 * 2 * 4));
+    CHECK(c.tiled.floats_written == 4 * (2 + 1));
+    CHECK(c.tiled.multiply_adds == 3 * 2 * 2 * 4);
+    CHECK(c.tiled.peak_extra_floats == 2 * 2 + 2 * 2 + 2 * 2 + 2 * 2);
+}
+
+TEST_CASE("a sliding window makes the tiled work grow as n w rather than n squared", "[cost][window]") {
+    cost_spec spec;
+    spec.d_k = 64;
+    spec.window = 256;
+    spec.m = spec.n = 4096;
+    const double small = cost_figures(spec).tiled.multiply_adds;
+    spec.m = spec.n = 8192;
+    const double big = cost_figures(spec).tiled.multiply_adds;
+    CHECK(big / small == Approx(2.0).epsilon(0.02));
+    spec.window.reset();
+    const auto full = cost_figures(spec);
+    CHECK(full.full.multiply_adds == 8192.0 * 8192 * 128);
+    CHECK(full.tiled.multiply_adds == full.full.multiply_adds);
+    CHECK(full.tiled.blocks_skipped == 0);
+}
+
+TEST_CASE("cost figures default the blocks to 64 or the size, and refuse bad sizes by name", "[cost][errors]") {
+    cost_spec spec;
+    spec.m = 10;
+    spec.n = 100;
+    spec.d_k = 8;
+    const auto c = cost_figures(spec);
+    CHECK(c.block_q == 10);
+    CHECK(c.block_k == 64);
+    spec.block_k = 101;
+    CHECK_THROWS_MATCHES(cost_figures(spec), argument_error,
+                         Message("costFigures: blockK = 101; expected a whole number from 1 to 100 (n, the number of keys)"));
+    spec.block_k.reset();
+    spec.m = 0;
+    CHECK_THROWS_MATCHES(cost_figures(spec), argument_error,
+                         Message("costFigures: m = 0; expected a whole number from 1 to 2^53"));
+    spec.m = 1e6;
+    spec.n = 1e12;
+    spec.d_k = 1e4;
+    CHECK_THROWS_MATCHES(cost_figures(spec), argument_error,
+                         Message("costFigures: the full method's score matrices is past 2^53, more than a JavaScript "
+                                 "number holds exactly; expected smaller sizes"));
+}
+
+TEST_CASE("KV-cache bytes are 2 x layers x kv heads x d_head x bytes per token", "[cost][kv]") {
+    // A 32-layer model with 32 heads of 128 in float16: half a mebibyte per token.
+    const auto mha = attnlab::kv_cache_bytes(32, 32, 128, "float16", 4096, 1);
+    CHECK(mha.bytes_per_token == 524288);
+    CHECK(mha.bytes == 524288.0 * 4096);
+    // Grouped-query with 8 KV heads: a quarter.
+    CHECK(attnlab::kv_cache_bytes(32, 8, 128, "float16", 1, 1).bytes_per_token == 131072);
+    CHECK(attnlab::kv_cache_bytes(1, 1, 1, "int8", 1, 1).bytes_per_token == 2);
+    CHECK(attnlab::kv_cache_bytes(1, 1, 1, "bfloat16", 3, 5).bytes == 60);
+    CHECK_THROWS_MATCHES(attnlab::kv_cache_bytes(1, 1, 1, "float8", 1, 1), argument_error,
+                         Message("kvCacheBytes: dtype = 'float8'; expected 'float64', 'float32', 'float16', 'bfloat16' or 'int8'"));
+    CHECK_THROWS_MATCHES(attnlab::kv_cache_bytes(1, 0.5, 1, "int8", 1, 1), argument_error,
+                         Message("kvCacheBytes: kvHeads = 0.5; expected a whole number from 1 to 2^53"));
+    CHECK_THROWS_WITH(attnlab::kv_cache_bytes(1e3, 1e3, 1e3, "float64", 1e6, 1e3),
+                      "kvCacheBytes: bytes (tokens x batch x bytesPerToken) is past 2^53, more than a JavaScript "
+                      "number holds exactly; expected smaller sizes");
+}
+
+TEST_CASE("the attention matrix holds batch x heads x n x n elements", "[cost]") {
+    const auto r = attnlab::attention_matrix_bytes(2, 12, 1024, "float32");
+    CHECK(r.elements == 2.0 * 12 * 1024 * 1024);
+    CHECK(r.bytes == r.elements * 4);
+    CHECK_THROWS_MATCHES(attnlab::attention_matrix_bytes(1, 1, 0, "float32"), argument_error,
+                         Message("attentionMatrixBytes: n = 0; expected a whole number from 1 to 2^53"));
+}
