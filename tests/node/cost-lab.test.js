@@ -113,3 +113,17 @@ test('a log-y chart puts decades as ticks and leaves out sizes that were not mea
   assert.equal(g.series[0][0][1], g.plot.bottom);
   assert.ok(Math.abs(g.series[0][1][1] - (g.plot.top + g.plot.bottom) / 2) < 1e-9, '1 sits halfway between 0.1 and 10');
 });
+
+test('measureJob times the engine\'s kernels: the tiled figures are the engine\'s cost figures, and a size full attention cannot hold is its named error', async () => {
+  const lab = await loadAttentionLab();
+  const tiled = measureJob(lab, { method: 'tiled', n: 256, d: 64, repeats: 3, minMs: 1, seed: 5, warmup: true });
+  assert.equal(tiled.times.length, 3);
+  assert.ok(tiled.times.every((t) => t > 0 && Number.isFinite(t)));
+  assert.deepEqual(tiled.figures, lab.costFigures({ m: 256, n: 256, dk: 64 }).tiled);
+  assert.equal(tiled.heapBytes, lab.memory().heapSize);
+  const full = measureJob(lab, { method: 'full', n: 128, d: 64, repeats: 1, minMs: 1, seed: 5 });
+  assert.equal(full.figures, null);
+  assert.equal(full.times.length, 1);
+  assert.throws(() => measureJob(lab, { method: 'full', n: 32768, d: 64, repeats: 1, minMs: 1, seed: 5 }), /^Error: attention: /);
+  assert.equal(lab.attention([[1, 0]], [[1, 0]], [[2]]).output.toArray()[0][0], 2, 'the engine still works afterwards');
+});

@@ -13,7 +13,8 @@ const { exportMenu } = require('./export-menu.js');
 const { WorkerRunner, PageRunner, Cancelled } = require('./cost-runner.js');
 const { chartFigure } = require('../ui/export.js');
 const { createSweep, METHODS, FIT_FROM } = require('../ui/cost-sweep.js');
-const { tailSlope } = require('../ui/cost-fit.js');
+const { tailSlope, median } = require('../ui/cost-fit.js');
+const { pause } = require('./schedule.js');
 const { GROWTH_CHOICES, judgeGrowth, growthAnswer } = require('../ui/cost-predict.js');
 const { MODEL_SHAPES, DTYPES, modelShape } = require('../ui/model-shapes.js');
 const { formatBytes, formatMs } = require('../ui/bytes.js');
@@ -197,6 +198,12 @@ class CostLab extends LabElement {
         : 'Your own shape: change any number.'));
   }
 
+  /** The status line's note of the size just measured (cheap: the charts are drawn at the end). */
+  lastLine(job, result) {
+    const what = result.error ? 'refused' : formatMs(median(result.times));
+    this.lastResult = `${NAMES[job.method]} at n = ${grouped(job.n)}: ${what}`;
+  }
+
   reveal() {
     this.resultsBox.hidden = false;
     if (this.sweep) this.draw();
@@ -215,10 +222,12 @@ class CostLab extends LabElement {
       if (generation !== this.runGen) return;
       this.pageNote.hidden = runner.kind !== 'page';
       this.st.runner = runner.kind;
+      this.lastResult = null;
+      this.figures = this.figures || new Map();
       const sweep = this.sweep = createSweep({ maxN: Number(this.st.maxN), d: D, repeats: this.attr('repeats', 3),
         budgetMs: BUDGET_MS[runner.kind], minMs: MIN_MS[runner.kind] });
       for (let job = sweep.next(); job; job = sweep.next()) {
-        this.status_.textContent = `Measuring ${NAMES[job.method]} at n = ${grouped(job.n)}\u2026`;
+        this.status_.textContent = `Measuring ${NAMES[job.method]} at n = ${grouped(job.n)}\u2026${this.lastResult ? ` (last: ${this.lastResult})` : ''}`;
         this.progress.value = sweep.done / sweep.total;
         let result;
         try {
@@ -234,7 +243,7 @@ class CostLab extends LabElement {
         }
         if (generation !== this.runGen) return;
         sweep.record(job, result);
-        if (!this.resultsBox.hidden) this.draw();
+        this.lastLine(job, result);
       }
       this.progress.value = 1;
       const last = METHODS.map((m) => sweep.rows[m].filter((r) => r.ms !== null).pop()).filter(Boolean);
@@ -293,7 +302,8 @@ class CostLab extends LabElement {
 
   /** Memory figures of one size: the tiled kernel's own, else the engine's count for that shape. */
   memory(n) {
-    const c = this.lab.costFigures({ m: n, n, dk: D });
+    if (!this.figures.has(n)) this.figures.set(n, this.lab.costFigures({ m: n, n, dk: D }));
+    const c = this.figures.get(n);
     const tiledRow = this.sweep.rows.tiled[this.sweep.sizes.indexOf(n)];
     return {
       full: c.full.peakExtraFloats * 4,
@@ -301,7 +311,21 @@ class CostLab extends LabElement {
     };
   }
 
+  /** Draws the results in three tasks (slopes and time chart, memory chart, table), so none is long. */
   draw() {
+    const generation = this.drawGen = (this.drawGen || 0) + 1;
+    const steps = this.drawSteps();
+    const next = () => {
+      if (generation !== this.drawGen || !this.isConnected) return;
+      const step = steps.shift();
+      if (!step) return;
+      this.guard(step);
+      if (steps.length) pause().then(next);
+    };
+    next();
+  }
+
+  drawSteps() {
     const sweep = this.sweep;
     const xs = sweep.sizes;
     const ms = (m) => sweep.rows[m].map((r) => r.ms);
@@ -325,19 +349,17 @@ class CostLab extends LabElement {
       const o = { ...opts, xs, yLog: true, yMin: Math.min(...all), yMax: Math.max(...all) };
       box.replaceChildren(lineChart(o), h('div', { class: 'al-chart-tools' }, exportMenu(() => chartFigure(o, settings, note), { label: opts.title }).root));
     };
-    chartOf({
+    return [() => chartOf({
       title: 'Time per call against n (log-log)',
       desc: `Full attention: ${slopeText(fits.full)}; tiled: ${slopeText(fits.tiled)}.`,
       xLabel: 'n (log scale)', yLabel: 'ms per call (log scale)',
       series: [{ name: NAMES.full, ys: ms('full'), ...FULL_STYLE }, { name: NAMES.tiled, ys: ms('tiled'), ...TILED_STYLE }],
-    }, this.timeChart);
-    chartOf({
+    }, this.timeChart), () => chartOf({
       title: 'Peak extra memory against n (log-log)',
       desc: `Full attention: ${slopeText(memFits.full)}; tiled: ${slopeText(memFits.tiled)}.`,
       xLabel: 'n (log scale)', yLabel: 'MiB (log scale)',
       series: [{ name: NAMES.full, ys: memOf('full'), ...FULL_STYLE }, { name: NAMES.tiled, ys: memOf('tiled'), ...TILED_STYLE }],
-    }, this.memChart);
-    this.drawTable(mem);
+    }, this.memChart), () => this.drawTable(mem)];
   }
 
   fitOf(xs, ys) {
