@@ -77,7 +77,19 @@ test('a sweep doubles n from 64, runs full then tiled per size, and stops a meth
   assert.ok(Math.abs(sweep.slope('full').slope - 2) < 1e-12);
   assert.deepEqual([sweep.slope('full').from, sweep.slope('full').to], [64, 512]);
   const slow = createSweep({ maxN: 1024, budgetMs: 40 });
-  for (let job = slow.next(); job; job = slow.next()) slow.record(job, { times: [job.n / 32] });
+  const repeats = [];
+  for (let job = slow.next(); job; job = slow.next()) {
+    repeats.push(job.repeats);
+    slow.record(job, { times: [job.n / 32] });
+  }
+  assert.deepEqual(repeats, [3, 3, 3, 3, 3, 3, 3, 3]);
+  const long = createSweep({ maxN: 512, budgetMs: 10000 });
+  const longRepeats = [];
+  for (let job = long.next(); job; job = long.next()) {
+    longRepeats.push(job.repeats);
+    long.record(job, { times: [job.n] });   // n ms: 512 is predicted at 4 x 256 = 1024 ms
+  }
+  assert.deepEqual(longRepeats, [3, 3, 3, 3, 3, 3, 1, 1], 'sizes predicted past a second are timed once');
   assert.deepEqual(slow.rows.full.map((r) => r.ms), [2, 4, 8, 16, null], 'n = 512 would take about 32 ms (4 x 8): run; 1024 about 64 ms: skipped');
   assert.equal(slow.rows.full[4].skipped, 'not run: one call would take about 64 ms, more than the 40 ms allowed here');
 });

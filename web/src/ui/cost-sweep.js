@@ -58,8 +58,9 @@ function measureJob(lab, job) {
 
 /**
  * A sweep's plan and results.
- * @param opts { maxN, d = 64, repeats = 3, minMs = 20, budgetMs: the longest single call
- *   to start (the next size is predicted at 4x the last, attention being quadratic), seed }
+ * @param opts { maxN, d = 64, repeats = 3 (1 for a size predicted past a second), minMs = 20,
+ *   budgetMs: the longest single call to start (the next size is predicted at 4x the last,
+ *   attention being quadratic), seed }
  */
 function createSweep(opts) {
   const sizes = sweepSizes(opts.maxN);
@@ -83,7 +84,9 @@ function createSweep(opts) {
         const row = rows[method][index >> 1];
         const stop = stopReason(method, index >> 1);
         if (!stop) {
-          return { method, n: row.n, d, repeats, minMs: opts.minMs === undefined ? 20 : opts.minMs, seed: (opts.seed || 1) + row.n, warmup: index < METHODS.length };
+          // A size predicted past a second is timed once: its median would cost the reader minutes.
+          const slow = predictedMs(method, index >> 1) > 1000;
+          return { method, n: row.n, d, repeats: slow ? 1 : repeats, minMs: opts.minMs === undefined ? 20 : opts.minMs, seed: (opts.seed || 1) + row.n, warmup: index < METHODS.length };
         }
         row.skipped = stop;
         index += 1;
@@ -103,6 +106,12 @@ function createSweep(opts) {
       return tailSlope(r.map((x) => x.n), r.map((x) => x.ms), FIT_FROM);
     },
   };
+
+  /** 4x the last measured time of this method (attention is at most quadratic in n), or 0. */
+  function predictedMs(method, at) {
+    const before = rows[method].slice(0, at).reverse().find((r) => r.ms !== null);
+    return before ? before.ms * 4 : 0;
+  }
 
   function stopReason(method, at) {
     const before = rows[method].slice(0, at).reverse().find((r) => r.error || r.ms !== null || r.skipped);

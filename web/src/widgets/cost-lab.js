@@ -24,7 +24,7 @@ const MAX_NS = [1024, 2048, 4096, 8192, 16384];
 const D = 64;
 // The longest single call each runner may start: a worker can take seconds; the page's own
 // thread must stay under the 50 ms that makes a task "long".
-const BUDGET_MS = { worker: 4000, page: 40 };
+const BUDGET_MS = { worker: 10000, page: 40 };
 const MIN_MS = { worker: 20, page: 5 };
 const FULL_STYLE = { cls: 'al-curve', points: 'al-point-2', line: true };
 const TILED_STYLE = { cls: 'al-curve-2', points: 'al-point', line: true };
@@ -44,7 +44,7 @@ class CostLab extends LabElement {
 
   setup(lab) {
     const preset = this.attr('preset', 'llama-2-7b');
-    this.st = { maxN: this.attr('max-n', '8192'), dtype: 'float16', ...this.presetFields(preset), preset, ran: false, runner: null };
+    this.st = { maxN: this.attr('max-n', '16384'), dtype: 'float16', ...this.presetFields(preset), preset, ran: false, runner: null };
     this.results = null;
 
     // Prediction.
@@ -147,7 +147,7 @@ class CostLab extends LabElement {
   }
 
   applyAttribute(property, value) {
-    if (property === 'maxN') this.update({ maxN: value === undefined ? '8192' : value });
+    if (property === 'maxN') this.update({ maxN: value === undefined ? '16384' : value });
     else if (property === 'preset') this.choosePreset(value === undefined ? 'llama-2-7b' : value);
   }
 
