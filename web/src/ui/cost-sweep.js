@@ -5,6 +5,7 @@
 // hands each job to a runner (a Web Worker, or the page itself in small tasks).
 
 const { median, tailSlope } = require('./cost-fit.js');
+const { formatMs } = require('./bytes.js');
 
 const METHODS = ['full', 'tiled'];
 const FIRST_N = 64;
@@ -117,7 +118,7 @@ function createSweep(opts) {
     const before = rows[method].slice(0, at).reverse().find((r) => r.error || r.ms !== null || r.skipped);
     if (!before) return null;
     if (before.error || before.skipped) return before.skipped || `stopped after n = ${before.n}, which the engine refused`;
-    if (before.ms * 4 > opts.budgetMs) return `not run: one call would take about ${Math.round(before.ms * 4)} ms, more than the ${opts.budgetMs} ms allowed here`;
+    if (before.ms * 4 > opts.budgetMs) return `not run: one call would take about ${formatMs(before.ms * 4)}, more than the ${formatMs(opts.budgetMs)} allowed here`;
     return null;
   }
 
