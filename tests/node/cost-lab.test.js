@@ -121,6 +121,7 @@ test('a log-y chart puts decades as ticks and leaves out sizes that were not mea
   assert.deepEqual(chart.decades(0.031, 26.5), [0.01, 0.1, 1, 10, 100]);
   const g = chart.lineLayout({ xs: [64, 128, 256], yLog: true, yMin: 0.1, yMax: 10, series: [{ ys: [0.1, 1, null] }] });
   assert.deepEqual(g.yTicks.map((t) => t.value), [0.1, 1, 10]);
+  assert.deepEqual([1e-4, 0.01, 1000, 1e4, 1e12].map(chart.decadeLabel), ['10\u207b\u2074', '0.01', '1000', '10\u2074', '10\u00b9\u00b2']);
   assert.equal(g.series[0].length, 2);
   assert.equal(g.series[0][0][1], g.plot.bottom);
   assert.ok(Math.abs(g.series[0][1][1] - (g.plot.top + g.plot.bottom) / 2) < 1e-9, '1 sits halfway between 0.1 and 10');

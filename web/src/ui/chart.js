@@ -32,6 +32,15 @@ function decades(lo, hi) {
   return out;
 }
 
+const SUPERSCRIPT = { '-': '\u207b', 0: '\u2070', 1: '\u00b9', 2: '\u00b2', 3: '\u00b3', 4: '\u2074', 5: '\u2075', 6: '\u2076', 7: '\u2077', 8: '\u2078', 9: '\u2079' };
+
+/** A decade's tick label: 0.01 to 1000 as written, others as 10 with a superscript power (10\u2074). */
+function decadeLabel(value) {
+  if (value >= 0.01 && value <= 1000) return String(value);
+  const power = String(Math.round(Math.log10(value)));
+  return `10${Array.from(power, (c) => SUPERSCRIPT[c]).join('')}`;
+}
+
 /** About `count` round tick values covering [lo, hi]. */
 function ticks(lo, hi, count = 5) {
   const span = hi - lo || 1;
@@ -51,9 +60,9 @@ function path(points) {
 /**
  * Geometry of a log-x line chart, shared by the on-page SVG and the exported files.
  * @param opts { xs: number[] (> 0, ascending), yMax, series: [{ ys }], yLog?: a log-10 y
- *   axis from yMin to yMax (both > 0) }; a y that is null or not finite (a size not
+ *   axis from yMin to yMax (both > 0), xTicks?: the x values to label (default all of xs) }; a y that is null or not finite (a size not
  *   measured) leaves its point out
- * @return { W, H, plot: { left, right, top, bottom }, xTicks, yTicks: [{ value, at }], series: [points] }
+ * @return { W, H, plot: { left, right, top, bottom }, xTicks, yTicks: [{ value, at, label }], series: [points] }
  */
 function lineLayout(opts) {
   // Margins leave room for the larger text narrow widgets use (styles.js scales chart text up).
@@ -65,10 +74,10 @@ function lineLayout(opts) {
   return {
     W, H,
     plot: { left: L, right: W - R, top: T, bottom: H - B },
-    xTicks: opts.xs.map((value) => ({ value, at: x(value) })),
-    yTicks: (yDecades || ticks(0, opts.yMax, 5)).map((value) => ({ value, at: y(value) })),
+    xTicks: (opts.xTicks || opts.xs).map((value) => ({ value, at: x(value) })),
+    yTicks: (yDecades || ticks(0, opts.yMax, 5)).map((value) => ({ value, at: y(value), label: opts.yLog ? decadeLabel(value) : String(value) })),
     series: opts.series.map((ser) => opts.xs.flatMap((xv, i) => (shown(ser.ys[i]) ? [[x(xv), y(ser.ys[i])]] : []))),
   };
 }
 
-module.exports = { linear, log2, log10, decades, ticks, path, lineLayout };
+module.exports = { linear, log2, log10, decades, decadeLabel, ticks, path, lineLayout };

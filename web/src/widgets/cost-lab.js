@@ -346,18 +346,19 @@ class CostLab extends LabElement {
         box.replaceChildren(h('p', { class: 'al-muted' }, 'No size measured yet.'));
         return;
       }
-      const o = { ...opts, xs, yLog: true, yMin: Math.min(...all), yMax: Math.max(...all) };
+      // Every other size is labelled: five labels fit a phone's width.
+      const o = { ...opts, xs, xTicks: xs.filter((_, i) => i % 2 === 0), yLog: true, yMin: Math.min(...all), yMax: Math.max(...all) };
       box.replaceChildren(lineChart(o), h('div', { class: 'al-chart-tools' }, exportMenu(() => chartFigure(o, settings, note), { label: opts.title }).root));
     };
     return [() => chartOf({
       title: 'Time per call against n (log-log)',
       desc: `Full attention: ${slopeText(fits.full)}; tiled: ${slopeText(fits.tiled)}.`,
-      xLabel: 'n (log scale)', yLabel: 'ms per call (log scale)',
+      xLabel: 'n (log scale)', yLabel: 'ms per call',
       series: [{ name: NAMES.full, ys: ms('full'), ...FULL_STYLE }, { name: NAMES.tiled, ys: ms('tiled'), ...TILED_STYLE }],
     }, this.timeChart), () => chartOf({
       title: 'Peak extra memory against n (log-log)',
       desc: `Full attention: ${slopeText(memFits.full)}; tiled: ${slopeText(memFits.tiled)}.`,
-      xLabel: 'n (log scale)', yLabel: 'MiB (log scale)',
+      xLabel: 'n (log scale)', yLabel: 'MiB',
       series: [{ name: NAMES.full, ys: memOf('full'), ...FULL_STYLE }, { name: NAMES.tiled, ys: memOf('tiled'), ...TILED_STYLE }],
     }, this.memChart), () => this.drawTable(mem)];
   }

@@ -28,7 +28,7 @@ function lineChart(opts) {
     svg.append(s('text', { x: t.at, y: bottom + 14, 'text-anchor': 'middle' }, String(t.value)));
   }
   for (const t of g.yTicks) {
-    svg.append(s('line', { class: 'al-axis', x1: L - 4, y1: t.at, x2: L, y2: t.at }), s('text', { x: L - 6, y: t.at + 4, 'text-anchor': 'end' }, String(t.value)));
+    svg.append(s('line', { class: 'al-axis', x1: L - 4, y1: t.at, x2: L, y2: t.at }), s('text', { x: L - 6, y: t.at + 4, 'text-anchor': 'end' }, t.label));
   }
   svg.append(s('text', { x: (L + right) / 2, y: H - 6, 'text-anchor': 'middle' }, opts.xLabel));
   svg.append(s('text', { x: 12, y: (T + bottom) / 2, 'text-anchor': 'middle', transform: `rotate(-90 12 ${(T + bottom) / 2})` }, opts.yLabel));
