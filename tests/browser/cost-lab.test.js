@@ -176,6 +176,11 @@ test('the calculator shows the engine\'s bytes for each preset and for numbers t
   await batch.fill('2.5');
   await batch.press('Tab');
   assert.match(await cell('KV cache per token'), /^kvCacheBytes: batch/);
+  // On paper the prediction's answer is printed; the buttons are not.
+  await page.emulateMedia({ media: 'print' });
+  assert.equal(await page.locator('cost-lab .al-print-answer').textContent(), 'answer: about 4\u00d7 per doubling of n (log-log slope 2).');
+  assert.equal(await page.locator('cost-lab button:has-text("Run")').isVisible(), false);
+  await page.emulateMedia({ media: 'screen' });
   // 390 px: nothing wider than the widget.
   assert.equal(await page.evaluate(() => { const f = document.querySelector('cost-lab').shadowRoot.querySelector('.al-frame'); return f.scrollWidth <= f.clientWidth; }), true);
   assert.deepEqual(w.problems, []);
