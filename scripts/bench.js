@@ -14,6 +14,7 @@ const path = require('path');
 const fs = require('fs');
 const { sizeBreakdown, formatSizes } = require('./size.js');
 const { loadPeers } = require('./bench-peers.js');
+const { costRows } = require('./bench-cost.js');
 
 const root = path.resolve(__dirname, '..');
 const D = 64;
@@ -155,6 +156,7 @@ async function main() {
   console.log('\ntargets (workspace path):');
   for (const t of targets) console.log(`  ${t}`);
   await peerTable(lab, results[nativeName], js);
+  costRows(lab);
   initTime();
   if (fs.existsSync(path.join(root, 'dist', 'attention-lab.js'))) {
     console.log(`\nsize of dist/attention-lab.js and its parts (each part minified and gzipped alone):\n${formatSizes(await sizeBreakdown())}`);

@@ -152,4 +152,32 @@ bool softmax_row(const float* x, float* y, std::size_t n) {
     return true;
 }
 
+bool scaled_dots(const float* q, const float* rows, std::size_t stride, std::size_t n, std::size_t d, float scale,
+                 float* s) {
+    constexpr std::size_t L = 8;  // independent lanes: vectorises without reassociating a sum
+    for (std::size_t j = 0; j < n; ++j) {
+        const float* r = rows + j * stride;
+        float lanes[L] = {};
+        std::size_t i = 0;
+        for (; i + L <= d; i += L) {
+            for (std::size_t l = 0; l < L; ++l) lanes[l] += q[i + l] * r[i + l];
+        }
+        float sum = 0.0f;
+        for (std::size_t l = 0; l < L; ++l) sum += lanes[l];
+        for (; i < d; ++i) sum += q[i] * r[i];
+        s[j] = sum * scale;
+    }
+    return all_finite(s, n);
+}
+
+bool add_weighted_rows(const float* w, const float* rows, std::size_t stride, std::size_t n, std::size_t d,
+                       float* out) {
+    for (std::size_t j = 0; j < n; ++j) {
+        const float wj = w[j];
+        const float* r = rows + j * stride;
+        for (std::size_t c = 0; c < d; ++c) out[c] += wj * r[c];
+    }
+    return all_finite(out, d);
+}
+
 }  // namespace attnlab::kernels

@@ -27,20 +27,6 @@ void require_shape(const tensor& t, std::size_t rows, std::size_t cols, const st
     require_finite(t, fn, name);
 }
 
-// Dot product in 8 independent lanes, so it vectorises without reassociating a sum.
-float dot(const float* a, const float* b, std::size_t n) {
-    constexpr std::size_t L = 8;
-    float lanes[L] = {};
-    std::size_t i = 0;
-    for (; i + L <= n; i += L) {
-        for (std::size_t l = 0; l < L; ++l) lanes[l] += a[i + l] * b[i + l];
-    }
-    float sum = 0.0f;
-    for (std::size_t l = 0; l < L; ++l) sum += lanes[l];
-    for (; i < n; ++i) sum += a[i] * b[i];
-    return sum;
-}
-
 }  // namespace
 
 kv_cache::kv_cache(double heads, double kv_heads, double d_head, double max_length, std::optional<double> scale,
@@ -103,22 +89,16 @@ kv_step kv_cache::attend(const tensor& q) const {
         float* w = s.weights.data() + h * n;  // [n]
         float* out = s.output.data() + h * d; // [d]
         // pass 1: scaled scores of the new query against every cached key
-        for (std::size_t j = 0; j < n; ++j) w[j] = dot(qh, kg + j * d, d) * scale_;
-        for (std::size_t j = 0; j < n; ++j) {
-            if (!std::isfinite(w[j])) {
-                throw argument_error(attend_fn + ": the scaled score of head " + std::to_string(h) + " and token " +
-                                     std::to_string(j) + " is beyond float32; expected smaller values in q or the keys");
-            }
+        if (!kernels::scaled_dots(qh, kg, d, n, d, scale_, w)) {
+            std::size_t j = 0;
+            while (j + 1 < n && std::isfinite(w[j])) ++j;
+            throw argument_error(attend_fn + ": the scaled score of head " + std::to_string(h) + " and token " +
+                                 std::to_string(j) + " is beyond float32; expected smaller values in q or the keys");
         }
         // pass 2: softmax; every cached token is visible (the causal mask hides only the future)
         kernels::softmax_row(w, w, n);
         // pass 3: output = weights V
-        for (std::size_t j = 0; j < n; ++j) {
-            const float wj = w[j];
-            const float* vj = vg + j * d;
-            for (std::size_t c = 0; c < d; ++c) out[c] += wj * vj[c];
-        }
-        if (!kernels::all_finite(out, d)) {
+        if (!kernels::add_weighted_rows(w, vg, d, n, d, out)) {
             throw argument_error(attend_fn + ": the output of head " + std::to_string(h) +
                                  " overflows float32; expected smaller values in the cached v");
         }

@@ -175,7 +175,7 @@ TEST_CASE("tiled attention's figures are the ones cost_figures counts", "[tiled]
 }
 
 TEST_CASE("block sizes outside 1..m and 1..n are rejected by name", "[tiled][errors]") {
-    const tensor q = tensor::from_shape({3, 2}), k = tensor::from_shape({5, 2}), v = tensor::from_shape({5, 2});
+    const tensor q = attnlab::zeros({3, 2}), k = attnlab::zeros({5, 2}), v = attnlab::zeros({5, 2});
     tiled_options opts;
     opts.block_k = 6;
     CHECK_THROWS_MATCHES(tiled_attention(q, k, v, opts), argument_error,

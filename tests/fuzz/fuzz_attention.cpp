@@ -7,6 +7,8 @@
 //   - nothing NaN or infinite comes out of a call that accepted finite inputs
 //   - the only exception is argument_error, and inputs of moderate size never get one
 //   - attention_workspace gives attention()'s stages bit for bit
+//   - tiled attention (random block sizes) equals attention() and its lse follows the masks
+//     (window: query at p = i + n - m sees p - w < j <= p)
 //   - multi-head attention: the loop over heads equals the batched call bit for bit
 //   - softmax along any axis matches a float64 reference
 //
@@ -27,6 +29,7 @@
 #include "attnlab/errors.hpp"
 #include "attnlab/multihead.hpp"
 #include "attnlab/softmax.hpp"
+#include "attnlab/tiled.hpp"
 #include "../cpp/reference.hpp"
 
 using namespace attnlab;
@@ -114,7 +117,9 @@ void check_attention(const case_attention& c, const attention_result& r) {
             rest /= c.lead[d];
         }
         const auto allow = [&](std::size_t i, std::size_t j) {
-            if (c.opts.causal && static_cast<long long>(j) > static_cast<long long>(i + n) - static_cast<long long>(m)) return false;
+            const long long p = static_cast<long long>(i + n) - static_cast<long long>(m), jj = static_cast<long long>(j);
+            if ((c.opts.causal || c.opts.window) && jj > p) return false;
+            if (c.opts.window && jj <= p - static_cast<long long>(*c.opts.window)) return false;
             shape_t at = idx;
             at[c.lead.size()] = i;
             at[c.lead.size() + 1] = j;
@@ -189,7 +194,7 @@ void check_attention(const case_attention& c, const attention_result& r) {
 // Also against tests/cpp/reference.hpp end to end, when magnitudes are small enough that
 // float32 rounding of the scores cannot move the weights much.
 void check_against_reference(const case_attention& c, const attention_result& r) {
-    if (c.opts.mask || c.opts.valid_lens || c.opts.causal) return;
+    if (c.opts.mask || c.opts.valid_lens || c.opts.causal || c.opts.window) return;
     const std::size_t batches = product(c.lead);
     for (std::size_t b = 0; b < batches; ++b) {
         const auto want = ref::attention(c.q.data() + b * c.m * c.dk, c.k.data() + b * c.n * c.dk,
@@ -198,6 +203,43 @@ void check_against_reference(const case_attention& c, const attention_result& r)
         double vmax = 0;
         for (std::size_t i = 0; i < c.n * c.dv; ++i) vmax = std::max(vmax, std::abs(double(c.v.data()[b * c.n * c.dv + i])));
         check(ref::max_diff(r.output, want.output, b * c.m * c.dv) <= 1e-4 * (vmax + 1), "output differs from ref::attention");
+    }
+}
+
+// Tiled attention with block sizes from the input: the same output as attention() for moderate
+// inputs, lse -infinity exactly on the fully masked rows, nothing NaN or infinite.
+void check_tiled(const case_attention& c, const attention_result* full, bool moderate, FuzzedDataProvider& in) {
+    tiled_options t;
+    static_cast<attention_options&>(t) = c.opts;
+    t.block_q = double(in.ConsumeIntegralInRange<std::size_t>(1, c.m));
+    t.block_k = double(in.ConsumeIntegralInRange<std::size_t>(1, c.n));
+    try {
+        const tiled_result tr = tiled_attention(c.q, c.k, c.v, t);
+        check(all_finite(tr.output), "tiled output is NaN or infinite for finite inputs");
+        check(finite_or_neg_inf(tr.lse), "tiled lse holds NaN or +infinity");
+        if (!full) return;  // e.g. weights V overflowed in full attention but not as o / l
+        const std::size_t batches = product(c.lead);
+        std::vector<bool> masked_rows(batches * c.m, false);
+        for (const shape_t& row : full->fully_masked_rows) {
+            std::size_t flat = 0;
+            for (std::size_t d = 0; d < c.lead.size(); ++d) flat = flat * c.lead[d] + row[d];
+            masked_rows[flat * c.m + row.back()] = true;
+        }
+        for (std::size_t i = 0; i < batches * c.m; ++i) {
+            check((tr.lse.data()[i] == -std::numeric_limits<float>::infinity()) == masked_rows[i],
+                  "tiled lse is -infinity on a row that is not fully masked, or finite on one that is");
+        }
+        if (moderate) {
+            double vmax = 0;
+            for (float x : c.v) vmax = std::max(vmax, std::abs(double(x)));
+            check(max_abs_diff(tr.output, full->output) <= 1e-4 * (vmax + 1), "tiled output differs from attention()");
+        }
+    } catch (const argument_error& e) {
+        check(std::string(e.what()).rfind("tiledAttention: ", 0) == 0, "a tiled error does not start with 'tiledAttention: '");
+        if (full && moderate) {
+            std::fprintf(stderr, "unexpected error: %s\n", e.what());
+            fail("tiled attention refused moderate inputs that attention() accepted");
+        }
     }
 }
 
@@ -258,6 +300,12 @@ void fuzz_attention(FuzzedDataProvider& in) {
         c.opts.temperature = temps[i];
         moderate = moderate && i <= 4;
     }
+    if (flags & 16) {
+        // window: 1..n + 1, or 0 (an error).
+        const std::size_t w = in.ConsumeIntegralInRange<std::size_t>(0, c.n + 1);
+        c.opts.window = double(w);
+        masks_valid = masks_valid && w >= 1;
+    }
     c.expect_ok = moderate && masks_valid;
 
     std::optional<attention_result> r;
@@ -295,6 +343,7 @@ void fuzz_attention(FuzzedDataProvider& in) {
         check(!r, "the workspace refused what attention() accepted");
         check(std::string(e.what()).rfind("attention: ", 0) == 0, "a workspace error does not start with 'attention: '");
     }
+    if (!c.opts.mask) check_tiled(c, r ? &*r : nullptr, moderate, in);
 }
 
 void fuzz_multihead(FuzzedDataProvider& in) {

@@ -14,6 +14,7 @@ const X = [[1, 0], [0, 1], [1, 1]];
 const WHOLE = 'expected a whole number from 0 to 4294967295';
 const BIG = 100000000000000000000;  // 1e20, printed in full as JavaScript does
 const REPEATS = 20;
+const WINDOW = 'expected a whole number from 1 to 2^53 (the number of keys a query sees)';
 
 function cyclic() {
   const a = [];
@@ -118,7 +119,56 @@ const cases = [
     'explainRow: temperature = 1e-40 makes the scale 1/sqrt(d_k) / temperature overflow float32; expected a larger temperature'],
   ['softmaxSaturation with cyclic dks', (lab) => lab.softmaxSaturation({ dks: cyclicShape() }), 'softmaxSaturation: dks[1] is an array; expected a number'],
   ['tensor with data that does not fit', (lab) => lab.tensor({ shape: [2, 2], data: [1, 2, 3] }), 'tensor: value.data has 3 entries but shape [2, 2] needs 4'],
+  // the sliding window, tiled attention and the cost functions
+  ['a window of 0', (lab) => lab.attention(q, k, v, { window: 0 }), `attention: window = 0; ${WINDOW}`],
+  ['a negative window in tiled attention', (lab) => lab.tiledAttention(q, k, v, { window: -3 }), `tiledAttention: window = -3; ${WINDOW}`],
+  ['a fractional window in a workspace', (lab) => lab.createWorkspace({ m: 2, n: 2, dk: 2, dv: 2, window: 2.5 }), `createWorkspace: window = 2.5; ${WINDOW}`],
+  ['a window given as a string', (lab) => lab.attention(q, k, v, { window: '2' }), 'attention: window is a string; expected a number'],
+  ['a key block of 0', (lab) => lab.tiledAttention(q, k, v, { blockK: 0 }), 'tiledAttention: blockK = 0; expected a whole number from 1 to 3 (n, the number of keys)'],
+  ['a key block past n', (lab) => lab.tiledAttention(q, k, v, { blockK: 4 }), 'tiledAttention: blockK = 4; expected a whole number from 1 to 3 (n, the number of keys)'],
+  ['a fractional query block', (lab) => lab.tiledAttention(q, k, v, { blockQ: 1.5 }), 'tiledAttention: blockQ = 1.5; expected a whole number from 1 to 2 (m, the number of queries)'],
+  ['a query block of 2^32 + 1', (lab) => lab.tiledAttention(q, k, v, { blockQ: 2 ** 32 + 1 }), 'tiledAttention: blockQ = 4294967297; expected a whole number from 1 to 2 (m, the number of queries)'],
+  ['an explicit mask in tiled attention', (lab) => lab.tiledAttention(q, k, v, { mask: [[1, 1, 1]] }),
+    "tiledAttention: unknown option 'mask'; expected one of causal, validLens, window, scale, blockQ, blockK"],
+  ['tiled attention with mismatched d_k', (lab) => lab.tiledAttention(q, [[1, 2, 3]], v), 'tiledAttention: K has d_k = 3 but Q has d_k = 2'],
+  ['tiled attention with a NaN in V', (lab) => lab.tiledAttention(q, k, [[1, 2], [NaN, 4], [5, 6]]), 'tiledAttention: V[1, 0] is NaN; expected finite numbers'],
+  ['costFigures with m = 0', (lab) => lab.costFigures({ m: 0, n: 4, dk: 2 }), 'costFigures: m = 0; expected a whole number from 1 to 2^53'],
+  ['costFigures with a key block past n', (lab) => lab.costFigures({ m: 4, n: 4, dk: 2, blockK: 5 }), 'costFigures: blockK = 5; expected a whole number from 1 to 4 (n, the number of keys)'],
+  ['costFigures past 2^53', (lab) => lab.costFigures({ m: 1e6, n: 1e9, dk: 1e4 }),
+    "costFigures: the full method's multiply-adds is past 2^53, more than a JavaScript number holds exactly; expected smaller sizes"],
+  ['explainOnlineSoftmax with block = 0', (lab) => lab.explainOnlineSoftmax(q, k, v, 0, { block: 0 }), 'explainOnlineSoftmax: block = 0; expected a whole number from 1 to 3 (n, the number of keys)'],
+  ['explainOnlineSoftmax with a row past m', (lab) => lab.explainOnlineSoftmax(q, k, v, 2), 'explainOnlineSoftmax: row = 2 but Q has 2 rows; expected 0 to 1'],
+  ['explainOnlineSoftmax with batch axes', (lab) => lab.explainOnlineSoftmax([q], [k], [v], 0), 'explainOnlineSoftmax: Q has shape [1, 2, 2]; expected a matrix (one head, no batch axes)'],
+  ['kvHeads that do not divide heads', (lab) => lab.createKVCache({ heads: 4, kvHeads: 3, dHead: 2, maxLength: 4 }),
+    'createKVCache: kvHeads = 3 does not divide heads = 4; expected a divisor of heads (heads itself, or 1 for multi-query)'],
+  ['a cache of maxLength 0', (lab) => lab.createKVCache({ heads: 1, dHead: 2, maxLength: 0 }), 'createKVCache: maxLength = 0; expected a whole number from 1 to 2^53'],
+  ['a cache past the float limit', (lab) => lab.createKVCache({ heads: 1, dHead: 64, maxLength: 1e7 }),
+    'createKVCache: maxLength = 10000000 needs 2 x 10000000 x 1 x 64 floats, more than the limit of 268435456; expected a smaller maxLength'],
+  ['a cache with dHead as a string', (lab) => lab.createKVCache({ heads: 1, dHead: '2', maxLength: 4 }), 'createKVCache: dHead is a string; expected a number'],
+  ['appending a token of the wrong width', (lab) => withCache(lab, (c) => c.append([[1, 2, 3]], [[1, 2]])),
+    'KVCache.append: k has shape [1, 3]; expected [kvHeads, dHead] = [1, 2]'],
+  ['attending on an empty cache', (lab) => withCache(lab, (c) => c.attend([[1, 0]])), 'KVCache.attend: the cache is empty; expected append(k, v) before attend(q)'],
+  ['a cache past its maximum length', (lab) => withCache(lab, (c) => { c.append([[1, 0]], [[1, 0]]); c.append([[0, 1]], [[0, 1]]); c.append([[1, 1]], [[1, 1]]); }),
+    'KVCache.append: the cache is full at maxLength = 2 tokens; expected at most maxLength appends (create a larger cache)'],
+  ['attending a query of the wrong width', (lab) => withCache(lab, (c) => { c.append([[1, 0]], [[1, 0]]); c.attend([[1, 0, 0]]); }),
+    'KVCache.attend: q has shape [1, 3]; expected [heads, dHead] = [1, 2]'],
+  ['a cache used after dispose', (lab) => { const c = lab.createKVCache({ heads: 1, dHead: 2, maxLength: 2 }); c.dispose(); c.dispose(); c.append([[1, 0]], [[1, 0]]); },
+    'KVCache.append: the cache was disposed; expected a cache from createKVCache that is still live'],
+  ['kvCacheBytes with an unknown dtype', (lab) => lab.kvCacheBytes({ kvHeads: 2, dHead: 4, dtype: 'fp8' }),
+    "kvCacheBytes: dtype = 'fp8'; expected 'float64', 'float32', 'float16', 'bfloat16' or 'int8'"],
+  ['attentionMatrixBytes past 2^53', (lab) => lab.attentionMatrixBytes({ heads: 1e3, n: 1e7 }),
+    'attentionMatrixBytes: elements (batch x heads x n x n) is past 2^53, more than a JavaScript number holds exactly; expected smaller sizes'],
 ];
+
+/** Runs body on a fresh one-head cache (dHead 2, maxLength 2) and frees it whatever happens. */
+function withCache(lab, body) {
+  const cache = lab.createKVCache({ heads: 1, dHead: 2, maxLength: 2 });
+  try {
+    return body(cache);
+  } finally {
+    cache.dispose();
+  }
+}
 
 function quiet(body) {
   // The engine must never print: catch anything written while it runs.

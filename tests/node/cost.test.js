@@ -211,3 +211,25 @@ test('grouped-query and multi-query caches hold heads / kvHeads times fewer byte
   });
   assert.deepEqual(sizes, [3 * 2 * 8 * 16 * 4, 3 * 2 * 2 * 16 * 4, 3 * 2 * 1 * 16 * 4]);
 });
+
+test('the window reaches every path: the cached small-call path, a workspace and explainRow', async () => {
+  const lab = await loadAttentionLab();
+  const rand = random(77);
+  const K = randomNested([6, 3], rand), V = randomNested([6, 2], rand);
+  const ref = attentionHead(K, K, V, 1 / Math.sqrt(3), allowRule(6, 6, { window: 2 }));
+  lab.attention(K, K, V);
+  lab.attention(K, K, V);  // now cached for these shapes without a window
+  const windowed = lab.attention(K, K, V, { window: 2 });
+  assert.ok(maxDiff(windowed.weights.data, ref.weights) <= 1e-6);
+  const ws = lab.createWorkspace({ m: 6, n: 6, dk: 3, dv: 2, window: 2 });
+  try {
+    ws.Q.set(K.flat());
+    ws.K.set(K.flat());
+    ws.V.set(V.flat());
+    assert.ok(maxDiff(ws.run().weights, ref.weights) <= 1e-6);
+  } finally {
+    ws.dispose();
+  }
+  const row = lab.explainRow(K, K, V, 4, { window: 2 });
+  assert.deepEqual(Array.from(row.weights.data).map((w) => w > 0), [false, false, false, true, true, false]);
+});

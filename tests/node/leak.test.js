@@ -74,3 +74,49 @@ test('the staged attention path, its errors, and the checks before any engine ob
   assert.equal(after.handles, before.handles);
   ws.dispose();
 });
+
+test('tiled attention, the online-softmax step-through, the cost figures and the KV cache leak nothing, good calls or bad', async (t) => {
+  const lab = await loadAttentionLab();
+  const { Q, K, V } = lab.examples().timeFlies;
+  const cacheCycle = (bad) => {
+    const cache = lab.createKVCache({ heads: 2, kvHeads: 1, dHead: 4, maxLength: 3 });
+    try {
+      if (bad === 'empty') return cache.attend([[1, 0, 0, 0], [0, 1, 0, 0]]);
+      for (let i = 0; i < (bad === 'full' ? 4 : 3); i++) cache.append([K.toArray()[i]], [V.toArray()[i]]);
+      return cache.attend([Q.toArray()[2], Q.toArray()[3]]);
+    } finally {
+      cache.dispose();
+    }
+  };
+  const calls = [
+    () => lab.tiledAttention(Q, K, V, { causal: true, blockQ: 2, blockK: 3 }),
+    () => lab.tiledAttention([Q.toArray()], [K.toArray()], [V.toArray()], { validLens: [2], window: 2 }),
+    () => lab.tiledAttention(Q, K, V, { blockK: 6 }),                        // block past n: error in the core
+    () => lab.tiledAttention(Q, K, [[1]]),                                   // shape error, after copying inputs
+    () => lab.explainOnlineSoftmax(Q, K, V, 1, { block: 2, window: 3 }),
+    () => lab.explainOnlineSoftmax(Q, K, V, 9),                              // row error
+    () => lab.costFigures({ batch: 2, heads: 4, m: 300, n: 300, dk: 16, causal: true }),
+    () => lab.costFigures({ m: 1e6, n: 1e9, dk: 1e4 }),                      // past 2^53
+    () => lab.kvCacheBytes({ layers: 2, kvHeads: 2, dHead: 8 }),
+    () => lab.attention(Q, K, V, { window: 2 }),
+    () => cacheCycle(),
+    () => cacheCycle('empty'),                                               // attend on an empty cache
+    () => cacheCycle('full'),                                                // append past maxLength
+    () => lab.createKVCache({ heads: 4, kvHeads: 3, dHead: 4, maxLength: 3 }),  // refused by the engine: object freed
+  ];
+  const warm = () => { for (const c of calls) { try { c(); } catch (_) { /* expected */ } } };
+  for (let i = 0; i < 50; i++) warm();
+  const before = lab.memory();
+  const total = 14000;
+  let errors = 0;
+  for (let i = 0; i < total; i++) {
+    try { calls[i % calls.length](); } catch (_) { errors++; }
+  }
+  const after = lab.memory();
+  t.diagnostic(`${total} calls (${errors} errors): heap in use ${before.heapInUse} -> ${after.heapInUse} bytes, ` +
+    `handles ${before.handles} -> ${after.handles}`);
+  assert.equal(errors, total / calls.length * 7);
+  assert.equal(after.heapInUse, before.heapInUse);
+  assert.equal(after.heapSize, before.heapSize);
+  assert.equal(after.handles, before.handles);
+});

@@ -2,7 +2,7 @@
 // the elements through their declarations. Must type-check under --strict with no errors.
 import type {} from 'attention-lab/elements';
 import { loadAttentionLab } from 'attention-lab';
-import type { Lab, Tensor, AttentionResult, WorkspaceSpec } from 'attention-lab';
+import type { Lab, Tensor, AttentionResult, WorkspaceSpec, TiledAttentionResult, CostFigures, KVCache } from 'attention-lab';
 
 export async function computeOnce(): Promise<number> {
   const lab: Lab = await loadAttentionLab();
@@ -40,6 +40,24 @@ export async function computeOnce(): Promise<number> {
   const worked = lab.examples().worked.tokens.join(' ');
   return weight + rows[0][1] + hidden.length + out[0] + Number(isTensor) + kept[0] + std + shapes.length
     + heads.output.shape[0] + soft.data[2] + row.sumShifted + worked.length + lab.memory().heapInUse;
+}
+
+export async function whatItCosts(): Promise<number> {
+  const lab = await loadAttentionLab();
+  const Q = [[0, 3, 0, 0], [1, 0, 0, 1]];
+  const windowed = lab.attention(Q, Q, Q, { window: 1 });
+  const tiled: TiledAttentionResult = lab.tiledAttention(Q, Q, Q, { causal: true, blockQ: 1, blockK: 2 });
+  const lse: number = tiled.lse.get(1);
+  const figures: CostFigures = lab.costFigures({ m: 4096, n: 4096, dk: 64, window: 512 });
+  const steps = lab.explainOnlineSoftmax(Q, Q, Q, 1, { block: 1 });
+  const rescales: number[] = steps.blocks.map((b) => b.rescale);
+  const cache: KVCache = lab.createKVCache({ heads: 4, kvHeads: 1, dHead: 4, maxLength: 8 });
+  cache.append([[1, 0, 0, 0]], [[0, 1, 0, 0]]);
+  const step = cache.attend([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]);
+  const bytes: number = cache.bytes + lab.kvCacheBytes({ layers: 32, kvHeads: 8, dHead: 128, dtype: 'bfloat16' }).bytesPerToken
+    + lab.attentionMatrixBytes({ n: 1024, dtype: 'float16' }).bytes;
+  cache.dispose();
+  return windowed.weights.get(0, 0) + lse + figures.tiled.blocksSkipped + rescales.length + step.multiplyAddsWithoutCache + bytes;
 }
 
 export function useElements(): void {

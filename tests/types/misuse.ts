@@ -16,6 +16,9 @@ export async function wrong(): Promise<void> {
   lab.dotProductStats({ samples: 10 }); // error TS2741
   lab.createWorkspace({ m: 2, n: 2, dk: 2, dv: 2 }).weights = new Float32Array(4); // error TS2540
   const n: string = lab.maxAbsDiff(Q, Q); // error TS2322
+  lab.tiledAttention(Q, Q, Q, { mask: [[true]] }); // error TS2353
+  lab.kvCacheBytes({ kvHeads: 8, dHead: 128, dtype: 'fp8' }); // error TS2322
+  lab.createKVCache({ heads: 8, dHead: 64, maxLength: 16 }).bytes = 0; // error TS2540
   console.log(n);
 }
 

@@ -33,4 +33,14 @@ float exp_nonpositive(float x);
 /// every entry is -infinity, i.e. the row is fully masked. `x` and `y` may alias.
 bool softmax_row(const float* x, float* y, std::size_t n);
 
+/// @brief s[j] = dot(q, rows[j * stride .. + d)) * scale for j < n: one query against n rows.
+/// Returns false if any s[j] is infinite or NaN.
+bool scaled_dots(const float* q, const float* rows, std::size_t stride, std::size_t n, std::size_t d, float scale,
+                 float* s);
+
+/// @brief out[0..d) += sum over j < n of w[j] * rows[j * stride .. + d). Returns false if any
+/// out entry is infinite or NaN afterwards.
+bool add_weighted_rows(const float* w, const float* rows, std::size_t stride, std::size_t n, std::size_t d,
+                       float* out);
+
 }  // namespace attnlab::kernels

@@ -72,6 +72,26 @@ online_softmax_trace explain_online_softmax(const tensor& q, const tensor& k, co
 
 namespace detail {
 
+/// @brief What tiled_attention needs to know before its loop, checked once (tiled_setup.cpp).
+struct tiled_setup {
+    shape_t lead;
+    std::size_t batches = 1, m = 0, n = 0, d_k = 0, d_v = 0;
+    row_masks masks;
+};
+
+/// @brief Checks Q, K, V (the same shape rules and messages as attention()), refuses an
+/// explicit mask, resolves the scale and block sizes into `r`, and allocates r.output and r.lse.
+tiled_setup setup_tiled(const tensor& q, const tensor& k, const tensor& v, const tiled_options& opts,
+                        const std::string& fn, tiled_result& r);
+
+/// @brief Throws argument_error naming the first non-finite scaled score of the tile s
+/// [rows, cols] at query row i0, key j0 of batch slice b.
+[[noreturn]] void throw_score_overflow(const float* s, std::size_t rows, std::size_t cols, const tiled_setup& d,
+                                       std::size_t b, std::size_t i0, std::size_t j0, const std::string& fn);
+
+/// @brief r.figures from the tally of every batch slice (exact, at most 2^53).
+void finish_figures(const tile_tally& tally, const tiled_setup& d, tiled_result& r, const std::string& fn);
+
 /// @brief The online-softmax update of one row for one block, shared by the kernel and the
 /// explanation: `s` (count scaled, masked scores) becomes p = exp(s - m'); `running_max` and
 /// `running_sum` are updated. Returns the factor exp(m - m') the running output must be
