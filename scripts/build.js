@@ -63,6 +63,10 @@ if (want('bundle')) {
       format: 'iife',
       outfile: path.join(root, 'dist', 'attention-lab.js'),
       plugins: [formulaPlugin, wasmPlugin, shrinkPlugin],
+      // A named wrapper lets the script read its own source, to start a Web Worker from a Blob
+      // without fetching anything (web/src/widgets/cost-runner.js).
+      banner: { js: '(function attentionLabScript(){' },
+      footer: { js: '})();' },
     }),
     esbuild.build({
       ...common,

@@ -16,6 +16,31 @@ function log2([d0, d1], [r0, r1]) {
   return f;
 }
 
+/** Log-10 map from [d0, d1] (both > 0) to [r0, r1]. */
+function log10([d0, d1], [r0, r1]) {
+  const a = Math.log10(d0), b = Math.log10(d1);
+  const f = (x) => r0 + ((Math.log10(x) - a) / (b - a || 1)) * (r1 - r0);
+  f.domain = [d0, d1];
+  return f;
+}
+
+/** The powers of ten from below lo to above hi, as a log axis's domain and ticks. */
+function decades(lo, hi) {
+  const a = Math.floor(Math.log10(lo)), b = Math.max(a + 1, Math.ceil(Math.log10(hi)));
+  const out = [];
+  for (let e = a; e <= b; e++) out.push(Number((10 ** e).toPrecision(1)));
+  return out;
+}
+
+const SUPERSCRIPT = { '-': '\u207b', 0: '\u2070', 1: '\u00b9', 2: '\u00b2', 3: '\u00b3', 4: '\u2074', 5: '\u2075', 6: '\u2076', 7: '\u2077', 8: '\u2078', 9: '\u2079' };
+
+/** A decade's tick label: 0.01 to 1000 as written, others as 10 with a superscript power (10\u2074). */
+function decadeLabel(value) {
+  if (value >= 0.01 && value <= 1000) return String(value);
+  const power = String(Math.round(Math.log10(value)));
+  return `10${Array.from(power, (c) => SUPERSCRIPT[c]).join('')}`;
+}
+
 /** About `count` round tick values covering [lo, hi]. */
 function ticks(lo, hi, count = 5) {
   const span = hi - lo || 1;
@@ -34,21 +59,25 @@ function path(points) {
 
 /**
  * Geometry of a log-x line chart, shared by the on-page SVG and the exported files.
- * @param opts { xs: number[] (> 0, ascending), yMax, series: [{ ys }] }
- * @return { W, H, plot: { left, right, top, bottom }, xTicks, yTicks: [{ value, at }], series: [points] }
+ * @param opts { xs: number[] (> 0, ascending), yMax, series: [{ ys }], yLog?: a log-10 y
+ *   axis from yMin to yMax (both > 0), xTicks?: the x values to label (default all of xs) }; a y that is null or not finite (a size not
+ *   measured) leaves its point out
+ * @return { W, H, plot: { left, right, top, bottom }, xTicks, yTicks: [{ value, at, label }], series: [points] }
  */
 function lineLayout(opts) {
   // Margins leave room for the larger text narrow widgets use (styles.js scales chart text up).
   const W = 480, H = 250, L = 60, R = 22, T = 14, B = 40;
   const x = log2([opts.xs[0], opts.xs[opts.xs.length - 1]], [L, W - R]);
-  const y = linear([0, opts.yMax], [H - B, T]);
+  const yDecades = opts.yLog ? decades(opts.yMin, opts.yMax) : null;
+  const y = opts.yLog ? log10([yDecades[0], yDecades[yDecades.length - 1]], [H - B, T]) : linear([0, opts.yMax], [H - B, T]);
+  const shown = (v) => typeof v === 'number' && Number.isFinite(v) && (!opts.yLog || v > 0);
   return {
     W, H,
     plot: { left: L, right: W - R, top: T, bottom: H - B },
-    xTicks: opts.xs.map((value) => ({ value, at: x(value) })),
-    yTicks: ticks(0, opts.yMax, 5).map((value) => ({ value, at: y(value) })),
-    series: opts.series.map((ser) => opts.xs.map((xv, i) => [x(xv), y(ser.ys[i])])),
+    xTicks: (opts.xTicks || opts.xs).map((value) => ({ value, at: x(value) })),
+    yTicks: (yDecades || ticks(0, opts.yMax, 5)).map((value) => ({ value, at: y(value), label: opts.yLog ? decadeLabel(value) : String(value) })),
+    series: opts.series.map((ser) => opts.xs.flatMap((xv, i) => (shown(ser.ys[i]) ? [[x(xv), y(ser.ys[i])]] : []))),
   };
 }
 
-module.exports = { linear, log2, ticks, path, lineLayout };
+module.exports = { linear, log2, log10, decades, decadeLabel, ticks, path, lineLayout };

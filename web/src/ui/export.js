@@ -44,7 +44,7 @@ function exactNumber(x) {
 
 /** One CSV/TSV field, quoted per RFC 4180 when needed. */
 function field(value, sep) {
-  if (value === null) return '';
+  if (value === null || value === undefined) return '';
   if (typeof value === 'number') return exactNumber(value);
   let s = String(value);
   // A spreadsheet runs a cell that starts with =, +, -, @ as a formula: keep author text text.
@@ -88,7 +88,7 @@ function toJSON(fig) {
 /** A chart figure from the options of the on-page line chart (widgets/svg.js lineChart). */
 function chartFigure(opts, settings = {}, note = '') {
   return { kind: 'chart', title: opts.title, caption: [opts.desc, note].filter(Boolean).join(' '), settings, xLabel: opts.xLabel, yLabel: opts.yLabel,
-    xs: opts.xs, yMax: opts.yMax, series: opts.series };
+    xs: opts.xs, yMax: opts.yMax, ...(opts.yLog ? { yLog: true, yMin: opts.yMin } : {}), ...(opts.xTicks ? { xTicks: opts.xTicks } : {}), series: opts.series };
 }
 
 /** "attention-weights-head-1.svg" from the title. */
@@ -209,20 +209,22 @@ function chartLayout(fig) {
   for (const tk of g.xTicks) items.push({ t: 'text', x: X(tk.at), y: Y(bottom + 14), text: String(tk.value), size: 11, fill: THEME.muted, anchor: 'middle' });
   for (const tk of g.yTicks) {
     items.push({ t: 'line', x1: X(left - 4), y1: Y(tk.at), x2: X(left), y2: Y(tk.at), stroke: THEME.line });
-    items.push({ t: 'text', x: X(left - 6), y: Y(tk.at + 4), text: String(tk.value), size: 11, fill: THEME.muted, anchor: 'end' });
+    items.push({ t: 'text', x: X(left - 6), y: Y(tk.at + 4), text: tk.label, size: 11, fill: THEME.muted, anchor: 'end' });
   }
   items.push({ t: 'text', x: X((left + right) / 2), y: Y(g.H - 6), text: fig.xLabel, size: 11, fill: THEME.muted, anchor: 'middle' });
   items.push({ t: 'text', x: X(12), y: Y((top + bottom) / 2), text: fig.yLabel, size: 11, fill: THEME.muted, anchor: 'middle', rotate: -90 });
   const mark = (ser, pts) => {
     const st = SERIES_STYLE[ser.cls] || SERIES_STYLE['al-curve'];
-    if (ser.points) return pts.map(([x, y]) => ({ t: 'circle', cx: x, cy: y, r: 4, fill: st.fill || THEME.accent, stroke: st.stroke }));
-    return [{ t: 'path', points: pts, stroke: st.stroke || THEME.accent, width: 2, dash: st.dash }];
+    const line = !ser.points || ser.line ? [{ t: 'path', points: pts, stroke: st.stroke || THEME.accent, width: 2, dash: st.dash }] : [];
+    if (!ser.points) return line;
+    const dot = ser.points === true ? st : SERIES_STYLE[ser.points] || st;
+    return [...line, ...pts.map(([x, y]) => ({ t: 'circle', cx: x, cy: y, r: 4, fill: dot.fill || THEME.accent, stroke: dot.stroke }))];
   };
   fig.series.forEach((ser, k) => items.push(...mark(ser, g.series[k].map(([x, y]) => [X(x), Y(y)]))));
   let y = dy + g.H + 4;
   fig.series.forEach((ser, k) => {
     y += 16;
-    const sample = ser.points ? [[PAD + 12, y - 4]] : [[PAD, y - 4], [PAD + 24, y - 4]];
+    const sample = ser.points && !ser.line ? [[PAD + 12, y - 4]] : [[PAD, y - 4], [PAD + 24, y - 4]];
     items.push(...mark(ser, sample));
     items.push({ t: 'text', x: PAD + 32, y, text: ser.name || `series ${k + 1}`, size: 12, fill: THEME.fg });
   });

@@ -22,6 +22,7 @@ const BASE = {
   'mistakes-lab': [1021, 944, 866, 783, 762, 740, 720],
   'online-softmax-stepper': [734, 622, 600, 586, 545, 506, 484],
   'kv-cache-stepper': [1690, 1501, 1302, 1196, 1064, 1042, 999],
+  'cost-lab': [1197, 1029, 828, 671, 608, 608, 586],
 };
 
 function column(width) {

@@ -15,6 +15,7 @@ const { SoftmaxDemo } = require('./softmax-demo.js');
 const { MistakesLab } = require('./mistakes-lab.js');
 const { OnlineSoftmaxStepper } = require('./online-softmax-stepper.js');
 const { KvCacheStepper } = require('./kv-cache-stepper.js');
+const { CostLab } = require('./cost-lab.js');
 
 const ELEMENTS = {
   'attention-stepper': AttentionStepper,
@@ -28,6 +29,7 @@ const ELEMENTS = {
   'mistakes-lab': MistakesLab,
   'online-softmax-stepper': OnlineSoftmaxStepper,
   'kv-cache-stepper': KvCacheStepper,
+  'cost-lab': CostLab,
 };
 
 /** Properties that mirror the declared attributes: reading parses, writing reflects. */

@@ -191,6 +191,20 @@ const WIDGETS = {
       { name: 'prompt', description: 'The predict-first prompt.' }, { name: 'narration', description: 'The sentence that explains the current step.' }],
     state: '{ step: number, token: string, kvHeads: number, heads: number, length: number, bytes: number, multiplyAdds: number, diff: number, answered: boolean }',
   },
+  'cost-lab': {
+    className: 'CostLab',
+    summary: 'Time and peak memory of full against tiled attention, measured in the reader\'s browser on log-log charts with fitted slopes; attention-matrix and KV-cache bytes for published model shapes.',
+    json: false,
+    attributes: [
+      { name: 'max-n', property: 'maxN', type: 'enum', values: ['1024', '2048', '4096', '8192', '16384'], default: '16384', state: true, description: 'Largest n of the sweep (64, 128, ... doubling); larger sizes run only as far as the engine can hold them and the time allows.' },
+      { name: 'repeats', property: 'repeats', type: 'integer', min: 1, max: 9, default: 3, description: 'Runs per size; the chart shows their median.' },
+      { name: 'preset', property: 'preset', type: 'enum', values: ['custom', 'gpt2-small', 'llama-2-7b', 'llama-2-70b', 'mistral-7b'], default: 'llama-2-7b', state: true, description: 'Model shape the calculator starts with.' },
+      { name: 'worker', property: 'worker', type: 'enum', values: ['auto', 'off'], default: 'auto', description: 'auto: measure in a Web Worker made from a Blob, or on the page (in small steps, sizes capped) where the page\'s Content-Security-Policy forbids blob: workers; off: never try a worker (no CSP report on such pages).' },
+      { name: 'predict', property: 'predict', type: 'boolean', description: 'Ask for a prediction before showing results (default true).' },
+    ],
+    parts: [{ name: 'prompt', description: 'The predict-first prompt.' }, { name: 'progress', description: 'The progress bar of the measurement.' }, { name: 'chart', description: 'Each chart.' }, { name: 'table', description: 'The measured numbers.' }, { name: 'calculator', description: 'The memory calculator.' }],
+    state: '{ maxN: string, preset: string, dtype: string, batch: number, heads: number, n: number, layers: number, kvHeads: number, dHead: number, ran: boolean, runner: string | null, predicted: string | null }',
+  },
 };
 
 /** Every attribute of a widget, its own and the common ones. */

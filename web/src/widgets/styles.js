@@ -9,6 +9,7 @@ const { EXPORT_CSS } = require('./export-menu.js');
 const { PRINT_CSS } = require('./print.js');
 const { MISTAKES_CSS } = require('./mistakes-styles.js');
 const { ONLINE_SOFTMAX_CSS, KV_CACHE_CSS } = require('./stepper-styles.js');
+const { COST_CSS } = require('./cost-styles.js');
 
 const CSS = `
 :host { display: block; margin: 1.25em 0; max-width: 100%; }
@@ -160,7 +161,7 @@ button:disabled { opacity: .5; cursor: default; }
 @media (prefers-reduced-motion: no-preference) {
   .al-cell, .al-bar { transition: background-color .18s ease, width .25s ease; }
 }
-` + EXPORT_CSS + ONLINE_SOFTMAX_CSS + KV_CACHE_CSS + MISTAKES_CSS + PRINT_CSS;
+` + EXPORT_CSS + COST_CSS + ONLINE_SOFTMAX_CSS + KV_CACHE_CSS + MISTAKES_CSS + PRINT_CSS;
 
 const sheets = new WeakMap();
 

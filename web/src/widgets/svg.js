@@ -14,7 +14,8 @@ function s(tag, attrs = {}, ...children) {
 
 /**
  * A log-x line chart.
- * @param opts { title, desc, xLabel, yLabel, xs: number[], series: [{ name, ys, cls, points }], yMax }
+ * @param opts { title, desc, xLabel, yLabel, xs: number[], series: [{ name, ys, cls, points, line }], yMax }
+ *   points: true (dots of class cls) or the dots' class; line: a line through the dots as well
  */
 function lineChart(opts) {
   const g = chart.lineLayout(opts);
@@ -27,14 +28,14 @@ function lineChart(opts) {
     svg.append(s('text', { x: t.at, y: bottom + 14, 'text-anchor': 'middle' }, String(t.value)));
   }
   for (const t of g.yTicks) {
-    svg.append(s('line', { class: 'al-axis', x1: L - 4, y1: t.at, x2: L, y2: t.at }), s('text', { x: L - 6, y: t.at + 4, 'text-anchor': 'end' }, String(t.value)));
+    svg.append(s('line', { class: 'al-axis', x1: L - 4, y1: t.at, x2: L, y2: t.at }), s('text', { x: L - 6, y: t.at + 4, 'text-anchor': 'end' }, t.label));
   }
   svg.append(s('text', { x: (L + right) / 2, y: H - 6, 'text-anchor': 'middle' }, opts.xLabel));
   svg.append(s('text', { x: 12, y: (T + bottom) / 2, 'text-anchor': 'middle', transform: `rotate(-90 12 ${(T + bottom) / 2})` }, opts.yLabel));
   opts.series.forEach((ser, k) => {
     const pts = g.series[k];
-    if (ser.points) pts.forEach(([px, py]) => svg.append(s('circle', { class: ser.cls, cx: px, cy: py, r: 4 })));
-    else svg.append(s('path', { class: ser.cls, d: chart.path(pts) }));
+    if (!ser.points || ser.line) svg.append(s('path', { class: ser.cls, d: chart.path(pts) }));
+    if (ser.points) pts.forEach(([px, py]) => svg.append(s('circle', { class: ser.points === true ? ser.cls : ser.points, cx: px, cy: py, r: 4 })));
   });
   return svg;
 }

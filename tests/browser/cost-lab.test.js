@@ -1,0 +1,206 @@
+'use strict';
+// <cost-lab> as a learner uses it: predict, Run (in a Web Worker over http and from file://,
+// on the page thread under a CSP that forbids blob: workers), Cancel, the calculator typed
+// into, the export menu; the main thread never runs a task of 50 ms or more during the
+// sweep, and shown numbers equal the engine's.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { pathToFileURL } = require('url');
+const { launch, watchedPage, settled, sendPolicy, CSP } = require('./browser.js');
+const { startServer } = require('../../scripts/server.js');
+const { loadAttentionLab } = require('../../index.js');
+const { formatBytes } = require('../../web/src/ui/bytes.js');
+const { parseCSV } = require('../node/csv-reader.js');
+
+const root = path.resolve(__dirname, '..', '..');
+const saved = path.join(root, 'test-results', 'exports');
+
+let browser, server, lab;
+test.before(async () => {
+  browser = await launch();
+  server = await startServer({ root });
+  lab = await loadAttentionLab();
+  fs.mkdirSync(saved, { recursive: true });
+});
+test.after(async () => {
+  await server.close();
+  await browser.close();
+});
+
+const HOST = 'tests/browser/hosts/cost-lab.html';
+
+/** Records main-thread long tasks from the moment window.longTasks is reset. */
+function watchLongTasks() {
+  window.longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.longTasks.push(Math.round(e.duration));
+  }).observe({ type: 'longtask' });
+}
+
+async function openLab(url, opts = {}) {
+  const w = await watchedPage(browser, opts);
+  if (opts.csp) await sendPolicy(w.page, url, opts.csp);
+  await w.page.addInitScript(watchLongTasks);
+  await w.page.goto(url);
+  await settled(w.page);
+  return w;
+}
+
+const inLab = (page, fn, arg) => page.evaluate(([src, a]) => {
+  const el = document.querySelector('cost-lab');
+  return new Function('el', 'root', 'arg', `return (${src})(el, root, arg);`)(el, el.shadowRoot, a);
+}, [fn.toString(), arg]);
+
+const statusText = (page) => page.locator('cost-lab .al-cost-status').textContent();
+
+/** Presses Run with the keyboard and waits for the sweep to end. */
+async function runSweep(page) {
+  await page.locator('cost-lab button:has-text("Run")').focus();
+  await page.evaluate(() => { window.longTasks = []; });
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /^Done/.test(document.querySelector('cost-lab').shadowRoot.querySelector('.al-cost-status').textContent), null, { timeout: 180000 });
+}
+
+test('over http: the prediction hides the results until answered, the sweep runs in a worker with no long task, and the wrong answer is explained', async (t) => {
+  const w = await openLab(`${server.url}${HOST}`);
+  const { page } = w;
+  assert.equal(await page.locator('cost-lab .al-cost-results').isVisible(), false, 'results hidden before a prediction');
+  await page.click('cost-lab button:has-text("about 2\u00d7 (slope 1)")');
+  assert.match(await page.locator('cost-lab .al-predict [aria-live]').textContent(), /^Not quite: about 4× \(slope 2\)\. That would be linear growth/);
+  assert.equal(await page.locator('cost-lab .al-cost-results').isVisible(), true);
+  await runSweep(page);
+  const state = await page.evaluate(() => document.querySelector('cost-lab').state);
+  assert.equal(state.runner, 'worker');
+  assert.equal(state.ran, true);
+  // A task's length is wall time: on a machine running far more than its cores can, it measures
+  // the machine. The check needs a machine that is not overloaded (as CI is).
+  const load = os.loadavg()[0] / os.cpus().length;
+  if (load < 2) assert.deepEqual(await page.evaluate(() => window.longTasks), [], 'no main-thread task of 50 ms or more during the sweep');
+  else t.diagnostic(`long tasks not checked: load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores; seen: ${JSON.stringify(await page.evaluate(() => window.longTasks))}`);
+  // Every size up to 1024 measured for both methods, each a positive time.
+  const rows = await page.locator('cost-lab table[part="table"] tbody tr').allTextContents();
+  assert.equal(rows.length, 5);
+  for (const r of rows) assert.match(r, /^n = [\d,]+(\d[\d.]* (ms|s)){2}/, r);
+  assert.match(await page.locator('cost-lab .al-cost-slopes').textContent(), /Time: full slope \d\.\d\d \(n = 512–1,024\), tiled slope \d\.\d\d/);
+  assert.match(await page.locator('cost-lab .al-predict [aria-live]').textContent(), /Your browser measured a slope of \d\.\d\d over n = 512–1024/);
+  // The memory column is the engine's count: full attention at n = 1024.
+  const c = lab.costFigures({ m: 1024, n: 1024, dk: 64 });
+  assert.match(rows[4], new RegExp(formatBytes(c.full.peakExtraFloats * 4).replace('.', '\\.')));
+  assert.deepEqual(w.problems, []);
+  await w.close();
+});
+
+test('Cancel stops a long sweep at once, keeps what was measured, and Run starts again', async () => {
+  const w = await openLab(`${server.url}${HOST}`);
+  const { page } = w;
+  await page.evaluate(() => document.querySelector('cost-lab').setAttribute('max-n', '16384'));
+  await page.click('cost-lab button:has-text("Show the results without predicting")');
+  await page.click('cost-lab button:has-text("Run")');
+  await page.waitForFunction(() => document.querySelector('cost-lab').shadowRoot.querySelector('progress').value > 0, null, { timeout: 60000 });
+  await page.locator('cost-lab button:has-text("Cancel")').focus();
+  // The key press and the check run in the page one after the other: Cancel acts in the same task.
+  const [status] = await Promise.all([
+    page.evaluate(() => new Promise((resolve) => {
+      const el = document.querySelector('cost-lab');
+      el.shadowRoot.addEventListener('click', () => resolve(el.shadowRoot.querySelector('.al-cost-status').textContent), { once: true });
+    })),
+    page.keyboard.press('Enter'),
+  ]);
+  assert.match(status, /^Cancelled after \d+ of 18 runs\.$/, 'the click that cancels has already stopped the sweep');
+  assert.equal(await page.locator('cost-lab button:has-text("Run")').isEnabled(), true);
+  assert.equal(await page.locator('cost-lab button:has-text("Cancel")').isEnabled(), false);
+  const before = await page.locator('cost-lab progress').evaluate((p) => p.value);
+  await page.waitForTimeout(1500);
+  assert.equal(await page.locator('cost-lab progress').evaluate((p) => p.value), before, 'nothing runs after Cancel');
+  assert.match(await statusText(page), /^Cancelled/);
+  await page.evaluate(() => document.querySelector('cost-lab').setAttribute('max-n', '1024'));
+  await runSweep(page);
+  assert.deepEqual(w.problems, []);
+  await w.close();
+});
+
+test('under a CSP that forbids blob: workers the sweep runs on the page in small tasks and says so in one sentence', async () => {
+  const w = await openLab(`${server.url}${HOST}`, { csp: CSP.strict });
+  const { page } = w;
+  await page.click('cost-lab button:has-text("about 4\u00d7 (slope 2)")');
+  await runSweep(page);
+  assert.equal(await page.evaluate(() => document.querySelector('cost-lab').state.runner), 'page');
+  assert.equal(await page.locator('cost-lab .al-cost-note').textContent(),
+    'This page does not allow background workers, so the measurement runs on the page itself, in small steps, and stops at sizes where one call would take more than about 50 ms.');
+  const measured = await page.locator('cost-lab table[part="table"] tbody td:has-text(" ms")').count();
+  assert.ok(measured >= 2, `at least the smallest size of each method measured (${measured} cells)`);
+  // The only console line is Chromium's report of the refused worker.
+  assert.ok(w.problems.every((p) => /Content Security Policy|worker/i.test(p)), w.problems.join('\n'));
+  await w.close();
+  // worker="off" never tries, so such a page logs nothing.
+  const off = await openLab(`${server.url}${HOST}`, { csp: CSP.strict });
+  await off.page.evaluate(() => document.querySelector('cost-lab').setAttribute('worker', 'off'));
+  await settled(off.page);
+  await off.page.click('cost-lab button:has-text("Show the results without predicting")');
+  await runSweep(off.page);
+  assert.equal(await off.page.evaluate(() => document.querySelector('cost-lab').state.runner), 'page');
+  assert.deepEqual(off.problems, []);
+  await off.close();
+});
+
+test('from file:// the worker starts from the script\'s own source, fetching nothing', async () => {
+  const w = await openLab(pathToFileURL(path.join(root, HOST)).href);
+  await w.page.click('cost-lab button:has-text("Show the results without predicting")');
+  await runSweep(w.page);
+  assert.equal(await w.page.evaluate(() => document.querySelector('cost-lab').state.runner), 'worker');
+  assert.deepEqual(w.problems, []);
+  await w.close();
+});
+
+test('the calculator shows the engine\'s bytes for each preset and for numbers typed in, and names bad input', async () => {
+  const w = await openLab(`${server.url}${HOST}`, { width: 390, height: 844 });
+  const { page } = w;
+  const cell = (label) => page.locator(`cost-lab .al-cost-calc-table tr:has(th:has-text("${label}")) td`).textContent();
+  await page.locator('cost-lab select').nth(1).selectOption('llama-2-70b');
+  const expect = lab.kvCacheBytes({ layers: 80, kvHeads: 8, dHead: 128, dtype: 'float16', tokens: 4096, batch: 1 });
+  assert.equal(await cell('KV cache per token'), `${formatBytes(expect.bytesPerToken)} (${expect.bytesPerToken.toLocaleString('en-US')} bytes)`);
+  assert.equal(await cell('KV cache for 1 \u00d7 4,096 tokens'), `${formatBytes(expect.bytes)} (${expect.bytes.toLocaleString('en-US')} bytes)`);
+  const noGqa = lab.kvCacheBytes({ layers: 80, kvHeads: 64, dHead: 128, dtype: 'float16', tokens: 4096, batch: 1 });
+  assert.match(await cell('without grouped-query'), new RegExp(`^${formatBytes(noGqa.bytes)} `));
+  // Typed with the keyboard: batch 8, then float32.
+  const batch = page.locator('cost-lab label:has-text("batch") input');
+  await batch.fill('8');
+  await batch.press('Tab');
+  await page.locator('cost-lab select').nth(2).selectOption('float32');
+  const m = lab.attentionMatrixBytes({ batch: 8, heads: 64, n: 4096, dtype: 'float32' });
+  assert.equal(await cell('attention weights, one layer'), `${m.elements.toLocaleString('en-US')} numbers = ${formatBytes(m.bytes)} (${m.bytes.toLocaleString('en-US')} bytes)`);
+  assert.equal(await page.evaluate(() => document.querySelector('cost-lab').state.preset), 'custom');
+  await batch.fill('2.5');
+  await batch.press('Tab');
+  assert.match(await cell('KV cache per token'), /^kvCacheBytes: batch/);
+  // On paper the prediction's answer is printed; the buttons are not.
+  await page.emulateMedia({ media: 'print' });
+  assert.equal(await page.locator('cost-lab .al-print-answer').textContent(), 'answer: about 4\u00d7 per doubling of n (log-log slope 2).');
+  assert.equal(await page.locator('cost-lab button:has-text("Run")').isVisible(), false);
+  await page.emulateMedia({ media: 'screen' });
+  // 390 px: nothing wider than the widget.
+  assert.equal(await page.evaluate(() => { const f = document.querySelector('cost-lab').shadowRoot.querySelector('.al-frame'); return f.scrollWidth <= f.clientWidth; }), true);
+  assert.deepEqual(w.problems, []);
+  await w.close();
+});
+
+test('the time chart exports as CSV with the measured medians', async () => {
+  const w = await openLab(`${server.url}${HOST}`);
+  const { page } = w;
+  await page.click('cost-lab button:has-text("Show the results without predicting")');
+  await runSweep(page);
+  const button = page.locator('cost-lab [part="chart"] .al-export-button').first();
+  await button.click();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('cost-lab [part="chart"] >> nth=0 >> button:has-text("CSV numbers")')]);
+  const file = path.join(saved, download.suggestedFilename());
+  await download.saveAs(file);
+  const rows = parseCSV(fs.readFileSync(file, 'utf8').replace(/^\ufeff/, ''));
+  assert.deepEqual(rows[0].slice(0, 3), ['n (log scale)', 'full attention', 'tiled (online softmax)']);
+  assert.deepEqual(rows.slice(1).map((r) => Number(r[0])), [64, 128, 256, 512, 1024]);
+  const shown = await page.evaluate(() => document.querySelector('cost-lab').sweep.rows.full.map((r) => r.ms));
+  assert.deepEqual(rows.slice(1).map((r) => Number(r[1])), shown);
+  await w.close();
+});

@@ -1,0 +1,142 @@
+'use strict';
+// The cost lab's DOM-free parts (web/src/ui/bytes.js, cost-fit.js, cost-sweep.js,
+// cost-predict.js, model-shapes.js), and its measurement against the engine.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { formatBytes, formatMs } = require('../../web/src/ui/bytes.js');
+const { median, logLogFit, tailSlope } = require('../../web/src/ui/cost-fit.js');
+const { createSweep, sweepSizes, measureJob } = require('../../web/src/ui/cost-sweep.js');
+const { judgeGrowth, growthAnswer } = require('../../web/src/ui/cost-predict.js');
+const { MODEL_SHAPES, modelShape } = require('../../web/src/ui/model-shapes.js');
+const chart = require('../../web/src/ui/chart.js');
+const { loadAttentionLab } = require('./lab.js');
+
+test('byte counts read in binary units with three significant digits', () => {
+  assert.equal(formatBytes(0), '0 B');
+  assert.equal(formatBytes(1023), '1023 B');
+  assert.equal(formatBytes(1024), '1 KiB');
+  assert.equal(formatBytes(1536), '1.5 KiB');
+  assert.equal(formatBytes(1048575), '1 MiB', 'rounding up to 1024 KiB moves to the next unit');
+  assert.equal(formatBytes(3 * 2 ** 29), '1.5 GiB');
+  assert.equal(formatBytes(524288 * 1024 * 40), '20 GiB');
+  assert.equal(formatBytes(123456789), '118 MiB');
+  assert.equal(formatBytes(2 ** 53), '8 PiB');
+  assert.throws(() => formatBytes(-1), /^Error: formatBytes: bytes is -1; expected a number of bytes \(0 or more\)$/);
+  assert.throws(() => formatBytes(NaN), /formatBytes: bytes is NaN/);
+  assert.throws(() => formatBytes('12'), /formatBytes: bytes is 12/);
+});
+
+test('durations read in ms below a second and in s above', () => {
+  assert.equal(formatMs(0.0423), '0.042 ms');
+  assert.equal(formatMs(3.14159), '3.14 ms');
+  assert.equal(formatMs(250.4), '250 ms');
+  assert.equal(formatMs(1250), '1.25 s');
+  assert.throws(() => formatMs(Infinity), /formatMs: ms is Infinity/);
+});
+
+test('the log-log fit recovers an exact power law and matches Python\'s statistics.linear_regression on noisy data', () => {
+  const xs = [64, 128, 256, 512, 1024];
+  const exact = logLogFit(xs, xs.map((n) => 3e-6 * n ** 2));
+  assert.ok(Math.abs(exact.slope - 2) < 1e-12);
+  assert.ok(Math.abs(exact.intercept - Math.log(3e-6)) < 1e-9);
+  // Reference: python3 -c "import statistics as s, math; s.linear_regression([math.log(x) for x in xs], [math.log(y) for y in ys])"
+  const nx = [64, 128, 256, 512, 1024, 2048];
+  const ny = [0.031, 0.094, 0.41, 1.7, 6.2, 26.5];
+  const fit = logLogFit(nx, ny);
+  assert.ok(Math.abs(fit.slope - 1.967993486318959) < 1e-12, String(fit.slope));
+  assert.ok(Math.abs(fit.intercept - -11.777845061817668) < 1e-12);
+  const tail = tailSlope(nx, ny, 512);
+  assert.ok(Math.abs(tail.slope - 1.9811928541001107) < 1e-12);
+  assert.deepEqual([tail.from, tail.to, tail.points], [512, 2048, 3]);
+  assert.ok(Math.abs(tailSlope([64, 128, 256], [1, 4, null], 512).slope - 2) < 1e-12, 'with fewer than two sizes past `from`, every measured size is used');
+  assert.equal(logLogFit([64], [1]), null);
+  assert.equal(logLogFit([64, 128], [0, null]), null);
+  assert.equal(median([3.5, 1.25, 9, 2.0]), 2.75);
+  assert.equal(median([5, 1, 3]), 3);
+  assert.throws(() => median([]), /median: values must be a non-empty array of numbers/);
+});
+
+test('a sweep doubles n from 64, runs full then tiled per size, and stops a method after a refusal or past its time budget', () => {
+  assert.deepEqual(sweepSizes(1024), [64, 128, 256, 512, 1024]);
+  assert.throws(() => sweepSizes(1000), /sweepSizes: maxN is 1000; expected a power of two of at least 128/);
+  const sweep = createSweep({ maxN: 2048, repeats: 3, budgetMs: 100, minMs: 5, seed: 7 });
+  const ran = [];
+  const fakeMs = { full: (n) => (n / 256) ** 2, tiled: (n) => (n / 512) ** 2 };
+  for (let job = sweep.next(); job; job = sweep.next()) {
+    ran.push(`${job.method} ${job.n}`);
+    assert.deepEqual([job.d, job.repeats, job.minMs, job.seed, job.warmup], [64, 3, 5, 7 + job.n, job.n === 64]);
+    if (job.method === 'full' && job.n === 1024) sweep.record(job, { error: 'attention: out of memory; expected smaller inputs' });
+    else sweep.record(job, { times: [fakeMs[job.method](job.n), 0, 1e9], heapBytes: 2 ** 24 });
+  }
+  // full: 64..512 measured, 1024 refused, 2048 skipped. tiled at 2048 would take 4 x 4 ms = 16 ms: run.
+  assert.deepEqual(ran, ['full 64', 'tiled 64', 'full 128', 'tiled 128', 'full 256', 'tiled 256', 'full 512', 'tiled 512', 'full 1024', 'tiled 1024', 'tiled 2048']);
+  assert.equal(sweep.done, sweep.total);
+  assert.deepEqual(sweep.rows.full.map((r) => r.ms), [0.0625, 0.25, 1, 4, null, null]);
+  assert.equal(sweep.rows.full[4].error, 'attention: out of memory; expected smaller inputs');
+  assert.equal(sweep.rows.full[5].skipped, 'stopped after n = 1024, which the engine refused');
+  assert.ok(Math.abs(sweep.slope('full').slope - 2) < 1e-12);
+  assert.deepEqual([sweep.slope('full').from, sweep.slope('full').to], [64, 512]);
+  const slow = createSweep({ maxN: 1024, budgetMs: 40 });
+  const repeats = [];
+  for (let job = slow.next(); job; job = slow.next()) {
+    repeats.push(job.repeats);
+    slow.record(job, { times: [job.n / 32] });
+  }
+  assert.deepEqual(repeats, [3, 3, 3, 3, 3, 3, 3, 3]);
+  const long = createSweep({ maxN: 512, budgetMs: 10000 });
+  const longRepeats = [];
+  for (let job = long.next(); job; job = long.next()) {
+    longRepeats.push(job.repeats);
+    long.record(job, { times: [job.n] });   // n ms: 512 is predicted at 4 x 256 = 1024 ms
+  }
+  assert.deepEqual(longRepeats, [3, 3, 3, 3, 3, 3, 1, 1], 'sizes predicted past a second are timed once');
+  assert.deepEqual(slow.rows.full.map((r) => r.ms), [2, 4, 8, 16, null], 'n = 512 would take about 32 ms (4 x 8): run; 1024 about 64 ms: skipped');
+  assert.equal(slow.rows.full[4].skipped, 'not run: one call would take about 64 ms, more than the 40 ms allowed here');
+});
+
+test('the prediction is judged against n^2 growth and quotes the reader\'s measured slope', () => {
+  const fit = { slope: 1.9733, from: 512, to: 4096 };
+  const right = judgeGrowth('4', fit);
+  assert.equal(right.close, true);
+  assert.match(right.message, /^Right: about 4×\. .* Your browser measured a slope of 1\.97 over n = 512–4096 \(×3\.9 per doubling\)\.$/);
+  const wrong = judgeGrowth('2', null);
+  assert.equal(wrong.close, false);
+  assert.match(wrong.message, /^Not quite: about 4× \(slope 2\)\. That would be linear growth.*Run the measurement/);
+  assert.match(judgeGrowth('8', fit).message, /cubic/);
+  assert.equal(growthAnswer(null), 'about 4× per doubling of n (log-log slope 2).');
+});
+
+test('model presets are whole, consistent shapes (kv heads divide heads) with unique ids', () => {
+  assert.deepEqual(MODEL_SHAPES.map((m) => m.id), ['gpt2-small', 'llama-2-7b', 'llama-2-70b', 'mistral-7b']);
+  for (const m of MODEL_SHAPES) {
+    for (const k of ['layers', 'heads', 'kvHeads', 'dHead', 'context']) assert.ok(Number.isInteger(m[k]) && m[k] > 0, `${m.id} ${k}`);
+    assert.equal(m.heads % m.kvHeads, 0, `${m.id}: kv heads divide heads`);
+  }
+  // d_model = heads x d_head as the cited papers give it.
+  assert.deepEqual(MODEL_SHAPES.map((m) => m.heads * m.dHead), [768, 4096, 8192, 4096]);
+  assert.equal(modelShape('nope'), undefined);
+});
+
+test('a log-y chart puts decades as ticks and leaves out sizes that were not measured', () => {
+  assert.deepEqual(chart.decades(0.031, 26.5), [0.01, 0.1, 1, 10, 100]);
+  const g = chart.lineLayout({ xs: [64, 128, 256], yLog: true, yMin: 0.1, yMax: 10, series: [{ ys: [0.1, 1, null] }] });
+  assert.deepEqual(g.yTicks.map((t) => t.value), [0.1, 1, 10]);
+  assert.deepEqual([1e-4, 0.01, 1000, 1e4, 1e12].map(chart.decadeLabel), ['10\u207b\u2074', '0.01', '1000', '10\u2074', '10\u00b9\u00b2']);
+  assert.equal(g.series[0].length, 2);
+  assert.equal(g.series[0][0][1], g.plot.bottom);
+  assert.ok(Math.abs(g.series[0][1][1] - (g.plot.top + g.plot.bottom) / 2) < 1e-9, '1 sits halfway between 0.1 and 10');
+});
+
+test('measureJob times the engine\'s kernels: the tiled figures are the engine\'s cost figures, and a size full attention cannot hold is its named error', async () => {
+  const lab = await loadAttentionLab();
+  const tiled = measureJob(lab, { method: 'tiled', n: 256, d: 64, repeats: 3, minMs: 1, seed: 5, warmup: true });
+  assert.equal(tiled.times.length, 3);
+  assert.ok(tiled.times.every((t) => t > 0 && Number.isFinite(t)));
+  assert.deepEqual(tiled.figures, lab.costFigures({ m: 256, n: 256, dk: 64 }).tiled);
+  assert.equal(tiled.heapBytes, lab.memory().heapSize);
+  const full = measureJob(lab, { method: 'full', n: 128, d: 64, repeats: 1, minMs: 1, seed: 5 });
+  assert.equal(full.figures, null);
+  assert.equal(full.times.length, 1);
+  assert.throws(() => measureJob(lab, { method: 'full', n: 32768, d: 64, repeats: 1, minMs: 1, seed: 5 }), /^Error: attention: /);
+  assert.equal(lab.attention([[1, 0]], [[1, 0]], [[2]]).output.toArray()[0][0], 2, 'the engine still works afterwards');
+});

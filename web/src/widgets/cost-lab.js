@@ -1,0 +1,399 @@
+'use strict';
+// <cost-lab>: what attention costs, measured in the reader's browser (time and peak extra
+// memory of full against tiled attention as n doubles, on log-log charts with fitted
+// slopes) and computed for published model shapes (attention-matrix and KV-cache bytes).
+// Every number comes from the engine or from a measurement of it; the sweep runs in a Web
+// Worker (cost-runner.js) so the page never blocks.
+
+const { h, uid, scrollBox } = require('./dom.js');
+const { LabElement, urlState } = require('./base.js');
+const { PredictView } = require('./predict-view.js');
+const { lineChart } = require('./svg.js');
+const { exportMenu } = require('./export-menu.js');
+const { WorkerRunner, PageRunner, Cancelled } = require('./cost-runner.js');
+const { chartFigure } = require('../ui/export.js');
+const { createSweep, METHODS, FIT_FROM } = require('../ui/cost-sweep.js');
+const { tailSlope, median } = require('../ui/cost-fit.js');
+const { pause } = require('./schedule.js');
+const { GROWTH_CHOICES, judgeGrowth, growthAnswer } = require('../ui/cost-predict.js');
+const { MODEL_SHAPES, DTYPES, modelShape } = require('../ui/model-shapes.js');
+const { formatBytes, formatMs } = require('../ui/bytes.js');
+const { fixed, grouped } = require('../ui/format.js');
+
+const MAX_NS = [1024, 2048, 4096, 8192, 16384];
+const D = 64;
+// The longest single call each runner may start: a worker can take seconds; the page's own
+// thread must stay under the 50 ms that makes a task "long".
+const BUDGET_MS = { worker: 10000, page: 40 };
+const MIN_MS = { worker: 20, page: 5 };
+const FULL_STYLE = { cls: 'al-curve', points: 'al-point-2', line: true };
+const TILED_STYLE = { cls: 'al-curve-2', points: 'al-point', line: true };
+const NAMES = { full: 'full attention', tiled: 'tiled (online softmax)' };
+const PAGE_SENTENCE = 'This page does not allow background workers, so the measurement runs on the page itself, in small steps, and stops at sizes where one call would take more than about 50 ms.';
+const CALC_FIELDS = [
+  ['batch', 'batch', 1, 1],
+  ['heads', 'heads', 1, 32],
+  ['n', 'tokens n', 1, 4096],
+  ['layers', 'layers', 1, 32],
+  ['kvHeads', 'kv heads', 1, 32],
+  ['dHead', 'd_head', 1, 128],
+];
+
+class CostLab extends LabElement {
+  static get jsonKeys() { return []; }
+
+  setup(lab) {
+    const preset = this.attr('preset', 'llama-2-7b');
+    this.st = { maxN: this.attr('max-n', '16384'), dtype: 'float16', ...this.presetFields(preset), preset, ran: false, runner: null };
+    this.results = null;
+
+    // Prediction.
+    this.prompt = new PredictView({
+      question: 'when the sequence length n doubles, what happens to the time full attention takes?',
+      choices: GROWTH_CHOICES,
+      judge: (choice) => {
+        this.predicted = choice;
+        return judgeGrowth(choice, this.sweep ? this.sweep.slope('full') : null);
+      },
+      onReveal: () => this.reveal(),
+      skip: 'Show the results without predicting',
+      printAnswer: () => growthAnswer(this.sweep ? this.sweep.slope('full') : null),
+    });
+    this.prompt.root.setAttribute('part', 'prompt');
+
+    // The sweep.
+    const ids = { maxN: uid(), progress: uid() };
+    this.maxNSelect = h('select', { id: ids.maxN, onchange: () => this.guard(() => this.update({ maxN: this.maxNSelect.value })) },
+      MAX_NS.map((n) => h('option', { value: String(n) }, grouped(n))));
+    this.runButton = h('button', { type: 'button', class: 'al-primary', onclick: () => this.guard(() => this.run()) }, 'Run');
+    this.cancelButton = h('button', { type: 'button', disabled: true, onclick: () => this.guard(() => this.cancel()) }, 'Cancel');
+    this.progress = h('progress', { id: ids.progress, max: '1', value: '0', part: 'progress', 'aria-label': 'Measurement progress' });
+    this.status_ = h('p', { class: 'al-muted al-cost-status', role: 'status' }, 'Press Run to measure full and tiled attention (d = 64) in your browser.');
+    this.pageNote = h('p', { class: 'al-cost-note', hidden: true }, PAGE_SENTENCE);
+    this.slopes = h('p', { class: 'al-cost-slopes', 'aria-live': 'polite' });
+    this.timeChart = h('div', { part: 'chart' });
+    this.memChart = h('div', { part: 'chart' });
+    this.table = h('table', { class: 'al-table al-stack', part: 'table' });
+    this.refusals = h('ul', { class: 'al-cost-refusals' });
+    this.resultsBox = h('div', { class: 'al-cost-results' },
+      this.slopes,
+      h('h4', {}, 'Time per call'), this.timeChart,
+      h('h4', {}, 'Peak extra memory'), this.memChart,
+      h('p', { class: 'al-muted' }, 'Solid: full attention, which holds the n \u00d7 n weights. Dashed: tiled attention, which walks the keys in blocks of 64 with a running maximum and sum. Extra memory is the engine\u2019s count of floats held beyond the inputs and the output, times 4 bytes.'),
+      scrollBox('Measured numbers', this.table), this.refusals);
+    this.resultsBox.hidden = this.attr('predict', true);
+    if (!this.attr('predict', true)) this.prompt.root.hidden = true;
+
+    // The calculator.
+    this.presetSelect = h('select', { id: uid(), onchange: () => this.guard(() => this.choosePreset(this.presetSelect.value)) },
+      h('option', { value: 'custom' }, 'your own'), MODEL_SHAPES.map((m) => h('option', { value: m.id }, m.name)));
+    this.dtypeSelect = h('select', { id: uid(), onchange: () => this.guard(() => this.update({ dtype: this.dtypeSelect.value })) },
+      DTYPES.map((t) => h('option', { value: t }, t)));
+    this.inputs = {};
+    const fieldLabels = CALC_FIELDS.map(([key, label]) => {
+      const input = h('input', { id: uid(), type: 'number', min: '1', step: '1', inputmode: 'numeric',
+        onchange: () => this.guard(() => this.update({ [key]: Number(input.value), preset: 'custom' })) });
+      this.inputs[key] = input;
+      return h('label', { for: input.id }, label, input);
+    });
+    this.calcOut = h('div', { class: 'al-cost-calc-out', 'aria-live': 'polite' });
+
+    this.frame.replaceChildren(
+      h('section', { class: 'al-cost-measure' },
+        h('h3', {}, 'Measured in your browser: full against tiled attention'),
+        this.prompt.root,
+        h('div', { class: 'al-controls', part: 'controls' },
+          h('label', { for: ids.maxN }, 'up to n =', this.maxNSelect), this.runButton, this.cancelButton,
+          h('span', { class: 'al-cost-progress' }, this.progress)),
+        this.status_, this.pageNote, this.resultsBox),
+      h('section', { class: 'al-cost-calc', part: 'calculator' },
+        h('h3', {}, 'Memory for a model\u2019s shape'),
+        h('div', { class: 'al-controls', part: 'controls' },
+          h('label', { for: this.presetSelect.id }, 'model', this.presetSelect),
+          h('label', { for: this.dtypeSelect.id }, 'dtype', this.dtypeSelect)),
+        h('div', { class: 'al-controls al-cost-fields' }, fieldLabels),
+        this.calcOut));
+    this.restore(this.readState(), false);
+    this.prompt.refreshPrint();
+  }
+
+  presetFields(id) {
+    const m = modelShape(id);
+    if (!m) return { batch: 1, heads: 12, n: 1024, layers: 12, kvHeads: 12, dHead: 64 };
+    return { batch: 1, heads: m.heads, n: m.context, layers: m.layers, kvHeads: m.kvHeads, dHead: m.dHead };
+  }
+
+  viewState() {
+    return { ...this.st, predicted: this.predicted || null };
+  }
+
+  linkState() {
+    const s = { maxN: this.st.maxN, preset: this.st.preset, dtype: this.st.dtype };
+    if (this.st.preset === 'custom') for (const [key] of CALC_FIELDS) s[key] = this.st[key];
+    return s;
+  }
+
+  restore(s, save = true) {
+    if (MAX_NS.includes(Number(s.maxN))) this.st.maxN = String(Number(s.maxN));
+    if (DTYPES.includes(s.dtype)) this.st.dtype = s.dtype;
+    if (s.preset && (s.preset === 'custom' || modelShape(s.preset))) {
+      this.st.preset = s.preset;
+      Object.assign(this.st, this.presetFields(s.preset === 'custom' ? null : s.preset));
+      if (s.preset === 'custom') {
+        for (const [key, , min, fallback] of CALC_FIELDS) this.st[key] = urlState.int(s[key], fallback, min, 1e9);
+      }
+    }
+    this.render(save);
+  }
+
+  applyAttribute(property, value) {
+    if (property === 'maxN') this.update({ maxN: value === undefined ? '16384' : value });
+    else if (property === 'preset') this.choosePreset(value === undefined ? 'llama-2-7b' : value);
+  }
+
+  choosePreset(id) {
+    this.update(id === 'custom' ? { preset: 'custom' } : { preset: id, ...this.presetFields(id) });
+  }
+
+  update(change) {
+    Object.assign(this.st, change);
+    this.render();
+  }
+
+  render(save = true) {
+    this.maxNSelect.value = this.st.maxN;
+    this.presetSelect.value = this.st.preset;
+    this.dtypeSelect.value = this.st.dtype;
+    for (const [key] of CALC_FIELDS) this.inputs[key].value = String(this.st[key]);
+    this.renderCalculator();
+    if (save) this.saveState();
+  }
+
+  /** The calculator's figures, each from the engine; a size the engine rejects shows its message. */
+  renderCalculator() {
+    const { batch, heads, n, dtype, layers, kvHeads, dHead, preset } = this.st;
+    const line = (label, fn) => {
+      try {
+        return h('tr', {}, h('th', { scope: 'row' }, label), h('td', {}, fn()));
+      } catch (err) {
+        return h('tr', {}, h('th', { scope: 'row' }, label), h('td', { class: 'al-cost-refused' }, err.message));
+      }
+    };
+    const bytes = (b) => `${formatBytes(b)} (${grouped(b)} bytes)`;
+    const kv = (kvh) => this.lab.kvCacheBytes({ layers, kvHeads: kvh, dHead, dtype, tokens: n, batch });
+    const rows = [
+      line(`attention weights, one layer (${grouped(batch)} \u00d7 ${grouped(heads)} heads \u00d7 ${grouped(n)}\u00b2)`, () => {
+        const r = this.lab.attentionMatrixBytes({ batch, heads, n, dtype });
+        return `${grouped(r.elements)} numbers = ${bytes(r.bytes)}`;
+      }),
+      line(`KV cache per token, ${grouped(layers)} layers`, () => bytes(kv(kvHeads).bytesPerToken)),
+      line(`KV cache for ${grouped(batch)} \u00d7 ${grouped(n)} tokens`, () => bytes(kv(kvHeads).bytes)),
+    ];
+    if (kvHeads !== heads) rows.push(line(`the same without grouped-query attention (kv heads = ${grouped(heads)})`, () => bytes(kv(heads).bytes)));
+    const shape = modelShape(preset);
+    this.calcOut.replaceChildren(
+      h('table', { class: 'al-table al-cost-calc-table' }, h('caption', { class: 'al-sr' }, 'Memory figures from the engine'), h('tbody', {}, rows)),
+      h('p', { class: 'al-muted' }, shape
+        ? `${shape.name}: ${shape.layers} layers, ${shape.heads} heads, ${shape.kvHeads} kv heads, d_head ${shape.dHead}, n = its ${grouped(shape.context)}-token context.`
+        : 'Your own shape: change any number.'));
+  }
+
+  /** The status line's note of the size just measured (cheap: the charts are drawn at the end). */
+  lastLine(job, result) {
+    const what = result.error ? 'refused' : formatMs(median(result.times));
+    this.lastResult = `${NAMES[job.method]} at n = ${grouped(job.n)}: ${what}`;
+  }
+
+  reveal() {
+    this.resultsBox.hidden = false;
+    if (this.sweep) this.draw();
+  }
+
+  async run() {
+    if (this.running) return;
+    const generation = this.runGen = (this.runGen || 0) + 1;
+    this.running = true;
+    this.runButton.disabled = true;
+    this.cancelButton.disabled = false;
+    this.progress.value = 0;
+    this.status_.textContent = 'Starting the measurement\u2026';
+    try {
+      let runner = await this.getRunner();
+      if (generation !== this.runGen) return;
+      this.pageNote.hidden = runner.kind !== 'page';
+      this.st.runner = runner.kind;
+      this.lastResult = null;
+      this.figures = this.figures || new Map();
+      const sweep = this.sweep = createSweep({ maxN: Number(this.st.maxN), d: D, repeats: this.attr('repeats', 3),
+        budgetMs: BUDGET_MS[runner.kind], minMs: MIN_MS[runner.kind] });
+      for (let job = sweep.next(); job; job = sweep.next()) {
+        this.status_.textContent = `Measuring ${NAMES[job.method]} at n = ${grouped(job.n)}\u2026${this.lastResult ? ` (last: ${this.lastResult})` : ''}`;
+        this.progress.value = sweep.done / sweep.total;
+        let result;
+        try {
+          result = await runner.run(job);
+        } catch (err) {
+          if (err instanceof Cancelled) throw err;
+          // The worker died (a browser may end one that runs out of memory): that size failed;
+          // the sweep goes on in a new one.
+          result = { error: err.message };
+          if (this.runner) this.runner.stop();
+          this.runner = null;
+          runner = await this.getRunner();
+        }
+        if (generation !== this.runGen) return;
+        sweep.record(job, result);
+        this.lastLine(job, result);
+      }
+      this.progress.value = 1;
+      const last = METHODS.map((m) => sweep.rows[m].filter((r) => r.ms !== null).pop()).filter(Boolean);
+      this.status_.textContent = `Done: measured up to n = ${grouped(Math.max(...last.map((r) => r.n), 0))}.`;
+      this.st.ran = true;
+      this.draw();
+      if (this.predicted) this.prompt.answer(this.predicted);
+      this.prompt.refreshPrint();
+      this.saveState();
+    } catch (err) {
+      if (!(err instanceof Cancelled)) this.showError(err);
+    } finally {
+      if (generation === this.runGen) this.finishRun();
+    }
+  }
+
+  finishRun() {
+    this.running = false;
+    this.runButton.disabled = false;
+    this.cancelButton.disabled = true;
+  }
+
+  cancel() {
+    if (!this.running) return;
+    this.runGen += 1;
+    if (this.runner) this.runner.stop();
+    this.runner = null;   // a stopped worker is gone: the next run starts a new one
+    this.finishRun();
+    const done = this.sweep ? this.sweep.done : 0;
+    this.status_.textContent = `Cancelled after ${done} of ${this.sweep ? this.sweep.total : 0} runs.`;
+    if (this.sweep && !this.resultsBox.hidden) this.draw();
+    this.runButton.focus();
+  }
+
+  /** The worker, started once (or the page runner where a worker cannot start). */
+  async getRunner() {
+    if (this.runner) return this.runner;
+    if (this.attr('worker', 'auto') === 'auto' && typeof Worker === 'function') {
+      try {
+        this.runner = await WorkerRunner.start();
+        return this.runner;
+      } catch (err) {
+        this.workerError = err;
+      }
+    }
+    this.runner = new PageRunner(this.lab);
+    return this.runner;
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    if (this.running) this.cancel();
+    else if (this.runner) this.runner.stop();
+    this.runner = null;
+  }
+
+  /** Memory figures of one size: the tiled kernel's own, else the engine's count for that shape. */
+  memory(n) {
+    if (!this.figures.has(n)) this.figures.set(n, this.lab.costFigures({ m: n, n, dk: D }));
+    const c = this.figures.get(n);
+    const tiledRow = this.sweep.rows.tiled[this.sweep.sizes.indexOf(n)];
+    return {
+      full: c.full.peakExtraFloats * 4,
+      tiled: (tiledRow.figures ? tiledRow.figures.peakExtraFloats : c.tiled.peakExtraFloats) * 4,
+    };
+  }
+
+  /** Draws the results in three tasks (slopes and time chart, memory chart, table), so none is long. */
+  draw() {
+    const generation = this.drawGen = (this.drawGen || 0) + 1;
+    const steps = this.drawSteps();
+    const next = () => {
+      if (generation !== this.drawGen || !this.isConnected) return;
+      const step = steps.shift();
+      if (!step) return;
+      this.guard(step);
+      if (steps.length) pause().then(next);
+    };
+    next();
+  }
+
+  drawSteps() {
+    const sweep = this.sweep;
+    const xs = sweep.sizes;
+    const ms = (m) => sweep.rows[m].map((r) => r.ms);
+    const mem = xs.map((n) => this.memory(n));
+    const memOf = (m) => sweep.rows[m].map((r, i) => (r.ms !== null ? mem[i][m] / 2 ** 20 : null));
+    const fits = { full: sweep.slope('full'), tiled: sweep.slope('tiled') };
+    const memFits = Object.fromEntries(METHODS.map((m) => [m, this.fitOf(xs, memOf(m))]));
+    const slopeText = (fit) => (fit ? `slope ${fixed(fit.slope, 2)} (n = ${grouped(fit.from)}\u2013${grouped(fit.to)})` : 'not enough sizes yet');
+    this.slopes.replaceChildren(
+      h('strong', {}, 'Fitted log-log slopes. '),
+      `Time: full ${slopeText(fits.full)}, tiled ${slopeText(fits.tiled)}. `,
+      `Extra memory: full ${slopeText(memFits.full)}, tiled ${slopeText(memFits.tiled)}.`);
+    const settings = { d: D, maxN: Number(this.st.maxN), runner: this.st.runner };
+    const note = `d = ${D}; median of ${this.attr('repeats', 3)} repeats per size; measured ${this.st.runner === 'worker' ? 'in a Web Worker' : 'on the page thread'}.`;
+    const chartOf = (opts, box) => {
+      const all = opts.series.flatMap((s) => s.ys).filter((v) => v > 0);
+      if (!all.length) {
+        box.replaceChildren(h('p', { class: 'al-muted' }, 'No size measured yet.'));
+        return;
+      }
+      // Every other size is labelled: five labels fit a phone's width.
+      const o = { ...opts, xs, xTicks: xs.filter((_, i) => i % 2 === 0), yLog: true, yMin: Math.min(...all), yMax: Math.max(...all) };
+      box.replaceChildren(lineChart(o), h('div', { class: 'al-chart-tools' }, exportMenu(() => chartFigure(o, settings, note), { label: opts.title }).root));
+    };
+    return [() => chartOf({
+      title: 'Time per call against n (log-log)',
+      desc: `Full attention: ${slopeText(fits.full)}; tiled: ${slopeText(fits.tiled)}.`,
+      xLabel: 'n (log scale)', yLabel: 'ms per call',
+      series: [{ name: NAMES.full, ys: ms('full'), ...FULL_STYLE }, { name: NAMES.tiled, ys: ms('tiled'), ...TILED_STYLE }],
+    }, this.timeChart), () => chartOf({
+      title: 'Peak extra memory against n (log-log)',
+      desc: `Full attention: ${slopeText(memFits.full)}; tiled: ${slopeText(memFits.tiled)}.`,
+      xLabel: 'n (log scale)', yLabel: 'MiB',
+      series: [{ name: NAMES.full, ys: memOf('full'), ...FULL_STYLE }, { name: NAMES.tiled, ys: memOf('tiled'), ...TILED_STYLE }],
+    }, this.memChart), () => this.drawTable(mem)];
+  }
+
+  fitOf(xs, ys) {
+    return tailSlope(xs, ys, FIT_FROM);
+  }
+
+  drawTable(mem) {
+    const sweep = this.sweep;
+    const cell = (row, label, text) => h('td', { 'data-label': label }, text);
+    const timeText = (r) => (r.ms !== null ? formatMs(r.ms) : r.error ? 'refused' : r.skipped ? 'not run' : '\u2026');
+    this.table.replaceChildren(
+      h('caption', { class: 'al-sr' }, 'Time per call and peak extra memory of full and tiled attention'),
+      h('thead', {}, h('tr', {}, ['n', 'full: time', 'tiled: time', 'full: extra memory', 'tiled: extra memory', 'engine memory'].map((t) => h('th', { scope: 'col' }, t)))),
+      h('tbody', {}, sweep.sizes.map((n, i) => {
+        const f = sweep.rows.full[i], t = sweep.rows.tiled[i];
+        const heap = t.heapBytes || f.heapBytes;
+        return h('tr', {}, h('th', { scope: 'row' }, `n = ${grouped(n)}`),
+          cell(f, 'full', timeText(f)), cell(t, 'tiled', timeText(t)),
+          cell(f, 'full extra', formatBytes(mem[i].full)), cell(t, 'tiled extra', formatBytes(mem[i].tiled)),
+          cell(t, 'engine memory', heap ? formatBytes(heap) : ''));
+      })));
+    const notes = [];
+    for (const m of METHODS) {
+      for (const r of sweep.rows[m]) {
+        if (r.error) notes.push(h('li', {}, h('strong', {}, `${NAMES[m]}, n = ${grouped(r.n)}: `), h('span', { class: 'al-cost-refused' }, r.error)));
+      }
+      const skipped = sweep.rows[m].filter((r) => r.skipped);
+      if (skipped.length && !sweep.rows[m].some((r) => r.error)) {
+        notes.push(h('li', {}, `${NAMES[m]}, n = ${skipped.map((r) => grouped(r.n)).join(', ')}: ${skipped[0].skipped}.`));
+      }
+    }
+    this.refusals.replaceChildren(...notes);
+  }
+}
+
+module.exports = { CostLab };

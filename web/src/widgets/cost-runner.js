@@ -1,0 +1,154 @@
+'use strict';
+// Where the cost lab's measurements run. A Web Worker made from a Blob (nothing fetched, so
+// it works from file:// as well as over http): its source is this very script (the build
+// wraps the bundle in the named function attentionLabScript, see scripts/build.js) followed
+// by a small main that times each job with measureJob. Where the page's Content-Security-
+// Policy forbids blob: workers (or the script was not built that way), the page thread
+// runs the jobs itself, one repeat per task.
+
+/* global attentionLabScript */
+const { measureJob } = require('../ui/cost-sweep.js');
+const { pause } = require('./schedule.js');
+
+/** Thrown out of run() when the runner was stopped (the reader pressed Cancel). */
+class Cancelled extends Error {
+  constructor() {
+    super('cost-lab: cancelled');
+    this.name = 'Cancelled';
+  }
+}
+
+// Runs inside the worker: everything it uses comes through its argument or the worker's globals.
+function workerMain(measure) {
+  const ready = self.AttentionLab.loadAttentionLab();
+  const text = (err) => String((err && err.message) || err);
+  ready.then(() => self.postMessage({ type: 'ready' }), (err) => self.postMessage({ type: 'failed', message: text(err) }));
+  self.onmessage = (event) => {
+    const { id, job } = event.data;
+    ready.then((lab) => {
+      let result;
+      try {
+        result = measure(lab, job);
+      } catch (err) {
+        result = { error: text(err) };
+      }
+      self.postMessage({ type: 'result', id, result });
+    }, (err) => self.postMessage({ type: 'result', id, result: { error: text(err) } }));
+  };
+}
+
+/** The worker's source, or null when this script was not built wrapped (tests importing web/src). */
+function workerSource() {
+  if (typeof attentionLabScript !== 'function') return null;
+  return `(${attentionLabScript.toString()})();\n(${workerMain.toString()})(${measureJob.toString()});\n`;
+}
+
+class WorkerRunner {
+  /**
+   * Starts a worker and waits for its engine. Rejects when the page does not allow it (CSP),
+   * the script cannot provide its own source, or the engine fails to start there.
+   */
+  static start(timeoutMs = 30000) {
+    const source = workerSource();
+    if (!source) return Promise.reject(new Error('cost-lab: this build of the script cannot start a worker'));
+    return new Promise((resolve, reject) => {
+      const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+      let worker;
+      const fail = (err) => {
+        clearTimeout(timer);
+        if (worker) worker.terminate();
+        URL.revokeObjectURL(url);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      };
+      const timer = setTimeout(() => fail(new Error('cost-lab: the worker did not start')), timeoutMs);
+      try {
+        worker = new Worker(url);
+      } catch (err) {
+        fail(err);
+        return;
+      }
+      worker.onerror = (e) => {
+        e.preventDefault();
+        fail(new Error(`cost-lab: the worker could not run${e.message ? ` (${e.message})` : ''}`));
+      };
+      worker.onmessage = (e) => {
+        if (e.data.type === 'ready') {
+          clearTimeout(timer);
+          URL.revokeObjectURL(url);
+          resolve(new WorkerRunner(worker));
+        } else if (e.data.type === 'failed') fail(new Error(e.data.message));
+      };
+    });
+  }
+
+  constructor(worker) {
+    this.worker = worker;
+    this.kind = 'worker';
+    this.pending = new Map();
+    this.nextId = 1;
+    this.stopped = false;
+    worker.onmessage = (e) => {
+      const p = this.pending.get(e.data.id);
+      if (!p) return;
+      this.pending.delete(e.data.id);
+      p.resolve(e.data.result);
+    };
+    worker.onerror = (e) => {
+      e.preventDefault();
+      this.fail(new Error(`cost-lab: the worker stopped${e.message ? ` (${e.message})` : ''}`));
+    };
+  }
+
+  /** Measures one job (see measureJob); resolves to its result ({ error } when the engine refused). */
+  run(job) {
+    if (this.stopped) return Promise.reject(new Cancelled());
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, job });
+    });
+  }
+
+  fail(err) {
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+  }
+
+  /** Ends the worker at once, mid-call if need be; pending runs reject with Cancelled. */
+  stop() {
+    this.stopped = true;
+    this.worker.terminate();
+    this.fail(new Cancelled());
+  }
+}
+
+class PageRunner {
+  constructor(lab) {
+    this.lab = lab;
+    this.kind = 'page';
+    this.stopped = false;
+  }
+
+  /** Measures one job on the page's thread, one repeat per task so the page keeps breathing. */
+  async run(job) {
+    const times = [];
+    let last = null;
+    for (let r = 0; r < job.repeats; r++) {
+      await pause();
+      if (this.stopped) throw new Cancelled();
+      try {
+        last = measureJob(this.lab, { ...job, repeats: 1 });
+      } catch (err) {
+        return { error: String((err && err.message) || err) };
+      }
+      times.push(last.times[0]);
+    }
+    return { ...last, times };
+  }
+
+  stop() {
+    this.stopped = true;
+  }
+}
+
+module.exports = { WorkerRunner, PageRunner, Cancelled, workerSource };
