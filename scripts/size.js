@@ -15,7 +15,10 @@ const root = path.resolve(__dirname, '..');
 // Bytes gzip -9 that tests/node/size.test.js allows. Set a little above what the build makes
 // so that growth is a decision: a change that needs more raises these here, in its own commit,
 // with the reason. See "Size" in the README for the rules that keep the script small.
-const SIZE_BUDGET = { script: 112000, wasm: 59000 };
+// Raised from { script: 112000, wasm: 59000 } when issue 8 arrived: tiled attention, the KV
+// cache, the cost counts and the mistakes added about 70 KB raw (28 KB gzip) to the wasm, and
+// four widgets plus d3's RdBu about 33 KB gzip to the script. Shrinking them is open work.
+const SIZE_BUDGET = { script: 177000, wasm: 89000 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {
