@@ -80,12 +80,13 @@ test('over http: the prediction hides the results until answered, the sweep runs
   const load = os.loadavg()[0] / os.cpus().length;
   if (load < 2) assert.deepEqual(await page.evaluate(() => window.longTasks), [], 'no main-thread task of 50 ms or more during the sweep');
   else t.diagnostic(`long tasks not checked: load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores; seen: ${JSON.stringify(await page.evaluate(() => window.longTasks))}`);
-  // Every size up to 1024 measured for both methods, each a positive time.
+  // Every size up to 1024 measured for both methods, each a positive time. The slopes are
+  // measurements (noisy on a busy machine, even negative over two sizes): their form is checked.
   const rows = await page.locator('cost-lab table[part="table"] tbody tr').allTextContents();
   assert.equal(rows.length, 5);
   for (const r of rows) assert.match(r, /^n = [\d,]+(\d[\d.]* (ms|s)){2}/, r);
-  assert.match(await page.locator('cost-lab .al-cost-slopes').textContent(), /Time: full slope \d\.\d\d \(n = 512–1,024\), tiled slope \d\.\d\d/);
-  assert.match(await page.locator('cost-lab .al-predict [aria-live]').textContent(), /Your browser measured a slope of \d\.\d\d over n = 512–1024/);
+  assert.match(await page.locator('cost-lab .al-cost-slopes').textContent(), /Time: full slope −?\d\.\d\d \(n = 512–1,024\), tiled slope −?\d\.\d\d/);
+  assert.match(await page.locator('cost-lab .al-predict [aria-live]').textContent(), /Your browser measured a slope of −?\d\.\d\d over n = 512–1024/);
   // The memory column is the engine's count: full attention at n = 1024.
   const c = lab.costFigures({ m: 1024, n: 1024, dk: 64 });
   assert.match(rows[4], new RegExp(formatBytes(c.full.peakExtraFloats * 4).replace('.', '\\.')));
@@ -93,7 +94,7 @@ test('over http: the prediction hides the results until answered, the sweep runs
   await w.close();
 });
 
-test('Cancel stops a long sweep at once, keeps what was measured, and Run starts again', async () => {
+test('Cancel stops a long sweep at once, keeps what was measured, and Run starts again', { timeout: 180000 }, async () => {
   const w = await openLab(`${server.url}${HOST}`);
   const { page } = w;
   await page.evaluate(() => document.querySelector('cost-lab').setAttribute('max-n', '16384'));
@@ -101,14 +102,16 @@ test('Cancel stops a long sweep at once, keeps what was measured, and Run starts
   await page.click('cost-lab button:has-text("Run")');
   await page.waitForFunction(() => document.querySelector('cost-lab').shadowRoot.querySelector('progress').value > 0, null, { timeout: 60000 });
   await page.locator('cost-lab button:has-text("Cancel")').focus();
-  // The key press and the check run in the page one after the other: Cancel acts in the same task.
-  const [status] = await Promise.all([
-    page.evaluate(() => new Promise((resolve) => {
-      const el = document.querySelector('cost-lab');
+  // The listener is in place before the key press; the click that cancels reads the status in
+  // the same task, so it shows whether Cancel acted at once.
+  await page.evaluate(() => {
+    const el = document.querySelector('cost-lab');
+    window.__cancelStatus = new Promise((resolve) => {
       el.shadowRoot.addEventListener('click', () => resolve(el.shadowRoot.querySelector('.al-cost-status').textContent), { once: true });
-    })),
-    page.keyboard.press('Enter'),
-  ]);
+    });
+  });
+  await page.keyboard.press('Enter');
+  const status = await page.evaluate(() => window.__cancelStatus);
   assert.match(status, /^Cancelled after \d+ of 18 runs\.$/, 'the click that cancels has already stopped the sweep');
   assert.equal(await page.locator('cost-lab button:has-text("Run")').isEnabled(), true);
   assert.equal(await page.locator('cost-lab button:has-text("Cancel")').isEnabled(), false);
