@@ -3,6 +3,28 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { loadAttentionLab } = require('./lab.js');
 
+/**
+ * Runs `calls` round-robin `total` times after `warmRounds` warm-up rounds, and asserts that
+ * exactly `failingPerRound` of them throw each round and that the engine's heap in use, heap
+ * size and JS handles end where they started.
+ */
+function callsLeakNothing(t, lab, calls, { warmRounds, total, failingPerRound }) {
+  const warm = () => { for (const c of calls) { try { c(); } catch (_) { /* expected */ } } };
+  for (let i = 0; i < warmRounds; i++) warm();
+  const before = lab.memory();
+  let errors = 0;
+  for (let i = 0; i < total; i++) {
+    try { calls[i % calls.length](); } catch (_) { errors++; }
+  }
+  const after = lab.memory();
+  t.diagnostic(`${total} calls (${errors} errors): heap in use ${before.heapInUse} -> ${after.heapInUse} bytes, ` +
+    `handles ${before.handles} -> ${after.handles}`);
+  assert.equal(errors, total / calls.length * failingPerRound);
+  assert.equal(after.heapInUse, before.heapInUse);
+  assert.equal(after.heapSize, before.heapSize);
+  assert.equal(after.handles, before.handles);
+}
+
 test('100,000 calls, good and bad, do not grow the wasm heap or leak JS handles', async (t) => {
   const lab = await loadAttentionLab();
   const ex = lab.examples();
@@ -57,21 +79,7 @@ test('the staged attention path, its errors, and the checks before any engine ob
     () => lab.maxAbsDiff([NaN], [1]),
     () => lab.tensor({ shape: [2, 2], data: [1, 2, 3, 4] }),
   ];
-  const warm = () => { for (const c of calls) { try { c(); } catch (_) { /* expected */ } } };
-  for (let i = 0; i < 50; i++) warm();
-  const before = lab.memory();
-  const total = 24000;
-  let errors = 0;
-  for (let i = 0; i < total; i++) {
-    try { calls[i % calls.length](); } catch (_) { errors++; }
-  }
-  const after = lab.memory();
-  t.diagnostic(`${total} calls (${errors} errors): heap in use ${before.heapInUse} -> ${after.heapInUse} bytes, ` +
-    `handles ${before.handles} -> ${after.handles}`);
-  assert.equal(errors, total / calls.length * 8);
-  assert.equal(after.heapInUse, before.heapInUse);
-  assert.equal(after.heapSize, before.heapSize);
-  assert.equal(after.handles, before.handles);
+  callsLeakNothing(t, lab, calls, { warmRounds: 50, total: 24000, failingPerRound: 8 });
   ws.dispose();
 });
 
@@ -104,21 +112,7 @@ test('tiled attention, the online-softmax step-through, the cost figures and the
     () => cacheCycle('full'),                                                // append past maxLength
     () => lab.createKVCache({ heads: 4, kvHeads: 3, dHead: 4, maxLength: 3 }),  // refused by the engine: object freed
   ];
-  const warm = () => { for (const c of calls) { try { c(); } catch (_) { /* expected */ } } };
-  for (let i = 0; i < 50; i++) warm();
-  const before = lab.memory();
-  const total = 14000;
-  let errors = 0;
-  for (let i = 0; i < total; i++) {
-    try { calls[i % calls.length](); } catch (_) { errors++; }
-  }
-  const after = lab.memory();
-  t.diagnostic(`${total} calls (${errors} errors): heap in use ${before.heapInUse} -> ${after.heapInUse} bytes, ` +
-    `handles ${before.handles} -> ${after.handles}`);
-  assert.equal(errors, total / calls.length * 7);
-  assert.equal(after.heapInUse, before.heapInUse);
-  assert.equal(after.heapSize, before.heapSize);
-  assert.equal(after.handles, before.handles);
+  callsLeakNothing(t, lab, calls, { warmRounds: 50, total: 14000, failingPerRound: 7 });
 });
 
 test('every mistake, with and without its errors, leaks nothing', async (t) => {
@@ -133,20 +127,6 @@ test('every mistake, with and without its errors, leaks nothing', async (t) => {
     () => lab.mistake('fp16-mask-fill', { Q, K, V: { shape: [5, 4], data: new Float32Array(20).fill(7e4) } }),  // past float16
     () => lab.mistake('no-scaling', { Q, K, V, causal: 'yes' }),                       // refused before the engine
   ];
-  const warm = () => { for (const c of calls) { try { c(); } catch (_) { /* expected */ } } };
-  for (let i = 0; i < 20; i++) warm();
-  const before = lab.memory();
-  const total = 6500;
-  let errors = 0;
-  for (let i = 0; i < total; i++) {
-    try { calls[i % calls.length](); } catch (_) { errors++; }
-  }
-  const after = lab.memory();
-  t.diagnostic(`${total} calls (${errors} errors): heap in use ${before.heapInUse} -> ${after.heapInUse} bytes, ` +
-    `handles ${before.handles} -> ${after.handles}`);
-  assert.equal(errors, total / calls.length * 4);
-  assert.equal(after.heapInUse, before.heapInUse);
-  assert.equal(after.heapSize, before.heapSize);
-  assert.equal(after.handles, before.handles);
+  callsLeakNothing(t, lab, calls, { warmRounds: 20, total: 6500, failingPerRound: 4 });
 });
 
