@@ -128,16 +128,10 @@ float exp_nonpositive(float x) {
     return underflow ? 0.0f : p * two_t;
 }
 
-bool softmax_row(const float* x, float* y, std::size_t n) {
-    // Subtract the row maximum so the largest exponent is exp(0) = 1: no overflow for
-    // scores near 1000, and at least one term of the sum is 1, so it is never 0.
-    const float mx = row_max(x, n);
-    if (mx == -std::numeric_limits<float>::infinity()) {
-        for (std::size_t j = 0; j < n; ++j) y[j] = 0.0f;
-        return false;
-    }
-    // A pure map (vectorises), then the sum in lanes (no reassociation needed).
-    for (std::size_t j = 0; j < n; ++j) y[j] = exp_nonpositive(x[j] - mx);
+float exp_shifted_sum(const float* x, float* y, std::size_t n, float shift) {
+    // A pure map (vectorises, with exp_nonpositive inlined in this file), then the sum in
+    // lanes (no reassociation needed).
+    for (std::size_t j = 0; j < n; ++j) y[j] = exp_nonpositive(x[j] - shift);
     constexpr std::size_t L = 8;
     float lanes[L] = {};
     std::size_t j = 0;
@@ -147,6 +141,18 @@ bool softmax_row(const float* x, float* y, std::size_t n) {
     float sum = 0.0f;
     for (std::size_t l = 0; l < L; ++l) sum += lanes[l];
     for (; j < n; ++j) sum += y[j];
+    return sum;
+}
+
+bool softmax_row(const float* x, float* y, std::size_t n) {
+    // Subtract the row maximum so the largest exponent is exp(0) = 1: no overflow for
+    // scores near 1000, and at least one term of the sum is 1, so it is never 0.
+    const float mx = row_max(x, n);
+    if (mx == -std::numeric_limits<float>::infinity()) {
+        for (std::size_t j = 0; j < n; ++j) y[j] = 0.0f;
+        return false;
+    }
+    const float sum = exp_shifted_sum(x, y, n, mx);
     const float inv = 1.0f / sum;
     for (std::size_t i = 0; i < n; ++i) y[i] *= inv;
     return true;

@@ -26,16 +26,7 @@ float online_softmax_step(float* s, std::size_t count, float& running_max, float
         return 0.0f;
     }
     const float rescale = running_max == neg_inf ? 0.0f : kernels::exp_nonpositive(running_max - new_max);
-    for (std::size_t j = 0; j < count; ++j) s[j] = kernels::exp_nonpositive(s[j] - new_max);
-    constexpr std::size_t L = 8;
-    float lanes[L] = {};
-    std::size_t j = 0;
-    for (; j + L <= count; j += L) {
-        for (std::size_t l = 0; l < L; ++l) lanes[l] += s[j + l];
-    }
-    float sum = 0.0f;
-    for (std::size_t l = 0; l < L; ++l) sum += lanes[l];
-    for (; j < count; ++j) sum += s[j];
+    const float sum = kernels::exp_shifted_sum(s, s, count, new_max);
     running_sum = running_sum * rescale + sum;
     running_max = new_max;
     return rescale;
@@ -89,10 +80,11 @@ tiled_result tiled_attention(const tensor& q, const tensor& k, const tensor& v, 
             for (std::size_t rr = 0; rr < rows; ++rr) {
                 float* srow = s.data() + rr * cols;
                 const key_range seen = masks.range(b, i0 + rr);
-                for (std::size_t c = 0; c < cols; ++c) {
-                    const std::size_t j = j0 + c;
-                    if (j < seen.begin || j >= seen.end) srow[c] = neg_inf;
-                }
+                // Columns before seen.begin and from seen.end on are hidden.
+                const std::size_t lo = std::min(cols, std::max(seen.begin, j0) - j0);
+                const std::size_t hi = std::max(lo, std::min(cols, std::max(seen.end, j0) - j0));
+                std::fill(srow, srow + lo, neg_inf);
+                std::fill(srow + hi, srow + cols, neg_inf);
                 const float rescale = detail::online_softmax_step(srow, cols, row_max[rr], row_sum[rr]);
                 if (rescale != 1.0f) {
                     float* orow = out + (i0 + rr) * d_v;

@@ -29,6 +29,10 @@ float row_max(const float* x, std::size_t n);
 /// @brief exp(x) for x <= 0 to about 2 ulp (3e-7 relative); exp(-inf) and anything below -87.3 give exactly 0.
 float exp_nonpositive(float x);
 
+/// @brief y[j] = exp(x[j] - shift) for j < n, for shift >= every x[j]; returns the sum of
+/// the y[j]. `x` and `y` may alias.
+float exp_shifted_sum(const float* x, float* y, std::size_t n, float shift);
+
 /// @brief Softmax of one row: y = exp(x - max) / sum. Returns false (and writes zeros) when
 /// every entry is -infinity, i.e. the row is fully masked. `x` and `y` may alias.
 bool softmax_row(const float* x, float* y, std::size_t n);
