@@ -2,7 +2,8 @@
 'use strict';
 // npm run bench:site: in headless Chromium, for each lesson page and a page with one of each
 // widget: cumulative layout shift, the longest main-thread task during load (and how many
-// took over 50 ms), and the first heatmap painted as a ratio to the first contentful paint;
+// took over 50 ms), beside the longest task of the same page without the script, and the
+// first heatmap painted as a ratio to the first contentful paint;
 // the longest task while using every widget; and from a control change (the causal mask)
 // to the repainted heatmap at n = 5, 64 and 256. Medians; a benchmark, not a test.
 // RUNS=n cold loads per page (default 5); PAGES=a,b only pages whose path contains a or b;
@@ -25,9 +26,23 @@ const DONE = 'attention-lab bench: loaded';
  * (Playwright's own scripts would run as tasks of their own during the load): the page
  * says when it is done on the console.
  */
-async function loadFigures(browser, url, width) {
+async function loadFigures(browser, url, width, { bare = false } = {}) {
   const context = await browser.newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
+  if (bare) {
+    // The same page with attention-lab.js refused: the tasks of the page's own parsing,
+    // styles and layout, which the widgets' figures are to be read against.
+    await page.route(/attention-lab\.js$/, (r) => r.abort());
+    await page.addInitScript(() => {
+      const f = window.__f = { longest: 0 };
+      new PerformanceObserver((l) => { for (const e of l.getEntries()) f.longest = Math.max(f.longest, e.duration); }).observe({ type: 'longtask', buffered: true });
+    });
+    await page.goto(url, { waitUntil: 'load' });
+    await page.waitForTimeout(2000);
+    const f = await page.evaluate(() => window.__f);
+    await context.close();
+    return f;
+  }
   await page.addInitScript((done) => {
     const f = window.__f = { cls: 0, longest: 0, over50: 0, first: undefined };
     new PerformanceObserver((l) => { for (const e of l.getEntries()) if (!e.hadRecentInput) f.cls += e.value; }).observe({ type: 'layout-shift', buffered: true });
@@ -131,20 +146,21 @@ async function repaint(browser, n) {
     // COMPARE=<another checkout with a build> loads its pages in the same run, alternating
     // with this one's, so a change is measured side by side on the same (noisy) machine.
     const roots = process.env.COMPARE ? [['compare', path.resolve(process.env.COMPARE)], ['this', root]] : [['', root]];
-    console.log(`page load, median of ${runs} cold loads from file:// (CLS: cumulative layout shift; longest task on the main thread, and how many over 50 ms; first heatmap painted / first contentful paint)`);
+    console.log(`page load, median of ${runs} cold loads from file:// (CLS: cumulative layout shift; longest task on the main thread, and how many over 50 ms; page alone: the longest task of the same page with attention-lab.js refused; first heatmap painted / first contentful paint)`);
     if (process.env.COMPARE) console.log(`compare: ${roots[0][1]}; this: ${root}`);
-    console.log(`page${' '.repeat(process.env.COMPARE ? 44 : 36)}width    CLS  longest task  >50ms  FCP ms  first heatmap ms  ratio`);
+    console.log(`page${' '.repeat(process.env.COMPARE ? 44 : 36)}width    CLS  longest task  >50ms  page alone  FCP ms  first heatmap ms  ratio`);
     for (const width of [1280, 390]) {
       for (const rel of PAGES.filter((p) => !process.env.PAGES || process.env.PAGES.split(',').some((w) => p.includes(w)))) {
-        const figures = roots.map(() => []);
+        const figures = roots.map(() => []), bare = [];
         for (let i = 0; i < runs; i++) {
           for (const [k, [, dir]] of roots.entries()) figures[k].push(await loadFigures(browser, pathToFileURL(path.join(dir, rel)).href, width));
+          bare.push((await loadFigures(browser, pathToFileURL(path.join(root, rel)).href, width, { bare: true })).longest);
         }
         for (const [k, [label]] of roots.entries()) {
           const m = (key) => median(figures[k].map((f) => f[key]));
           const ratio = median(figures[k].map((f) => f.first / f.fcp));
           const name = label ? `${rel} (${label})` : rel;
-          console.log(`${name.padEnd(process.env.COMPARE ? 48 : 40)}${String(width).padStart(5)}  ${m('cls').toFixed(3)}  ${m('longest').toFixed(0).padStart(9)} ms  ${String(m('over50')).padStart(5)}  ${m('fcp').toFixed(0).padStart(6)}  ${m('first').toFixed(0).padStart(16)}  ${ratio.toFixed(2)}`);
+          console.log(`${name.padEnd(process.env.COMPARE ? 48 : 40)}${String(width).padStart(5)}  ${m('cls').toFixed(3)}  ${m('longest').toFixed(0).padStart(9)} ms  ${String(m('over50')).padStart(5)}  ${median(bare).toFixed(0).padStart(10)} ms  ${m('fcp').toFixed(0).padStart(6)}  ${m('first').toFixed(0).padStart(16)}  ${ratio.toFixed(2)}`);
         }
       }
     }

@@ -7,7 +7,8 @@
 // processes on a busy machine do not inflate) and the sampling profiler (which function, so
 // which widget), and prints every main-thread task over 8 ms of CPU in order, labelled:
 // script evaluation, engine start, a widget's setup, style/layout/paint, ... A tool for
-// finding long tasks, not a benchmark (npm run bench:site prints the figures).
+// finding long tasks, not a benchmark (npm run bench:site prints the figures). FUNCS=1 adds,
+// under each task, the functions that the sampling profiler caught most often at the top.
 
 const fs = require('fs');
 const path = require('path');
@@ -81,7 +82,7 @@ async function profileOnce(browser, url, width, sourceOf) {
   const samples = profile.samples.map((id, i) => ({ id, t: (t += profile.timeDeltas[i]) }));
   return onMain.filter((e) => e.name === 'ThreadControllerImpl::RunTask' && e.tdur >= MIN_CPU_MS * 1000).map((task) => {
     const inside = onMain.filter((e) => e !== task && e.ts >= task.ts && e.ts + e.dur <= task.ts + task.dur);
-    const votes = new Map();
+    const votes = new Map(), self = new Map();  // self: samples per leaf function
     for (const s of samples) {
       if (s.t < task.ts || s.t > task.ts + task.dur) continue;
       let label = null;  // the outermost labelled function on the stack: setup, not the engine call it made
@@ -90,6 +91,9 @@ async function profileOnce(browser, url, width, sourceOf) {
         if (f.url.endsWith('attention-lab.js') && LABELLED.has(f.functionName)) label = `${f.functionName} (${sourceOf(f.lineNumber + 1)})`;
       }
       if (label) votes.set(label, (votes.get(label) || 0) + 1);
+      const leaf = nodes.get(s.id).callFrame;
+      const name = `${leaf.functionName || '(anonymous)'} ${leaf.url.endsWith('attention-lab.js') ? sourceOf(leaf.lineNumber + 1) : leaf.url.split('/').pop()}`;
+      self.set(name, (self.get(name) || 0) + 1);
     }
     const big = (name) => inside.find((k) => k.name === name && k.dur > task.dur * 0.3);
     let label = [...votes].sort((a, b) => b[1] - a[1]).slice(0, 2).map(([l]) => l).join(' + ');
@@ -98,7 +102,8 @@ async function profileOnce(browser, url, width, sourceOf) {
     if (!label && big('ParseHTML')) label = 'HTML parsing';
     if (!label) label = inside.filter((k) => k.dur > task.dur * 0.3).map((k) => k.name).slice(0, 2).join(', ') || '(browser)';
     const layout = inside.filter((k) => k.name === 'Layout').reduce((sum, k) => sum + (k.tdur || 0), 0);
-    return { label, cpu: task.tdur / 1000, wall: task.dur / 1000, layout: layout / 1000 };
+    const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([f, c]) => `${c} ${f}`);
+    return { label, cpu: task.tdur / 1000, wall: task.dur / 1000, layout: layout / 1000, top };
   });
 }
 
@@ -112,7 +117,11 @@ async function profileOnce(browser, url, width, sourceOf) {
       const tasks = await profileOnce(browser, pathToFileURL(path.join(out, rel)).href, width, sourceOf);
       console.log(`${rel} at ${width} px, cold load ${run}: main-thread tasks over ${MIN_CPU_MS} ms of CPU, in order`);
       console.log('   cpu ms  wall ms  layout cpu ms  what');
-      for (const x of tasks) console.log(`  ${x.cpu.toFixed(1).padStart(7)}  ${x.wall.toFixed(0).padStart(7)}  ${x.layout.toFixed(1).padStart(13)}  ${x.label}`);
+      for (const x of tasks) {
+        console.log(`  ${x.cpu.toFixed(1).padStart(7)}  ${x.wall.toFixed(0).padStart(7)}  ${x.layout.toFixed(1).padStart(13)}  ${x.label}`);
+        // FUNCS=1: the functions with the most samples of their own in each task
+        if (process.env.FUNCS) for (const line of x.top) console.log(`           ${line}`);
+      }
     }
   } finally {
     await browser.close();

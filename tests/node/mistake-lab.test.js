@@ -73,6 +73,23 @@ test('the difference scale is white at 0, red above, blue below, with readable t
   assert.equal(s.stops[5][1], s.color(0));
 });
 
+test('the difference colours are d3-scale-chromatic\'s RdBu: each stop, and the curve between them within 1/255', () => {
+  const { interpolateRdBu } = require('d3-scale-chromatic');
+  const { RDBU_STOPS } = require('../../web/src/ui/diverging.js');
+  const lib = (t) => /rgb\((\d+), (\d+), (\d+)\)/.exec(interpolateRdBu(t)).slice(1).map(Number);
+  const hex = (c) => `#${c.map((x) => x.toString(16).padStart(2, '0')).join('')}`;
+  assert.deepEqual(RDBU_STOPS, RDBU_STOPS.map((_, k) => hex(lib(k / (RDBU_STOPS.length - 1)))), 'the stops are the library\'s values');
+  const s = divergingScale(1);
+  let worst = 0;
+  for (let i = 0; i <= 2000; i++) {
+    const v = -1 + i / 1000;  // position 0.5 - v / 2 on the library's scale
+    const mine = s.rgb(v), theirs = lib(0.5 - v / 2);
+    worst = Math.max(worst, ...mine.map((c, k) => Math.abs(c - theirs[k])));
+  }
+  assert.ok(worst <= 1, `largest channel difference from the library: ${worst}`);
+  assert.equal(s.color(0.3), `rgb(${s.rgb(0.3).join(', ')})`);
+});
+
 test('the element\'s mistake attribute, the lessons and the engine list the same mistakes in the same order', async () => {
   const lab = await loadAttentionLab();
   const { WIDGETS } = require('../../web/src/widgets/manifest.js');

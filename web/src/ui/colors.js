@@ -2,26 +2,36 @@
 // The heatmap colour scale: viridis, perceptually uniform and readable with the common
 // colour-vision deficiencies. Stops are the published viridis values at 0, 0.1, ..., 1.
 
-const STOPS = ['#440154', '#482475', '#414487', '#355f8d', '#2a788e', '#21918c', '#22a884', '#44bf70', '#7ad151', '#bddf26', '#fde725']
-  .map((hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)));
+const hexToRgb = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
 
 function clamp01(t) {
   return Number.isFinite(t) ? Math.min(1, Math.max(0, t)) : 0;
 }
 
-/** [r, g, b] (0-255) for t in [0, 1], interpolated between the stops. */
-function rgb(t) {
-  const x = clamp01(t) * (STOPS.length - 1);
-  const i = Math.min(STOPS.length - 2, Math.floor(x));
-  const f = x - i;
-  return STOPS[i].map((c, k) => Math.round(c + (STOPS[i + 1][k] - c) * f));
+/**
+ * A colour ramp through evenly spaced stops ('#rrggbb'), linear between them: rgb(t) as
+ * [r, g, b] (0-255) and color(t) as CSS for t in [0, 1] (NaN counts as 0).
+ */
+function ramp(hexStops) {
+  const stops = hexStops.map(hexToRgb);
+  const rgbAt = (t) => {
+    const x = clamp01(t) * (stops.length - 1);
+    const i = Math.min(stops.length - 2, Math.floor(x));
+    const f = x - i;
+    return stops[i].map((c, k) => Math.round(c + (stops[i + 1][k] - c) * f));
+  };
+  return { rgb: rgbAt, color: (t) => `rgb(${rgbAt(t).join(', ')})`, stops };
 }
 
+const VIRIDIS_STOPS = ['#440154', '#482475', '#414487', '#355f8d', '#2a788e', '#21918c', '#22a884', '#44bf70', '#7ad151', '#bddf26', '#fde725'];
+const viridis = ramp(VIRIDIS_STOPS);
+const STOPS = viridis.stops;
+
+/** [r, g, b] (0-255) for t in [0, 1], interpolated between the stops. */
+const rgb = viridis.rgb;
+
 /** CSS colour for t in [0, 1]. */
-function color(t) {
-  const [r, g, b] = rgb(t);
-  return `rgb(${r}, ${g}, ${b})`;
-}
+const color = viridis.color;
 
 /** Relative luminance (WCAG) of an [r, g, b] colour. */
 function luminance([r, g, b]) {
@@ -49,4 +59,4 @@ function gradient(direction = 'to right') {
   return `linear-gradient(${direction}, ${STOPS.map((c, i) => `rgb(${c.join(', ')}) ${(i * 10)}%`).join(', ')})`;
 }
 
-module.exports = { rgb, color, textColor, contrast, luminance, gradient };
+module.exports = { rgb, color, textColor, contrast, luminance, gradient, ramp };

@@ -1,16 +1,20 @@
 'use strict';
-// The colour scale of difference heatmaps: ColorBrewer's RdBu (from d3-scale-chromatic),
-// white at 0, red where a value is above 0 and blue where it is below, symmetric about 0 so
-// that equal colours mean equal sizes either way. Display only: the values are the engine's.
+// The colour scale of difference heatmaps: ColorBrewer's RdBu, white at 0, red where a value
+// is above 0 and blue where it is below, symmetric about 0 so that equal colours mean equal
+// sizes either way. Display only: the values are the engine's.
+//
+// The colours are d3-scale-chromatic's interpolateRdBu sampled at 33 even points, linear
+// between them (within 1/255 of the library's curve everywhere): the library's numbers
+// without its 15 KB of colour-space code in every page. tests/node/mistake-lab.test.js
+// holds the stops to the library, so they cannot drift from it.
 
-const { interpolateRdBu } = require('./rdbu.mjs');
 const colors = require('./colors.js');
 const { num } = require('./format.js');
 
-function parse(css) {
-  const m = /rgb\((\d+), ?(\d+), ?(\d+)\)/.exec(css);
-  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : [0, 0, 0];
-}
+const RDBU_STOPS = ['#67001f', '#7e0823', '#941127', '#a81d2d', '#b82d35', '#c6413f', '#d1574b', '#db6d59', '#e48268', '#ec977a', '#f3aa8c',
+  '#f7bca0', '#faccb4', '#fbd9c7', '#fae4d8', '#f7ece5', '#f2efee', '#e9eff2', '#deebf2', '#d0e4ef', '#bfdceb', '#add2e5', '#98c7df', '#82bad8',
+  '#6bacd0', '#569dc8', '#448ec1', '#367fb8', '#2a71ae', '#2061a0', '#17518e', '#0e4178', '#053061'];
+const rdbu = colors.ramp(RDBU_STOPS);
 
 /**
  * A scale for values in [-limit, limit] (values beyond are clamped; NaN is white).
@@ -20,13 +24,13 @@ function divergingScale(limit) {
   const L = Number.isFinite(limit) && limit > 0 ? limit : 1;
   // RdBu runs from red (0) through white (0.5) to blue (1).
   const position = (v) => (Number.isFinite(v) ? 0.5 - Math.max(-1, Math.min(1, v / L)) / 2 : 0.5);
-  const color = (v) => interpolateRdBu(position(v));
+  const color = (v) => rdbu.color(position(v));
   const stops = Array.from({ length: 11 }, (_, k) => [k / 10, color(-L + (2 * L * k) / 10)]);
   return {
     color,
-    rgb: (v) => parse(color(v)),
+    rgb: (v) => rdbu.rgb(position(v)),
     textColor(v) {
-      const bg = parse(color(v));
+      const bg = rdbu.rgb(position(v));
       return colors.contrast(bg, [0, 0, 0]) >= colors.contrast(bg, [255, 255, 255]) ? '#000000' : '#ffffff';
     },
     gradient: (direction = 'to right') => `linear-gradient(${direction}, ${stops.map(([o, c]) => `${c} ${o * 100}%`).join(', ')})`,
@@ -47,4 +51,4 @@ const VIRIDIS = {
   high: '1',
 };
 
-module.exports = { divergingScale, VIRIDIS };
+module.exports = { divergingScale, VIRIDIS, RDBU_STOPS };
