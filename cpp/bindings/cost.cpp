@@ -12,6 +12,7 @@
 #include "attnlab/kv_cache.hpp"
 #include "attnlab/tiled.hpp"
 #include "convert.hpp"
+#include "object_functions.hpp"
 
 namespace attnlab::bindings {
 
@@ -198,17 +199,16 @@ void register_cost() {
     emscripten::function("explainOnlineSoftmax", &explain_online_softmax_js);
     emscripten::function("kvCacheBytes", &kv_cache_bytes_js);
     emscripten::function("attentionMatrixBytes", &attention_matrix_bytes_js);
-    emscripten::class_<kv_cache_handle>("KVCache")
-        .constructor<>()
-        .function("configure", &kv_cache_handle::configure)
-        .function("append", &kv_cache_handle::append)
-        .function("attend", &kv_cache_handle::attend)
-        .function("lastError", &kv_cache_handle::last_error)
-        .function("length", &kv_cache_handle::length)
-        .function("bytes", &kv_cache_handle::bytes)
-        .function("bytesPerToken", &kv_cache_handle::bytes_per_token)
-        .function("scale", &kv_cache_handle::scale)
-        .function("release", &kv_cache_handle::release);
+    object_functions<kv_cache_handle>("KVCache")
+        .method<&kv_cache_handle::configure>("configure")
+        .method<&kv_cache_handle::append>("append")
+        .method<&kv_cache_handle::attend>("attend")
+        .method<&kv_cache_handle::last_error>("lastError")
+        .method<&kv_cache_handle::length>("length")
+        .method<&kv_cache_handle::bytes>("bytes")
+        .method<&kv_cache_handle::bytes_per_token>("bytesPerToken")
+        .method<&kv_cache_handle::scale>("scale")
+        .method<&kv_cache_handle::release>("release");
 }
 
 }  // namespace attnlab::bindings

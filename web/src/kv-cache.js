@@ -5,6 +5,7 @@
 
 const { fromEngine } = require('./tensor.js');
 const { checkSpec, numberArg, numberOption } = require('./options.js');
+const { engineObject } = require('./engine-object.js');
 
 class KVCache {
   constructor(core, spec, { input }) {
@@ -16,7 +17,7 @@ class KVCache {
     const maxLength = numberArg(fn, o, 'maxLength');
     const scale = numberOption(fn, o, 'scale');
     this._input = input;
-    this._handle = new core.KVCache();
+    this._handle = engineObject(core, 'KVCache');
     let ok = false;
     try {
       const result = this._handle.configure(heads, kvHeads, dHead, maxLength, scale !== undefined, scale === undefined ? 0 : scale);
