@@ -120,19 +120,21 @@ class KvCacheStepper extends LabElement {
 
   /**
    * Generates the whole sentence once with a cache of the chosen key/value heads, keeping each
-   * step's engine figures, and checks every step against full causal attention over its prefix.
+   * step's engine figures, and checks every step against row t of full causal attention.
    */
   generate() {
     const lab = this.lab, n = this.words.length, kvHeads = this.st.kvHeads;
     const Kh = kv.prefix(this.K, n, kvHeads), Vh = kv.prefix(this.V, n, kvHeads);
     const Kshared = kv.shareHeads(Kh, HEADS), Vshared = kv.shareHeads(Vh, HEADS);
+    // Under the causal mask row t of attention over all n tokens sees only tokens 0..t: it is
+    // the recomputation over the t + 1 token prefix, so one call serves every step.
+    const full = lab.attention(this.Q, Kshared, Vshared, { causal: true, stages: ['output'] });
     const cache = lab.createKVCache({ heads: HEADS, kvHeads, dHead: D_HEAD, maxLength: n });
     try {
       this.run = [];
       for (let t = 0; t < n; t++) {
         cache.append(kv.tokenRows(Kh, t), kv.tokenRows(Vh, t));
         const r = cache.attend(kv.tokenRows(this.Q, t));
-        const full = lab.attention(kv.prefix(this.Q, t + 1), kv.prefix(Kshared, t + 1), kv.prefix(Vshared, t + 1), { causal: true, stages: ['output'] });
         const fullRow = kv.tokenRows(full.output, t);
         this.run.push({
           length: cache.length, bytes: cache.bytes, bytesPerToken: cache.bytesPerToken,
