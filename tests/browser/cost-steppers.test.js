@@ -38,16 +38,24 @@ const focusIn = (p, selector) => p.evaluate((sel) => {
   return el ? `${el.tagName}:${el.textContent.trim().slice(0, 16)}` : 'HOST';
 }, selector);
 
-/** What the online stepper computes for its default sentence and the row of `query`, from the engine in node. */
-function explainDefault(query, options) {
-  const inputs = resolveInputs(lab, { tokens: online.DEFAULT_TOKENS }, 'online-softmax-stepper');
-  return lab.explainOnlineSoftmax(inputs.Q, inputs.K, inputs.V, online.DEFAULT_TOKENS.indexOf(query), options);
+/** What the online stepper computes for `tokens` and the row of `query`, from the engine in node. */
+function explainDefault(query, options, tokens = online.DEFAULT_TOKENS) {
+  const inputs = resolveInputs(lab, { tokens }, 'online-softmax-stepper');
+  return lab.explainOnlineSoftmax(inputs.Q, inputs.K, inputs.V, tokens.indexOf(query), options);
 }
+
+// Lesson 4's #online stepper: lesson 1's sentence, the row of "flies", blocks of 2, as in the
+// NumPy listing beside it.
+const TIME_FLIES = ['time', 'flies', 'like', 'an', 'arrow'];
+const explainLesson = () => explainDefault('flies', { block: 2 }, TIME_FLIES);
 
 test('online softmax: each block\'s running values stay hidden until the learner predicts, then show the engine\'s numbers; o / l equals ordinary attention', async () => {
   const { page: p, problems, close } = await open();
-  const e = explainDefault('street', { block: 4 });
-  assert.deepEqual(await stateOf(p, '#online'), { query: 'street', queryIndex: 6, block: 4, causal: false, window: null, step: 'start', stepIndex: 0, blocks: 3 });
+  const e = explainLesson();
+  assert.deepEqual(await stateOf(p, '#online'), { query: 'flies', queryIndex: 1, block: 2, causal: false, window: null, step: 'start', stepIndex: 0, blocks: 3 });
+  // The numbers the listing's comments give: o / l and the log-sum-exp.
+  assert.deepEqual(e.output.map((x) => Number(x.toFixed(4))), [0.4068, 0.5755, 0.0976, 0.0133]);
+  assert.equal(Number(e.lse.toFixed(4)), 4.7283);
   await p.click('#online button:has-text("Next")');
   // Block 1 starts the max: no question, values shown.
   let rows = await tableRows(p, '#online .al-os-state');
@@ -98,25 +106,45 @@ test('online softmax, keyboard only: Tab and Enter through every block, a predic
   await p.keyboard.press('ArrowLeft');
   assert.equal((await stateOf(p, '#online')).step, 'block-3');
   await p.focus('#online select >> nth=1');
-  await p.keyboard.press('Home');
-  await p.keyboard.press('ArrowDown');  // block size 2
+  await p.keyboard.press('End');  // block size 4: blocks of 4 and 1
   const state = await stateOf(p, '#online');
-  assert.equal(state.block, 2);
-  assert.equal(state.blocks, 6);
+  assert.equal(state.block, 4);
+  assert.equal(state.blocks, 2);
   assert.equal(state.step, 'start', 'a new block size starts over');
   assert.match(await focusIn(p, '#online'), /^SELECT/);
   assert.deepEqual(problems, []);
   await close();
 });
 
-test('the sliding-window stepper skips the blocks outside the window, as the engine says', async () => {
+test('the sliding-window stepper asks how many blocks are skipped before it marks any, then skips them as the engine says', async () => {
   const { page: p, problems, close } = await open();
   const e = explainDefault('it', { block: 4, window: 4 });
   assert.deepEqual(e.blocks.map((b) => b.skipped), [true, false, false]);
-  await p.click('#window button:has-text("Next")');
+  const stepsShown = () => p.$$eval('#window [part="steps"] li', (lis) => lis.map((li) => li.textContent));
+  // Before the answer: no block is marked, no score (a masked one would give it away), no way on.
+  assert.deepEqual(await stepsShown(), ['Start', 'Block 1', 'Block 2', 'Block 3', 'Divide']);
+  const before = await textOf(p, '#window');
+  assert.doesNotMatch(before, /skipped/);
+  assert.match(before, /how many of the 3 blocks will the kernel skip for "it"/);
+  assert.equal(await p.$eval('#window', (el) => el.shadowRoot.querySelectorAll('.al-os-score').length), 12);
+  assert.deepEqual(await p.$$eval('#window', (els) => Array.from(els[0].shadowRoot.querySelectorAll('.al-os-score'), (s) => s.textContent).filter((t) => t !== '?')), []);
+  assert.equal(await p.$eval('#window', (el) => el.shadowRoot.querySelector('button.al-primary').disabled), true, 'Next waits for the answer');
+  // A wrong answer with the keyboard: Tab to the button "none", Enter.
+  await p.focus('#window >> button:has-text("none")');
+  await p.keyboard.press('Enter');
+  const after = await textOf(p, '#window');
+  assert.match(after, /Not quite: the query of "it" sees keys 6 to 9; block 1 holds none of them, so the kernel skips 1 of the 3/);
+  assert.match(await focusIn(p, '#window'), /^BUTTON:Next/);
+  assert.deepEqual(await stepsShown(), ['Start', 'Block 1 (skipped)', 'Block 2', 'Block 3', 'Divide']);
+  await p.keyboard.press('Enter');
   assert.match(await p.$eval('#window', (el) => el.shadowRoot.querySelector('.al-narration').textContent), /^Block 1 holds keys 1 to 4 .*so the kernel skips the block/);
-  const steps = await p.$$eval('#window [part="steps"] li', (lis) => lis.map((li) => li.textContent));
-  assert.deepEqual(steps, ['Start', 'Block 1 (skipped)', 'Block 2', 'Block 3', 'Divide']);
+  // A new window asks again; the right answer is judged right.
+  await p.selectOption('#window >> label:has-text("window") >> select', '3');
+  const e3 = explainDefault('it', { block: 4, window: 3 });
+  const skips = e3.blocks.filter((b) => b.skipped).length;
+  assert.deepEqual(await stepsShown(), ['Start', 'Block 1', 'Block 2', 'Block 3', 'Divide']);
+  await p.click(`#window >> .al-group button:has-text("${skips === 0 ? 'none' : skips}")`);
+  assert.match(await textOf(p, '#window'), /Right: the query of "it" sees keys 7 to 9/);
   assert.deepEqual(problems, []);
   await close();
 });
@@ -151,15 +179,20 @@ test('KV cache: the cache grows a row per token, the weights and counts are the 
     assert.ok(diff <= 1e-5, `step ${t + 1}: the row equals full causal attention (${diff})`);
     if (t < 4) await p.click('#kvcache button:has-text("Next token")');
   }
-  // (The total with the cache over all steps so far is the same number as one step without it: a sum of 1..n.)
+  // The total with the cache over all steps so far is the same number as one step without it
+  // (a sum of 1..n either way), so it is hidden with the answer.
+  const withTotal = run.slice(0, 5).reduce((a, r) => a + r.multiplyAdds, 0);
+  assert.equal(withTotal, run[4].without);
   const narration = await p.$eval('#kvcache', (el) => el.shadowRoot.querySelector('.al-narration').textContent);
   assert.ok(!narration.includes(grouped(run[4].without)) && /hidden until you answer/.test(narration), 'the cost without the cache is not in the narration before the answer');
-  assert.deepEqual((await tableRows(p, '#kvcache .al-kv-figures'))['all 5 tokens so far'], [grouped(run.slice(0, 5).reduce((a, r) => a + r.multiplyAdds, 0)), '?']);
+  assert.deepEqual((await tableRows(p, '#kvcache .al-kv-figures'))['all 5 tokens so far'], ['?', '?']);
   assert.ok(!(await textOf(p, '#kvcache')).includes(grouped(run[7].without)), 'the answer (the step at 8 tokens) is nowhere on screen');
   await p.click('#kvcache button:has-text("about 4\u00d7")');
   assert.match(await textOf(p, '#kvcache'), /Right: without the cache the step at 8 tokens takes/);
   const figures = await tableRows(p, '#kvcache .al-kv-figures');
   assert.deepEqual(figures['this token'], [grouped(run[4].multiplyAdds), grouped(run[4].without)]);
+  assert.deepEqual(figures['all 5 tokens so far'][0], grouped(withTotal));
+  assert.match(await textOf(p, '#kvcache'), new RegExp(`Generating all 5 tokens with the cache took ${grouped(withTotal)} multiply-adds: as many as this one step without it`));
   assert.equal((await stateOf(p, '#kvcache')).answered, true);
   // Multi-query: the cache shrinks by heads / kv heads, the check still holds.
   await p.selectOption('#kvcache select', '1');
@@ -232,7 +265,7 @@ test('print shows the steppers\' answers behind their predictions as "answer: ..
     choices: Array.from(el.shadowRoot.querySelectorAll('.al-predict .al-group')).some((g) => g.offsetParent !== null),
   })));
   const by = Object.fromEntries(printed.map((x) => [x.id, x]));
-  const e = explainDefault('street', { block: 4 });
+  const e = explainLesson();
   assert.deepEqual(by.online.answers, [`answer: ${online.judgeMaxChange(online.raisesMax(e.blocks[1]) ? 'up' : 'same', e.blocks[1]).message.replace(/^Right: /, '')}`]);
   const run = kvRun(4);
   assert.match(by.kvcache.answers[0], new RegExp(`^answer: without the cache the step at 8 tokens takes ${grouped(run[7].without)} multiply-adds against ${grouped(run[3].without)} at 4`));

@@ -133,3 +133,21 @@ test('the doubling question is judged against the engine\'s own multiply-add cou
   assert.match(text, /2 key\/value heads, each shared by 2 query heads/);
   assert.match(text, /row 4 of full causal attention over the same 4 tokens: exactly the same numbers/);
 });
+
+test('the skip question counts the blocks the engine skips and names the keys the row sees', () => {
+  const { Q, K, V } = lab.examples().timeFlies;
+  // Row "flies" (index 1) under the causal mask in blocks of 2: it sees keys 1 and 2, so
+  // block 1 is computed and blocks 2 and 3 (keys 3 to 5, all in its future) are skipped.
+  const e = lab.explainOnlineSoftmax(Q, K, V, 1, { block: 2, causal: true });
+  assert.deepEqual(online.skippedBlocks(e), [1, 2]);
+  assert.deepEqual(online.skipChoices(e).map((c) => c.label), ['none', '1', '2', '3']);
+  const right = online.judgeSkips(2, TOKENS, e);
+  assert.equal(right.close, true);
+  assert.equal(right.message, 'Right: the query of "flies" sees keys 1 to 2; blocks 2 and 3 hold none of them, so the kernel skips 2 of the 3 ' +
+    'without reading their keys or values. A block is skipped only when every key in it is masked.');
+  assert.match(online.judgeSkips(0, TOKENS, e).message, /^Not quite: /);
+  // Without a mask nothing is skipped, and the message says so.
+  const open = lab.explainOnlineSoftmax(Q, K, V, 4, { block: 2, window: 5 });
+  assert.deepEqual(online.skippedBlocks(open), []);
+  assert.match(online.judgeSkips(0, TOKENS, open).message, /^Right: the query of "arrow" sees keys 1 to 5; every block holds at least one of them, so none of the 3 is skipped/);
+});

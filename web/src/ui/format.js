@@ -38,4 +38,9 @@ function grouped(n) {
   return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
-module.exports = { num, fixed, shape, vector, grouped, MINUS };
+/** "1 token", "2 tokens": a count and its noun (plural with an s, or the given plural). */
+function counted(n, noun, plural = `${noun}s`) {
+  return `${grouped(n)} ${n === 1 ? noun : plural}`;
+}
+
+module.exports = { counted, num, fixed, shape, vector, grouped, MINUS };

@@ -3,7 +3,7 @@
 // { shape, data: Float32Array }; the functions only pick and copy entries (which token,
 // which head), never compute attention: every number shown comes from the engine.
 
-const { num, grouped } = require('./format.js');
+const { num, grouped, counted } = require('./format.js');
 
 // The stepper's model: 4 query heads of width 4, a sentence of up to 12 tokens, seeded vectors.
 const HEADS = 4;
@@ -100,8 +100,8 @@ function narrateStep(s) {
     : `With the cache this step takes ${grouped(s.multiplyAdds)} multiply-adds; recomputing causal attention over the whole prefix would take ${grouped(s.withoutCache)}.`;
   const same = s.diff === 0 ? 'exactly the same numbers' : `the same numbers up to float32 rounding (largest difference ${num(s.diff, 3)})`;
   return `${grew} (${share}, ${bytesText(s.bytes)} in float32, ${grouped(s.bytesPerToken)} per token). ` +
-    `Only the query of ${token} is new: it is scored against the ${length} cached keys, and nothing earlier is recomputed. ${cost} ` +
-    `Its output row equals row ${length} of full causal attention over the same ${length} tokens: ${same}.`;
+    `Only the query of ${token} is new: it is scored against ${length === 1 ? 'the one cached key' : `the ${length} cached keys`}, and nothing earlier is recomputed. ${cost} ` +
+    `Its output row equals row ${length} of full causal attention over the same ${counted(length, 'token')}: ${same}.`;
 }
 
 /**

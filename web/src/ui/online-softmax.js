@@ -97,6 +97,34 @@ function narrateFinish(tokens, explain, diff) {
     'is all a backward pass needs to rebuild any weight later.';
 }
 
+/** The blocks the kernel skips: every key in them is masked. */
+function skippedBlocks(explain) {
+  return explain.blocks.map((b, i) => (b.skipped ? i : -1)).filter((i) => i >= 0);
+}
+
+/** Choices for "how many blocks will the kernel skip?": none up to all of them. */
+function skipChoices(explain) {
+  return Array.from({ length: explain.blocks.length + 1 }, (_, k) => ({ label: k === 0 ? 'none' : String(k), value: k }));
+}
+
+/**
+ * Judges a guess of how many blocks the kernel skips for this row, and says which and why,
+ * from the keys the engine left visible (those whose score is not -infinity).
+ */
+function judgeSkips(choice, tokens, explain) {
+  const skipped = skippedBlocks(explain), total = explain.blocks.length;
+  const visible = explain.blocks.flatMap((b) => b.scores.map((sc, k) => (sc === -Infinity ? -1 : b.start + k))).filter((j) => j >= 0);
+  const sees = visible.length
+    ? `the query of ${quote(tokens[explain.row])} sees ${visible.length === 1 ? `only key ${visible[0] + 1}` : `keys ${visible[0] + 1} to ${visible[visible.length - 1] + 1}`}`
+    : `the query of ${quote(tokens[explain.row])} sees no key at all`;
+  const which = skipped.length === 0
+    ? `every block holds at least one of them, so none of the ${total} is skipped`
+    : `${skipped.length === 1 ? 'block' : 'blocks'} ${skipped.map((i) => i + 1).join(', ').replace(/, (\d+)$/, ' and $1')} ` +
+      `${skipped.length === 1 ? 'holds' : 'hold'} none of them, so the kernel skips ${skipped.length} of the ${total} without reading their keys or values`;
+  const right = choice === skipped.length;
+  return { ok: true, close: right, message: `${right ? 'Right' : 'Not quite'}: ${sees}; ${which}. A block is skipped only when every key in it is masked.` };
+}
+
 /** The "does the running max change?" choices. */
 const MAX_CHOICES = [
   { label: 'it goes up (and what is kept gets rescaled)', value: 'up' },
@@ -114,4 +142,5 @@ function judgeMaxChange(choice, block) {
   return { ok: true, close: right, message: `${right ? 'Right' : 'Not this time'}: ${why}` };
 }
 
-module.exports = { DEFAULT_TOKENS, stepsOf, raisesMax, asksAbout, keysOf, narrateStart, narrateBlock, narrateFinish, judgeMaxChange, MAX_CHOICES };
+module.exports = { DEFAULT_TOKENS, stepsOf, raisesMax, asksAbout, keysOf, narrateStart, narrateBlock, narrateFinish, judgeMaxChange, MAX_CHOICES,
+  skippedBlocks, skipChoices, judgeSkips };

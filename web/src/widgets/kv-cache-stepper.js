@@ -13,7 +13,7 @@ const { PredictView } = require('./predict-view.js');
 const { seedFrom } = require('../ui/author-data.js');
 const kv = require('../ui/kv-cache.js');
 const { range, pictureCells } = require('../ui/matrix-picture.js');
-const { num, grouped } = require('../ui/format.js');
+const { num, grouped, counted } = require('../ui/format.js');
 
 const { HEADS, D_HEAD, MAX_TOKENS, DEFAULT_TOKENS } = kv;
 // The doubling question compares one step at these prefix lengths.
@@ -41,11 +41,13 @@ class KvCacheStepper extends LabElement {
     this.back = h('button', { type: 'button', onclick: () => this.guard(() => this.go(this.st.step - 1)) }, '\u25c0 Back');
     this.next = h('button', { type: 'button', class: 'al-primary', onclick: () => this.guard(() => this.go(this.st.step + 1)) }, 'Next token \u25b6');
     this.chips = h('ol', { class: 'al-steps al-kv-tokens', part: 'steps', tabindex: '-1', 'aria-label': 'Tokens generated so far' });
-    this.stepTitle = h('h3', { 'aria-live': 'polite' });
+    this.stepTitle = h('h3', {});  // the narration (live) announces each step once
     this.pictures = h('div', { class: 'al-row al-kv-cache', part: 'cache' });
     this.view = new HeatmapView({
       label: 'Weights of the newest query over the cache: one row per query head, one column per cached token',
       title: 'New query weights over the KV cache',
+      words: { rowWord: 'head', colWord: 'key' },
+      maskLegend: false,  // nothing is masked: the cache holds only the past
       caption: () => `Step ${this.st.step + 1}: the query of "${this.words[this.st.step]}" over ${this.st.step + 1} cached tokens; ${HEADS} query heads, ${this.st.kvHeads} key/value heads, d_head = ${D_HEAD}.`,
       settings: () => ({ step: this.st.step + 1, heads: HEADS, kvHeads: this.st.kvHeads, dHead: D_HEAD }),
     });
@@ -186,7 +188,7 @@ class KvCacheStepper extends LabElement {
       const cells = pictureCells(rows, this.range);
       return h('div', { class: 'al-matrix', role: 'group', 'aria-label': title }, h('p', { class: 'al-matrix-title' }, title),
         h('table', { class: 'al-matrix-table' },
-          h('caption', { class: 'al-sr' }, `${title}: ${rows.length} rows (tokens) by ${rows[0].length} columns (${this.st.kvHeads} heads of ${D_HEAD})`),
+          h('caption', { class: 'al-sr' }, `${title}: ${counted(rows.length, 'row')} (tokens) by ${rows[0].length} columns (${counted(this.st.kvHeads, 'head')} of ${D_HEAD})`),
           h('tbody', {}, cells.map((row, i) => h('tr', { class: i === t ? 'al-new' : null },
             h('th', { scope: 'row', title: this.words[i] }, this.words[i]),
             row.map((c, j) => h('td', { title: c.text, class: j > 0 && j % D_HEAD === 0 ? 'al-head-edge' : null,
@@ -209,7 +211,13 @@ class KvCacheStepper extends LabElement {
       h('thead', {}, h('tr', {}, h('th', {}, 'multiply-adds'), h('th', {}, 'with the cache'), h('th', {}, 'without'))),
       h('tbody', {},
         row('this token', grouped(s.multiplyAdds), secret(s.withoutCache)),
-        row(`all ${t + 1} tokens so far`, grouped(withTotal), secret(withoutTotal))))),
+        // The total with the cache equals this step without it (both count every earlier
+        // score once), so it stays hidden with the answer.
+        row(t === 0 ? 'the first token' : `all ${t + 1} tokens so far`, secret(withTotal), secret(withoutTotal))))),
+    !hidden && t > 0 && withTotal === s.withoutCache
+      ? h('p', {}, `Generating all ${t + 1} tokens with the cache took ${grouped(withTotal)} multiply-adds: as many as this one step without it. ` +
+        'Without the cache each step redoes the work of every step before it.')
+      : null,
     h('p', {}, `New row vs row ${t + 1} of full causal attention: largest difference `,
       h('strong', { class: s.diff <= 1e-5 ? 'al-verdict-ok' : 'al-verdict-bad', dataset: { diff: String(s.diff) } }, num(s.diff, 3)),
       s.diff <= 1e-5 ? ' (the same row)' : ' (they differ!)'));
@@ -219,7 +227,7 @@ class KvCacheStepper extends LabElement {
   renderBytes(t) {
     const sizes = this.choices.map((c) => ({ ...c, bytes: this.lab.kvCacheBytes({ kvHeads: c.kvHeads, dHead: D_HEAD, dtype: 'float32', tokens: t + 1 }).bytes }));
     const most = Math.max(...sizes.map((x) => x.bytes));
-    this.bytesBox.replaceChildren(h('p', { class: 'al-muted' }, `Cache size after ${t + 1} tokens (float32, one layer):`),
+    this.bytesBox.replaceChildren(h('p', { class: 'al-muted' }, `Cache size after ${counted(t + 1, 'token')} (float32, one layer):`),
       h('table', { class: 'al-table al-kv-bytes-table' }, h('caption', { class: 'al-sr' }, 'Cache bytes for each number of key/value heads'),
         h('tbody', {}, sizes.map((x) => h('tr', { class: x.kvHeads === this.st.kvHeads ? 'al-current' : null },
           h('th', { scope: 'row' }, `${x.name}, ${x.kvHeads} kv ${x.kvHeads === 1 ? 'head' : 'heads'}`),

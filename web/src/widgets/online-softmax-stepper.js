@@ -38,7 +38,7 @@ class OnlineSoftmaxStepper extends LabElement {
     this.back = h('button', { type: 'button', onclick: () => this.guard(() => this.go(this.st.step - 1)) }, '\u25c0 Back');
     this.next = h('button', { type: 'button', class: 'al-primary', onclick: () => this.guard(() => this.go(this.st.step + 1)) }, 'Next \u25b6');
     this.stepList = h('ol', { class: 'al-steps', part: 'steps', tabindex: '-1', 'aria-label': 'The blocks of keys, one step each' });
-    this.stepTitle = h('h3', { 'aria-live': 'polite' });
+    this.stepTitle = h('h3', {});  // the narration (live) announces each step once
     this.strip = h('div', { class: 'al-os-strip' });
     this.prompt = h('div', { part: 'prompt' });
     this.panel = h('div', { class: 'al-panel', part: 'table' });
@@ -124,23 +124,33 @@ class OnlineSoftmaxStepper extends LabElement {
     this.stepsList = steps.stepsOf(this.explain);
   }
 
+  /**
+   * With a mask on, the first question is how many blocks the kernel will skip: until it is
+   * answered (or skipped) nothing marks a block as skipped and the steps stay at the start.
+   */
+  skipsPending() {
+    return Boolean(this.st.causal || this.st.window) && !this.answered.has('skips');
+  }
+
   render(save = true) {
     this.compute();
     const { st, explain: e, words: tokens } = this;
-    st.step = Math.min(st.step, this.stepsList.length - 1);
+    const pending = this.skipsPending();
+    st.step = pending ? 0 : Math.min(st.step, this.stepsList.length - 1);
     const step = this.stepsList[st.step];
     this.querySelect.value = String(st.query);
     this.blockSelect.value = String(st.block);
     this.causalBox.checked = st.causal;
     this.windowSelect.value = String(st.window);
     this.back.disabled = st.step === 0;
-    this.next.disabled = st.step === this.stepsList.length - 1;
+    this.next.disabled = pending || st.step === this.stepsList.length - 1;
+    const marked = (s) => !pending && s.kind === 'block' && s.block.skipped;
     this.stepList.replaceChildren(...this.stepsList.map((s, i) => h('li', { 'aria-current': i === st.step ? 'step' : null,
-      class: s.kind === 'block' && s.block.skipped ? 'al-skipped' : null }, s.kind === 'block' && s.block.skipped ? `${s.title} (skipped)` : s.title)));
+      class: marked(s) ? 'al-skipped' : null }, marked(s) ? `${s.title} (skipped)` : s.title)));
     this.stepTitle.textContent = `Step ${st.step + 1} of ${this.stepsList.length}: ${step.kind === 'block' ? `${step.title}, ${steps.keysOf(tokens, step.block)}` : step.kind === 'start' ? 'start with nothing' : 'divide by the running sum'}`;
     this.frame.dataset.step = step.id;
     const revealed = step.kind !== 'block' || !steps.asksAbout(step.block) || this.answered.has(step.index);
-    this.renderStrip(step);
+    this.renderStrip(step, pending);
     this.renderPrompt(step, revealed);
     this.panel.replaceChildren(this[`panel_${step.kind}`](step, revealed));
     this.narration.textContent = step.kind === 'start' ? steps.narrateStart(tokens, e)
@@ -155,20 +165,28 @@ class OnlineSoftmaxStepper extends LabElement {
   }
 
   /** Every key's scaled score in one strip, blocks side by side, the current block marked. */
-  renderStrip(step) {
+  renderStrip(step, pending) {
     const { explain: e, words: tokens } = this;
+    // While the skip question is open the scores stay hidden: the masked ones would answer it.
     const groups = e.blocks.map((b, i) => {
       const current = step.kind === 'block' && step.index === i;
-      return h('div', { class: `al-os-block${current ? ' al-current' : ''}${b.skipped ? ' al-skipped' : ''}`, role: 'group',
-        'aria-label': `block ${i + 1}${b.skipped ? ', skipped' : ''}${current ? ', current' : ''}` },
-      b.scores.map((s, k) => h('span', { class: `al-os-key${s === -Infinity ? ' al-masked-key' : ''}`, title: tokens[b.start + k] },
-        h('span', { class: 'al-os-token' }, tokens[b.start + k]), h('span', { class: 'al-os-score' }, s === -Infinity ? `${MINUS}\u221e` : num(s, 2)))));
+      const skipped = !pending && b.skipped;
+      return h('div', { class: `al-os-block${current ? ' al-current' : ''}${skipped ? ' al-skipped' : ''}`, role: 'group',
+        'aria-label': `block ${i + 1}${skipped ? ', skipped' : ''}${current ? ', current' : ''}` },
+      b.scores.map((s, k) => h('span', { class: `al-os-key${!pending && s === -Infinity ? ' al-masked-key' : ''}`, title: tokens[b.start + k] },
+        h('span', { class: 'al-os-token' }, tokens[b.start + k]),
+        h('span', { class: 'al-os-score' }, pending ? '?' : s === -Infinity ? `${MINUS}\u221e` : num(s, 2)))));
     });
-    this.strip.replaceChildren(h('p', { class: 'al-muted' }, `Scaled scores of "${tokens[e.row]}" against every key (scale ${num(e.scale, 4)}; ${MINUS}\u221e = masked), in blocks of ${this.st.block}:`),
+    const what = pending ? 'the scores appear once you answer' : `scale ${num(e.scale, 4)}; ${MINUS}\u221e = masked`;
+    this.strip.replaceChildren(h('p', { class: 'al-muted' }, `Scaled scores of "${tokens[e.row]}" against every key (${what}), in blocks of ${this.st.block}:`),
       scrollBox(`Scores of "${tokens[e.row]}" by block`, h('div', { class: 'al-os-blocks' }, groups)));
   }
 
   renderPrompt(step, revealed) {
+    if (step.kind === 'start' && (this.st.causal || this.st.window)) {
+      this.renderSkipPrompt();
+      return;
+    }
     if (step.kind !== 'block' || !steps.asksAbout(step.block)) {
       this.prompt.replaceChildren();
       return;
@@ -193,6 +211,36 @@ class OnlineSoftmaxStepper extends LabElement {
     const focusInPrompt = this.prompt.contains(this.shadowRoot.activeElement);
     this.prompt.replaceChildren(view.root);
     if (focusInPrompt) (revealed ? this.next : view.root.querySelector('button') || this.next).focus();
+  }
+
+  /** The start step's question under a mask: how many blocks will the kernel skip? */
+  renderSkipPrompt() {
+    const { explain: e, words: tokens } = this;
+    const seen = this.st.window ? `a window of the last ${this.st.window} keys${this.st.causal ? ' and the causal mask' : ''}` : 'the causal mask';
+    const view = new PredictView({
+      question: `with ${seen}, how many of the ${e.blocks.length} blocks will the kernel skip for "${tokens[e.row]}" without reading them?`,
+      choices: steps.skipChoices(e),
+      judge: (choice) => steps.judgeSkips(choice, tokens, e),
+      skip: 'Show me without predicting',
+      onReveal: (choice) => this.guard(() => {
+        this.answered.set('skips', choice === null ? null : steps.judgeSkips(choice, tokens, e));
+        this.render();
+        this.next.focus();
+      }),
+      printAnswer: () => steps.judgeSkips(steps.skippedBlocks(e).length, tokens, e).message.replace(/^Right: /, ''),
+    });
+    view.refreshPrint();
+    if (this.answered.has('skips')) {
+      const verdict = this.answered.get('skips');
+      view.revealed = true;
+      view.root.querySelector('.al-group').remove();
+      view.root.querySelector('.al-skip').parentElement.remove();
+      view.verdict.replaceChildren(verdict ? h('span', { class: verdict.close ? 'al-verdict-ok' : 'al-verdict-bad' }, verdict.message)
+        : h('span', {}, steps.judgeSkips(steps.skippedBlocks(e).length, tokens, e).message.replace(/^Right: /, '')));
+    }
+    const focusInPrompt = this.prompt.contains(this.shadowRoot.activeElement);
+    this.prompt.replaceChildren(view.root);
+    if (focusInPrompt) (this.answered.has('skips') ? this.next : view.root.querySelector('button')).focus();
   }
 
   /** A table of the running state: rows m, rescale, l, o; columns before and after. */
