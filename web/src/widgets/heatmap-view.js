@@ -165,8 +165,10 @@ class HeatmapView {
     }
     const longest = Math.max(1, ...rowLabels.map((t) => t.length));
     const rem = (x) => `calc(${x} * var(--_rem))`;
-    // The first column holds the row labels and the "query \u2193" title: wide enough for the title.
-    this.grid.style.gridTemplateColumns = `minmax(${rem(3.6)}, ${rem(Math.max(3.6, Math.min(8, longest * 0.6 + 1)))}) repeat(${cols}, minmax(${rem(cols > 16 ? 0.9 : 2.4)}, ${rem(3.2)}))`;
+    // The first column holds the row labels and the "query \u2193" title: never narrower than the
+    // title (bold, at .75 of the font: about half a rem per character, plus the padding).
+    const first = Math.max(3.6, (this.rowWord.length + 2) * 0.5 + 0.6);
+    this.grid.style.gridTemplateColumns = `minmax(${rem(first)}, ${rem(Math.max(first, Math.min(8, longest * 0.6 + 1)))}) repeat(${cols}, minmax(${rem(cols > 16 ? 0.9 : 2.4)}, ${rem(3.2)}))`;
     this.grid.classList.toggle('al-fits-numbers', cols <= 16);
     this.grid.setAttribute('aria-rowcount', String(rows + 1));
     this.grid.setAttribute('aria-colcount', String(cols + 1));
