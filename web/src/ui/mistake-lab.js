@@ -103,12 +103,12 @@ const SHARED = {
 const LESSONS = {
   'softmax-wrong-axis': {
     choices: [
-      { pattern: 'diagonal', label: 'only the diagonal, where each token meets itself', why: 'Every weight is divided by its column\'s sum instead of its row\'s, and those sums differ off the diagonal as much as on it.' },
+      { pattern: 'diagonal', label: 'only the diagonal, where each token meets itself', why: 'Nothing singles out the diagonal: every weight, on it or off it, is now divided by the sum of its column instead of the sum of its row, and the two sums differ.' },
       { pattern: 'all', label: 'every cell', why: '' },
       { pattern: 'none', label: 'no cell: the same numbers, normalised another way', why: 'The exponentials are the same, but each is divided by a different sum (its column\'s), so the numbers change.' },
     ],
     explain: 'Each exponential is divided by its column\'s sum instead of its row\'s: the columns now sum to 1 and the rows, which the output needs, do not.',
-    code: { lang: 'PyTorch', buggy: 'weights = torch.softmax(scores, dim=0)   # over the queries', fixed: 'weights = torch.softmax(scores, dim=-1)  # over the keys' },
+    code: { lang: 'PyTorch', buggy: 'weights = torch.softmax(scores, dim=-2)  # over the queries', fixed: 'weights = torch.softmax(scores, dim=-1)  # over the keys' },
   },
   'mask-after-softmax': {
     choices: [
@@ -170,7 +170,7 @@ const LESSONS = {
       { pattern: 'padRows', label: `only the ${PAD} tokens' own rows`, why: 'Those rows change, but so does every real token\'s row, which now spreads weight onto the pads.' },
       { pattern: 'all', label: 'every cell', why: '' },
     ],
-    explain: 'Without the mask each query puts part of its weight on the pad keys, and each row is renormalised around them; how much depends on how much padding the batch needed.',
+    explain: 'Without the mask each query puts part of its weight on the pad keys, and each row is renormalised around them, so even the real tokens\' outputs change.',
     code: { lang: 'PyTorch', buggy: 'out = F.scaled_dot_product_attention(q, k, v)', fixed: 'keep = torch.arange(n) < valid_len   # True = may attend\nout = F.scaled_dot_product_attention(q, k, v, attn_mask=keep)' },
   },
 };
@@ -205,10 +205,19 @@ function judge(name, index, cells, ctx) {
   return { ok: true, close: false, message: `Not quite. ${picked.why} ${answer}${count}` };
 }
 
-/** One figure as a line: "largest |row sum - 1|: 0.4133 (correct: 0)". */
+// Below this a figure is float32 rounding, not a symptom: the weights are float32 (one unit in
+// the last place near 1 is 6e-8) and the engine counts a weight as changed only beyond 1e-6.
+const ROUNDING = 1e-6;
+
+/** An engine figure as shown: "0.4133", "0", or "0, up to rounding" for float32 noise such as 6e-8. */
+function figureValue(x) {
+  if (x === null) return 'none: the product failed';
+  return x !== 0 && Math.abs(x) < ROUNDING ? '0, up to rounding' : num(x, 4);
+}
+
+/** One figure as a line: "largest |row sum - 1|: 0.4133 (correct: 0, up to rounding)". */
 function figureLine(f) {
-  const value = f.value === null ? 'none: the product failed' : num(f.value, 4);
-  return `${f.label}: ${value} (correct: ${num(f.correctValue, 4)})`;
+  return `${f.label}: ${figureValue(f.value)} (correct: ${figureValue(f.correctValue)})`;
 }
 
 /** The largest |difference| of the weights, ignoring NaN (for the colour range). */
@@ -218,4 +227,4 @@ function differenceRange(rows) {
   return worst;
 }
 
-module.exports = { PAD, LESSONS, PATTERNS, scenario, squareExample, patternCells, rightChoice, judge, figureLine, countSentence, differenceRange, padRows };
+module.exports = { PAD, LESSONS, PATTERNS, scenario, squareExample, patternCells, rightChoice, judge, figureValue, figureLine, countSentence, differenceRange, padRows };
