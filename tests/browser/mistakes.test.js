@@ -49,6 +49,9 @@ test('keyboard only: predict which weights a late mask changes, then see the eng
   assert.ok(!seen.text.includes('What you would see'), 'no symptom or figure before answering');
   const tree = await p.locator(`#${id}`).ariaSnapshot();
   assert.ok(!tree.includes('With the mistake') && !tree.includes('Difference'), 'the answer is not in the accessibility tree either');
+  const code = lesson.LESSONS['mask-after-softmax'].code;
+  assert.ok(seen.text.includes(code.buggy), 'the buggy line is the question');
+  assert.ok(!seen.text.includes(code.fixed) && !tree.includes('Fixed'), 'the fixed line waits for the answer');
   assert.deepEqual(seen.figures[0].values.map(Number), Array.from(r.correct.weights.data), 'the correct heatmap is the engine\'s');
 
   // Tab from the mistake picker to the right choice, then Enter.
@@ -69,6 +72,7 @@ test('keyboard only: predict which weights a late mask changes, then see the eng
   assert.deepEqual(seen.figures[2].values.map(Number), Array.from(r.difference.weights.data), 'differences are the engine\'s');
   assert.deepEqual(seen.figureLines, r.figures.map(lesson.figureLine));
   assert.ok(seen.text.includes(lab.MISTAKES.find((m) => m.name === 'mask-after-softmax').fix));
+  assert.ok(seen.text.replace(/\s+/g, ' ').includes(`Fixed: ${code.fixed}`), 'the fixed line once answered');
   assert.equal(await p.$eval(`#${id}`, (el) => el.state.revealed), true);
   assert.deepEqual(problems, []);
   await close();

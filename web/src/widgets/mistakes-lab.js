@@ -9,6 +9,7 @@ const { HeatmapView } = require('./heatmap-view.js');
 const { PredictView } = require('./predict-view.js');
 const { maskedFrom } = require('../ui/heatmap-model.js');
 const { divergingScale } = require('../ui/diverging.js');
+const colors = require('../ui/colors.js');
 const lesson = require('../ui/mistake-lab.js');
 
 class MistakesLab extends LabElement {
@@ -41,7 +42,8 @@ class MistakesLab extends LabElement {
     // These results, the mistaken map and the difference map answer the question: they stay
     // hidden (so also out of the accessibility tree) until the learner answers or skips.
     this.results = h('div', { class: 'al-mistake-results' },
-      h('p', {}, h('strong', {}, 'What you would see: '), this.symptom = h('span', {})),
+      // Focus lands here when the question is skipped, so it stays in the widget as the buttons go.
+      this.symptomLine = h('p', { tabindex: '-1' }, h('strong', {}, 'What you would see: '), this.symptom = h('span', {})),
       this.figures = h('ul', { class: 'al-figures' }),
       this.fix = h('p', {}));
     this.maps = h('div', { class: 'al-mistake-maps' },
@@ -104,13 +106,13 @@ class MistakesLab extends LabElement {
       this.loudLine.textContent = `With all ${sc.loud.tokens.length} tokens of "${sc.loud.tokens.join(' ')}" the mistake fails loudly: ${loud.mistaken.error}.`;
     }
     this.loudLine.hidden = !sc.loud;
-    this.code.replaceChildren(
-      h('p', { class: 'al-code-label' }, `${l.code.lang}, with the mistake:`), h('pre', { class: 'al-code' }, l.code.buggy),
-      h('p', { class: 'al-code-label' }, 'Fixed:'), h('pre', { class: 'al-code' }, l.code.fixed));
-
     const labels = { rowLabels: sc.tokens, colLabels: sc.tokens, showNumbers: true };
     this.correctView.update({ ...labels, weights, masked: hidden });
     const open = this.revealed();
+    // The buggy line is the question; the fixed one answers it, so it waits for the answer.
+    this.code.replaceChildren(
+      h('p', { class: 'al-code-label' }, `${l.code.lang}, with the mistake:`), h('pre', { class: 'al-code' }, l.code.buggy),
+      ...(open ? [h('p', { class: 'al-code-label' }, 'Fixed:'), h('pre', { class: 'al-code al-code-fixed' }, l.code.fixed)] : []));
     if (!open) this.ask(name);
     else this.promptBox.replaceChildren(...(this.notes.has(name) ? [h('p', { class: 'al-mistake-note' }, this.notes.get(name))] : []));
     this.maps.querySelectorAll('figure:not(:first-child)').forEach((f) => { f.hidden = !open; });
@@ -135,8 +137,10 @@ class MistakesLab extends LabElement {
         this.answered.add(name);
         if (this.question.verdict.firstChild) this.notes.set(name, this.question.verdict.firstChild.cloneNode(true));
         this.render();
+        // Focus stays in the widget when the buttons go: on the verdict, or (skipped) the symptom.
         const note = this.promptBox.firstChild;
-        if (note) { note.tabIndex = -1; note.focus(); }  // focus stays in the widget when the buttons go
+        if (note) note.tabIndex = -1;
+        (note || this.symptomLine).focus();
       }),
     });
     this.question.refreshPrint();
@@ -154,9 +158,30 @@ class MistakesLab extends LabElement {
       return;
     }
     this.mistakenView.update({ ...labels, weights: r.mistaken.weights.toArray(), masked: null });
-    const diff = r.difference.weights.toArray();
-    this.diffView.setScale(divergingScale(lesson.differenceRange(diff)));
-    this.diffView.update({ ...labels, weights: diff, masked: null });
+    this.diff = { ...labels, weights: r.difference.weights.toArray(), masked: null };
+    this.paintDifference();
+  }
+
+  paintDifference() {
+    this.diffView.setScale(divergingScale(lesson.differenceRange(this.diff.weights), { dark: this.darkBackground() }));
+    this.diffView.update(this.diff);
+  }
+
+  /**
+   * Whether the widget is drawn on a dark background. The cells' colours are inline styles,
+   * which cannot follow light-dark() as the stylesheet does, so this reads the colour the
+   * frame resolved to (the theme attribute, the page's colour scheme or the author's --al-bg).
+   */
+  darkBackground() {
+    const view = this.ownerDocument.defaultView;
+    const m = /^rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)$/.exec(view.getComputedStyle(this.frame).backgroundColor);
+    if (m && (m[4] === undefined || Number(m[4]) >= 0.5)) return colors.luminance(m.slice(1, 4).map(Number)) < 0.2;
+    return this.frame.classList.contains('al-dark');
+  }
+
+  applyTheme(hostTheme) {
+    super.applyTheme(hostTheme);
+    if (this.diff && this.revealed() && !this.result.mistaken.error) this.paintDifference();
   }
 }
 
