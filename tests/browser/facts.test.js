@@ -220,6 +220,23 @@ const CLAIMS = {
       if (!seesNothing) hidden[i].forEach((x, j) => { if (x === -Infinity) assert.equal(row[j], 0, 'masked keys get exactly zero'); });
     });
   },
+  'scaling-sharper-flatter'(lab) {
+    const { Q, K, V } = lab.examples().timeFlies;
+    const rows = (w) => w.toArray().map((row) => ({ top: Math.max(...row), entropy: -sum(row.map((x) => (x > 0 ? x * Math.log(x) : 0))) }));
+    const none = lab.mistake('no-scaling', { Q, K, V }), dk = lab.mistake('scale-by-dk', { Q, K, V });
+    const good = rows(none.correct.weights), sharp = rows(none.mistaken.weights), flat = rows(dk.mistaken.weights);
+    good.forEach((g, i) => {
+      assert.ok(sharp[i].top > g.top && sharp[i].entropy < g.entropy, `row ${i}: sharper without the scale`);
+      assert.ok(flat[i].top < g.top && flat[i].entropy > g.entropy, `row ${i}: flatter divided by d_k`);
+    });
+  },
+  'keys-not-transposed-every-cell'(lab) {
+    const { scenario, squareExample } = require('../../web/src/ui/mistake-lab.js');
+    const sc = scenario('keys-not-transposed', lab.examples().timeFlies, squareExample(lab));
+    assert.equal(sc.tokens.length, 4, 'a four-word sentence');
+    const r = lab.mistake('keys-not-transposed', sc.spec);
+    assert.ok(r.cells.every((row) => row.every(Boolean)), 'every weight changes');
+  },
 };
 
 let browser, lab;
