@@ -120,3 +120,23 @@ test('keys not transposed: the full sentence\'s error is shown, and the square c
   assert.deepEqual(problems, []);
   await close();
 });
+
+test('the difference map turns to its dark-centred colours when the widget is dark, and back', async () => {
+  const { page: p, problems, close } = await openSettled(browser, url, { width: 1280, height: 900 });
+  const { divergingScale } = require('../../web/src/ui/diverging.js');
+  const el = p.locator('#mistakes-masks');
+  await el.getByRole('button', { name: 'Show me without predicting' }).click();
+  // The last row of a late mask is unchanged: its difference cells are 0, the scale's centre.
+  const centre = () => el.evaluate((e) => {
+    const cells = e.shadowRoot.querySelectorAll('.al-mistake-maps figure')[2].querySelectorAll('.al-cell');
+    return cells[cells.length - 1].style.backgroundColor;  // the inline colour (the computed one may be mid-transition)
+  });
+  const light = divergingScale(1).color(0), dark = divergingScale(1, { dark: true }).color(0);
+  assert.equal(await centre(), light);
+  await el.evaluate((e) => e.setAttribute('theme', 'dark'));
+  assert.equal(await centre(), dark);
+  await el.evaluate((e) => e.setAttribute('theme', 'light'));
+  assert.equal(await centre(), light);
+  assert.deepEqual(problems, []);
+  await close();
+});
