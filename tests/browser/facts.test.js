@@ -220,6 +220,11 @@ const CLAIMS = {
       if (!seesNothing) hidden[i].forEach((x, j) => { if (x === -Infinity) assert.equal(row[j], 0, 'masked keys get exactly zero'); });
     });
   },
+  'padding-grows'(lab) {
+    const { scenario, PAD_COUNTS } = require('../../web/src/ui/mistake-lab.js');
+    const figures = PAD_COUNTS.map((pads) => lab.mistake('no-padding-mask', scenario('no-padding-mask', lab.examples().timeFlies, null, { pads }).spec).figure.value);
+    figures.forEach((f, i) => assert.ok(f > (i ? figures[i - 1] : 0), `more pads, more weight on them: ${figures}`));
+  },
   'scaling-sharper-flatter'(lab) {
     const { Q, K, V } = lab.examples().timeFlies;
     const rows = (w) => w.toArray().map((row) => ({ top: Math.max(...row), entropy: -sum(row.map((x) => (x > 0 ? x * Math.log(x) : 0))) }));

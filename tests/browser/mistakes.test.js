@@ -55,7 +55,7 @@ test('keyboard only: predict which weights a late mask changes, then see the eng
   assert.deepEqual(seen.figures[0].values.map(Number), Array.from(r.correct.weights.data), 'the correct heatmap is the engine\'s');
 
   // Tab from the mistake picker to the right choice, then Enter.
-  await p.locator(`#${id}`).locator('select').focus();
+  await p.locator(`#${id}`).locator('select').first().focus();
   const right = lesson.LESSONS['mask-after-softmax'].choices.find((c) => c.why === '').label;
   for (let i = 0; i < 10; i++) {
     await p.keyboard.press('Tab');
@@ -82,7 +82,7 @@ test('a wrong answer gets its reason, the choice is kept per mistake, and the pi
   const { page: p, problems, close } = await openSettled(browser, url, { width: 1280, height: 900 });
   const id = 'mistakes-masks';
   const el = p.locator(`#${id}`);
-  await el.locator('select').selectOption('no-causal-mask');
+  await el.locator('select').first().selectOption('no-causal-mask');
   const wrong = lesson.LESSONS['no-causal-mask'].choices.find((c) => c.pattern === 'maskedCells');
   await el.getByRole('button', { name: wrong.label }).click();
   const seen = await read(p, id);
@@ -91,7 +91,7 @@ test('a wrong answer gets its reason, the choice is kept per mistake, and the pi
   const r = lab.mistake('no-causal-mask', lesson.scenario('no-causal-mask', lab.examples().timeFlies).spec);
   assert.deepEqual(seen.figures[2].values.map(Number), Array.from(r.difference.weights.data));
   // Back to the first mistake: its question is still open.
-  await el.locator('select').selectOption('mask-after-softmax');
+  await el.locator('select').first().selectOption('mask-after-softmax');
   assert.equal(await el.getByRole('button', { name: 'Show me without predicting' }).count(), 1);
   await p.waitForFunction(() => new URLSearchParams(window.location.search).get('mistakes-masks.mistake') === 'mask-after-softmax');
   assert.deepEqual(problems, []);
@@ -137,6 +137,33 @@ test('the difference map turns to its dark-centred colours when the widget is da
   assert.equal(await centre(), dark);
   await el.evaluate((e) => e.setAttribute('theme', 'light'));
   assert.equal(await centre(), light);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('the padding mistake\'s pad count changes the engine\'s figure and is kept in the link; other mistakes hide it', async () => {
+  const { page: p, problems, close } = await openSettled(browser, url, { width: 390, height: 800 });
+  const el = p.locator('#mistakes-axis');
+  const padSelect = el.locator('select').nth(1);
+  assert.equal(await padSelect.isVisible(), false, 'only the padding mistake has a pad count');
+  await el.locator('select').first().selectOption('no-padding-mask');
+  assert.equal(await padSelect.inputValue(), String(lesson.DEFAULT_PADS));
+  await el.getByRole('button', { name: 'every cell', exact: true }).click();
+  for (const pads of lesson.PAD_COUNTS) {
+    await padSelect.selectOption(String(pads));
+    const sc = lesson.scenario('no-padding-mask', lab.examples().timeFlies, null, { pads });
+    const r = lab.mistake('no-padding-mask', sc.spec);
+    const seen = await read(p, 'mistakes-axis');
+    const cells = (3 + pads) ** 2;
+    assert.ok(seen.text.includes(`Right. ${cells} of ${cells} weights change`), `${pads} pads: the verdict is judged on the cells shown`);
+    assert.deepEqual(seen.figureLines, r.figures.map(lesson.figureLine), `${pads} pads`);
+    assert.deepEqual(seen.figures[2].values.map(Number), Array.from(r.difference.weights.data), `${pads} pads: the difference map is the engine's`);
+  }
+  await p.waitForFunction(() => new URLSearchParams(window.location.search).get('mistakes-axis.pads') === '4');
+  assert.equal(await p.evaluate(() => document.documentElement.scrollWidth), 390, 'seven columns fit at 390 px');
+  await p.reload();
+  await p.waitForFunction(() => document.querySelector('#mistakes-axis').state && document.querySelector('#mistakes-axis').state.pads === 4);
+  assert.equal(await padSelect.inputValue(), '4');
   assert.deepEqual(problems, []);
   await close();
 });

@@ -64,6 +64,25 @@ test('the padding figure on the lesson\'s inputs is the largest weight a real to
   assert.equal(lesson.figureLine(r.figure), `largest weight a real token puts on pad tokens (one row's total): ${lesson.figureValue(r.figure.value)} (correct: 0)`);
 });
 
+test('the padding mistake is shown with 1 to 4 pad tokens, and real tokens put more weight on more pads, as float64 attention gives it', async () => {
+  const lab = await loadAttentionLab();
+  const { attentionHead } = require('./reference.js');
+  let last = 0;
+  for (const pads of lesson.PAD_COUNTS) {
+    const sc = lesson.scenario('no-padding-mask', lab.examples().timeFlies, null, { pads });
+    assert.deepEqual(sc.tokens, ['time', 'flies', 'like', ...new Array(pads).fill('<pad>')]);
+    assert.equal(sc.spec.validLens, 3);
+    const free = attentionHead(sc.spec.Q, sc.spec.K, sc.spec.V, 0.5);
+    const want = Math.max(...free.weights.slice(0, 3).map((row) => row.slice(3).reduce((a, b) => a + b, 0)));
+    const r = lab.mistake('no-padding-mask', sc.spec);
+    assert.ok(Math.abs(r.figure.value - want) < 1e-6, `${pads} pads: ${r.figure.value} vs ${want}`);
+    assert.ok(r.figure.value > last, `${pads} pads give more than ${pads - 1}`);
+    last = r.figure.value;
+  }
+  assert.deepEqual(lesson.PAD_COUNTS, [1, 2, 3, 4]);
+  assert.equal(lesson.DEFAULT_PADS, 2);
+});
+
 test('a figure that is float32 rounding noise reads "0, up to rounding", decided by the engine\'s number', async () => {
   assert.deepEqual([6e-8, -3e-7, 0, 2e-6, 0.41326].map(lesson.figureValue), ['0, up to rounding', '0, up to rounding', '0', '2.0e-6', '0.4133']);
   const lab = await loadAttentionLab();

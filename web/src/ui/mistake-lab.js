@@ -8,6 +8,10 @@ const { num } = require('./format.js');
 
 const PAD = '<pad>';
 
+/** How many pad tokens the padding mistake may be shown with (its sentence keeps three tokens). */
+const PAD_COUNTS = [1, 2, 3, 4];
+const DEFAULT_PADS = 2;
+
 const rowsOf = (t) => (t && typeof t.toArray === 'function' ? t.toArray() : t);
 
 /** Pads a 2-D [n, d] list of rows with zero rows (pad tokens' vectors): `before` rows first, `after` rows last. */
@@ -27,11 +31,12 @@ function squareExample(lab) {
 
 /**
  * The inputs a mistake is shown on, made from an example { tokens, Q, K, V } (the lesson's
- * "time flies like an arrow") and, for keys-not-transposed, `square` (squareExample).
+ * "time flies like an arrow") and, for keys-not-transposed, `square` (squareExample);
+ * `options.pads` (one of PAD_COUNTS) is the padding of no-padding-mask.
  * @returns { tokens, spec (for lab.mistake), setup: a sentence on what the rows are, loud?: a
  *   spec on which the mistake fails with an error (keys-not-transposed) }
  */
-function scenario(name, example, square) {
+function scenario(name, example, square, { pads: padCount = DEFAULT_PADS } = {}) {
   const tokens = example.tokens.slice();
   const Q = rowsOf(example.Q), K = rowsOf(example.K), V = rowsOf(example.V);
   const base = { tokens, spec: { Q, K, V }, setup: `Self-attention over "${tokens.join(' ')}", no mask.` };
@@ -61,7 +66,7 @@ function scenario(name, example, square) {
       };
     }
     case 'no-padding-mask': {
-      const keep = 3, pads = tokens.length - 3;
+      const keep = 3, pads = padCount;
       const cut = (rows) => padRows(rows.slice(0, keep), 0, pads);
       return {
         tokens: [...tokens.slice(0, keep), ...new Array(pads).fill(PAD)],
@@ -227,4 +232,4 @@ function differenceRange(rows) {
   return worst;
 }
 
-module.exports = { PAD, LESSONS, PATTERNS, scenario, squareExample, patternCells, rightChoice, judge, figureValue, figureLine, countSentence, differenceRange, padRows };
+module.exports = { PAD, PAD_COUNTS, DEFAULT_PADS, LESSONS, PATTERNS, scenario, squareExample, patternCells, rightChoice, judge, figureValue, figureLine, countSentence, differenceRange, padRows };

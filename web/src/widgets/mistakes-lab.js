@@ -19,12 +19,18 @@ class MistakesLab extends LabElement {
     this.example = lab.examples().timeFlies;
     this.square = lesson.squareExample(lab);
     this.names = lab.MISTAKES.map((m) => m.name);
-    this.st = { mistake: this.attr('mistake', this.names[0]) };
+    this.st = { mistake: this.attr('mistake', this.names[0]), pads: lesson.DEFAULT_PADS };
     this.answered = new Set();
-    this.notes = new Map();  // each answered mistake's verdict, kept above its results
+    // Each answered mistake's choice: its verdict stays above the results, judged again on the
+    // inputs shown (the padding mistake's pad count may change after the answer).
+    this.picks = new Map();
     const id = uid();
     this.select = h('select', { id, onchange: () => this.guard(() => this.choose(this.select.value)) },
       lab.MISTAKES.map((m) => h('option', { value: m.name }, m.title)));
+    const padId = uid();
+    this.padSelect = h('select', { id: padId, onchange: () => this.guard(() => { this.st.pads = Number(this.padSelect.value); this.render(); }) },
+      lesson.PAD_COUNTS.map((n) => h('option', { value: String(n) }, String(n))));
+    this.padControl = h('label', { for: padId }, 'pad tokens', this.padSelect);
     this.setupLine = h('p', { class: 'al-muted' });
     this.loudLine = h('p', {});
     this.code = h('div', {});
@@ -49,13 +55,13 @@ class MistakesLab extends LabElement {
     this.maps = h('div', { class: 'al-mistake-maps' },
       h('figure', {}, h('figcaption', {}, 'Correct'), this.correctView.root), this.mistakenFigure, this.failure, this.diffFigure);
     this.frame.replaceChildren(
-      h('div', { class: 'al-controls', part: 'controls' }, h('label', { for: id }, 'mistake', this.select)),
+      h('div', { class: 'al-controls', part: 'controls' }, h('label', { for: id }, 'mistake', this.select), this.padControl),
       this.setupLine, this.loudLine, this.code, this.promptBox, this.maps, this.results);
     this.restore(this.readState(), false);
   }
 
   viewState() {
-    return { mistake: this.st.mistake, revealed: this.revealed() };
+    return { mistake: this.st.mistake, pads: this.st.pads, revealed: this.revealed() };
   }
 
   applyAttribute(property, value) {
@@ -64,6 +70,7 @@ class MistakesLab extends LabElement {
 
   restore(s, save = true) {
     this.st.mistake = urlState.choice(s.mistake, this.names, this.st.mistake);
+    this.st.pads = urlState.int(s.pads, this.st.pads, lesson.PAD_COUNTS[0], lesson.PAD_COUNTS[lesson.PAD_COUNTS.length - 1]);
     this.render(save);
   }
 
@@ -91,7 +98,10 @@ class MistakesLab extends LabElement {
     const lab = this.lab, name = this.st.mistake;
     this.select.value = name;
     this.info = lab.MISTAKES.find((m) => m.name === name);
-    const sc = this.sc = lesson.scenario(name, this.example, this.square);
+    const padding = name === 'no-padding-mask';
+    this.padSelect.value = String(this.st.pads);
+    this.padControl.hidden = !padding;
+    const sc = this.sc = lesson.scenario(name, this.example, this.square, { pads: this.st.pads });
     const r = this.result = lab.mistake(name, sc.spec);
     const { Q, K, V, causal, validLens, mask } = sc.spec;
     const correct = lab.attention(Q, K, V, { causal, validLens, mask });
@@ -114,12 +124,12 @@ class MistakesLab extends LabElement {
       h('p', { class: 'al-code-label' }, `${l.code.lang}, with the mistake:`), h('pre', { class: 'al-code' }, l.code.buggy),
       ...(open ? [h('p', { class: 'al-code-label' }, 'Fixed:'), h('pre', { class: 'al-code al-code-fixed' }, l.code.fixed)] : []));
     if (!open) this.ask(name);
-    else this.promptBox.replaceChildren(...(this.notes.has(name) ? [h('p', { class: 'al-mistake-note' }, this.notes.get(name))] : []));
+    else this.promptBox.replaceChildren(...(this.picks.has(name) ? [this.note(name, this.picks.get(name))] : []));
     this.maps.querySelectorAll('figure:not(:first-child)').forEach((f) => { f.hidden = !open; });
     this.results.hidden = !open;
     this.failure.hidden = !open || !r.mistaken.error;
     if (open) this.showResults(r, labels);
-    if (save) this.saveState({ mistake: name });
+    if (save) this.saveState(padding ? { mistake: name, pads: this.st.pads } : { mistake: name });
   }
 
   ask(name) {
@@ -133,9 +143,9 @@ class MistakesLab extends LabElement {
         const right = lesson.rightChoice(name, this.result.cells, this.ctx);
         return `${right >= 0 ? l.choices[right].label : 'see the difference map'}. ${lesson.countSentence(this.result.cells)}`;
       },
-      onReveal: () => this.guard(() => {
+      onReveal: (value) => this.guard(() => {
         this.answered.add(name);
-        if (this.question.verdict.firstChild) this.notes.set(name, this.question.verdict.firstChild.cloneNode(true));
+        if (value !== null) this.picks.set(name, value);
         this.render();
         // Focus stays in the widget when the buttons go: on the verdict, or (skipped) the symptom.
         const note = this.promptBox.firstChild;
@@ -145,6 +155,11 @@ class MistakesLab extends LabElement {
     });
     this.question.refreshPrint();
     this.promptBox.replaceChildren(this.question.root);
+  }
+
+  note(name, pick) {
+    const v = lesson.judge(name, pick, this.result.cells, this.ctx);
+    return h('p', { class: 'al-mistake-note' }, h('span', { class: v.close ? 'al-verdict-ok' : 'al-verdict-bad' }, v.message));
   }
 
   showResults(r, labels) {
