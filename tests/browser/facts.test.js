@@ -225,6 +225,18 @@ const CLAIMS = {
     const figures = PAD_COUNTS.map((pads) => lab.mistake('no-padding-mask', scenario('no-padding-mask', lab.examples().timeFlies, null, { pads }).spec).figure.value);
     figures.forEach((f, i) => assert.ok(f > (i ? figures[i - 1] : 0), `more pads, more weight on them: ${figures}`));
   },
+  'scaling-grows-with-dk'(lab) {
+    const { scenario, wideExample, DK_CHOICES, DEFAULT_DK } = require('../../web/src/ui/mistake-lab.js');
+    const example = lab.examples().timeFlies;
+    const widths = DK_CHOICES.filter((dk) => dk !== DEFAULT_DK);
+    for (const name of ['no-scaling', 'scale-by-dk']) {
+      const moved = widths.map((dk) => {
+        const r = lab.mistake(name, scenario(name, example, null, { wide: wideExample(lab, example.tokens, dk) }).spec);
+        return Math.abs(r.figure.value - r.figure.correctValue);
+      });
+      moved.forEach((m, i) => assert.ok(i === 0 || m > moved[i - 1], `${name}: the largest weight moves further at wider keys (${moved})`));
+    }
+  },
   'scaling-sharper-flatter'(lab) {
     const { Q, K, V } = lab.examples().timeFlies;
     const rows = (w) => w.toArray().map((row) => ({ top: Math.max(...row), entropy: -sum(row.map((x) => (x > 0 ? x * Math.log(x) : 0))) }));

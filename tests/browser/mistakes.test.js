@@ -167,3 +167,26 @@ test('the padding mistake\'s pad count changes the engine\'s figure and is kept 
   assert.deepEqual(problems, []);
   await close();
 });
+
+test('the scaling mistakes\' key width switches to seeded vectors, and the figures are the engine\'s at each d_k', async () => {
+  const { page: p, problems, close } = await openSettled(browser, url, { width: 1280, height: 900 });
+  const el = p.locator('#mistakes-scale');
+  const dkSelect = el.locator('select').nth(2);
+  assert.equal(await dkSelect.isVisible(), false, 'only the scaling mistakes have a key width');
+  await el.locator('select').first().selectOption('no-scaling');
+  assert.equal(await dkSelect.inputValue(), String(lesson.DEFAULT_DK));
+  await el.getByRole('button', { name: 'every cell: each row gets sharper' }).click();
+  const example = lab.examples().timeFlies;
+  for (const dk of lesson.DK_CHOICES) {
+    await dkSelect.selectOption(String(dk));
+    const wide = dk === lesson.DEFAULT_DK ? null : lesson.wideExample(lab, example.tokens, dk);
+    const r = lab.mistake('no-scaling', lesson.scenario('no-scaling', example, null, { wide }).spec);
+    const seen = await read(p, 'mistakes-scale');
+    assert.deepEqual(seen.figureLines, r.figures.map(lesson.figureLine), `d_k = ${dk}`);
+    assert.deepEqual(seen.figures[1].values.map(Number), Array.from(r.mistaken.weights.data), `d_k = ${dk}: the mistaken map is the engine's`);
+    assert.ok(seen.text.includes('Right. 25 of 25 weights change'), `d_k = ${dk}`);
+  }
+  await p.waitForFunction(() => new URLSearchParams(window.location.search).get('mistakes-scale.dk') === '256');
+  assert.deepEqual(problems, []);
+  await close();
+});

@@ -83,6 +83,29 @@ test('the padding mistake is shown with 1 to 4 pad tokens, and real tokens put m
   assert.equal(lesson.DEFAULT_PADS, 2);
 });
 
+test('the scaling mistakes at wider seeded keys: one choice still matches, and the slips sharpen or flatten more as d_k grows, as float64 attention gives it', async () => {
+  const lab = await loadAttentionLab();
+  const { attentionHead } = require('./reference.js');
+  const example = lab.examples().timeFlies;
+  const meanTop = (w) => w.reduce((s, row) => s + Math.max(...row), 0) / w.length;
+  const last = { 'no-scaling': 0, 'scale-by-dk': 1 };
+  for (const dk of lesson.DK_CHOICES.filter((d) => d !== lesson.DEFAULT_DK)) {
+    const wide = lesson.wideExample(lab, example.tokens, dk);
+    for (const [name, scale] of [['no-scaling', 1], ['scale-by-dk', 1 / dk]]) {
+      const sc = lesson.scenario(name, example, null, { wide });
+      assert.equal(sc.spec.Q[0].length, dk);
+      const r = lab.mistake(name, sc.spec);
+      const want = meanTop(attentionHead(sc.spec.Q, sc.spec.K, sc.spec.V, scale).weights);
+      assert.ok(Math.abs(r.figure.value - want) < 1e-5, `${name} at d_k = ${dk}: ${r.figure.value} vs ${want}`);
+      assert.ok(name === 'no-scaling' ? r.figure.value > last[name] : r.figure.value < last[name], `${name}: monotone in d_k`);
+      last[name] = r.figure.value;
+      const ctx = context(lab, sc, r);
+      assert.equal(lesson.LESSONS[name].choices[lesson.rightChoice(name, r.cells, ctx)].why, '', `${name} at d_k = ${dk}: the intended choice matches`);
+    }
+  }
+  assert.ok(last['no-scaling'] > 0.9 && last['scale-by-dk'] < 0.25, `at d_k = 256: ${JSON.stringify(last)}`);
+});
+
 test('a figure that is float32 rounding noise reads "0, up to rounding", decided by the engine\'s number', async () => {
   assert.deepEqual([6e-8, -3e-7, 0, 2e-6, 0.41326].map(lesson.figureValue), ['0, up to rounding', '0, up to rounding', '0', '2.0e-6', '0.4133']);
   const lab = await loadAttentionLab();

@@ -12,6 +12,10 @@ const PAD = '<pad>';
 const PAD_COUNTS = [1, 2, 3, 4];
 const DEFAULT_PADS = 2;
 
+/** Key widths the scaling mistakes may be shown at: the lesson's own vectors (4), or seeded ones. */
+const DK_CHOICES = [4, 16, 64, 256];
+const DEFAULT_DK = 4;
+
 const rowsOf = (t) => (t && typeof t.toArray === 'function' ? t.toArray() : t);
 
 /** Pads a 2-D [n, d] list of rows with zero rows (pad tokens' vectors): `before` rows first, `after` rows last. */
@@ -30,17 +34,37 @@ function squareExample(lab) {
 }
 
 /**
+ * Seeded standard-normal vectors for the lesson's five tokens at key width `dk` (values 4 wide),
+ * so the scaling mistakes can be seen at the widths of real models.
+ */
+function wideExample(lab, tokens, dk) {
+  const n = tokens.length;
+  return {
+    tokens,
+    Q: lab.randomNormal({ shape: [n, dk], seed: 11 }).toArray(),
+    K: lab.randomNormal({ shape: [n, dk], seed: 12 }).toArray(),
+    V: lab.randomNormal({ shape: [n, 4], seed: 13 }).toArray(),
+  };
+}
+
+/**
  * The inputs a mistake is shown on, made from an example { tokens, Q, K, V } (the lesson's
  * "time flies like an arrow") and, for keys-not-transposed, `square` (squareExample);
- * `options.pads` (one of PAD_COUNTS) is the padding of no-padding-mask.
+ * `options.pads` (one of PAD_COUNTS) is the padding of no-padding-mask; `options.wide`
+ * (wideExample), when given, replaces the example's vectors for no-scaling and scale-by-dk.
  * @returns { tokens, spec (for lab.mistake), setup: a sentence on what the rows are, loud?: a
  *   spec on which the mistake fails with an error (keys-not-transposed) }
  */
-function scenario(name, example, square, { pads: padCount = DEFAULT_PADS } = {}) {
+function scenario(name, example, square, { pads: padCount = DEFAULT_PADS, wide = null } = {}) {
   const tokens = example.tokens.slice();
   const Q = rowsOf(example.Q), K = rowsOf(example.K), V = rowsOf(example.V);
   const base = { tokens, spec: { Q, K, V }, setup: `Self-attention over "${tokens.join(' ')}", no mask.` };
   switch (name) {
+    case 'no-scaling':
+    case 'scale-by-dk':
+      if (!wide) return base;
+      return { tokens, spec: { Q: rowsOf(wide.Q), K: rowsOf(wide.K), V: rowsOf(wide.V) },
+        setup: `Self-attention over "${tokens.join(' ')}" with seeded random vectors, d_k = ${rowsOf(wide.Q)[0].length}, no mask.` };
     case 'mask-after-softmax':
       return { ...base, spec: { Q, K, V, causal: true }, setup: `A decoder over "${tokens.join(' ')}": the causal mask hides every later token.` };
     case 'no-causal-mask':
@@ -232,4 +256,4 @@ function differenceRange(rows) {
   return worst;
 }
 
-module.exports = { PAD, PAD_COUNTS, DEFAULT_PADS, LESSONS, PATTERNS, scenario, squareExample, patternCells, rightChoice, judge, figureValue, figureLine, countSentence, differenceRange, padRows };
+module.exports = { PAD, PAD_COUNTS, DEFAULT_PADS, DK_CHOICES, DEFAULT_DK, wideExample, LESSONS, PATTERNS, scenario, squareExample, patternCells, rightChoice, judge, figureValue, figureLine, countSentence, differenceRange, padRows };

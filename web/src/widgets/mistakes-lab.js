@@ -19,7 +19,8 @@ class MistakesLab extends LabElement {
     this.example = lab.examples().timeFlies;
     this.square = lesson.squareExample(lab);
     this.names = lab.MISTAKES.map((m) => m.name);
-    this.st = { mistake: this.attr('mistake', this.names[0]), pads: lesson.DEFAULT_PADS };
+    this.st = { mistake: this.attr('mistake', this.names[0]), pads: lesson.DEFAULT_PADS, dk: lesson.DEFAULT_DK };
+    this.wide = new Map();  // d_k -> seeded vectors, made once
     this.answered = new Set();
     // Each answered mistake's choice: its verdict stays above the results, judged again on the
     // inputs shown (the padding mistake's pad count may change after the answer).
@@ -31,6 +32,10 @@ class MistakesLab extends LabElement {
     this.padSelect = h('select', { id: padId, onchange: () => this.guard(() => { this.st.pads = Number(this.padSelect.value); this.render(); }) },
       lesson.PAD_COUNTS.map((n) => h('option', { value: String(n) }, String(n))));
     this.padControl = h('label', { for: padId }, 'pad tokens', this.padSelect);
+    const dkId = uid();
+    this.dkSelect = h('select', { id: dkId, onchange: () => this.guard(() => { this.st.dk = Number(this.dkSelect.value); this.render(); }) },
+      lesson.DK_CHOICES.map((n) => h('option', { value: String(n) }, n === lesson.DEFAULT_DK ? `${n} (the lesson's vectors)` : `${n} (seeded)`)));
+    this.dkControl = h('label', { for: dkId }, 'd\u2096', this.dkSelect);
     this.setupLine = h('p', { class: 'al-muted' });
     this.loudLine = h('p', {});
     this.code = h('div', {});
@@ -55,13 +60,13 @@ class MistakesLab extends LabElement {
     this.maps = h('div', { class: 'al-mistake-maps' },
       h('figure', {}, h('figcaption', {}, 'Correct'), this.correctView.root), this.mistakenFigure, this.failure, this.diffFigure);
     this.frame.replaceChildren(
-      h('div', { class: 'al-controls', part: 'controls' }, h('label', { for: id }, 'mistake', this.select), this.padControl),
+      h('div', { class: 'al-controls', part: 'controls' }, h('label', { for: id }, 'mistake', this.select), this.padControl, this.dkControl),
       this.setupLine, this.loudLine, this.code, this.promptBox, this.maps, this.results);
     this.restore(this.readState(), false);
   }
 
   viewState() {
-    return { mistake: this.st.mistake, pads: this.st.pads, revealed: this.revealed() };
+    return { mistake: this.st.mistake, pads: this.st.pads, dk: this.st.dk, revealed: this.revealed() };
   }
 
   applyAttribute(property, value) {
@@ -71,6 +76,8 @@ class MistakesLab extends LabElement {
   restore(s, save = true) {
     this.st.mistake = urlState.choice(s.mistake, this.names, this.st.mistake);
     this.st.pads = urlState.int(s.pads, this.st.pads, lesson.PAD_COUNTS[0], lesson.PAD_COUNTS[lesson.PAD_COUNTS.length - 1]);
+    const dk = urlState.int(s.dk, this.st.dk, 1, Infinity);
+    this.st.dk = lesson.DK_CHOICES.includes(dk) ? dk : this.st.dk;
     this.render(save);
   }
 
@@ -101,7 +108,12 @@ class MistakesLab extends LabElement {
     const padding = name === 'no-padding-mask';
     this.padSelect.value = String(this.st.pads);
     this.padControl.hidden = !padding;
-    const sc = this.sc = lesson.scenario(name, this.example, this.square, { pads: this.st.pads });
+    const scaling = name === 'no-scaling' || name === 'scale-by-dk';
+    this.dkSelect.value = String(this.st.dk);
+    this.dkControl.hidden = !scaling;
+    const widened = scaling && this.st.dk !== lesson.DEFAULT_DK;
+    if (widened && !this.wide.has(this.st.dk)) this.wide.set(this.st.dk, lesson.wideExample(lab, this.example.tokens, this.st.dk));
+    const sc = this.sc = lesson.scenario(name, this.example, this.square, { pads: this.st.pads, wide: widened ? this.wide.get(this.st.dk) : null });
     const r = this.result = lab.mistake(name, sc.spec);
     const { Q, K, V, causal, validLens, mask } = sc.spec;
     const correct = lab.attention(Q, K, V, { causal, validLens, mask });
@@ -129,7 +141,7 @@ class MistakesLab extends LabElement {
     this.results.hidden = !open;
     this.failure.hidden = !open || !r.mistaken.error;
     if (open) this.showResults(r, labels);
-    if (save) this.saveState(padding ? { mistake: name, pads: this.st.pads } : { mistake: name });
+    if (save) this.saveState({ mistake: name, pads: padding ? this.st.pads : undefined, dk: scaling ? this.st.dk : undefined });
   }
 
   ask(name) {
