@@ -24,10 +24,10 @@ const std::vector<mistake_info> catalog = {
      "Masked weights are 0 but nothing is renormalised: rows sum to less than 1 and the outputs shrink.",
      "Fill masked scores with -inf before the softmax, never zero weights after it."},
     {"no-scaling", "No scaling",
-     "Rows of weights turn nearly one-hot as d_k grows, and the gradient through the softmax all but vanishes.",
+     "Rows of weights are sharper than they should be, nearly one-hot at the key widths of real models, where the gradient through the softmax all but vanishes.",
      "Multiply the scores by 1/sqrt(d_k) before the softmax."},
     {"scale-by-dk", "Dividing by d_k instead of sqrt(d_k)",
-     "Weights wash out towards uniform as d_k grows: every token attends to everything a little.",
+     "Rows of weights are flatter than they should be, towards uniform at the key widths of real models: every token attends to everything a little.",
      "Divide the scores by sqrt(d_k), not by d_k."},
     {"fp16-mask-fill", "A -1e9 mask fill in float16",
      "In half precision -1e9 becomes -inf; a row whose keys are all masked turns into NaN, and soon the loss does too.",
@@ -39,7 +39,7 @@ const std::vector<mistake_info> catalog = {
      "Each position sees the tokens after it: training loss looks too good, and generation, which has no future, fails.",
      "Hide every key after the query (j > i) with -inf before the softmax."},
     {"no-padding-mask", "Padding mask forgotten",
-     "Real tokens put weight on pad tokens, so a sentence's output depends on how much padding its batch needed.",
+     "Real tokens put weight on pad tokens, so a sentence's output changes when it is padded.",
      "Mask the keys at or past each sequence's valid length before the softmax."},
 };
 
@@ -116,11 +116,13 @@ std::pair<double, double> saturation(const tensor& w, const attention_result& co
     return rows ? std::make_pair(top / rows, entropy / rows) : std::make_pair(0.0, 0.0);
 }
 
-// Largest total weight one row puts on keys that `with_mask` hides and `without` shows.
-double leaked_weight(const attention_result& with_mask, const attention_result& without) {
+// Largest total weight one row puts on keys that `with_mask` hides and `without` shows, over
+// the rows `counted` marks.
+double leaked_weight(const attention_result& with_mask, const attention_result& without, const std::vector<bool>& counted) {
     const std::size_t m = without.weights.shape()[0], n = without.weights.shape()[1];
     double worst = 0;
     for (std::size_t i = 0; i < m; ++i) {
+        if (!counted[i]) continue;
         double s = 0;
         for (std::size_t j = 0; j < n; ++j) {
             if (hidden(with_mask, i, j) && !hidden(without, i, j)) s += without.weights(i, j);
@@ -128,6 +130,19 @@ double leaked_weight(const attention_result& with_mask, const attention_result& 
         worst = std::max(worst, s);
     }
     return worst;
+}
+
+// The query rows that are real tokens, not padding. In self-attention (m = n) query i is the
+// token at key position i, so it is real when i is below its valid length; with m != n the
+// queries come from another sequence, which the keys' valid lengths say nothing about.
+std::vector<bool> real_query_rows(const mask_options& masks, std::size_t m, std::size_t n, const std::string& fn) {
+    std::vector<bool> real(m, true);
+    if (!masks.valid_lens || m != n) return real;
+    mask_options lens_only;
+    lens_only.valid_lens = masks.valid_lens;
+    const row_masks rows(lens_only, {}, m, n, fn);
+    for (std::size_t i = 0; i < m; ++i) real[i] = i < rows.limit(0, i);
+    return real;
 }
 
 std::size_t nan_count(const tensor& t) {
@@ -315,9 +330,11 @@ mistake_result run_mistake(const std::string& name, const tensor& q, const tenso
         else wrong.valid_lens.reset();
         const attention_result w = attention(q, k, v, wrong, fn);
         r.mistaken = {w.weights, w.output};
+        // The padding symptom is about real tokens: a pad query's own weights are never used.
+        const std::vector<bool> counted = name == "no-causal-mask" ? std::vector<bool>(m, true) : real_query_rows(opts, m, n, fn);
         r.figures = {{name == "no-causal-mask" ? "largest weight on future tokens (one row's total)"
-                                               : "largest weight on pad tokens (one row's total)",
-                      leaked_weight(correct, w), leaked_weight(correct, correct)}};
+                                               : "largest weight a real token puts on pad tokens (one row's total)",
+                      leaked_weight(correct, w, counted), leaked_weight(correct, correct, counted)}};
     }
     auto minus = [](const tensor& a, const tensor& b) {
         tensor d = a;

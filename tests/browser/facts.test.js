@@ -220,6 +220,40 @@ const CLAIMS = {
       if (!seesNothing) hidden[i].forEach((x, j) => { if (x === -Infinity) assert.equal(row[j], 0, 'masked keys get exactly zero'); });
     });
   },
+  'padding-grows'(lab) {
+    const { scenario, PAD_COUNTS } = require('../../web/src/ui/mistake-lab.js');
+    const figures = PAD_COUNTS.map((pads) => lab.mistake('no-padding-mask', scenario('no-padding-mask', lab.examples().timeFlies, null, { pads }).spec).figure.value);
+    figures.forEach((f, i) => assert.ok(f > (i ? figures[i - 1] : 0), `more pads, more weight on them: ${figures}`));
+  },
+  'scaling-grows-with-dk'(lab) {
+    const { scenario, wideExample, DK_CHOICES, DEFAULT_DK } = require('../../web/src/ui/mistake-lab.js');
+    const example = lab.examples().timeFlies;
+    const widths = DK_CHOICES.filter((dk) => dk !== DEFAULT_DK);
+    for (const name of ['no-scaling', 'scale-by-dk']) {
+      const moved = widths.map((dk) => {
+        const r = lab.mistake(name, scenario(name, example, null, { wide: wideExample(lab, example.tokens, dk) }).spec);
+        return Math.abs(r.figure.value - r.figure.correctValue);
+      });
+      moved.forEach((m, i) => assert.ok(i === 0 || m > moved[i - 1], `${name}: the largest weight moves further at wider keys (${moved})`));
+    }
+  },
+  'scaling-sharper-flatter'(lab) {
+    const { Q, K, V } = lab.examples().timeFlies;
+    const rows = (w) => w.toArray().map((row) => ({ top: Math.max(...row), entropy: -sum(row.map((x) => (x > 0 ? x * Math.log(x) : 0))) }));
+    const none = lab.mistake('no-scaling', { Q, K, V }), dk = lab.mistake('scale-by-dk', { Q, K, V });
+    const good = rows(none.correct.weights), sharp = rows(none.mistaken.weights), flat = rows(dk.mistaken.weights);
+    good.forEach((g, i) => {
+      assert.ok(sharp[i].top > g.top && sharp[i].entropy < g.entropy, `row ${i}: sharper without the scale`);
+      assert.ok(flat[i].top < g.top && flat[i].entropy > g.entropy, `row ${i}: flatter divided by d_k`);
+    });
+  },
+  'keys-not-transposed-every-cell'(lab) {
+    const { scenario, squareExample } = require('../../web/src/ui/mistake-lab.js');
+    const sc = scenario('keys-not-transposed', lab.examples().timeFlies, squareExample(lab));
+    assert.equal(sc.tokens.length, 4, 'a four-word sentence');
+    const r = lab.mistake('keys-not-transposed', sc.spec);
+    assert.ok(r.cells.every((row) => row.every(Boolean)), 'every weight changes');
+  },
 };
 
 let browser, lab;

@@ -81,6 +81,8 @@ function keys(p, id) {
 
 const textIn = (p, sel) => p.$eval(sel, (el) => el.shadowRoot.querySelector('.al-frame').innerText);
 const isButton = (label) => (f) => f.includes('|BUTTON|') && f.endsWith(`|${label}`);
+/** A button whose label is longer than the 40 characters focused() reports. */
+const isLongButton = (label) => (f) => f.includes('|BUTTON|') && f.endsWith(`|${label.slice(0, 40)}`);
 
 test('keyboard only: the causal-mask prompt (pick a cell, tick the mask) and the row-0 question, wrong then right', async () => {
   const { page: p, problems, close } = await open('lesson-2.html');
@@ -234,6 +236,38 @@ test('keyboard only: the scaling experiment takes a wrong estimate (why shown), 
   await k.press('Enter');
   assert.match(await textIn(p, '#scaling'), /Right: the engine gives/);
   assert.equal(await p.isVisible('#scaling svg.al-chart'), true, 'the results are shown');
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('keyboard only: the mistakes lab is skipped (focus lands on the symptom, the fix appears), then answered wrongly, then rightly', async () => {
+  const { page: p, problems, close } = await open('lesson-5.html');
+  const k = keys(p, 'mistakes-axis');
+  const fixedShown = () => p.$eval('#mistakes-axis', (el) => Array.from(el.shadowRoot.querySelectorAll('.al-code-fixed'), (c) => c.checkVisibility()));
+  await k.enter();
+  assert.deepEqual(await fixedShown(), [], 'the fixed line waits for the answer');
+  await k.tabTo(isButton('Show me without predicting'));
+  await k.press('Enter');
+  assert.equal(await focused(p), 'mistakes-axis|P||What you would see: Each column of the w', 'focus is on the symptom, not <body>');
+  assert.deepEqual(await fixedShown(), [true]);
+  // The next mistake in the menu: a wrong answer says why and names the engine's answer.
+  await k.tabTo((f) => f.includes('|SELECT|'), { back: true });
+  await k.press('ArrowDown');
+  assert.equal((await p.$eval('#mistakes-axis', (el) => el.state)).mistake, 'mask-after-softmax');
+  assert.deepEqual(await fixedShown(), []);
+  await k.tabTo(isLongButton('no cell: zeroing after the softmax gives the same zeros'));
+  await k.press('Enter');
+  let text = await textIn(p, '#mistakes-axis');
+  assert.match(text, /Not quite\. The zeros are the same, but the surviving weights were shared with the masked keys/);
+  assert.match(text, /The engine's answer: the visible cells of every row that has a masked key\./);
+  // And the one after it, rightly.
+  await k.tabTo((f) => f.includes('|SELECT|'), { back: true });
+  await k.press('ArrowDown');
+  await k.tabTo(isButton('every cell: each row gets sharper'));
+  await k.press('Enter');
+  text = await textIn(p, '#mistakes-axis');
+  assert.match(text, /Right\. 25 of 25 weights change by more than 10\u207b\u2076\./);
+  assert.match(text, /Fixed:\s+scores = q @ k\.T \/ np\.sqrt\(d_k\)/);
   assert.deepEqual(problems, []);
   await close();
 });

@@ -49,10 +49,13 @@ test('keyboard only: predict which weights a late mask changes, then see the eng
   assert.ok(!seen.text.includes('What you would see'), 'no symptom or figure before answering');
   const tree = await p.locator(`#${id}`).ariaSnapshot();
   assert.ok(!tree.includes('With the mistake') && !tree.includes('Difference'), 'the answer is not in the accessibility tree either');
+  const code = lesson.LESSONS['mask-after-softmax'].code;
+  assert.ok(seen.text.includes(code.buggy), 'the buggy line is the question');
+  assert.ok(!seen.text.includes(code.fixed) && !tree.includes('Fixed'), 'the fixed line waits for the answer');
   assert.deepEqual(seen.figures[0].values.map(Number), Array.from(r.correct.weights.data), 'the correct heatmap is the engine\'s');
 
   // Tab from the mistake picker to the right choice, then Enter.
-  await p.locator(`#${id}`).locator('select').focus();
+  await p.locator(`#${id}`).locator('select').first().focus();
   const right = lesson.LESSONS['mask-after-softmax'].choices.find((c) => c.why === '').label;
   for (let i = 0; i < 10; i++) {
     await p.keyboard.press('Tab');
@@ -69,6 +72,7 @@ test('keyboard only: predict which weights a late mask changes, then see the eng
   assert.deepEqual(seen.figures[2].values.map(Number), Array.from(r.difference.weights.data), 'differences are the engine\'s');
   assert.deepEqual(seen.figureLines, r.figures.map(lesson.figureLine));
   assert.ok(seen.text.includes(lab.MISTAKES.find((m) => m.name === 'mask-after-softmax').fix));
+  assert.ok(seen.text.replace(/\s+/g, ' ').includes(`Fixed: ${code.fixed}`), 'the fixed line once answered');
   assert.equal(await p.$eval(`#${id}`, (el) => el.state.revealed), true);
   assert.deepEqual(problems, []);
   await close();
@@ -78,7 +82,7 @@ test('a wrong answer gets its reason, the choice is kept per mistake, and the pi
   const { page: p, problems, close } = await openSettled(browser, url, { width: 1280, height: 900 });
   const id = 'mistakes-masks';
   const el = p.locator(`#${id}`);
-  await el.locator('select').selectOption('no-causal-mask');
+  await el.locator('select').first().selectOption('no-causal-mask');
   const wrong = lesson.LESSONS['no-causal-mask'].choices.find((c) => c.pattern === 'maskedCells');
   await el.getByRole('button', { name: wrong.label }).click();
   const seen = await read(p, id);
@@ -87,7 +91,7 @@ test('a wrong answer gets its reason, the choice is kept per mistake, and the pi
   const r = lab.mistake('no-causal-mask', lesson.scenario('no-causal-mask', lab.examples().timeFlies).spec);
   assert.deepEqual(seen.figures[2].values.map(Number), Array.from(r.difference.weights.data));
   // Back to the first mistake: its question is still open.
-  await el.locator('select').selectOption('mask-after-softmax');
+  await el.locator('select').first().selectOption('mask-after-softmax');
   assert.equal(await el.getByRole('button', { name: 'Show me without predicting' }).count(), 1);
   await p.waitForFunction(() => new URLSearchParams(window.location.search).get('mistakes-masks.mistake') === 'mask-after-softmax');
   assert.deepEqual(problems, []);
@@ -113,6 +117,76 @@ test('keys not transposed: the full sentence\'s error is shown, and the square c
   const loud = lab.mistake('keys-not-transposed', lesson.scenario('keys-not-transposed', lab.examples().timeFlies, lesson.squareExample(lab)).loud.spec);
   assert.ok(seen.text.includes(loud.mistaken.error), seen.text.slice(0, 300));
   assert.equal(seen.figures[0].values.length, 16, 'four tokens, d_k = 4');
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('the difference map turns to its dark-centred colours when the widget is dark, and back', async () => {
+  const { page: p, problems, close } = await openSettled(browser, url, { width: 1280, height: 900 });
+  const { divergingScale } = require('../../web/src/ui/diverging.js');
+  const el = p.locator('#mistakes-masks');
+  await el.getByRole('button', { name: 'Show me without predicting' }).click();
+  // The last row of a late mask is unchanged: its difference cells are 0, the scale's centre.
+  const centre = () => el.evaluate((e) => {
+    const cells = e.shadowRoot.querySelectorAll('.al-mistake-maps figure')[2].querySelectorAll('.al-cell');
+    return cells[cells.length - 1].style.backgroundColor;  // the inline colour (the computed one may be mid-transition)
+  });
+  const light = divergingScale(1).color(0), dark = divergingScale(1, { dark: true }).color(0);
+  assert.equal(await centre(), light);
+  await el.evaluate((e) => e.setAttribute('theme', 'dark'));
+  assert.equal(await centre(), dark);
+  await el.evaluate((e) => e.setAttribute('theme', 'light'));
+  assert.equal(await centre(), light);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('the padding mistake\'s pad count changes the engine\'s figure and is kept in the link; other mistakes hide it', async () => {
+  const { page: p, problems, close } = await openSettled(browser, url, { width: 390, height: 800 });
+  const el = p.locator('#mistakes-axis');
+  const padSelect = el.locator('select').nth(1);
+  assert.equal(await padSelect.isVisible(), false, 'only the padding mistake has a pad count');
+  await el.locator('select').first().selectOption('no-padding-mask');
+  assert.equal(await padSelect.inputValue(), String(lesson.DEFAULT_PADS));
+  await el.getByRole('button', { name: 'every cell', exact: true }).click();
+  for (const pads of lesson.PAD_COUNTS) {
+    await padSelect.selectOption(String(pads));
+    const sc = lesson.scenario('no-padding-mask', lab.examples().timeFlies, null, { pads });
+    const r = lab.mistake('no-padding-mask', sc.spec);
+    const seen = await read(p, 'mistakes-axis');
+    const cells = (3 + pads) ** 2;
+    assert.ok(seen.text.includes(`Right. ${cells} of ${cells} weights change`), `${pads} pads: the verdict is judged on the cells shown`);
+    assert.deepEqual(seen.figureLines, r.figures.map(lesson.figureLine), `${pads} pads`);
+    assert.deepEqual(seen.figures[2].values.map(Number), Array.from(r.difference.weights.data), `${pads} pads: the difference map is the engine's`);
+  }
+  await p.waitForFunction(() => new URLSearchParams(window.location.search).get('mistakes-axis.pads') === '4');
+  assert.equal(await p.evaluate(() => document.documentElement.scrollWidth), 390, 'seven columns fit at 390 px');
+  await p.reload();
+  await p.waitForFunction(() => document.querySelector('#mistakes-axis').state && document.querySelector('#mistakes-axis').state.pads === 4);
+  assert.equal(await padSelect.inputValue(), '4');
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('the scaling mistakes\' key width switches to seeded vectors, and the figures are the engine\'s at each d_k', async () => {
+  const { page: p, problems, close } = await openSettled(browser, url, { width: 1280, height: 900 });
+  const el = p.locator('#mistakes-scale');
+  const dkSelect = el.locator('select').nth(2);
+  assert.equal(await dkSelect.isVisible(), false, 'only the scaling mistakes have a key width');
+  await el.locator('select').first().selectOption('no-scaling');
+  assert.equal(await dkSelect.inputValue(), String(lesson.DEFAULT_DK));
+  await el.getByRole('button', { name: 'every cell: each row gets sharper' }).click();
+  const example = lab.examples().timeFlies;
+  for (const dk of lesson.DK_CHOICES) {
+    await dkSelect.selectOption(String(dk));
+    const wide = dk === lesson.DEFAULT_DK ? null : lesson.wideExample(lab, example.tokens, dk);
+    const r = lab.mistake('no-scaling', lesson.scenario('no-scaling', example, null, { wide }).spec);
+    const seen = await read(p, 'mistakes-scale');
+    assert.deepEqual(seen.figureLines, r.figures.map(lesson.figureLine), `d_k = ${dk}`);
+    assert.deepEqual(seen.figures[1].values.map(Number), Array.from(r.mistaken.weights.data), `d_k = ${dk}: the mistaken map is the engine's`);
+    assert.ok(seen.text.includes('Right. 25 of 25 weights change'), `d_k = ${dk}`);
+  }
+  await p.waitForFunction(() => new URLSearchParams(window.location.search).get('mistakes-scale.dk') === '256');
   assert.deepEqual(problems, []);
   await close();
 });

@@ -191,13 +191,47 @@ TEST_CASE("a forgotten padding mask puts weight on pad keys, and needs valid len
     masks.valid_lens = tensor::from_shape({});
     (*masks.valid_lens)() = 3;
     const auto r = attnlab::run_mistake("no-padding-mask", ex.q, ex.k, ex.v, masks);
-    const auto full = ref::attention(ex.q.data(), ex.k.data(), ex.v.data(), 5, 5, 4, ex.v.shape()[1], 0.5, ref::everything);
-    double pad = 0;
-    for (std::size_t i = 0; i < 5; ++i) pad = std::max(pad, full.weights[i * 5 + 3] + full.weights[i * 5 + 4]);
-    CHECK(*r.figures[0].value == Approx(pad).margin(1e-6));
     CHECK(r.correct.weights(0, 4) == 0.0f);
+    CHECK(r.cells(0, 0) == 1.0f);  // a real row is renormalised around the pads
     CHECK_THROWS_MATCHES(attnlab::run_mistake("no-padding-mask", ex.q, ex.k, ex.v, {}), attnlab::argument_error,
                          Catch::Matchers::Message("mistake: 'no-padding-mask' needs validLens (the padding the mistake forgets); expected spec.validLens"));
+}
+
+TEST_CASE("the padding figure is the weight real tokens put on pad keys, never a pad query's own row", "[mistakes]") {
+    // "time flies like" padded to 5 tokens with zero vectors, as lesson 5 shows it.
+    auto ex = attnlab::time_flies_example();
+    for (tensor* t : {&ex.q, &ex.k, &ex.v}) std::fill(t->begin() + 3 * t->shape()[1], t->end(), 0.0f);
+    const auto full = ref::attention(ex.q.data(), ex.k.data(), ex.v.data(), 5, 5, 4, ex.v.shape()[1], 0.5, ref::everything);
+    const auto on_pads = [&](std::size_t i, std::size_t len) {
+        double s = 0;
+        for (std::size_t j = len; j < 5; ++j) s += full.weights[i * 5 + j];
+        return s;
+    };
+    attnlab::mask_options one;
+    one.valid_lens = tensor::from_shape({});
+    (*one.valid_lens)() = 3;  // "time flies like" and two pads: the real rows are 0, 1 and 2
+    const auto r = attnlab::run_mistake("no-padding-mask", ex.q, ex.k, ex.v, one);
+    const double real = std::max({on_pads(0, 3), on_pads(1, 3), on_pads(2, 3)});
+    const double pads = std::max(on_pads(3, 3), on_pads(4, 3));
+    INFO("real rows " << real << ", pad rows " << pads);
+    REQUIRE(pads > real + 0.05);  // on this example the pad rows would give a different, larger figure
+    CHECK(r.figures[0].label == "largest weight a real token puts on pad tokens (one row's total)");
+    CHECK(*r.figures[0].value == Approx(real).margin(1e-6));
+    CHECK(r.figures[0].correct_value == 0);
+
+    // One length per query row: row i is a real token when i is below its own length.
+    attnlab::mask_options per_row;
+    per_row.valid_lens = tensor::from_shape({5});
+    std::copy_n(std::begin({4.0f, 4.0f, 4.0f, 2.0f, 2.0f}), 5, per_row.valid_lens->begin());
+    const auto rr = attnlab::run_mistake("no-padding-mask", ex.q, ex.k, ex.v, per_row);
+    CHECK(*rr.figures[0].value == Approx(std::max({on_pads(0, 4), on_pads(1, 4), on_pads(2, 4)})).margin(1e-6));
+
+    // Cross-attention (m != n): every query row is a real token of the other sequence.
+    const tensor q = matrix(2, 4, {0, 3, 0, 0, 1, 0, 0, 1});
+    const auto cross = attnlab::run_mistake("no-padding-mask", q, ex.k, ex.v, one);
+    const auto cref = ref::attention(q.data(), ex.k.data(), ex.v.data(), 2, 5, 4, ex.v.shape()[1], 0.5, ref::everything);
+    const double c = std::max(cref.weights[3] + cref.weights[4], cref.weights[5 + 3] + cref.weights[5 + 4]);
+    CHECK(*cross.figures[0].value == Approx(c).margin(1e-6));
 }
 
 TEST_CASE("unknown mistakes and batched inputs are refused by name", "[mistakes]") {

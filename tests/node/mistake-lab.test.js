@@ -52,6 +52,73 @@ test('the float16 inputs have pad queries that see no key, and the mistake turns
   assert.equal(lesson.figureLine(r.figure), 'NaN weights: 10 (correct: 0)');
 });
 
+test('the padding figure on the lesson\'s inputs is the largest weight a real token puts on the pads, as float64 attention gives it', async () => {
+  const lab = await loadAttentionLab();
+  const { attentionHead } = require('./reference.js');
+  const sc = lesson.scenario('no-padding-mask', lab.examples().timeFlies);
+  assert.deepEqual(sc.tokens, ['time', 'flies', 'like', '<pad>', '<pad>']);
+  const free = attentionHead(sc.spec.Q, sc.spec.K, sc.spec.V, 0.5);
+  const onPads = free.weights.map((row) => row[3] + row[4]);
+  const r = lab.mistake('no-padding-mask', sc.spec);
+  assert.ok(Math.abs(r.figure.value - Math.max(...onPads.slice(0, 3))) < 1e-6, `${r.figure.value} vs ${onPads}`);
+  assert.equal(lesson.figureLine(r.figure), `largest weight a real token puts on pad tokens (one row's total): ${lesson.figureValue(r.figure.value)} (correct: 0)`);
+});
+
+test('the padding mistake is shown with 1 to 4 pad tokens, and real tokens put more weight on more pads, as float64 attention gives it', async () => {
+  const lab = await loadAttentionLab();
+  const { attentionHead } = require('./reference.js');
+  let last = 0;
+  for (const pads of lesson.PAD_COUNTS) {
+    const sc = lesson.scenario('no-padding-mask', lab.examples().timeFlies, null, { pads });
+    assert.deepEqual(sc.tokens, ['time', 'flies', 'like', ...new Array(pads).fill('<pad>')]);
+    assert.equal(sc.spec.validLens, 3);
+    const free = attentionHead(sc.spec.Q, sc.spec.K, sc.spec.V, 0.5);
+    const want = Math.max(...free.weights.slice(0, 3).map((row) => row.slice(3).reduce((a, b) => a + b, 0)));
+    const r = lab.mistake('no-padding-mask', sc.spec);
+    assert.ok(Math.abs(r.figure.value - want) < 1e-6, `${pads} pads: ${r.figure.value} vs ${want}`);
+    assert.ok(r.figure.value > last, `${pads} pads give more than ${pads - 1}`);
+    last = r.figure.value;
+  }
+  assert.deepEqual(lesson.PAD_COUNTS, [1, 2, 3, 4]);
+  assert.equal(lesson.DEFAULT_PADS, 2);
+});
+
+test('the scaling mistakes at wider seeded keys: one choice still matches, and the slips sharpen or flatten more as d_k grows, as float64 attention gives it', async () => {
+  const lab = await loadAttentionLab();
+  const { attentionHead } = require('./reference.js');
+  const example = lab.examples().timeFlies;
+  const meanTop = (w) => w.reduce((s, row) => s + Math.max(...row), 0) / w.length;
+  const last = { 'no-scaling': 0, 'scale-by-dk': 1 };
+  for (const dk of lesson.DK_CHOICES.filter((d) => d !== lesson.DEFAULT_DK)) {
+    const wide = lesson.wideExample(lab, example.tokens, dk);
+    for (const [name, scale] of [['no-scaling', 1], ['scale-by-dk', 1 / dk]]) {
+      const sc = lesson.scenario(name, example, null, { wide });
+      assert.equal(sc.spec.Q[0].length, dk);
+      const r = lab.mistake(name, sc.spec);
+      const want = meanTop(attentionHead(sc.spec.Q, sc.spec.K, sc.spec.V, scale).weights);
+      assert.ok(Math.abs(r.figure.value - want) < 1e-5, `${name} at d_k = ${dk}: ${r.figure.value} vs ${want}`);
+      assert.ok(name === 'no-scaling' ? r.figure.value > last[name] : r.figure.value < last[name], `${name}: monotone in d_k`);
+      last[name] = r.figure.value;
+      const ctx = context(lab, sc, r);
+      assert.equal(lesson.LESSONS[name].choices[lesson.rightChoice(name, r.cells, ctx)].why, '', `${name} at d_k = ${dk}: the intended choice matches`);
+    }
+  }
+  assert.ok(last['no-scaling'] > 0.9 && last['scale-by-dk'] < 0.25, `at d_k = 256: ${JSON.stringify(last)}`);
+});
+
+test('a figure that is float32 rounding noise reads "0, up to rounding", decided by the engine\'s number', async () => {
+  assert.deepEqual([6e-8, -3e-7, 0, 2e-6, 0.41326].map(lesson.figureValue), ['0, up to rounding', '0, up to rounding', '0', '2.0e-6', '0.4133']);
+  const lab = await loadAttentionLab();
+  const sc = lesson.scenario('softmax-wrong-axis', lab.examples().timeFlies);
+  const r = lab.mistake('softmax-wrong-axis', sc.spec);
+  // Float32 row sums of the correct weights and column sums of the mistaken ones miss 1 by rounding only.
+  for (const x of [r.figures[0].correctValue, r.figures[1].value]) assert.ok(Math.abs(x) < 1e-6, `${x}`);
+  for (const f of r.figures) {
+    const line = lesson.figureLine(f);
+    assert.ok(!/e-\d/.test(line), `no rounding noise printed: ${line}`);
+  }
+});
+
 test('keys not transposed are shown on n = d_k tokens, and the full sentence fails loudly', async () => {
   const lab = await loadAttentionLab();
   const sc = lesson.scenario('keys-not-transposed', lab.examples().timeFlies, lesson.squareExample(lab));
@@ -71,6 +138,27 @@ test('the difference scale is white at 0, red above, blue below, with readable t
   assert.deepEqual([s.low, s.high], ['\u22120.4', '+0.4']);
   assert.equal(s.stops.length, 11);
   assert.equal(s.stops[5][1], s.color(0));
+});
+
+test('on a dark background the difference scale is dark at 0 and brighter with the size of the difference, ends from the library', () => {
+  const { RDBU_STOPS, DARK_CENTRE } = require('../../web/src/ui/diverging.js');
+  const s = divergingScale(0.4, { dark: true });
+  const hex = (c) => `#${c.map((x) => x.toString(16).padStart(2, '0')).join('')}`;
+  assert.equal(hex(s.rgb(0)), DARK_CENTRE);
+  assert.equal(hex(s.rgb(NaN)), DARK_CENTRE);
+  assert.deepEqual([hex(s.rgb(0.4)), hex(s.rgb(-0.4))], [RDBU_STOPS[8], RDBU_STOPS[24]], 'red above, blue below: RdBu at 0.25 and 0.75');
+  const bg = [24, 24, 29];  // the widgets' dark background
+  for (const sign of [1, -1]) {
+    let last = -1;
+    for (let k = 0; k <= 20; k++) {
+      const v = sign * 0.4 * k / 20;
+      const c = colors.contrast(s.rgb(v), bg);
+      assert.ok(c >= last, `contrast with the background grows with |v| (${v}: ${c})`);
+      last = c;
+      assert.ok(colors.contrast(s.rgb(v), s.textColor(v) === '#000000' ? [0, 0, 0] : [255, 255, 255]) >= 4.5, `text on ${v}`);
+    }
+  }
+  assert.ok(colors.luminance(divergingScale(0.4).rgb(0)) > colors.luminance(divergingScale(0.4).rgb(0.4)), 'the light scale is the other way round');
 });
 
 test('the difference colours are d3-scale-chromatic\'s RdBu: each stop, and the curve between them within 1/255', () => {

@@ -7,6 +7,11 @@
 // between them (within 1/255 of the library's curve everywhere): the library's numbers
 // without its 15 KB of colour-space code in every page. tests/node/mistake-lab.test.js
 // holds the stops to the library, so they cannot drift from it.
+//
+// On a dark background RdBu's white centre would make the cells a mistake leaves alone the
+// brightest on the map. The dark variant keeps the library's hues but runs from a dark neutral
+// centre out to two of its stops light enough to stand out on dark (RdBu at 0.25 and 0.75):
+// in either theme, the larger the difference, the more a cell stands out from the background.
 
 const colors = require('./colors.js');
 const { num } = require('./format.js');
@@ -14,15 +19,19 @@ const { num } = require('./format.js');
 const RDBU_STOPS = ['#67001f', '#7e0823', '#941127', '#a81d2d', '#b82d35', '#c6413f', '#d1574b', '#db6d59', '#e48268', '#ec977a', '#f3aa8c',
   '#f7bca0', '#faccb4', '#fbd9c7', '#fae4d8', '#f7ece5', '#f2efee', '#e9eff2', '#deebf2', '#d0e4ef', '#bfdceb', '#add2e5', '#98c7df', '#82bad8',
   '#6bacd0', '#569dc8', '#448ec1', '#367fb8', '#2a71ae', '#2061a0', '#17518e', '#0e4178', '#053061'];
-const rdbu = colors.ramp(RDBU_STOPS);
+const rdbuLight = colors.ramp(RDBU_STOPS);
+const DARK_CENTRE = '#303038';
+const rdbuDark = colors.ramp([RDBU_STOPS[8], DARK_CENTRE, RDBU_STOPS[24]]);
 
 /**
- * A scale for values in [-limit, limit] (values beyond are clamped; NaN is white).
+ * A scale for values in [-limit, limit] (values beyond are clamped; NaN takes the centre's colour).
+ * @param options { dark }: the variant for a dark background (dark centre, light ends)
  * @returns { color(v), rgb(v), textColor(v), gradient(), stops, low, high } as heatmap views use
  */
-function divergingScale(limit) {
+function divergingScale(limit, { dark = false } = {}) {
   const L = Number.isFinite(limit) && limit > 0 ? limit : 1;
-  // RdBu runs from red (0) through white (0.5) to blue (1).
+  const rdbu = dark ? rdbuDark : rdbuLight;
+  // RdBu runs from red (0) through its centre (0.5) to blue (1).
   const position = (v) => (Number.isFinite(v) ? 0.5 - Math.max(-1, Math.min(1, v / L)) / 2 : 0.5);
   const color = (v) => rdbu.color(position(v));
   const stops = Array.from({ length: 11 }, (_, k) => [k / 10, color(-L + (2 * L * k) / 10)]);
@@ -51,4 +60,4 @@ const VIRIDIS = {
   high: '1',
 };
 
-module.exports = { divergingScale, VIRIDIS, RDBU_STOPS };
+module.exports = { divergingScale, VIRIDIS, RDBU_STOPS, DARK_CENTRE };

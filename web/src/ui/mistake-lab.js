@@ -8,6 +8,14 @@ const { num } = require('./format.js');
 
 const PAD = '<pad>';
 
+/** How many pad tokens the padding mistake may be shown with (its sentence keeps three tokens). */
+const PAD_COUNTS = [1, 2, 3, 4];
+const DEFAULT_PADS = 2;
+
+/** Key widths the scaling mistakes may be shown at: the lesson's own vectors (4), or seeded ones. */
+const DK_CHOICES = [4, 16, 64, 256];
+const DEFAULT_DK = 4;
+
 const rowsOf = (t) => (t && typeof t.toArray === 'function' ? t.toArray() : t);
 
 /** Pads a 2-D [n, d] list of rows with zero rows (pad tokens' vectors): `before` rows first, `after` rows last. */
@@ -26,16 +34,37 @@ function squareExample(lab) {
 }
 
 /**
+ * Seeded standard-normal vectors for the lesson's five tokens at key width `dk` (values 4 wide),
+ * so the scaling mistakes can be seen at the widths of real models.
+ */
+function wideExample(lab, tokens, dk) {
+  const n = tokens.length;
+  return {
+    tokens,
+    Q: lab.randomNormal({ shape: [n, dk], seed: 11 }).toArray(),
+    K: lab.randomNormal({ shape: [n, dk], seed: 12 }).toArray(),
+    V: lab.randomNormal({ shape: [n, 4], seed: 13 }).toArray(),
+  };
+}
+
+/**
  * The inputs a mistake is shown on, made from an example { tokens, Q, K, V } (the lesson's
- * "time flies like an arrow") and, for keys-not-transposed, `square` (squareExample).
+ * "time flies like an arrow") and, for keys-not-transposed, `square` (squareExample);
+ * `options.pads` (one of PAD_COUNTS) is the padding of no-padding-mask; `options.wide`
+ * (wideExample), when given, replaces the example's vectors for no-scaling and scale-by-dk.
  * @returns { tokens, spec (for lab.mistake), setup: a sentence on what the rows are, loud?: a
  *   spec on which the mistake fails with an error (keys-not-transposed) }
  */
-function scenario(name, example, square) {
+function scenario(name, example, square, { pads: padCount = DEFAULT_PADS, wide = null } = {}) {
   const tokens = example.tokens.slice();
   const Q = rowsOf(example.Q), K = rowsOf(example.K), V = rowsOf(example.V);
   const base = { tokens, spec: { Q, K, V }, setup: `Self-attention over "${tokens.join(' ')}", no mask.` };
   switch (name) {
+    case 'no-scaling':
+    case 'scale-by-dk':
+      if (!wide) return base;
+      return { tokens, spec: { Q: rowsOf(wide.Q), K: rowsOf(wide.K), V: rowsOf(wide.V) },
+        setup: `Self-attention over "${tokens.join(' ')}" with seeded random vectors, d_k = ${rowsOf(wide.Q)[0].length}, no mask.` };
     case 'mask-after-softmax':
       return { ...base, spec: { Q, K, V, causal: true }, setup: `A decoder over "${tokens.join(' ')}": the causal mask hides every later token.` };
     case 'no-causal-mask':
@@ -61,7 +90,7 @@ function scenario(name, example, square) {
       };
     }
     case 'no-padding-mask': {
-      const keep = 3, pads = tokens.length - 3;
+      const keep = 3, pads = padCount;
       const cut = (rows) => padRows(rows.slice(0, keep), 0, pads);
       return {
         tokens: [...tokens.slice(0, keep), ...new Array(pads).fill(PAD)],
@@ -103,12 +132,12 @@ const SHARED = {
 const LESSONS = {
   'softmax-wrong-axis': {
     choices: [
-      { pattern: 'diagonal', label: 'only the diagonal, where each token meets itself', why: 'Every weight is divided by its column\'s sum instead of its row\'s, and those sums differ off the diagonal as much as on it.' },
+      { pattern: 'diagonal', label: 'only the diagonal, where each token meets itself', why: 'Nothing singles out the diagonal: every weight, on it or off it, is now divided by the sum of its column instead of the sum of its row, and the two sums differ.' },
       { pattern: 'all', label: 'every cell', why: '' },
       { pattern: 'none', label: 'no cell: the same numbers, normalised another way', why: 'The exponentials are the same, but each is divided by a different sum (its column\'s), so the numbers change.' },
     ],
     explain: 'Each exponential is divided by its column\'s sum instead of its row\'s: the columns now sum to 1 and the rows, which the output needs, do not.',
-    code: { lang: 'PyTorch', buggy: 'weights = torch.softmax(scores, dim=0)   # over the queries', fixed: 'weights = torch.softmax(scores, dim=-1)  # over the keys' },
+    code: { lang: 'PyTorch', buggy: 'weights = torch.softmax(scores, dim=-2)  # over the queries', fixed: 'weights = torch.softmax(scores, dim=-1)  # over the keys' },
   },
   'mask-after-softmax': {
     choices: [
@@ -170,7 +199,7 @@ const LESSONS = {
       { pattern: 'padRows', label: `only the ${PAD} tokens' own rows`, why: 'Those rows change, but so does every real token\'s row, which now spreads weight onto the pads.' },
       { pattern: 'all', label: 'every cell', why: '' },
     ],
-    explain: 'Without the mask each query puts part of its weight on the pad keys, and each row is renormalised around them; how much depends on how much padding the batch needed.',
+    explain: 'Without the mask each query puts part of its weight on the pad keys, and each row is renormalised around them, so even the real tokens\' outputs change.',
     code: { lang: 'PyTorch', buggy: 'out = F.scaled_dot_product_attention(q, k, v)', fixed: 'keep = torch.arange(n) < valid_len   # True = may attend\nout = F.scaled_dot_product_attention(q, k, v, attn_mask=keep)' },
   },
 };
@@ -205,10 +234,19 @@ function judge(name, index, cells, ctx) {
   return { ok: true, close: false, message: `Not quite. ${picked.why} ${answer}${count}` };
 }
 
-/** One figure as a line: "largest |row sum - 1|: 0.4133 (correct: 0)". */
+// Below this a figure is float32 rounding, not a symptom: the weights are float32 (one unit in
+// the last place near 1 is 6e-8) and the engine counts a weight as changed only beyond 1e-6.
+const ROUNDING = 1e-6;
+
+/** An engine figure as shown: "0.4133", "0", or "0, up to rounding" for float32 noise such as 6e-8. */
+function figureValue(x) {
+  if (x === null) return 'none: the product failed';
+  return x !== 0 && Math.abs(x) < ROUNDING ? '0, up to rounding' : num(x, 4);
+}
+
+/** One figure as a line: "largest |row sum - 1|: 0.4133 (correct: 0, up to rounding)". */
 function figureLine(f) {
-  const value = f.value === null ? 'none: the product failed' : num(f.value, 4);
-  return `${f.label}: ${value} (correct: ${num(f.correctValue, 4)})`;
+  return `${f.label}: ${figureValue(f.value)} (correct: ${figureValue(f.correctValue)})`;
 }
 
 /** The largest |difference| of the weights, ignoring NaN (for the colour range). */
@@ -218,4 +256,4 @@ function differenceRange(rows) {
   return worst;
 }
 
-module.exports = { PAD, LESSONS, PATTERNS, scenario, squareExample, patternCells, rightChoice, judge, figureLine, countSentence, differenceRange, padRows };
+module.exports = { PAD, PAD_COUNTS, DEFAULT_PADS, DK_CHOICES, DEFAULT_DK, wideExample, LESSONS, PATTERNS, scenario, squareExample, patternCells, rightChoice, judge, figureValue, figureLine, countSentence, differenceRange, padRows };

@@ -161,7 +161,7 @@ const WIDGETS = {
       { name: 'predict', property: 'predict', type: 'boolean', description: 'Ask "which weights change?" before showing results (default true).' },
     ],
     parts: [{ name: 'heatmap', description: 'The correct, mistaken and difference grids.' }, { name: 'legend', description: 'Each colour legend.' }, { name: 'prompt', description: 'The predict-first prompt.' }],
-    state: '{ mistake: string, revealed: boolean }',
+    state: '{ mistake: string, pads: number, dk: number, revealed: boolean }',
   },
   'online-softmax-stepper': {
     className: 'OnlineSoftmaxStepper',

@@ -9,6 +9,7 @@ const { HeatmapView } = require('./heatmap-view.js');
 const { PredictView } = require('./predict-view.js');
 const { maskedFrom } = require('../ui/heatmap-model.js');
 const { divergingScale } = require('../ui/diverging.js');
+const colors = require('../ui/colors.js');
 const lesson = require('../ui/mistake-lab.js');
 
 class MistakesLab extends LabElement {
@@ -18,12 +19,23 @@ class MistakesLab extends LabElement {
     this.example = lab.examples().timeFlies;
     this.square = lesson.squareExample(lab);
     this.names = lab.MISTAKES.map((m) => m.name);
-    this.st = { mistake: this.attr('mistake', this.names[0]) };
+    this.st = { mistake: this.attr('mistake', this.names[0]), pads: lesson.DEFAULT_PADS, dk: lesson.DEFAULT_DK };
+    this.wide = new Map();  // d_k -> seeded vectors, made once
     this.answered = new Set();
-    this.notes = new Map();  // each answered mistake's verdict, kept above its results
+    // Each answered mistake's choice: its verdict stays above the results, judged again on the
+    // inputs shown (the padding mistake's pad count may change after the answer).
+    this.picks = new Map();
     const id = uid();
     this.select = h('select', { id, onchange: () => this.guard(() => this.choose(this.select.value)) },
       lab.MISTAKES.map((m) => h('option', { value: m.name }, m.title)));
+    const padId = uid();
+    this.padSelect = h('select', { id: padId, onchange: () => this.guard(() => { this.st.pads = Number(this.padSelect.value); this.render(); }) },
+      lesson.PAD_COUNTS.map((n) => h('option', { value: String(n) }, String(n))));
+    this.padControl = h('label', { for: padId }, 'pad tokens', this.padSelect);
+    const dkId = uid();
+    this.dkSelect = h('select', { id: dkId, onchange: () => this.guard(() => { this.st.dk = Number(this.dkSelect.value); this.render(); }) },
+      lesson.DK_CHOICES.map((n) => h('option', { value: String(n) }, n === lesson.DEFAULT_DK ? `${n} (the lesson's vectors)` : `${n} (seeded)`)));
+    this.dkControl = h('label', { for: dkId }, 'd\u2096', this.dkSelect);
     this.setupLine = h('p', { class: 'al-muted' });
     this.loudLine = h('p', {});
     this.code = h('div', {});
@@ -41,19 +53,20 @@ class MistakesLab extends LabElement {
     // These results, the mistaken map and the difference map answer the question: they stay
     // hidden (so also out of the accessibility tree) until the learner answers or skips.
     this.results = h('div', { class: 'al-mistake-results' },
-      h('p', {}, h('strong', {}, 'What you would see: '), this.symptom = h('span', {})),
+      // Focus lands here when the question is skipped, so it stays in the widget as the buttons go.
+      this.symptomLine = h('p', { tabindex: '-1' }, h('strong', {}, 'What you would see: '), this.symptom = h('span', {})),
       this.figures = h('ul', { class: 'al-figures' }),
       this.fix = h('p', {}));
     this.maps = h('div', { class: 'al-mistake-maps' },
       h('figure', {}, h('figcaption', {}, 'Correct'), this.correctView.root), this.mistakenFigure, this.failure, this.diffFigure);
     this.frame.replaceChildren(
-      h('div', { class: 'al-controls', part: 'controls' }, h('label', { for: id }, 'mistake', this.select)),
+      h('div', { class: 'al-controls', part: 'controls' }, h('label', { for: id }, 'mistake', this.select), this.padControl, this.dkControl),
       this.setupLine, this.loudLine, this.code, this.promptBox, this.maps, this.results);
     this.restore(this.readState(), false);
   }
 
   viewState() {
-    return { mistake: this.st.mistake, revealed: this.revealed() };
+    return { mistake: this.st.mistake, pads: this.st.pads, dk: this.st.dk, revealed: this.revealed() };
   }
 
   applyAttribute(property, value) {
@@ -62,6 +75,9 @@ class MistakesLab extends LabElement {
 
   restore(s, save = true) {
     this.st.mistake = urlState.choice(s.mistake, this.names, this.st.mistake);
+    this.st.pads = urlState.int(s.pads, this.st.pads, lesson.PAD_COUNTS[0], lesson.PAD_COUNTS[lesson.PAD_COUNTS.length - 1]);
+    const dk = urlState.int(s.dk, this.st.dk, 1, Infinity);
+    this.st.dk = lesson.DK_CHOICES.includes(dk) ? dk : this.st.dk;
     this.render(save);
   }
 
@@ -89,7 +105,15 @@ class MistakesLab extends LabElement {
     const lab = this.lab, name = this.st.mistake;
     this.select.value = name;
     this.info = lab.MISTAKES.find((m) => m.name === name);
-    const sc = this.sc = lesson.scenario(name, this.example, this.square);
+    const padding = name === 'no-padding-mask';
+    this.padSelect.value = String(this.st.pads);
+    this.padControl.hidden = !padding;
+    const scaling = name === 'no-scaling' || name === 'scale-by-dk';
+    this.dkSelect.value = String(this.st.dk);
+    this.dkControl.hidden = !scaling;
+    const widened = scaling && this.st.dk !== lesson.DEFAULT_DK;
+    if (widened && !this.wide.has(this.st.dk)) this.wide.set(this.st.dk, lesson.wideExample(lab, this.example.tokens, this.st.dk));
+    const sc = this.sc = lesson.scenario(name, this.example, this.square, { pads: this.st.pads, wide: widened ? this.wide.get(this.st.dk) : null });
     const r = this.result = lab.mistake(name, sc.spec);
     const { Q, K, V, causal, validLens, mask } = sc.spec;
     const correct = lab.attention(Q, K, V, { causal, validLens, mask });
@@ -104,20 +128,20 @@ class MistakesLab extends LabElement {
       this.loudLine.textContent = `With all ${sc.loud.tokens.length} tokens of "${sc.loud.tokens.join(' ')}" the mistake fails loudly: ${loud.mistaken.error}.`;
     }
     this.loudLine.hidden = !sc.loud;
-    this.code.replaceChildren(
-      h('p', { class: 'al-code-label' }, `${l.code.lang}, with the mistake:`), h('pre', { class: 'al-code' }, l.code.buggy),
-      h('p', { class: 'al-code-label' }, 'Fixed:'), h('pre', { class: 'al-code' }, l.code.fixed));
-
     const labels = { rowLabels: sc.tokens, colLabels: sc.tokens, showNumbers: true };
     this.correctView.update({ ...labels, weights, masked: hidden });
     const open = this.revealed();
+    // The buggy line is the question; the fixed one answers it, so it waits for the answer.
+    this.code.replaceChildren(
+      h('p', { class: 'al-code-label' }, `${l.code.lang}, with the mistake:`), h('pre', { class: 'al-code' }, l.code.buggy),
+      ...(open ? [h('p', { class: 'al-code-label' }, 'Fixed:'), h('pre', { class: 'al-code al-code-fixed' }, l.code.fixed)] : []));
     if (!open) this.ask(name);
-    else this.promptBox.replaceChildren(...(this.notes.has(name) ? [h('p', { class: 'al-mistake-note' }, this.notes.get(name))] : []));
+    else this.promptBox.replaceChildren(...(this.picks.has(name) ? [this.note(name, this.picks.get(name))] : []));
     this.maps.querySelectorAll('figure:not(:first-child)').forEach((f) => { f.hidden = !open; });
     this.results.hidden = !open;
     this.failure.hidden = !open || !r.mistaken.error;
     if (open) this.showResults(r, labels);
-    if (save) this.saveState({ mistake: name });
+    if (save) this.saveState({ mistake: name, pads: padding ? this.st.pads : undefined, dk: scaling ? this.st.dk : undefined });
   }
 
   ask(name) {
@@ -131,16 +155,23 @@ class MistakesLab extends LabElement {
         const right = lesson.rightChoice(name, this.result.cells, this.ctx);
         return `${right >= 0 ? l.choices[right].label : 'see the difference map'}. ${lesson.countSentence(this.result.cells)}`;
       },
-      onReveal: () => this.guard(() => {
+      onReveal: (value) => this.guard(() => {
         this.answered.add(name);
-        if (this.question.verdict.firstChild) this.notes.set(name, this.question.verdict.firstChild.cloneNode(true));
+        if (value !== null) this.picks.set(name, value);
         this.render();
+        // Focus stays in the widget when the buttons go: on the verdict, or (skipped) the symptom.
         const note = this.promptBox.firstChild;
-        if (note) { note.tabIndex = -1; note.focus(); }  // focus stays in the widget when the buttons go
+        if (note) note.tabIndex = -1;
+        (note || this.symptomLine).focus();
       }),
     });
     this.question.refreshPrint();
     this.promptBox.replaceChildren(this.question.root);
+  }
+
+  note(name, pick) {
+    const v = lesson.judge(name, pick, this.result.cells, this.ctx);
+    return h('p', { class: 'al-mistake-note' }, h('span', { class: v.close ? 'al-verdict-ok' : 'al-verdict-bad' }, v.message));
   }
 
   showResults(r, labels) {
@@ -154,9 +185,30 @@ class MistakesLab extends LabElement {
       return;
     }
     this.mistakenView.update({ ...labels, weights: r.mistaken.weights.toArray(), masked: null });
-    const diff = r.difference.weights.toArray();
-    this.diffView.setScale(divergingScale(lesson.differenceRange(diff)));
-    this.diffView.update({ ...labels, weights: diff, masked: null });
+    this.diff = { ...labels, weights: r.difference.weights.toArray(), masked: null };
+    this.paintDifference();
+  }
+
+  paintDifference() {
+    this.diffView.setScale(divergingScale(lesson.differenceRange(this.diff.weights), { dark: this.darkBackground() }));
+    this.diffView.update(this.diff);
+  }
+
+  /**
+   * Whether the widget is drawn on a dark background. The cells' colours are inline styles,
+   * which cannot follow light-dark() as the stylesheet does, so this reads the colour the
+   * frame resolved to (the theme attribute, the page's colour scheme or the author's --al-bg).
+   */
+  darkBackground() {
+    const view = this.ownerDocument.defaultView;
+    const m = /^rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)$/.exec(view.getComputedStyle(this.frame).backgroundColor);
+    if (m && (m[4] === undefined || Number(m[4]) >= 0.5)) return colors.luminance(m.slice(1, 4).map(Number)) < 0.2;
+    return this.frame.classList.contains('al-dark');
+  }
+
+  applyTheme(hostTheme) {
+    super.applyTheme(hostTheme);
+    if (this.diff && this.revealed() && !this.result.mistaken.error) this.paintDifference();
   }
 }
 
