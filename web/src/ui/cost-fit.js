@@ -66,23 +66,29 @@ function tailSlope(xs, ys, from) {
 }
 
 /**
- * What a reader should know before trusting a fitted slope of time against n: '' when
- * nothing, else a sentence. Both methods do n^2 d multiply-adds, so a slope well below 2
+ * What a reader should know before trusting fitted slopes of time against n: '' when
+ * nothing, else sentences. Both methods do n^2 d multiply-adds, so a slope well below 2
  * means fixed per-call costs still weigh, not that the work grows more slowly.
- * @param fit a tailSlope result (or null); @param name the method as the reader sees it
+ * @param fits [{ fit: a tailSlope result or null, name: the method as the reader sees it }]
  */
-function fitCaveat(fit, name) {
-  if (!fit) return '';
+function fitCaveats(fits) {
   const notes = [];
-  if (fit.slopeError !== null && fit.slopeError > NOISY_SLOPE_ERROR) {
-    notes.push(`the ${name} times scatter around the fitted line (its slope is uncertain by about \u00b1${fit.slopeError.toFixed(1)}), so read it loosely or run again`);
+  for (const { fit, name } of fits) {
+    if (fit && fit.slopeError !== null && fit.slopeError > NOISY_SLOPE_ERROR) {
+      notes.push(`The ${name} times scatter around the fitted line (slope uncertain by about \u00b1${fit.slopeError.toFixed(1)}): read it loosely, or run again.`);
+    }
   }
-  if (fit.slope < 1.5) {
-    notes.push(`a slope of ${fit.slope.toFixed(2)} for ${name} does not mean it grows linearly: it does n\u00b2 d multiply-adds, and at these sizes fixed costs per call still hide part of that; measure up to a larger n`);
+  const low = fits.filter(({ fit }) => fit && fit.slope < 1.5);
+  if (low.length) {
+    const list = low.map(({ fit, name }) => `${name} ${fit.slope.toFixed(2)}`).join(', ');
+    notes.push(`A slope below 1.5 (${list}) is not linear growth: the work is n\u00b2 d multiply-adds, and at these sizes fixed costs per call still hide part of it.`);
   }
-  if (!notes.length) return '';
-  const text = notes.join('; and ');
-  return `${text[0].toUpperCase()}${text.slice(1)}.`;
+  return notes.join(' ');
 }
 
-module.exports = { median, logLogFit, tailSlope, fitCaveat, MIN_FIT_POINTS, NOISY_SLOPE_ERROR };
+/** fitCaveats for one method. */
+function fitCaveat(fit, name) {
+  return fitCaveats([{ fit, name }]);
+}
+
+module.exports = { median, logLogFit, tailSlope, fitCaveat, fitCaveats, MIN_FIT_POINTS, NOISY_SLOPE_ERROR };

@@ -13,7 +13,7 @@ const { exportMenu } = require('./export-menu.js');
 const { WorkerRunner, PageRunner, Cancelled } = require('./cost-runner.js');
 const { chartFigure } = require('../ui/export.js');
 const { createSweep, METHODS, FIT_FROM } = require('../ui/cost-sweep.js');
-const { tailSlope, median, fitCaveat, MIN_FIT_POINTS } = require('../ui/cost-fit.js');
+const { tailSlope, median, fitCaveats, MIN_FIT_POINTS } = require('../ui/cost-fit.js');
 const { CALC_FIELDS, sizeText, calcMessage } = require('../ui/cost-calc.js');
 const { pause } = require('./schedule.js');
 const { GROWTH_CHOICES, judgeGrowth, growthAnswer } = require('../ui/cost-predict.js');
@@ -77,7 +77,7 @@ class CostLab extends LabElement {
       h('h4', {}, 'Peak extra memory'), this.memChart,
       h('p', { class: 'al-muted' }, 'Extra memory is the engine\u2019s count of floats held beyond the inputs and the output, times 4 bytes. Solid: full attention as this engine runs it, keeping all four n \u00d7 n stages (scores, scaled, masked, weights) so the lessons can show each one. Dotted: a minimal full kernel, which keeps one n \u00d7 n matrix and takes the softmax in place, a quarter of that. Dashed: tiled attention, which walks the keys in blocks of 64 with a running maximum and sum and holds the same few blocks whatever n is.'),
       scrollBox('Measured numbers', this.table), this.refusals,
-      this.trafficHead = h('h4', {}), scrollBox('Work and memory traffic', this.traffic = h('table', { class: 'al-table al-cost-traffic', part: 'table' })),
+      this.trafficHead = h('h4', {}), scrollBox('Work and memory traffic', this.traffic = h('table', { class: 'al-table al-cost-traffic', part: 'traffic' })),
       h('p', { class: 'al-muted' }, `Both methods do the same multiply-adds. Tiled attention writes only the output and one log-sum-exp per row, where full attention writes the whole n \u00d7 n matrix and reads it back. On a graphics processor, moving numbers to and from its large memory costs more than the arithmetic, so that is where a tiled kernel (FlashAttention) is faster. Here the engine runs as WebAssembly on one core of your processor, which offers no small, fast memory for a kernel to manage, so the tiled times above are no faster: what it saves here is memory. A sliding window cuts the work itself: each query scores at most ${TRAFFIC_WINDOW} keys.`));
     this.resultsBox.hidden = this.attr('predict', true);
     if (!this.attr('predict', true)) this.prompt.root.hidden = true;
@@ -381,12 +381,12 @@ class CostLab extends LabElement {
     const fits = { full: sweep.slope('full'), tiled: sweep.slope('tiled') };
     const memFits = Object.fromEntries(METHODS.map((m) => [m, this.fitOf(xs, memOf(m))]));
     const slopeText = (fit) => (fit ? `slope ${fixed(fit.slope, 2)} (n = ${grouped(fit.from)}\u2013${grouped(fit.to)})` : `no slope: it needs at least ${MIN_FIT_POINTS} measured sizes`);
-    const caveats = METHODS.map((m) => fitCaveat(fits[m], NAMES[m])).filter(Boolean);
+    const caveat = fitCaveats(METHODS.map((m) => ({ fit: fits[m], name: NAMES[m] })));
     this.slopes.replaceChildren(
       h('strong', {}, 'Fitted log-log slopes. '),
       `Time: full ${slopeText(fits.full)}, tiled ${slopeText(fits.tiled)}. `,
       `Extra memory: full ${slopeText(memFits.full)}, tiled ${slopeText(memFits.tiled)}.`,
-      ...caveats.map((c) => h('span', { class: 'al-cost-caveat' }, ` ${c}`)));
+      caveat ? h('span', { class: 'al-cost-caveat' }, ` ${caveat}`) : '');
     const settings = { d: D, maxN: Number(this.st.maxN), runner: this.st.runner };
     const note = `d = ${D}; median of ${this.attr('repeats', 3)} repeats per size; measured ${this.st.runner === 'worker' ? 'in a Web Worker' : 'on the page thread'}.`;
     const chartOf = (opts, box) => {
