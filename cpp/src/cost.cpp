@@ -23,11 +23,14 @@ std::uint64_t whole_count(double x, const std::string& fn, const std::string& na
     return static_cast<std::uint64_t>(x);
 }
 
-// A size the tile walk indexes: at most 2^53 and what size_t holds (2^32 - 1 in wasm32).
+// A size the tile walk indexes: a whole count that size_t also holds (2^32 - 1 in wasm32).
 std::size_t whole_size(double x, const std::string& fn, const std::string& name) {
-    constexpr bool narrow = sizeof(std::size_t) < 8;
-    require_whole(x, 1, narrow ? double(SIZE_MAX) : max_exact, fn, name, narrow ? std::to_string(SIZE_MAX) : "2^53");
-    return static_cast<std::size_t>(x);
+    const std::uint64_t v = whole_count(x, fn, name);
+    if (v > SIZE_MAX) {
+        throw argument_error(fn + ": " + name + " = " + number_string(x) + " is more than this build can index (" +
+                             std::to_string(SIZE_MAX) + "); expected a smaller size");
+    }
+    return static_cast<std::size_t>(v);
 }
 
 using detail::exact_count;

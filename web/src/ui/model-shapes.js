@@ -20,7 +20,7 @@ const MODEL_SHAPES = [
   // Jiang et al. 2023, "Mistral 7B", Table 1: dim 4096, n_layers 32, head_dim 128, n_heads 32,
   // n_kv_heads 8, window_size 4096, context_len 8192; section 2: a rolling buffer cache of
   // window_size tokens.
-  { id: 'mistral-7b', name: 'Mistral-7B (GQA, sliding window)', layers: 32, heads: 32, kvHeads: 8, dHead: 128, context: 8192, window: 4096 },
+  { id: 'mistral-7b', name: 'Mistral-7B (GQA, window)', layers: 32, heads: 32, kvHeads: 8, dHead: 128, context: 8192, window: 4096 },
 ];
 
 const DTYPES = ['float32', 'float16', 'bfloat16', 'float64', 'int8'];

@@ -77,7 +77,7 @@ class CostLab extends LabElement {
       h('h4', {}, 'Peak extra memory'), this.memChart,
       h('p', { class: 'al-muted' }, 'Extra memory is the engine\u2019s count of floats held beyond the inputs and the output, times 4 bytes. Solid: full attention as this engine runs it, keeping all four n \u00d7 n stages (scores, scaled, masked, weights) so the lessons can show each one. Dotted: a minimal full kernel, which keeps one n \u00d7 n matrix and takes the softmax in place, a quarter of that. Dashed: tiled attention, which walks the keys in blocks of 64 with a running maximum and sum and holds the same few blocks whatever n is.'),
       scrollBox('Measured numbers', this.table), this.refusals,
-      this.trafficHead = h('h4', {}), scrollBox('Work and memory traffic', this.traffic = h('table', { class: 'al-table al-cost-traffic', part: 'traffic' })),
+      this.trafficHead = h('h4', {}), scrollBox('Work and memory traffic', this.traffic = h('table', { class: 'al-table al-stack al-cost-traffic', part: 'traffic' })),
       h('p', { class: 'al-muted' }, `Both methods do the same multiply-adds. Tiled attention writes only the output and one log-sum-exp per row, where full attention writes the whole n \u00d7 n matrix and reads it back. On a graphics processor, moving numbers to and from its large memory costs more than the arithmetic, so that is where a tiled kernel (FlashAttention) is faster. Here the engine runs as WebAssembly on one core of your processor, which offers no small, fast memory for a kernel to manage, so the tiled times above are no faster: what it saves here is memory. A sliding window cuts the work itself: each query scores at most ${TRAFFIC_WINDOW} keys.`));
     this.resultsBox.hidden = this.attr('predict', true);
     if (!this.attr('predict', true)) this.prompt.root.hidden = true;
@@ -431,7 +431,7 @@ class CostLab extends LabElement {
         const f = sweep.rows.full[i], t = sweep.rows.tiled[i];
         return h('tr', {}, h('th', { scope: 'row' }, `n = ${grouped(n)}`),
           cell(f, 'full', timeText(f)), cell(t, 'tiled', timeText(t)),
-          cell(f, 'full extra, this engine', formatBytes(mem[i].full)), cell(f, 'full extra, minimal kernel', formatBytes(mem[i].minimal)),
+          cell(f, 'full extra, this engine', `${formatBytes(mem[i].full)}${f.error ? ' needed' : ''}`), cell(f, 'full extra, minimal kernel', formatBytes(mem[i].minimal)),
           cell(t, 'tiled extra', formatBytes(mem[i].tiled)));
       })));
     const notes = [];

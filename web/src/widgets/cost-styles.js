@@ -14,8 +14,7 @@ h4 { margin: calc(.75 * var(--_rem)) 0 calc(.25 * var(--_rem)); font-size: calc(
 .al-cost-refused { color: var(--_bad); white-space: normal !important; }
 .al-cost-fields input[type="number"] { width: calc(8.5 * var(--_rem)); }
 .al-chart .al-curve-3 { fill: none; stroke: var(--_muted); stroke-width: 2; stroke-dasharray: 2 4; stroke-linecap: round; }
-.al-chart .al-legend-bg { fill: var(--_bg); fill-opacity: .88; stroke: var(--_line); }
-.al-chart .al-legend text { fill: var(--_fg); font-size: 11px; }
+.al-chart .al-legend text { fill: var(--_fg); font-size: 11px; paint-order: stroke; stroke: var(--_bg); stroke-width: 4px; stroke-linejoin: round; }
 @container (max-width: 520px) { .al-chart .al-legend text { font-size: 13px; } }
 @container (max-width: 440px) { .al-chart .al-legend text { font-size: 14px; } }
 .al-cost-traffic td { font-variant-numeric: tabular-nums; }

@@ -39,10 +39,9 @@ function lineChart(opts) {
   });
   // opts.legend: the series named in the plot's top-left corner, where rising lines leave room.
   if (opts.legend) {
-    // Sized for the largest legend text the stylesheet sets (14 units, about 0.6 of that per character).
-    const rowH = 18, longest = Math.max(...opts.series.map((ser) => ser.name.length));
+    // No box behind it (its text size depends on the container): the text has a halo instead.
+    const rowH = 18;
     const box = s('g', { class: 'al-legend', 'aria-hidden': 'true' });
-    box.append(s('rect', { class: 'al-legend-bg', x: L + 6, y: T + 2, width: 50 + Math.ceil(longest * 14 * 0.6), height: opts.series.length * rowH + 6, rx: 3 }));
     opts.series.forEach((ser, k) => {
       const y = T + 8 + k * rowH + rowH / 2;
       box.append(s('path', { class: ser.cls, d: `M${L + 14},${y} L${L + 40},${y}` }));
