@@ -336,10 +336,14 @@ export interface CostFiguresSpec {
 }
 
 export interface CostFigures {
+  /** peakExtraFloats of full: a minimal kernel's one score matrix per slice. */
   full: MethodCost;
   tiled: TiledCost;
   blockQ: number;
   blockK: number;
+  /** What this engine's attention() holds: all four score-sized stages and one transposed K
+   * (extraFloats), and the most floats one call may hold (limitFloats). */
+  engine: { extraFloats: number; limitFloats: number };
 }
 
 export interface ExplainOnlineSoftmaxOptions {
@@ -395,6 +399,10 @@ export interface KVCacheBytesSpec {
   dtype?: Dtype;
   tokens?: number;
   batch?: number;
+  /** The query heads: when given, kvHeads must divide them. */
+  heads?: number;
+  /** A sliding window: the cache keeps the last min(tokens, window) tokens. */
+  window?: number;
 }
 
 export interface AttentionMatrixBytesSpec {
@@ -403,6 +411,8 @@ export interface AttentionMatrixBytesSpec {
   n: number;
   /** Default 'float32'. */
   dtype?: Dtype;
+  /** A sliding window: each query weighs min(n, window) keys. */
+  window?: number;
 }
 
 export interface KVCacheSpec {
@@ -531,8 +541,8 @@ export interface Lab {
   costFigures(spec: CostFiguresSpec): CostFigures;
   /** One row of 2-D attention through the online softmax, block by block. */
   explainOnlineSoftmax(Q: TensorInput, K: TensorInput, V: TensorInput, row: number, options?: ExplainOnlineSoftmaxOptions): OnlineSoftmaxExplanation;
-  kvCacheBytes(spec: KVCacheBytesSpec): { bytesPerToken: number; bytes: number };
-  attentionMatrixBytes(spec: AttentionMatrixBytesSpec): { elements: number; bytes: number };
+  kvCacheBytes(spec: KVCacheBytesSpec): { bytesPerToken: number; tokensCached: number; bytes: number };
+  attentionMatrixBytes(spec: AttentionMatrixBytesSpec): { keysPerQuery: number; elements: number; bytes: number };
   createKVCache(spec: KVCacheSpec): KVCache;
   /** A classic mistake computed beside the correct attention (one head). */
   mistake(name: MistakeName, spec: MistakeSpec): MistakeResult;

@@ -82,6 +82,10 @@ val cost_figures_js(const val& js) {
         out.set("tiled", to_js(r.tiled, true));
         out.set("blockQ", static_cast<double>(r.block_q));
         out.set("blockK", static_cast<double>(r.block_k));
+        val engine = val::object();
+        engine.set("extraFloats", r.full_engine_extra_floats);
+        engine.set("limitFloats", r.engine_limit_floats);
+        out.set("engine", engine);
         return out;
     });
 }
@@ -124,21 +128,28 @@ val explain_online_softmax_js(const val& q, const val& k, const val& v, double r
     });
 }
 
+std::optional<double> optional_number(const val& x) {
+    return present(x) ? std::optional<double>(x.as<double>()) : std::nullopt;
+}
+
 val kv_cache_bytes_js(double layers, double kv_heads, double d_head, const std::string& dtype, double tokens,
-                      double batch) {
+                      double batch, const val& heads, const val& window) {
     return guarded("kvCacheBytes", [&] {
-        const kv_bytes r = kv_cache_bytes(layers, kv_heads, d_head, dtype, tokens, batch);
+        const kv_bytes r = kv_cache_bytes(layers, kv_heads, d_head, dtype, tokens, batch, "kvCacheBytes",
+                                          optional_number(heads), optional_number(window));
         val out = val::object();
         out.set("bytesPerToken", r.bytes_per_token);
+        out.set("tokensCached", r.tokens_cached);
         out.set("bytes", r.bytes);
         return out;
     });
 }
 
-val attention_matrix_bytes_js(double batch, double heads, double n, const std::string& dtype) {
+val attention_matrix_bytes_js(double batch, double heads, double n, const std::string& dtype, const val& window) {
     return guarded("attentionMatrixBytes", [&] {
-        const matrix_bytes r = attention_matrix_bytes(batch, heads, n, dtype);
+        const matrix_bytes r = attention_matrix_bytes(batch, heads, n, dtype, "attentionMatrixBytes", optional_number(window));
         val out = val::object();
+        out.set("keysPerQuery", r.keys_per_query);
         out.set("elements", r.elements);
         out.set("bytes", r.bytes);
         return out;

@@ -1,10 +1,13 @@
 #include "attnlab/cost.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
 #include "attnlab/errors.hpp"
+#include "attnlab/kv_cache.hpp"
+#include "attnlab/tensor.hpp"
 
 namespace attnlab {
 
@@ -13,15 +16,26 @@ namespace {
 constexpr double max_exact = 9007199254740992.0;  // 2^53
 constexpr std::size_t default_block = 64;
 
-// Whole number from 1 to 2^53, narrowed only after the check.
-std::size_t whole_size(double x, const std::string& fn, const std::string& name) {
+// Whole number from 1 to 2^53, narrowed only after the check. 64 bits even where size_t
+// has 32 (wasm32): a byte count's factors may pass 2^32.
+std::uint64_t whole_count(double x, const std::string& fn, const std::string& name) {
     require_whole(x, 1, max_exact, fn, name, "2^53");
-    return static_cast<std::size_t>(x);
+    return static_cast<std::uint64_t>(x);
+}
+
+// A size the tile walk indexes: a whole count that size_t also holds (2^32 - 1 in wasm32).
+std::size_t whole_size(double x, const std::string& fn, const std::string& name) {
+    const std::uint64_t v = whole_count(x, fn, name);
+    if (v > SIZE_MAX) {
+        throw argument_error(fn + ": " + name + " = " + number_string(x) + " is more than this build can index (" +
+                             std::to_string(SIZE_MAX) + "); expected a smaller size");
+    }
+    return static_cast<std::size_t>(v);
 }
 
 using detail::exact_count;
 
-exact_count count(std::size_t x) { return exact_count(static_cast<std::uint64_t>(x)); }
+exact_count count(std::uint64_t x) { return exact_count(x); }
 
 }  // namespace
 
@@ -110,6 +124,9 @@ cost_report cost_figures(const cost_spec& spec, const std::string& fn) {
     r.full.floats_read = (slices * (inputs + count(2) * mn)).value(fn, "the full method's floats read");
     r.full.floats_written = (slices * (count(2) * mn + count(m) * count(d_v))).value(fn, "the full method's floats written");
     r.full.multiply_adds = (slices * mn * count(d_k + d_v)).value(fn, "the full method's multiply-adds");
+    // attention() keeps scores, scaled, masked and weights for every slice, and one transposed K.
+    r.full_engine_extra_floats = (count(4) * slices * mn + count(d_k) * count(n)).value(fn, "the engine's score-sized stages");
+    r.engine_limit_floats = static_cast<double>(default_max_elements);
 
     // No valid lengths here, so every (batch, head) slice walks the same tiles.
     detail::tile_tally tally;
@@ -134,25 +151,33 @@ std::size_t dtype_bytes(const std::string& dtype, const std::string& fn) {
 }
 
 kv_bytes kv_cache_bytes(double layers, double kv_heads, double d_head, const std::string& dtype, double tokens,
-                        double batch, const std::string& fn) {
-    const exact_count per_token = count(2) * count(whole_size(layers, fn, "layers")) *
-                                  count(whole_size(kv_heads, fn, "kvHeads")) *
-                                  count(whole_size(d_head, fn, "dHead")) * count(dtype_bytes(dtype, fn));
-    const exact_count tok = count(whole_size(tokens, fn, "tokens")), bat = count(whole_size(batch, fn, "batch"));
+                        double batch, const std::string& fn, std::optional<double> heads, std::optional<double> window) {
+    const std::uint64_t kvh = whole_count(kv_heads, fn, "kvHeads");
+    if (heads) require_kv_heads(whole_count(*heads, fn, "heads"), kvh, fn);
+    const exact_count per_token = count(2) * count(whole_count(layers, fn, "layers")) * count(kvh) *
+                                  count(whole_count(d_head, fn, "dHead")) * count(dtype_bytes(dtype, fn));
+    std::uint64_t cached = whole_count(tokens, fn, "tokens");
+    if (window) cached = std::min(cached, whole_count(*window, fn, "window"));
+    const exact_count bat = count(whole_count(batch, fn, "batch"));
     kv_bytes r;
     r.bytes_per_token = per_token.value(fn, "bytesPerToken");
-    r.bytes = (per_token * tok * bat).value(fn, "bytes (tokens x batch x bytesPerToken)");
+    r.tokens_cached = static_cast<double>(cached);
+    r.bytes = (per_token * count(cached) * bat).value(fn, "bytes (tokens x batch x bytesPerToken)");
     return r;
 }
 
 matrix_bytes attention_matrix_bytes(double batch, double heads, double n, const std::string& dtype,
-                                    const std::string& fn) {
-    const exact_count side = count(whole_size(n, fn, "n"));
-    const exact_count elements = count(whole_size(batch, fn, "batch")) * count(whole_size(heads, fn, "heads")) * side * side;
+                                    const std::string& fn, std::optional<double> window) {
+    const std::uint64_t side = whole_count(n, fn, "n");
+    const std::uint64_t keys = window ? std::min(side, whole_count(*window, fn, "window")) : side;
+    const exact_count elements =
+        count(whole_count(batch, fn, "batch")) * count(whole_count(heads, fn, "heads")) * count(side) * count(keys);
     const std::size_t bytes = dtype_bytes(dtype, fn);
     matrix_bytes r;
-    r.elements = elements.value(fn, "elements (batch x heads x n x n)");
-    r.bytes = (elements * count(bytes)).value(fn, "bytes (batch x heads x n x n x bytes per element)");
+    r.keys_per_query = static_cast<double>(keys);
+    const std::string side2 = keys < side ? "n x window" : "n x n";
+    r.elements = elements.value(fn, "elements (batch x heads x " + side2 + ")");
+    r.bytes = (elements * count(bytes)).value(fn, "bytes (batch x heads x " + side2 + " x bytes per element)");
     return r;
 }
 

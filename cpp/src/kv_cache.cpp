@@ -29,16 +29,20 @@ void require_shape(const tensor& t, std::size_t rows, std::size_t cols, const st
 
 }  // namespace
 
+void require_kv_heads(std::uint64_t heads, std::uint64_t kv_heads, const std::string& fn) {
+    if (kv_heads == 0 || heads % kv_heads != 0) {
+        throw argument_error(fn + ": kvHeads = " + std::to_string(kv_heads) + " does not divide heads = " +
+                             std::to_string(heads) + "; expected a divisor of heads (heads itself, or 1 for multi-query)");
+    }
+}
+
 kv_cache::kv_cache(double heads, double kv_heads, double d_head, double max_length, std::optional<double> scale,
                    const std::string& fn)
     : heads_(whole(heads, fn, "heads")),
       kv_heads_(whole(kv_heads, fn, "kvHeads")),
       d_head_(whole(d_head, fn, "dHead")),
       max_length_(whole(max_length, fn, "maxLength")) {
-    if (heads_ % kv_heads_ != 0) {
-        throw argument_error(fn + ": kvHeads = " + std::to_string(kv_heads_) + " does not divide heads = " +
-                             std::to_string(heads_) + "; expected a divisor of heads (heads itself, or 1 for multi-query)");
-    }
+    require_kv_heads(heads_, kv_heads_, fn);
     // Keys and values at full length must fit the per-call float limit.
     const double floats = 2.0 * double(max_length_) * double(kv_heads_) * double(d_head_);
     if (floats > double(default_max_elements)) {

@@ -85,11 +85,50 @@ test('over http: the prediction hides the results until answered, the sweep runs
   const rows = await page.locator('cost-lab table[part="table"] tbody tr').allTextContents();
   assert.equal(rows.length, 5);
   for (const r of rows) assert.match(r, /^n = [\d,]+(\d[\d.]* (ms|s)){2}/, r);
-  assert.match(await page.locator('cost-lab .al-cost-slopes').textContent(), /Time: full slope −?\d\.\d\d \(n = 512–1,024\), tiled slope −?\d\.\d\d/);
-  assert.match(await page.locator('cost-lab .al-predict [aria-live]').textContent(), /Your browser measured a slope of −?\d\.\d\d over n = 512–1024/);
-  // The memory column is the engine's count: full attention at n = 1024.
+  // With sizes up to 1,024 only two lie past 512: the fit takes the last three.
+  assert.match(await page.locator('cost-lab .al-cost-slopes').textContent(), /Time: full slope −?\d\.\d\d \(n = 256–1,024\), tiled slope −?\d\.\d\d/);
+  assert.match(await page.locator('cost-lab .al-predict [aria-live]').textContent(), /Your browser measured a slope of −?\d\.\d\d over n = 256–1,024/);
+  // The memory columns are the engine's counts at n = 1024: full as this engine holds it
+  // (four stages), a minimal kernel's one matrix, and the tiled kernel's blocks.
   const c = lab.costFigures({ m: 1024, n: 1024, dk: 64 });
-  assert.match(rows[4], new RegExp(formatBytes(c.full.peakExtraFloats * 4).replace('.', '\\.')));
+  const cells = await page.locator('cost-lab table[part="table"] tbody tr').nth(4).locator('td').allTextContents();
+  assert.deepEqual(cells.slice(2), [formatBytes(c.engine.extraFloats * 4), formatBytes(c.full.peakExtraFloats * 4), formatBytes(c.tiled.peakExtraFloats * 4)]);
+  assert.equal(c.engine.extraFloats * 4, (4 * 1024 * 1024 + 64 * 1024) * 4, 'four 1,024 x 1,024 stages and one transposed K, in bytes');
+  // Both charts name their lines inside the plot.
+  assert.deepEqual(await page.locator('cost-lab [part="chart"] svg .al-legend text').allTextContents(),
+    ['full attention', 'tiled (online softmax)', 'full, this engine (4 stages)', 'full, minimal kernel', 'tiled (online softmax)']);
+  // The traffic table beside the charts: the engine's counts at the largest n of the run.
+  const traffic = await page.locator('cost-lab .al-cost-traffic tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  const f = lab.costFigures({ m: 1024, n: 1024, dk: 64 }), win = lab.costFigures({ m: 1024, n: 1024, dk: 64, causal: true, window: 256 });
+  const row = (label, m) => [label, ...[m.multiplyAdds, m.floatsRead, m.floatsWritten, m.peakExtraFloats].map((v) => v.toLocaleString('en-US'))];
+  assert.deepEqual(traffic, [row('full attention (one n × n matrix, written and read back)', f.full), row('tiled, blocks of 64', f.tiled),
+    row('tiled, causal, each query sees the last 256 keys', win.tiled)]);
+  // As the review worked it out: the same 134,217,728 multiply-adds; 2,162,688 floats written against 66,560.
+  assert.deepEqual([traffic[0][1], traffic[1][1], traffic[0][3], traffic[1][3]], ['134,217,728', '134,217,728', '2,162,688', '66,560']);
+  assert.deepEqual(w.problems, []);
+  await w.close();
+});
+
+test('Enter on Run moves the focus to Cancel for the run and back to Run when it ends', async () => {
+  const w = await openLab(`${server.url}${HOST}`);
+  const { page } = w;
+  await page.click('cost-lab button:has-text("Show the results without predicting")');
+  const focused = () => page.evaluate(() => {
+    const a = document.querySelector('cost-lab').shadowRoot.activeElement;
+    return a ? a.textContent : document.activeElement.tagName;
+  });
+  await page.locator('cost-lab button:has-text("Run")').focus();
+  await page.keyboard.press('Enter');
+  assert.equal(await focused(), 'Cancel', 'the focus is on Cancel while the sweep runs');
+  await page.waitForFunction(() => /^Done/.test(document.querySelector('cost-lab').shadowRoot.querySelector('.al-cost-status').textContent), null, { timeout: 180000 });
+  assert.equal(await focused(), 'Run', 'the focus is back on Run when it ends');
+  // And a keyboard Cancel mid-run leaves it on Run too.
+  await page.evaluate(() => document.querySelector('cost-lab').setAttribute('max-n', '16384'));
+  await page.keyboard.press('Enter');
+  assert.equal(await focused(), 'Cancel');
+  await page.keyboard.press('Enter');
+  assert.equal(await focused(), 'Run');
+  assert.match(await statusText(page), /^Cancelled/);
   assert.deepEqual(w.problems, []);
   await w.close();
 });
@@ -178,7 +217,40 @@ test('the calculator shows the engine\'s bytes for each preset and for numbers t
   assert.equal(await page.evaluate(() => document.querySelector('cost-lab').state.preset), 'custom');
   await batch.fill('2.5');
   await batch.press('Tab');
-  assert.match(await cell('KV cache per token'), /^kvCacheBytes: batch/);
+  // A refused size reads with the field's own label, shown as typed; the per-token figure does not depend on it.
+  assert.equal(await cell('KV cache for 2.5 \u00d7 4,096 tokens'), 'batch = 2.5: enter a whole number of 1 or more.');
+  assert.equal(await cell('KV cache per token'), `${formatBytes(expect.bytesPerToken * 2)} (${(expect.bytesPerToken * 2).toLocaleString('en-US')} bytes)`, 'float32 now: twice the float16 bytes');
+  await batch.fill('1');
+  await batch.press('Tab');
+  // kv heads that do not divide the heads are refused by the engine's rule.
+  const kvh = page.locator('cost-lab label:has-text("kv heads") input');
+  for (const bad of ['5', '128']) {
+    await kvh.fill(bad);
+    await kvh.press('Tab');
+    assert.equal(await cell('KV cache per token'), `kv heads = ${bad} does not divide heads = 64: each kv head serves a whole group of query heads, so kv heads must divide heads (heads itself, or 1 for multi-query).`);
+  }
+  await kvh.fill('8');
+  await kvh.press('Tab');
+  // A total past 2^53 is refused while the per-token figure still shows (7-digit values fit their fields).
+  const tokens = page.locator('cost-lab label:has-text("tokens n") input');
+  await tokens.fill('9999999');
+  await tokens.press('Tab');
+  await batch.fill('9999999');
+  await batch.press('Tab');
+  assert.equal(await cell('KV cache for 9,999,999 \u00d7 9,999,999 tokens'), 'Too large to count exactly (past 2^53, about 9 \u00d7 10^15): use smaller numbers.');
+  assert.match(await cell('KV cache per token'), /^640 KiB \(655,360 bytes\)$/);
+  assert.equal(await tokens.evaluate((el) => el.scrollWidth <= el.clientWidth), true, 'a 7-digit value is not clipped');
+  await tokens.fill('1.5');
+  await tokens.press('Tab');
+  assert.match(await page.locator('cost-lab .al-cost-calc-table th').nth(2).textContent(), /× 1\.5 tokens$/, 'the label shows 1.5 as typed');
+  // Mistral 7B: the 4,096-key sliding window caps the weights and the rolling cache.
+  await page.locator('cost-lab select').nth(1).selectOption('mistral-7b');
+  const mistral = lab.kvCacheBytes({ layers: 32, heads: 32, kvHeads: 8, dHead: 128, dtype: 'float32', tokens: 8192, window: 4096 });
+  assert.equal(mistral.tokensCached, 4096);
+  assert.equal(await cell('KV cache for 1 \u00d7 8,192 tokens'), `${formatBytes(mistral.bytes)} (${mistral.bytes.toLocaleString('en-US')} bytes): a rolling buffer of the last 4,096 tokens`);
+  const band = lab.attentionMatrixBytes({ heads: 32, n: 8192, dtype: 'float32', window: 4096 });
+  assert.equal(await cell('attention weights, one layer (1 \u00d7 32 heads \u00d7 8,192 \u00d7 at most 4,096 keys)'), `${band.elements.toLocaleString('en-US')} numbers = ${formatBytes(band.bytes)} (${band.bytes.toLocaleString('en-US')} bytes)`);
+  assert.match(await page.locator('cost-lab .al-cost-calc-out p').textContent(), /Sliding window of 4,096 keys: each query weighs at most 4,096 keys, and the cache keeps only the last 4,096 tokens/);
   // On paper the prediction's answer is printed; the buttons are not.
   await page.emulateMedia({ media: 'print' });
   assert.equal(await page.locator('cost-lab .al-print-answer').textContent(), 'answer: about 4\u00d7 per doubling of n (log-log slope 2).');

@@ -140,6 +140,14 @@ const CLAIMS = {
       }
     }
   },
+  'engine-four-stages'(lab) {
+    for (const n of [512, 4096]) {
+      const c = lab.costFigures({ m: n, n, dk: 64 });
+      assert.equal(c.full.peakExtraFloats, n * n, `n = ${n}: a minimal kernel holds one n x n matrix`);
+      assert.equal(c.engine.extraFloats, 4 * n * n + 64 * n, `n = ${n}: this engine keeps four, and one transposed K`);
+      assert.equal(c.full.multiplyAdds, c.tiled.multiplyAdds, `n = ${n}: the tiled method does the same arithmetic`);
+    }
+  },
   'tiled-traffic'(lab) {
     for (const n of [1024, 4096]) {
       const { full, tiled } = lab.costFigures({ m: n, n, dk: 64 });

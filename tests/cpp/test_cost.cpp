@@ -95,3 +95,42 @@ TEST_CASE("the attention matrix holds batch x heads x n x n elements", "[cost]")
     CHECK_THROWS_MATCHES(attnlab::attention_matrix_bytes(1, 1, 0, "float32"), argument_error,
                          Message("attentionMatrixBytes: n = 0; expected a whole number from 1 to 2^53"));
 }
+
+TEST_CASE("the engine's full attention keeps four score-sized stages and one transposed K", "[cost]") {
+    cost_spec spec;
+    spec.batch = 2;
+    spec.heads = 3;
+    spec.m = spec.n = 4096;
+    spec.d_k = 64;
+    const auto c = cost_figures(spec);
+    CHECK(c.full.peak_extra_floats == 6.0 * 4096 * 4096);
+    CHECK(c.full_engine_extra_floats == 4 * 6.0 * 4096 * 4096 + 64.0 * 4096);
+    CHECK(c.engine_limit_floats == 268435456.0);
+}
+
+TEST_CASE("KV-cache bytes refuse kv heads that do not divide the heads, and a window caps the tokens", "[cost][kv]") {
+    using attnlab::kv_cache_bytes;
+    CHECK_THROWS_MATCHES(kv_cache_bytes(32, 5, 128, "float16", 4096, 1, "kvCacheBytes", 32.0), argument_error,
+                         Message("kvCacheBytes: kvHeads = 5 does not divide heads = 32; expected a divisor of heads "
+                                 "(heads itself, or 1 for multi-query)"));
+    CHECK_THROWS_MATCHES(kv_cache_bytes(32, 64, 128, "float16", 4096, 1, "kvCacheBytes", 32.0), argument_error,
+                         Message("kvCacheBytes: kvHeads = 64 does not divide heads = 32; expected a divisor of heads "
+                                 "(heads itself, or 1 for multi-query)"));
+    CHECK(kv_cache_bytes(32, 8, 128, "float16", 4096, 1, "kvCacheBytes", 32.0).bytes == 131072.0 * 4096);
+    // Mistral 7B: a rolling buffer of its 4,096-token window, so 8,192 tokens cache 4,096.
+    const auto rolling = kv_cache_bytes(32, 8, 128, "float16", 8192, 1, "kvCacheBytes", 32.0, 4096.0);
+    CHECK(rolling.tokens_cached == 4096);
+    CHECK(rolling.bytes == 131072.0 * 4096);
+    CHECK(kv_cache_bytes(32, 8, 128, "float16", 100, 2, "kvCacheBytes", 32.0, 4096.0).bytes == 131072.0 * 100 * 2);
+    // Factors past 2^32 stay exact (size_t is 32 bits in wasm32).
+    CHECK(kv_cache_bytes(32, 8, 128, "float16", 1e10, 1).bytes == 131072.0 * 1e10);
+}
+
+TEST_CASE("with a window the attention matrix holds n x min(n, w) weights per head", "[cost][window]") {
+    const auto r = attnlab::attention_matrix_bytes(1, 32, 8192, "float16", "attentionMatrixBytes", 4096.0);
+    CHECK(r.keys_per_query == 4096);
+    CHECK(r.elements == 32.0 * 8192 * 4096);
+    CHECK(r.bytes == r.elements * 2);
+    CHECK(attnlab::attention_matrix_bytes(1, 1, 100, "float32", "attentionMatrixBytes", 4096.0).elements == 100.0 * 100);
+    CHECK(attnlab::attention_matrix_bytes(1, 1, 1e5, "int8").elements == 1e10);
+}

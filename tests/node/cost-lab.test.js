@@ -4,7 +4,8 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { formatBytes, formatMs } = require('../../web/src/ui/bytes.js');
-const { median, logLogFit, tailSlope } = require('../../web/src/ui/cost-fit.js');
+const { median, logLogFit, tailSlope, fitCaveat, fitCaveats } = require('../../web/src/ui/cost-fit.js');
+const { calcMessage, sizeText, CALC_FIELDS } = require('../../web/src/ui/cost-calc.js');
 const { createSweep, sweepSizes, measureJob } = require('../../web/src/ui/cost-sweep.js');
 const { judgeGrowth, growthAnswer } = require('../../web/src/ui/cost-predict.js');
 const { MODEL_SHAPES, modelShape } = require('../../web/src/ui/model-shapes.js');
@@ -48,7 +49,10 @@ test('the log-log fit recovers an exact power law and matches Python\'s statisti
   const tail = tailSlope(nx, ny, 512);
   assert.ok(Math.abs(tail.slope - 1.9811928541001107) < 1e-12);
   assert.deepEqual([tail.from, tail.to, tail.points], [512, 2048, 3]);
-  assert.ok(Math.abs(tailSlope([64, 128, 256], [1, 4, null], 512).slope - 2) < 1e-12, 'with fewer than two sizes past `from`, every measured size is used');
+  assert.equal(tailSlope([64, 128, 256], [1, 4, null], 512), null, 'two measured sizes give no slope: any line fits two points');
+  const short = tailSlope([64, 128, 256, 512, 1024], [1, 4, 16, 64, 256], 512);
+  assert.deepEqual([short.from, short.to, short.points], [256, 1024, 3], 'with fewer than three sizes past `from`, the last three measured are used');
+  assert.ok(Math.abs(short.slope - 2) < 1e-12);
   assert.equal(logLogFit([64], [1]), null);
   assert.equal(logLogFit([64, 128], [0, null]), null);
   assert.equal(median([3.5, 1.25, 9, 2.0]), 2.75);
@@ -75,7 +79,7 @@ test('a sweep doubles n from 64, runs full then tiled per size, and stops a meth
   assert.equal(sweep.rows.full[4].error, 'attention: out of memory; expected smaller inputs');
   assert.equal(sweep.rows.full[5].skipped, 'stopped after n = 1024, which the engine refused');
   assert.ok(Math.abs(sweep.slope('full').slope - 2) < 1e-12);
-  assert.deepEqual([sweep.slope('full').from, sweep.slope('full').to], [64, 512]);
+  assert.deepEqual([sweep.slope('full').from, sweep.slope('full').to], [128, 512]);
   const slow = createSweep({ maxN: 1024, budgetMs: 40 });
   const repeats = [];
   for (let job = slow.next(); job; job = slow.next()) {
@@ -98,7 +102,10 @@ test('the prediction is judged against n^2 growth and quotes the reader\'s measu
   const fit = { slope: 1.9733, from: 512, to: 4096 };
   const right = judgeGrowth('4', fit);
   assert.equal(right.close, true);
-  assert.match(right.message, /^Right: about 4×\. .* Your browser measured a slope of 1\.97 over n = 512–4096 \(×3\.9 per doubling\)\.$/);
+  assert.match(right.message, /^Right: about 4×\. .* Your browser measured a slope of 1\.97 over n = 512–4,096 \(×3\.9 per doubling\)\.$/);
+  // A noisy fit is quoted with its caveat.
+  const noisy = judgeGrowth('4', { slope: 2.92, slopeError: 0.6, from: 256, to: 1024 });
+  assert.match(noisy.message, /slope of 2\.92 over n = 256–1,024 .* The full attention times scatter around the fitted line \(slope uncertain by about ±0\.6\): read it loosely, or run again\.$/);
   const wrong = judgeGrowth('2', null);
   assert.equal(wrong.close, false);
   assert.match(wrong.message, /^Not quite: about 4× \(slope 2\)\. That would be linear growth.*Run the measurement/);
@@ -139,4 +146,39 @@ test('measureJob times the engine\'s kernels: the tiled figures are the engine\'
   assert.equal(full.times.length, 1);
   assert.throws(() => measureJob(lab, { method: 'full', n: 32768, d: 64, repeats: 1, minMs: 1, seed: 5 }), /^Error: attention: /);
   assert.equal(lab.attention([[1, 0]], [[1, 0]], [[2]]).output.toArray()[0][0], 2, 'the engine still works afterwards');
+});
+
+test('a fitted slope is caveated when its points scatter or when it is below 1.5, and not otherwise', () => {
+  const xs = [256, 512, 1024, 2048];
+  // Exact n^2: no caveat. slopeError is 0 for points on the line.
+  const clean = tailSlope(xs, xs.map((n) => n * n), 256);
+  assert.equal(clean.slopeError, 0);
+  assert.equal(fitCaveat(clean, 'full attention'), '');
+  // Reference: Python's statistics.linear_regression on the logs, and the slope's standard
+  // error sqrt(rss / (k - 2) / sxx) computed from its residuals in plain Python.
+  const noisy = tailSlope(xs, [1, 6, 10, 80], 256);
+  assert.ok(Math.abs(noisy.slope - 1.9702749878828292) < 1e-9, String(noisy.slope));
+  assert.ok(Math.abs(noisy.slopeError - 0.2980088847708977) < 1e-9, String(noisy.slopeError));
+  assert.equal(fitCaveat(noisy, 'full attention'), 'The full attention times scatter around the fitted line (slope uncertain by about ±0.3): read it loosely, or run again.');
+  // Slope 0.38 (statistics.linear_regression, as above): one sentence names every slope below 1.5.
+  const flat = tailSlope([256, 512, 1024], [2, 2.6, 3.4], 512);
+  assert.equal(fitCaveats([{ fit: clean, name: 'full attention' }, { fit: flat, name: 'tiled' }]),
+    'A slope below 1.5 (tiled 0.38) is not linear growth: the work is n² d multiply-adds, and at these sizes fixed costs per call still hide part of it.');
+  assert.match(fitCaveats([{ fit: flat, name: 'full' }, { fit: flat, name: 'tiled' }]), /^A slope below 1\.5 \(full 0\.38, tiled 0\.38\) is not/);
+  assert.equal(fitCaveat(null, 'x'), '');
+});
+
+test('calculator sizes show as typed and engine refusals read with the field names on screen', async () => {
+  assert.equal(sizeText(4096), '4,096');
+  assert.equal(sizeText(1.5), '1.5', 'a value the engine refuses is not rounded');
+  assert.deepEqual(CALC_FIELDS.map((f) => f[1]), ['batch', 'heads', 'tokens n', 'layers', 'kv heads', 'd_head', 'window (0: none)']);
+  const lab = await loadAttentionLab();
+  const message = (fn) => { try { fn(); } catch (err) { return calcMessage(err); } throw new Error('expected a refusal'); };
+  assert.equal(message(() => lab.kvCacheBytes({ layers: 32, kvHeads: 8, dHead: 128, tokens: 1.5 })), 'tokens n = 1.5: enter a whole number of 1 or more.');
+  assert.equal(message(() => lab.attentionMatrixBytes({ n: 0 })), 'tokens n = 0: enter a whole number of 1 or more.');
+  assert.equal(message(() => lab.kvCacheBytes({ layers: 32, kvHeads: 5, heads: 32, dHead: 128 })),
+    'kv heads = 5 does not divide heads = 32: each kv head serves a whole group of query heads, so kv heads must divide heads (heads itself, or 1 for multi-query).');
+  assert.equal(message(() => lab.kvCacheBytes({ layers: 1e3, kvHeads: 1e3, dHead: 1e3, dtype: 'float64', tokens: 1e6, batch: 1e3 })),
+    'Too large to count exactly (past 2^53, about 9 × 10^15): use smaller numbers.');
+  assert.equal(message(() => lab.kvCacheBytes({ layers: 32, kvHeads: 8, dHead: 1e-3 })), 'd_head = 0.001: enter a whole number of 1 or more.');
 });

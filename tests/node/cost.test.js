@@ -142,15 +142,48 @@ test('the online softmax, block by block, ends at the full softmax row', async (
 test('the byte calculators give exact whole numbers and refuse what a number cannot hold', async () => {
   const lab = await loadAttentionLab();
   assert.deepEqual(lab.kvCacheBytes({ layers: 32, kvHeads: 32, dHead: 128, tokens: 4096 }),
-    { bytesPerToken: 524288, bytes: 524288 * 4096 });
+    { bytesPerToken: 524288, tokensCached: 4096, bytes: 524288 * 4096 });
+  // Factors past 2^32 stay exact in wasm32, whose size_t has 32 bits.
+  assert.equal(lab.kvCacheBytes({ layers: 32, kvHeads: 8, dHead: 128, tokens: 1e10 }).bytes, 131072 * 1e10);
+  assert.equal(lab.attentionMatrixBytes({ n: 1e5, dtype: 'int8' }).elements, 1e10);
   assert.equal(lab.kvCacheBytes({ layers: 32, kvHeads: 8, dHead: 128 }).bytesPerToken, 131072);
   assert.equal(lab.kvCacheBytes({ kvHeads: 1, dHead: 64, dtype: 'int8', batch: 3 }).bytes, 384);
-  assert.deepEqual(lab.attentionMatrixBytes({ batch: 2, heads: 12, n: 1024 }), { elements: 2 * 12 * 1024 * 1024, bytes: 2 * 12 * 1024 * 1024 * 4 });
+  assert.deepEqual(lab.attentionMatrixBytes({ batch: 2, heads: 12, n: 1024 }), { keysPerQuery: 1024, elements: 2 * 12 * 1024 * 1024, bytes: 2 * 12 * 1024 * 1024 * 4 });
   assert.equal(lab.attentionMatrixBytes({ n: 3, dtype: 'float64' }).bytes, 72);
   assert.throws(() => lab.attentionMatrixBytes({ batch: 1e6, heads: 1e3, n: 1e6 }),
     { message: 'attentionMatrixBytes: elements (batch x heads x n x n) is past 2^53, more than a JavaScript number holds exactly; expected smaller sizes' });
   assert.throws(() => lab.kvCacheBytes({ kvHeads: 2, dHead: 4, dtype: 'fp8' }),
     { message: "kvCacheBytes: dtype = 'fp8'; expected 'float64', 'float32', 'float16', 'bfloat16' or 'int8'" });
+});
+
+test('kvCacheBytes refuses kv heads that do not divide the heads, and a sliding window caps the cache and the weights', async () => {
+  const lab = await loadAttentionLab();
+  for (const kvHeads of [5, 64]) {
+    assert.throws(() => lab.kvCacheBytes({ layers: 32, heads: 32, kvHeads, dHead: 128 }),
+      { message: `kvCacheBytes: kvHeads = ${kvHeads} does not divide heads = 32; expected a divisor of heads (heads itself, or 1 for multi-query)` });
+  }
+  // The same rule and words as the cache itself.
+  assert.throws(() => lab.createKVCache({ heads: 32, kvHeads: 5, dHead: 4, maxLength: 4 }), /createKVCache: kvHeads = 5 does not divide heads = 32; expected a divisor of heads/);
+  // Mistral 7B (Jiang et al. 2023, Table 1): 32 layers, 8 kv heads of 128, window 4096, float16.
+  // At 8192 tokens its rolling buffer holds 4096: 2 x 32 x 8 x 128 x 2 = 131072 bytes each.
+  const mistral = lab.kvCacheBytes({ layers: 32, heads: 32, kvHeads: 8, dHead: 128, tokens: 8192, window: 4096 });
+  assert.deepEqual(mistral, { bytesPerToken: 131072, tokensCached: 4096, bytes: 131072 * 4096 });
+  assert.equal(lab.kvCacheBytes({ layers: 32, kvHeads: 8, dHead: 128, tokens: 1000, window: 4096 }).tokensCached, 1000);
+  assert.deepEqual(lab.attentionMatrixBytes({ heads: 32, n: 8192, dtype: 'float16', window: 4096 }),
+    { keysPerQuery: 4096, elements: 32 * 8192 * 4096, bytes: 32 * 8192 * 4096 * 2 });
+  assert.throws(() => lab.attentionMatrixBytes({ n: 8, window: 0 }), { message: 'attentionMatrixBytes: window = 0; expected a whole number from 1 to 2^53' });
+});
+
+test('costFigures tells a minimal kernel\'s one matrix from the four stages this engine keeps, and the limit it refuses past', async () => {
+  const lab = await loadAttentionLab();
+  const c = lab.costFigures({ m: 4096, n: 4096, dk: 64 });
+  assert.equal(c.full.peakExtraFloats, 4096 * 4096);
+  assert.deepEqual(c.engine, { extraFloats: 4 * 4096 * 4096 + 64 * 4096, limitFloats: 2 ** 28 });
+  // At 8192 the four stages pass the limit, and attention refuses the size.
+  const big = lab.costFigures({ m: 8192, n: 8192, dk: 64 });
+  assert.ok(big.engine.extraFloats > big.engine.limitFloats);
+  const X = lab.randomNormal({ shape: [8192, 64], seed: 1 });
+  assert.throws(() => lab.attention(X, X, X, { stages: ['output'] }), /^Error: attention: the four score-sized stages/);
 });
 
 // Every step of the cache against full causal attention (the engine's and the float64

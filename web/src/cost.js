@@ -88,25 +88,31 @@ function costApi(core, { input, ctx, unwrap }) {
     },
 
     /**
-     * Bytes a KV cache holds: per token 2 x layers x kvHeads x dHead x bytes(dtype).
-     * @param spec { layers = 1, kvHeads, dHead, dtype = 'float16', tokens = 1, batch = 1 }
+     * Bytes a KV cache holds: per token 2 x layers x kvHeads x dHead x bytes(dtype), times
+     * the tokens cached (min(tokens, window) with a sliding window: a rolling buffer) x batch.
+     * @param spec { layers = 1, kvHeads, dHead, dtype = 'float16', tokens = 1, batch = 1,
+     *   heads (when given, kvHeads must divide it), window }
+     * @returns { bytesPerToken, tokensCached, bytes }
      */
     kvCacheBytes(spec) {
       const fn = 'kvCacheBytes';
-      const o = checkSpec(fn, spec, ['layers', 'kvHeads', 'dHead', 'dtype', 'tokens', 'batch']);
+      const o = checkSpec(fn, spec, ['layers', 'kvHeads', 'dHead', 'dtype', 'tokens', 'batch', 'heads', 'window']);
       return unwrap(core.kvCacheBytes(numberArg(fn, o, 'layers', 1), numberArg(fn, o, 'kvHeads'), numberArg(fn, o, 'dHead'),
-        dtypeOption(fn, o, 'float16'), numberArg(fn, o, 'tokens', 1), numberArg(fn, o, 'batch', 1)));
+        dtypeOption(fn, o, 'float16'), numberArg(fn, o, 'tokens', 1), numberArg(fn, o, 'batch', 1),
+        numberOption(fn, o, 'heads'), numberOption(fn, o, 'window')));
     },
 
     /**
-     * One n x n weight matrix per head per sequence.
-     * @param spec { batch = 1, heads = 1, n, dtype = 'float32' }
+     * The weights of one layer: n queries per head per sequence, each weighing min(n, window)
+     * keys (n x n without a window).
+     * @param spec { batch = 1, heads = 1, n, dtype = 'float32', window }
+     * @returns { keysPerQuery, elements, bytes }
      */
     attentionMatrixBytes(spec) {
       const fn = 'attentionMatrixBytes';
-      const o = checkSpec(fn, spec, ['batch', 'heads', 'n', 'dtype']);
+      const o = checkSpec(fn, spec, ['batch', 'heads', 'n', 'dtype', 'window']);
       return unwrap(core.attentionMatrixBytes(numberArg(fn, o, 'batch', 1), numberArg(fn, o, 'heads', 1), numberArg(fn, o, 'n'),
-        dtypeOption(fn, o, 'float32')));
+        dtypeOption(fn, o, 'float32'), numberOption(fn, o, 'window')));
     },
 
     /**

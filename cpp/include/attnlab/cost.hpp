@@ -22,7 +22,8 @@ namespace attnlab {
 
 /// @brief Figures of one method. Every count is exact (at most 2^53, else an error).
 struct method_cost {
-    double peak_extra_floats = 0;  ///< floats held at once beyond the inputs and the output
+    double peak_extra_floats = 0;  ///< floats held at once beyond the inputs and the output (full:
+                                   ///< a minimal kernel, one score matrix per slice, softmax in place)
     double floats_read = 0;
     double floats_written = 0;
     double multiply_adds = 0;
@@ -41,6 +42,12 @@ struct cost_spec {
 struct cost_report {
     method_cost full, tiled;
     std::size_t block_q = 0, block_k = 0;
+    /// Floats attention() of this engine holds beyond inputs and output: it keeps all four
+    /// score-sized stages (scores, scaled, masked, weights) of every slice so a lesson can show
+    /// each, plus one transposed K. full.peak_extra_floats is a minimal kernel's one matrix.
+    double full_engine_extra_floats = 0;
+    /// The most floats one call of attention() may allocate (default_max_elements).
+    double engine_limit_floats = 0;
 };
 
 /// @brief Full and tiled figures for one attention call of these sizes, from the counting
@@ -54,15 +61,23 @@ cost_report cost_figures(const cost_spec& spec, const std::string& fn = "costFig
 std::size_t dtype_bytes(const std::string& dtype, const std::string& fn);
 
 /// @brief KV-cache bytes: per token 2 x layers x kv_heads x d_head x bytes(dtype); in all,
-/// that times tokens x batch.
-struct kv_bytes { double bytes_per_token = 0, bytes = 0; };
+/// that times the tokens cached x batch. With a sliding window of w keys the cache is a
+/// rolling buffer of the last min(tokens, w) tokens.
+/// @param heads when given, the query heads: kv_heads must divide them (require_kv_heads)
+/// @throws argument_error naming the size: not a whole number from 1 to 2^53, kv_heads not
+/// dividing heads, an unknown dtype, a total past 2^53
+struct kv_bytes { double bytes_per_token = 0, tokens_cached = 0, bytes = 0; };
 kv_bytes kv_cache_bytes(double layers, double kv_heads, double d_head, const std::string& dtype,
-                        double tokens, double batch, const std::string& fn = "kvCacheBytes");
+                        double tokens, double batch, const std::string& fn = "kvCacheBytes",
+                        std::optional<double> heads = std::nullopt, std::optional<double> window = std::nullopt);
 
-/// @brief One n x n weight matrix per head per sequence: elements = batch x heads x n x n.
-struct matrix_bytes { double elements = 0, bytes = 0; };
+/// @brief The weights of one layer: per head per sequence, n queries each with a weight for
+/// min(n, w) keys (n without a window, whose band is all a windowed kernel stores):
+/// elements = batch x heads x n x keys_per_query.
+struct matrix_bytes { double keys_per_query = 0, elements = 0, bytes = 0; };
 matrix_bytes attention_matrix_bytes(double batch, double heads, double n, const std::string& dtype,
-                                    const std::string& fn = "attentionMatrixBytes");
+                                    const std::string& fn = "attentionMatrixBytes",
+                                    std::optional<double> window = std::nullopt);
 
 namespace detail {
 

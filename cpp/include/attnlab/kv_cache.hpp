@@ -9,6 +9,7 @@
 /// multi-query is h_kv = 1. The output shape is the same; the cache shrinks by h / h_kv.
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,10 @@ struct kv_step {
     double multiply_adds_without_cache = 0;  ///< recomputing causal attention over the prefix:
                                              ///< heads x length (length + 1) / 2 x 2 d_head
 };
+
+/// @brief The grouped-query rule: kv_heads divides heads (so kv_heads <= heads).
+/// @throws argument_error "<fn>: kvHeads = 5 does not divide heads = 32; expected a divisor ..."
+void require_kv_heads(std::uint64_t heads, std::uint64_t kv_heads, const std::string& fn);
 
 class kv_cache {
 public:

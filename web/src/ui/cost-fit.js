@@ -15,7 +15,8 @@ function median(values) {
 /**
  * Least-squares line through (log x, log y): y ~ c x^slope. Points with x or y not finite
  * and positive are left out.
- * @returns { slope, intercept (natural log of c), points (how many were used) }, or null
+ * @returns { slope, intercept (natural log of c), points (how many were used), slopeError
+ *   (the slope's standard error; null with two points, which a line always fits) }, or null
  *   with fewer than two distinct x
  */
 function logLogFit(xs, ys) {
@@ -34,20 +35,60 @@ function logLogFit(xs, ys) {
   }
   if (sxx === 0) return null;
   const slope = sxy / sxx;
-  return { slope, intercept: my - slope * mx, points: pts.length };
+  const intercept = my - slope * mx;
+  let slopeError = null;
+  if (pts.length > 2) {
+    const rss = pts.reduce((a, [x, y]) => a + (y - intercept - slope * x) ** 2, 0);
+    slopeError = Math.sqrt(rss / (pts.length - 2) / sxx);
+  }
+  return { slope, intercept, points: pts.length, slopeError };
 }
+
+/** The fewest sizes a slope is fitted from: through two points any line fits exactly. */
+const MIN_FIT_POINTS = 3;
+/** A slope whose standard error passes this is called noisy. */
+const NOISY_SLOPE_ERROR = 0.25;
 
 /**
  * The slope over the larger sizes, where fixed per-call costs no longer hide the growth:
- * points with x >= from when at least two are there, else every point.
- * @returns { slope, intercept, points, from, to } or null
+ * the measured points with x >= from, or the last MIN_FIT_POINTS measured points when fewer
+ * lie there.
+ * @returns { slope, intercept, points, slopeError, from, to }, or null with fewer than
+ *   MIN_FIT_POINTS measured points
  */
 function tailSlope(xs, ys, from) {
-  const usable = xs.map((x, i) => [x, ys[i]]).filter(([x, y]) => Number.isFinite(y) && y > 0);
+  const usable = xs.map((x, i) => [x, ys[i]]).filter(([x, y]) => Number.isFinite(x) && x > 0 && Number.isFinite(y) && y > 0);
+  if (usable.length < MIN_FIT_POINTS) return null;
   const tail = usable.filter(([x]) => x >= from);
-  const chosen = tail.length >= 2 ? tail : usable;
+  const chosen = tail.length >= MIN_FIT_POINTS ? tail : usable.slice(-MIN_FIT_POINTS);
   const fit = logLogFit(chosen.map((p) => p[0]), chosen.map((p) => p[1]));
   return fit && { ...fit, from: chosen[0][0], to: chosen[chosen.length - 1][0] };
 }
 
-module.exports = { median, logLogFit, tailSlope };
+/**
+ * What a reader should know before trusting fitted slopes of time against n: '' when
+ * nothing, else sentences. Both methods do n^2 d multiply-adds, so a slope well below 2
+ * means fixed per-call costs still weigh, not that the work grows more slowly.
+ * @param fits [{ fit: a tailSlope result or null, name: the method as the reader sees it }]
+ */
+function fitCaveats(fits) {
+  const notes = [];
+  for (const { fit, name } of fits) {
+    if (fit && fit.slopeError !== null && fit.slopeError > NOISY_SLOPE_ERROR) {
+      notes.push(`The ${name} times scatter around the fitted line (slope uncertain by about \u00b1${fit.slopeError.toFixed(1)}): read it loosely, or run again.`);
+    }
+  }
+  const low = fits.filter(({ fit }) => fit && fit.slope < 1.5);
+  if (low.length) {
+    const list = low.map(({ fit, name }) => `${name} ${fit.slope.toFixed(2)}`).join(', ');
+    notes.push(`A slope below 1.5 (${list}) is not linear growth: the work is n\u00b2 d multiply-adds, and at these sizes fixed costs per call still hide part of it.`);
+  }
+  return notes.join(' ');
+}
+
+/** fitCaveats for one method. */
+function fitCaveat(fit, name) {
+  return fitCaveats([{ fit, name }]);
+}
+
+module.exports = { median, logLogFit, tailSlope, fitCaveat, fitCaveats, MIN_FIT_POINTS, NOISY_SLOPE_ERROR };

@@ -3,7 +3,8 @@
 // the answer (n queries each score n keys: n^2 d multiply-adds, log-log slope 2); the
 // reader's own measurement is quoted beside it. DOM-free: judges, never measures.
 
-const { fixed } = require('./format.js');
+const { fixed, grouped } = require('./format.js');
+const { fitCaveat } = require('./cost-fit.js');
 
 const GROWTH_CHOICES = [
   { value: '2', label: 'about 2\u00d7 (slope 1)' },
@@ -19,7 +20,8 @@ const WHY = {
 /** The sentence about a measured slope, or '' without one. */
 function measuredSentence(fit) {
   if (!fit) return '';
-  return ` Your browser measured a slope of ${fixed(fit.slope, 2)} over n = ${fit.from}\u2013${fit.to} (\u00d7${fixed(2 ** fit.slope, 1)} per doubling).`;
+  const caveat = fitCaveat(fit, 'full attention');
+  return ` Your browser measured a slope of ${fixed(fit.slope, 2)} over n = ${grouped(fit.from)}\u2013${grouped(fit.to)} (\u00d7${fixed(2 ** fit.slope, 1)} per doubling).${caveat ? ` ${caveat}` : ''}`;
 }
 
 /**

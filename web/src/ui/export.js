@@ -19,6 +19,7 @@ const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-se
 const SERIES_STYLE = {
   'al-curve': { stroke: THEME.accent },
   'al-curve-2': { stroke: THEME.focus, dash: [5, 3] },
+  'al-curve-3': { stroke: THEME.muted, dash: [2, 4] },
   'al-point': { fill: THEME.focus },
   'al-point-2': { fill: THEME.accent },
   'al-point-hollow': { fill: THEME.bg, stroke: THEME.focus },

@@ -13,7 +13,8 @@ const { exportMenu } = require('./export-menu.js');
 const { WorkerRunner, PageRunner, Cancelled } = require('./cost-runner.js');
 const { chartFigure } = require('../ui/export.js');
 const { createSweep, METHODS, FIT_FROM } = require('../ui/cost-sweep.js');
-const { tailSlope, median } = require('../ui/cost-fit.js');
+const { tailSlope, median, fitCaveats, MIN_FIT_POINTS } = require('../ui/cost-fit.js');
+const { CALC_FIELDS, sizeText, calcMessage } = require('../ui/cost-calc.js');
 const { pause } = require('./schedule.js');
 const { GROWTH_CHOICES, judgeGrowth, growthAnswer } = require('../ui/cost-predict.js');
 const { MODEL_SHAPES, DTYPES, modelShape } = require('../ui/model-shapes.js');
@@ -30,14 +31,9 @@ const FULL_STYLE = { cls: 'al-curve', points: 'al-point-2', line: true };
 const TILED_STYLE = { cls: 'al-curve-2', points: 'al-point', line: true };
 const NAMES = { full: 'full attention', tiled: 'tiled (online softmax)' };
 const PAGE_SENTENCE = 'This page does not allow background workers, so the measurement runs on the page itself, in small steps, and stops at sizes where one call would take more than about 50 ms.';
-const CALC_FIELDS = [
-  ['batch', 'batch', 1, 1],
-  ['heads', 'heads', 1, 32],
-  ['n', 'tokens n', 1, 4096],
-  ['layers', 'layers', 1, 32],
-  ['kvHeads', 'kv heads', 1, 32],
-  ['dHead', 'd_head', 1, 128],
-];
+const MINIMAL_STYLE = { cls: 'al-curve-3', points: false, line: true };
+/** The window of the traffic table's sliding-window row (keys each query sees). */
+const TRAFFIC_WINDOW = 256;
 
 class CostLab extends LabElement {
   static get jsonKeys() { return []; }
@@ -79,8 +75,10 @@ class CostLab extends LabElement {
       this.slopes,
       h('h4', {}, 'Time per call'), this.timeChart,
       h('h4', {}, 'Peak extra memory'), this.memChart,
-      h('p', { class: 'al-muted' }, 'Solid: full attention, which holds the n \u00d7 n weights. Dashed: tiled attention, which walks the keys in blocks of 64 with a running maximum and sum. Extra memory is the engine\u2019s count of floats held beyond the inputs and the output, times 4 bytes.'),
-      scrollBox('Measured numbers', this.table), this.refusals);
+      h('p', { class: 'al-muted' }, 'Extra memory is the engine\u2019s count of floats held beyond the inputs and the output, times 4 bytes. Solid: full attention as this engine runs it, keeping all four n \u00d7 n stages (scores, scaled, masked, weights) so the lessons can show each one. Dotted: a minimal full kernel, which keeps one n \u00d7 n matrix and takes the softmax in place, a quarter of that. Dashed: tiled attention, which walks the keys in blocks of 64 with a running maximum and sum and holds the same few blocks whatever n is.'),
+      scrollBox('Measured numbers', this.table), this.refusals,
+      this.trafficHead = h('h4', {}), scrollBox('Work and memory traffic', this.traffic = h('table', { class: 'al-table al-stack al-cost-traffic', part: 'traffic' })),
+      h('p', { class: 'al-muted' }, `Both methods do the same multiply-adds. Tiled attention writes only the output and one log-sum-exp per row, where full attention writes the whole n \u00d7 n matrix and reads it back. On a graphics processor, moving numbers to and from its large memory costs more than the arithmetic, so that is where a tiled kernel (FlashAttention) is faster. Here the engine runs as WebAssembly on one core of your processor, which offers no small, fast memory for a kernel to manage, so the tiled times above are no faster: what it saves here is memory. A sliding window cuts the work itself: each query scores at most ${TRAFFIC_WINDOW} keys.`));
     this.resultsBox.hidden = this.attr('predict', true);
     if (!this.attr('predict', true)) this.prompt.root.hidden = true;
 
@@ -119,8 +117,8 @@ class CostLab extends LabElement {
 
   presetFields(id) {
     const m = modelShape(id);
-    if (!m) return { batch: 1, heads: 12, n: 1024, layers: 12, kvHeads: 12, dHead: 64 };
-    return { batch: 1, heads: m.heads, n: m.context, layers: m.layers, kvHeads: m.kvHeads, dHead: m.dHead };
+    if (!m) return { batch: 1, heads: 12, n: 1024, layers: 12, kvHeads: 12, dHead: 64, window: 0 };
+    return { batch: 1, heads: m.heads, n: m.context, layers: m.layers, kvHeads: m.kvHeads, dHead: m.dHead, window: m.window };
   }
 
   viewState() {
@@ -166,36 +164,63 @@ class CostLab extends LabElement {
     this.dtypeSelect.value = this.st.dtype;
     for (const [key] of CALC_FIELDS) this.inputs[key].value = String(this.st[key]);
     this.renderCalculator();
+    this.renderTraffic();
     if (save) this.saveState();
   }
 
-  /** The calculator's figures, each from the engine; a size the engine rejects shows its message. */
+  /** The calculator's figures, each from the engine; a size the engine rejects shows why, in the reader's terms. */
   renderCalculator() {
     const { batch, heads, n, dtype, layers, kvHeads, dHead, preset } = this.st;
+    const win = this.st.window === 0 ? undefined : this.st.window;
     const line = (label, fn) => {
       try {
         return h('tr', {}, h('th', { scope: 'row' }, label), h('td', {}, fn()));
       } catch (err) {
-        return h('tr', {}, h('th', { scope: 'row' }, label), h('td', { class: 'al-cost-refused' }, err.message));
+        return h('tr', {}, h('th', { scope: 'row' }, label), h('td', { class: 'al-cost-refused' }, calcMessage(err)));
       }
     };
     const bytes = (b) => `${formatBytes(b)} (${grouped(b)} bytes)`;
-    const kv = (kvh) => this.lab.kvCacheBytes({ layers, kvHeads: kvh, dHead, dtype, tokens: n, batch });
+    const kv = (kvh, tokens, many) => this.lab.kvCacheBytes({ layers, kvHeads: kvh, dHead, dtype, heads, tokens, batch: many, window: win });
+    const keys = win === undefined ? `${sizeText(n)}\u00b2` : `${sizeText(n)} \u00d7 at most ${sizeText(win)} keys`;
+    const total = (kvh) => {
+      const r = kv(kvh, n, batch);
+      return r.tokensCached < n ? `${bytes(r.bytes)}: a rolling buffer of the last ${grouped(r.tokensCached)} tokens` : bytes(r.bytes);
+    };
     const rows = [
-      line(`attention weights, one layer (${grouped(batch)} \u00d7 ${grouped(heads)} heads \u00d7 ${grouped(n)}\u00b2)`, () => {
-        const r = this.lab.attentionMatrixBytes({ batch, heads, n, dtype });
+      line(`attention weights, one layer (${sizeText(batch)} \u00d7 ${sizeText(heads)} heads \u00d7 ${keys})`, () => {
+        const r = this.lab.attentionMatrixBytes({ batch, heads, n, dtype, window: win });
         return `${grouped(r.elements)} numbers = ${bytes(r.bytes)}`;
       }),
-      line(`KV cache per token, ${grouped(layers)} layers`, () => bytes(kv(kvHeads).bytesPerToken)),
-      line(`KV cache for ${grouped(batch)} \u00d7 ${grouped(n)} tokens`, () => bytes(kv(kvHeads).bytes)),
+      line(`KV cache per token, ${sizeText(layers)} layers`, () => bytes(kv(kvHeads, 1, 1).bytesPerToken)),
+      line(`KV cache for ${sizeText(batch)} \u00d7 ${sizeText(n)} tokens`, () => total(kvHeads)),
     ];
-    if (kvHeads !== heads) rows.push(line(`the same without grouped-query attention (kv heads = ${grouped(heads)})`, () => bytes(kv(heads).bytes)));
+    if (kvHeads !== heads) rows.push(line(`the same without grouped-query attention (kv heads = ${sizeText(heads)})`, () => total(heads)));
     const shape = modelShape(preset);
+    const windowNote = (w) => ` Sliding window of ${grouped(w)} keys: each query weighs at most ${grouped(w)} keys, and the cache keeps only the last ${grouped(w)} tokens (a rolling buffer).`;
     this.calcOut.replaceChildren(
       h('table', { class: 'al-table al-cost-calc-table' }, h('caption', { class: 'al-sr' }, 'Memory figures from the engine'), h('tbody', {}, rows)),
       h('p', { class: 'al-muted' }, shape
-        ? `${shape.name}: ${shape.layers} layers, ${shape.heads} heads, ${shape.kvHeads} kv heads, d_head ${shape.dHead}, n = its ${grouped(shape.context)}-token context.`
-        : 'Your own shape: change any number.'));
+        ? `${shape.name}: ${shape.layers} layers, ${shape.heads} heads, ${shape.kvHeads} kv heads, d_head ${shape.dHead}, n = its ${grouped(shape.context)}-token context.${shape.window ? windowNote(shape.window) : ''}`
+        : `Your own shape: change any number.${Number.isInteger(win) && win > 0 ? windowNote(win) : ''}`));
+  }
+
+  /** The engine's counts of work and traffic at the sweep's largest n: full, tiled, tiled with a causal sliding window. */
+  renderTraffic() {
+    const n = Number(this.st.maxN);
+    const plain = this.lab.costFigures({ m: n, n, dk: D });
+    const windowed = this.lab.costFigures({ m: n, n, dk: D, causal: true, window: TRAFFIC_WINDOW });
+    this.trafficHead.textContent = `Work and memory traffic at n = ${grouped(n)}, d = ${D} (the engine\u2019s counts)`;
+    const rows = [
+      ['full attention (one n \u00d7 n matrix, written and read back)', plain.full],
+      [`tiled, blocks of ${plain.blockK}`, plain.tiled],
+      [`tiled, causal, each query sees the last ${grouped(TRAFFIC_WINDOW)} keys`, windowed.tiled],
+    ];
+    const cols = ['multiply-adds', 'floats read', 'floats written', 'extra floats held'];
+    this.traffic.replaceChildren(
+      h('caption', { class: 'al-sr' }, this.trafficHead.textContent),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'method'), cols.map((c) => h('th', { scope: 'col' }, c)))),
+      h('tbody', {}, rows.map(([label, c]) => h('tr', {}, h('th', { scope: 'row' }, label),
+        [c.multiplyAdds, c.floatsRead, c.floatsWritten, c.peakExtraFloats].map((v, i) => h('td', { 'data-label': cols[i] }, grouped(v)))))));
   }
 
   /** The status line's note of the size just measured (cheap: the charts are drawn at the end). */
@@ -213,8 +238,11 @@ class CostLab extends LabElement {
     if (this.running) return;
     const generation = this.runGen = (this.runGen || 0) + 1;
     this.running = true;
-    this.runButton.disabled = true;
+    // Cancel takes the focus before Run is disabled, so a keyboard user is never dropped to the page.
+    const hadFocus = this.shadowRoot.activeElement === this.runButton;
     this.cancelButton.disabled = false;
+    if (hadFocus) this.cancelButton.focus();
+    this.runButton.disabled = true;
     this.progress.value = 0;
     this.status_.textContent = 'Starting the measurement\u2026';
     try {
@@ -263,6 +291,7 @@ class CostLab extends LabElement {
   finishRun() {
     this.running = false;
     this.runButton.disabled = false;
+    if (this.shadowRoot.activeElement === this.cancelButton) this.runButton.focus();
     this.cancelButton.disabled = true;
   }
 
@@ -300,15 +329,33 @@ class CostLab extends LabElement {
     this.runner = null;
   }
 
-  /** Memory figures of one size: the tiled kernel's own, else the engine's count for that shape. */
-  memory(n) {
+  /** The engine's cost figures of one size (d = 64), computed once. */
+  figuresAt(n) {
+    this.figures = this.figures || new Map();
     if (!this.figures.has(n)) this.figures.set(n, this.lab.costFigures({ m: n, n, dk: D }));
-    const c = this.figures.get(n);
+    return this.figures.get(n);
+  }
+
+  /** Extra bytes of one size: full as this engine holds it, a minimal full kernel, and tiled (the kernel's own count). */
+  memory(n) {
+    const c = this.figuresAt(n);
     const tiledRow = this.sweep.rows.tiled[this.sweep.sizes.indexOf(n)];
     return {
-      full: c.full.peakExtraFloats * 4,
+      full: c.engine.extraFloats * 4,
+      minimal: c.full.peakExtraFloats * 4,
       tiled: (tiledRow.figures ? tiledRow.figures.peakExtraFloats : c.tiled.peakExtraFloats) * 4,
     };
+  }
+
+  /** A refusal in the reader's terms: the engine's figures for that size, then its own message. */
+  refusalNote(method, row) {
+    const head = h('strong', {}, `${NAMES[method]}, n = ${grouped(row.n)}: `);
+    if (method === 'full' && /^attention: /.test(row.error)) {
+      const c = this.figuresAt(row.n);
+      return h('li', {}, head, h('span', { class: 'al-cost-refused' }, `refused. This engine keeps four n \u00d7 n stages, which at this size need ${grouped(c.engine.extraFloats)} floats (${formatBytes(c.engine.extraFloats * 4)}) beyond the inputs, more than the ${grouped(c.engine.limitFloats)} floats (${formatBytes(c.engine.limitFloats * 4)}) one call may hold. Tiled attention holds ${grouped(c.tiled.peakExtraFloats)} floats (${formatBytes(c.tiled.peakExtraFloats * 4)}) at this size.`),
+        h('span', { class: 'al-muted' }, ` (The engine\u2019s message: \u201c${row.error}\u201d)`));
+    }
+    return h('li', {}, head, h('span', { class: 'al-cost-refused' }, `the measurement stopped: ${row.error}`));
   }
 
   /** Draws the results in three tasks (slopes and time chart, memory chart, table), so none is long. */
@@ -330,14 +377,16 @@ class CostLab extends LabElement {
     const xs = sweep.sizes;
     const ms = (m) => sweep.rows[m].map((r) => r.ms);
     const mem = xs.map((n) => this.memory(n));
-    const memOf = (m) => sweep.rows[m].map((r, i) => (r.ms !== null ? mem[i][m] / 2 ** 20 : null));
+    const memOf = (m, row = m) => sweep.rows[row].map((r, i) => (r.ms !== null ? mem[i][m] / 2 ** 20 : null));
     const fits = { full: sweep.slope('full'), tiled: sweep.slope('tiled') };
     const memFits = Object.fromEntries(METHODS.map((m) => [m, this.fitOf(xs, memOf(m))]));
-    const slopeText = (fit) => (fit ? `slope ${fixed(fit.slope, 2)} (n = ${grouped(fit.from)}\u2013${grouped(fit.to)})` : 'not enough sizes yet');
+    const slopeText = (fit) => (fit ? `slope ${fixed(fit.slope, 2)} (n = ${grouped(fit.from)}\u2013${grouped(fit.to)})` : `no slope: it needs at least ${MIN_FIT_POINTS} measured sizes`);
+    const caveat = fitCaveats(METHODS.map((m) => ({ fit: fits[m], name: NAMES[m] })));
     this.slopes.replaceChildren(
       h('strong', {}, 'Fitted log-log slopes. '),
       `Time: full ${slopeText(fits.full)}, tiled ${slopeText(fits.tiled)}. `,
-      `Extra memory: full ${slopeText(memFits.full)}, tiled ${slopeText(memFits.tiled)}.`);
+      `Extra memory: full ${slopeText(memFits.full)}, tiled ${slopeText(memFits.tiled)}.`,
+      caveat ? h('span', { class: 'al-cost-caveat' }, ` ${caveat}`) : '');
     const settings = { d: D, maxN: Number(this.st.maxN), runner: this.st.runner };
     const note = `d = ${D}; median of ${this.attr('repeats', 3)} repeats per size; measured ${this.st.runner === 'worker' ? 'in a Web Worker' : 'on the page thread'}.`;
     const chartOf = (opts, box) => {
@@ -354,12 +403,16 @@ class CostLab extends LabElement {
       title: 'Time per call against n (log-log)',
       desc: `Full attention: ${slopeText(fits.full)}; tiled: ${slopeText(fits.tiled)}.`,
       xLabel: 'n (log scale)', yLabel: 'ms per call',
+      legend: true,
       series: [{ name: NAMES.full, ys: ms('full'), ...FULL_STYLE }, { name: NAMES.tiled, ys: ms('tiled'), ...TILED_STYLE }],
     }, this.timeChart), () => chartOf({
       title: 'Peak extra memory against n (log-log)',
-      desc: `Full attention: ${slopeText(memFits.full)}; tiled: ${slopeText(memFits.tiled)}.`,
+      desc: `Full attention as this engine runs it (four n \u00d7 n stages): ${slopeText(memFits.full)}; a minimal full kernel holds a quarter of that; tiled: ${slopeText(memFits.tiled)}.`,
       xLabel: 'n (log scale)', yLabel: 'MiB',
-      series: [{ name: NAMES.full, ys: memOf('full'), ...FULL_STYLE }, { name: NAMES.tiled, ys: memOf('tiled'), ...TILED_STYLE }],
+      legend: true,
+      series: [{ name: 'full, this engine (4 stages)', ys: memOf('full'), ...FULL_STYLE },
+        { name: 'full, minimal kernel', ys: memOf('minimal', 'full'), ...MINIMAL_STYLE },
+        { name: NAMES.tiled, ys: memOf('tiled'), ...TILED_STYLE }],
     }, this.memChart), () => this.drawTable(mem)];
   }
 
@@ -373,19 +426,18 @@ class CostLab extends LabElement {
     const timeText = (r) => (r.ms !== null ? formatMs(r.ms) : r.error ? 'refused' : r.skipped ? 'not run' : '\u2026');
     this.table.replaceChildren(
       h('caption', { class: 'al-sr' }, 'Time per call and peak extra memory of full and tiled attention'),
-      h('thead', {}, h('tr', {}, ['n', 'full: time', 'tiled: time', 'full: extra memory', 'tiled: extra memory', 'engine memory'].map((t) => h('th', { scope: 'col' }, t)))),
+      h('thead', {}, h('tr', {}, ['n', 'full: time', 'tiled: time', 'full: extra memory (this engine)', 'full: extra memory (minimal kernel)', 'tiled: extra memory'].map((t) => h('th', { scope: 'col' }, t)))),
       h('tbody', {}, sweep.sizes.map((n, i) => {
         const f = sweep.rows.full[i], t = sweep.rows.tiled[i];
-        const heap = t.heapBytes || f.heapBytes;
         return h('tr', {}, h('th', { scope: 'row' }, `n = ${grouped(n)}`),
           cell(f, 'full', timeText(f)), cell(t, 'tiled', timeText(t)),
-          cell(f, 'full extra', formatBytes(mem[i].full)), cell(t, 'tiled extra', formatBytes(mem[i].tiled)),
-          cell(t, 'engine memory', heap ? formatBytes(heap) : ''));
+          cell(f, 'full extra, this engine', `${formatBytes(mem[i].full)}${f.error ? ' needed' : ''}`), cell(f, 'full extra, minimal kernel', formatBytes(mem[i].minimal)),
+          cell(t, 'tiled extra', formatBytes(mem[i].tiled)));
       })));
     const notes = [];
     for (const m of METHODS) {
       for (const r of sweep.rows[m]) {
-        if (r.error) notes.push(h('li', {}, h('strong', {}, `${NAMES[m]}, n = ${grouped(r.n)}: `), h('span', { class: 'al-cost-refused' }, r.error)));
+        if (r.error) notes.push(this.refusalNote(m, r));
       }
       const skipped = sweep.rows[m].filter((r) => r.skipped);
       if (skipped.length && !sweep.rows[m].some((r) => r.error)) {

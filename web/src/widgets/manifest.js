@@ -202,7 +202,7 @@ const WIDGETS = {
       { name: 'worker', property: 'worker', type: 'enum', values: ['auto', 'off'], default: 'auto', description: 'auto: measure in a Web Worker made from a Blob, or on the page (in small steps, sizes capped) where the page\'s Content-Security-Policy forbids blob: workers; off: never try a worker (no CSP report on such pages).' },
       { name: 'predict', property: 'predict', type: 'boolean', description: 'Ask for a prediction before showing results (default true).' },
     ],
-    parts: [{ name: 'prompt', description: 'The predict-first prompt.' }, { name: 'progress', description: 'The progress bar of the measurement.' }, { name: 'chart', description: 'Each chart.' }, { name: 'table', description: 'The measured numbers.' }, { name: 'calculator', description: 'The memory calculator.' }],
+    parts: [{ name: 'prompt', description: 'The predict-first prompt.' }, { name: 'progress', description: 'The progress bar of the measurement.' }, { name: 'chart', description: 'Each chart.' }, { name: 'table', description: 'The measured numbers.' }, { name: 'traffic', description: 'The engine\'s counts of multiply-adds and floats read, written and held, per method.' }, { name: 'calculator', description: 'The memory calculator.' }],
     state: '{ maxN: string, preset: string, dtype: string, batch: number, heads: number, n: number, layers: number, kvHeads: number, dHead: number, ran: boolean, runner: string | null, predicted: string | null }',
   },
 };

@@ -37,6 +37,19 @@ function lineChart(opts) {
     if (!ser.points || ser.line) svg.append(s('path', { class: ser.cls, d: chart.path(pts) }));
     if (ser.points) pts.forEach(([px, py]) => svg.append(s('circle', { class: ser.points === true ? ser.cls : ser.points, cx: px, cy: py, r: 4 })));
   });
+  // opts.legend: the series named in the plot's top-left corner, where rising lines leave room.
+  if (opts.legend) {
+    // No box behind it (its text size depends on the container): the text has a halo instead.
+    const rowH = 18;
+    const box = s('g', { class: 'al-legend', 'aria-hidden': 'true' });
+    opts.series.forEach((ser, k) => {
+      const y = T + 8 + k * rowH + rowH / 2;
+      box.append(s('path', { class: ser.cls, d: `M${L + 14},${y} L${L + 40},${y}` }));
+      if (ser.points) box.append(s('circle', { class: ser.points === true ? ser.cls : ser.points, cx: L + 27, cy: y, r: 4 }));
+      box.append(s('text', { x: L + 46, y: y + 4 }, ser.name));
+    });
+    svg.append(box);
+  }
   return svg;
 }
 
