@@ -1,5 +1,6 @@
 #include "attnlab/attention.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -91,13 +92,18 @@ shape_t unflatten(const shape_t& lead, std::size_t batch, std::size_t row) {
     return index;
 }
 
+// Floats of scratch for one head's K, then its V, packed for kernels::matmul_packed.
+std::size_t packed_floats(std::size_t n, std::size_t d_k, std::size_t d_v) {
+    return std::max(kernels::packed_size(d_k, n), kernels::packed_size(n, d_v));
+}
+
 // The hot path: all batch slices of one call, into preallocated stages.
 void compute(const tensor& q, const tensor& k, const tensor& v, const row_masks& masks,
              const shape_t& lead, std::size_t m, std::size_t n, std::size_t d_k, std::size_t d_v,
-             std::vector<float>& key_t, attention_result& r, const std::string& fn) {
+             std::vector<float>& packed, attention_result& r, const std::string& fn) {
     constexpr float neg_inf = -std::numeric_limits<float>::infinity();
     const std::size_t batches = product(lead);
-    key_t.resize(d_k * n);
+    packed.resize(packed_floats(n, d_k, d_v));
     r.fully_masked_rows.clear();
     for (std::size_t b = 0; b < batches; ++b) {
         const float* qb = q.data() + b * m * d_k;   // [m, d_k]
@@ -110,8 +116,8 @@ void compute(const tensor& q, const tensor& k, const tensor& v, const row_masks&
         float* out = r.output.data() + b * m * d_v;
 
         // pass 1: scores [m, n] = Q [m, d_k] K^T [d_k, n]
-        kernels::transpose(kb, key_t.data(), n, d_k);
-        kernels::matmul(qb, key_t.data(), scores, m, d_k, n);
+        kernels::pack_bt(kb, n, d_k, packed.data());
+        kernels::matmul_packed(qb, packed.data(), scores, m, d_k, n);
         // pass 2: scaled = scores * scale
         const bool finite = kernels::scale(scores, scaled, m * n, r.scale);
         for (std::size_t i = 0; !finite && i < m * n; ++i) {
@@ -140,7 +146,8 @@ void compute(const tensor& q, const tensor& k, const tensor& v, const row_masks&
         }
         // pass 4: output [m, d_v] = weights [m, n] V [n, d_v]; masked rows give 0.
         // Weights summing to a hair over 1 times values near the float32 limit can overflow.
-        kernels::matmul(weights, vb, out, m, n, d_v);
+        kernels::pack_b(vb, n, d_v, packed.data());
+        kernels::matmul_packed(weights, packed.data(), out, m, n, d_v);
         if (!kernels::all_finite(out, m * d_v)) {
             require_no_overflow(r.output.data(), with_tail(lead, {m, d_v}), fn, "the output", "V");
         }
@@ -195,8 +202,8 @@ attention_result attention(const tensor& q, const tensor& k, const tensor& v,
     r.scale = resolve_scale(opts, d_k, fn);
     const row_masks masks(opts, lead, m, n, fn);
     allocate(r, lead, m, n, d_v, opts.max_elements, fn);
-    std::vector<float> key_t;
-    compute(q, k, v, masks, lead, m, n, d_k, d_v, key_t, r, fn);
+    std::vector<float> packed;
+    compute(q, k, v, masks, lead, m, n, d_k, d_v, packed, r, fn);
     return r;
 }
 
@@ -220,14 +227,14 @@ attention_workspace::attention_workspace(const shape_t& lead, std::size_t m, std
     q_ = zeros(with_tail(lead, {m, d_k}));
     k_ = zeros(with_tail(lead, {n, d_k}));
     v_ = zeros(with_tail(lead, {n, d_v}));
-    key_t_.resize(d_k * n);
+    packed_.resize(packed_floats(n, d_k, d_v));
 }
 
 const attention_result& attention_workspace::run() {
     require_finite(q_, run_fn, "Q");
     require_finite(k_, run_fn, "K");
     require_finite(v_, run_fn, "V");
-    compute(q_, k_, v_, masks_, lead_, m_, n_, d_k_, d_v_, key_t_, result_, run_fn);
+    compute(q_, k_, v_, masks_, lead_, m_, n_, d_k_, d_v_, packed_, result_, run_fn);
     return result_;
 }
 

@@ -3,62 +3,174 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 namespace attnlab::kernels {
 
 namespace {
 
 // Register tile for matmul: R rows of c by J columns stay in registers while p runs over k.
+// Both operands are packed so that every load in the inner loop is at a fixed offset from one
+// pointer per operand (a broadcast of a, two vectors of b), with no address arithmetic per row
+// and no strided access: b as panels [k][J], a block by block as [KC][R].
 constexpr std::size_t R = 4;
 constexpr std::size_t J = 8;
+// Depth of one pass over a panel: the packed a block (KC x R) and the panel slice (KC x J)
+// stay in L1 while every panel of a row block is visited.
+constexpr std::size_t KC = 256;
 
-// c[0..Rows, 0..J) = a[0..Rows, :] b[:, 0..J): full-width tile, widths known at compile time.
-template <std::size_t Rows>
-inline void tile(const float* a, const float* b, float* c, std::size_t k, std::size_t n) {
-    float acc[Rows][J] = {};
-    for (std::size_t p = 0; p < k; ++p) {
-        const float* brow = b + p * n;
-        for (std::size_t r = 0; r < Rows; ++r) {
-            const float av = a[r * k + p];
-            for (std::size_t jj = 0; jj < J; ++jj) acc[r][jj] += av * brow[jj];
-        }
-    }
-    for (std::size_t r = 0; r < Rows; ++r) {
-        for (std::size_t jj = 0; jj < J; ++jj) c[r * n + jj] = acc[r][jj];
-    }
+#if defined(__GNUC__)
+// Four-lane vectors (GCC/clang vector extension, SSE on x86, SIMD128 in wasm). Spelled out
+// because clang's own vectorisation of the scalar tile keeps each sum both before and after
+// its last add live at the loop's branch (3 x 8 vectors), which V8 has to spill; this form
+// keeps exactly the R x J / 4 sums live across iterations.
+typedef float f4 __attribute__((vector_size(16)));
+constexpr std::size_t V = J / 4;
+
+inline f4 load4(const float* p) {
+    f4 v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
 }
 
-// The last w < J columns: copied into a J-wide buffer so the same register tile applies.
-template <std::size_t Rows>
-inline void tail_tile(const float* a, const float* b, float* c, std::size_t k, std::size_t n, std::size_t w) {
-    float acc[Rows][J] = {};
-    for (std::size_t p = 0; p < k; ++p) {
-        float bv[J] = {};
-        for (std::size_t jj = 0; jj < w; ++jj) bv[jj] = b[p * n + jj];
-        for (std::size_t r = 0; r < Rows; ++r) {
-            const float av = a[r * k + p];
-            for (std::size_t jj = 0; jj < J; ++jj) acc[r][jj] += av * bv[jj];
+inline void store4(float* p, f4 v) { std::memcpy(p, &v, sizeof v); }
+
+// c[0..R, 0..J) (row stride ldc) = (Add ? c : 0) + ap[kc][R]^T bp[kc][J]. With Add the sums
+// continue from c in the same order, so splitting k into passes gives the same bits.
+template <bool Add>
+inline void tile(const float* ap, const float* bp, std::size_t kc, float* c, std::size_t ldc) {
+    f4 acc[R][V] = {};
+    if (Add) {
+        for (std::size_t r = 0; r < R; ++r) {
+            for (std::size_t v = 0; v < V; ++v) acc[r][v] = load4(c + r * ldc + 4 * v);
         }
     }
-    for (std::size_t r = 0; r < Rows; ++r) {
-        for (std::size_t jj = 0; jj < w; ++jj) c[r * n + jj] = acc[r][jj];
+    for (std::size_t p = 0; p < kc; ++p) {
+        const float* a = ap + p * R;
+        f4 b[V];
+        for (std::size_t v = 0; v < V; ++v) b[v] = load4(bp + p * J + 4 * v);
+        for (std::size_t r = 0; r < R; ++r) {
+            const f4 av = {a[r], a[r], a[r], a[r]};
+            for (std::size_t v = 0; v < V; ++v) acc[r][v] += av * b[v];
+        }
+    }
+    for (std::size_t r = 0; r < R; ++r) {
+        for (std::size_t v = 0; v < V; ++v) store4(c + r * ldc + 4 * v, acc[r][v]);
     }
 }
+#else
+template <bool Add>
+inline void tile(const float* ap, const float* bp, std::size_t kc, float* c, std::size_t ldc) {
+    float acc[R][J] = {};
+    if (Add) {
+        for (std::size_t r = 0; r < R; ++r) {
+            for (std::size_t jj = 0; jj < J; ++jj) acc[r][jj] = c[r * ldc + jj];
+        }
+    }
+    for (std::size_t p = 0; p < kc; ++p) {
+        const float* a = ap + p * R;
+        const float* b = bp + p * J;
+        for (std::size_t r = 0; r < R; ++r) {
+            const float av = a[r];
+            for (std::size_t jj = 0; jj < J; ++jj) acc[r][jj] += av * b[jj];
+        }
+    }
+    for (std::size_t r = 0; r < R; ++r) {
+        for (std::size_t jj = 0; jj < J; ++jj) c[r * ldc + jj] = acc[r][jj];
+    }
+}
+#endif
 
-template <std::size_t Rows>
-inline void row_block(const float* a, const float* b, float* c, std::size_t k, std::size_t n) {
-    std::size_t j0 = 0;
-    for (; j0 + J <= n; j0 += J) tile<Rows>(a, b + j0, c + j0, k, n);
-    if (j0 < n) tail_tile<Rows>(a, b + j0, c + j0, k, n, n - j0);
+// A tile at the bottom or right edge: rows < R or w < J, through a full-size buffer.
+inline void edge_tile(const float* ap, const float* bp, std::size_t kc, float* c, std::size_t ldc,
+                      std::size_t rows, std::size_t w, bool add) {
+    float buf[R * J] = {};
+    if (add) {
+        for (std::size_t r = 0; r < rows; ++r) {
+            for (std::size_t jj = 0; jj < w; ++jj) buf[r * J + jj] = c[r * ldc + jj];
+        }
+    }
+    tile<true>(ap, bp, kc, buf, J);
+    for (std::size_t r = 0; r < rows; ++r) {
+        for (std::size_t jj = 0; jj < w; ++jj) c[r * ldc + jj] = buf[r * J + jj];
+    }
 }
 
 }  // namespace
 
-void matmul(const float* a, const float* b, float* c, std::size_t m, std::size_t k,
-            std::size_t n) {
-    std::size_t i = 0;
-    for (; i + R <= m; i += R) row_block<R>(a + i * k, b, c + i * n, k, n);
-    for (; i < m; ++i) row_block<1>(a + i * k, b, c + i * n, k, n);
+std::size_t packed_size(std::size_t k, std::size_t n) { return k * ((n + J - 1) / J * J); }
+
+void pack_b(const float* b, std::size_t k, std::size_t n, float* bp) {
+    for (std::size_t j0 = 0; j0 < n; j0 += J) {
+        const std::size_t w = n - j0 < J ? n - j0 : J;
+        float* panel = bp + j0 * k;
+        for (std::size_t p = 0; p < k; ++p) {
+            const float* src = b + p * n + j0;
+            float* dst = panel + p * J;
+            if (w == J) {
+                for (std::size_t jj = 0; jj < J; ++jj) dst[jj] = src[jj];
+            } else {
+                for (std::size_t jj = 0; jj < J; ++jj) dst[jj] = jj < w ? src[jj] : 0.0f;
+            }
+        }
+    }
+}
+
+void pack_bt(const float* bt, std::size_t n, std::size_t k, float* bp) {
+    for (std::size_t j0 = 0; j0 < n; j0 += J) {
+        const std::size_t w = n - j0 < J ? n - j0 : J;
+        float* panel = bp + j0 * k;
+        for (std::size_t jj = 0; jj < J; ++jj) {
+            if (jj < w) {
+                const float* src = bt + (j0 + jj) * k;
+                for (std::size_t p = 0; p < k; ++p) panel[p * J + jj] = src[p];
+            } else {
+                for (std::size_t p = 0; p < k; ++p) panel[p * J + jj] = 0.0f;
+            }
+        }
+    }
+}
+
+void matmul_packed(const float* a, const float* bp, float* c, std::size_t m, std::size_t k, std::size_t n) {
+    if (k == 0) {
+        for (std::size_t i = 0; i < m * n; ++i) c[i] = 0.0f;
+        return;
+    }
+    float ap[KC * R];
+    for (std::size_t i0 = 0; i0 < m; i0 += R) {
+        const std::size_t rows = m - i0 < R ? m - i0 : R;
+        for (std::size_t p0 = 0; p0 < k; p0 += KC) {
+            const std::size_t kc = k - p0 < KC ? k - p0 : KC;
+            for (std::size_t r = 0; r < R; ++r) {
+                const float* src = a + (i0 + r) * k + p0;
+                if (r < rows) {
+                    for (std::size_t p = 0; p < kc; ++p) ap[p * R + r] = src[p];
+                } else {
+                    for (std::size_t p = 0; p < kc; ++p) ap[p * R + r] = 0.0f;
+                }
+            }
+            for (std::size_t j0 = 0; j0 < n; j0 += J) {
+                const std::size_t w = n - j0 < J ? n - j0 : J;
+                const float* panel = bp + j0 * k + p0 * J;
+                float* ct = c + i0 * n + j0;
+                if (rows == R && w == J) {
+                    if (p0 == 0) {
+                        tile<false>(ap, panel, kc, ct, n);
+                    } else {
+                        tile<true>(ap, panel, kc, ct, n);
+                    }
+                } else {
+                    edge_tile(ap, panel, kc, ct, n, rows, w, p0 != 0);
+                }
+            }
+        }
+    }
+}
+
+void matmul(const float* a, const float* b, float* c, std::size_t m, std::size_t k, std::size_t n) {
+    std::vector<float> bp(packed_size(k, n));
+    pack_b(b, k, n, bp.data());
+    matmul_packed(a, bp.data(), c, m, k, n);
 }
 
 void transpose(const float* a, float* at, std::size_t rows, std::size_t cols) {
