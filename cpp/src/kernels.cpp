@@ -10,13 +10,12 @@ namespace attnlab::kernels {
 namespace {
 
 // Register tile for matmul: R rows of c by J columns stay in registers while p runs over k.
-// Both operands are packed so that every load in the inner loop is at a fixed offset from one
-// pointer per operand (a broadcast of a, two vectors of b), with no address arithmetic per row
-// and no strided access: b as panels [k][J], a block by block as [KC][R].
+// b is packed as column panels [k][J], so its loads are contiguous and at fixed offsets; a is
+// read in place, one element of each of the R rows per step, broadcast to the lanes.
 constexpr std::size_t R = 4;
 constexpr std::size_t J = 8;
-// Depth of one pass over a panel: the packed a block (KC x R) and the panel slice (KC x J)
-// stay in L1 while every panel of a row block is visited.
+// Depth of one pass over a panel: R rows of a and the panel slice stay in L1 while every
+// panel of a row block is visited.
 constexpr std::size_t KC = 256;
 
 #if defined(__GNUC__)
@@ -35,54 +34,61 @@ inline f4 load4(const float* p) {
 
 inline void store4(float* p, f4 v) { std::memcpy(p, &v, sizeof v); }
 
-// c[0..R, 0..J) (row stride ldc) = (Add ? c : 0) + ap[kc][R]^T bp[kc][J]. With Add the sums
-// continue from c in the same order, so splitting k into passes gives the same bits.
+// c[0..rows, 0..J) (row stride ldc) = (Add ? c : 0) + sum over p < kc of a[r][p] bp[p][0..J),
+// rows a[r] given by pointer (all R are read; rows past `rows` are computed and dropped).
+// With Add the sums continue from c in the same order, so splitting k into passes gives the
+// same bits.
 template <bool Add>
-inline void tile(const float* ap, const float* bp, std::size_t kc, float* c, std::size_t ldc) {
+inline void tile(const float* const (&a)[R], const float* bp, std::size_t kc, float* c, std::size_t ldc,
+                 std::size_t rows) {
     f4 acc[R][V] = {};
     if (Add) {
         for (std::size_t r = 0; r < R; ++r) {
-            for (std::size_t v = 0; v < V; ++v) acc[r][v] = load4(c + r * ldc + 4 * v);
+            if (r < rows) {
+                for (std::size_t v = 0; v < V; ++v) acc[r][v] = load4(c + r * ldc + 4 * v);
+            }
         }
     }
     for (std::size_t p = 0; p < kc; ++p) {
-        const float* a = ap + p * R;
         f4 b[V];
         for (std::size_t v = 0; v < V; ++v) b[v] = load4(bp + p * J + 4 * v);
         for (std::size_t r = 0; r < R; ++r) {
-            const f4 av = {a[r], a[r], a[r], a[r]};
+            const float x = a[r][p];
+            const f4 av = {x, x, x, x};
             for (std::size_t v = 0; v < V; ++v) acc[r][v] += av * b[v];
         }
     }
     for (std::size_t r = 0; r < R; ++r) {
-        for (std::size_t v = 0; v < V; ++v) store4(c + r * ldc + 4 * v, acc[r][v]);
+        if (r < rows) {
+            for (std::size_t v = 0; v < V; ++v) store4(c + r * ldc + 4 * v, acc[r][v]);
+        }
     }
 }
 #else
 template <bool Add>
-inline void tile(const float* ap, const float* bp, std::size_t kc, float* c, std::size_t ldc) {
+inline void tile(const float* const (&a)[R], const float* bp, std::size_t kc, float* c, std::size_t ldc,
+                 std::size_t rows) {
     float acc[R][J] = {};
     if (Add) {
-        for (std::size_t r = 0; r < R; ++r) {
+        for (std::size_t r = 0; r < rows; ++r) {
             for (std::size_t jj = 0; jj < J; ++jj) acc[r][jj] = c[r * ldc + jj];
         }
     }
     for (std::size_t p = 0; p < kc; ++p) {
-        const float* a = ap + p * R;
         const float* b = bp + p * J;
         for (std::size_t r = 0; r < R; ++r) {
-            const float av = a[r];
-            for (std::size_t jj = 0; jj < J; ++jj) acc[r][jj] += av * b[jj];
+            const float x = a[r][p];
+            for (std::size_t jj = 0; jj < J; ++jj) acc[r][jj] += x * b[jj];
         }
     }
-    for (std::size_t r = 0; r < R; ++r) {
+    for (std::size_t r = 0; r < rows; ++r) {
         for (std::size_t jj = 0; jj < J; ++jj) c[r * ldc + jj] = acc[r][jj];
     }
 }
 #endif
 
-// A tile at the bottom or right edge: rows < R or w < J, through a full-size buffer.
-inline void edge_tile(const float* ap, const float* bp, std::size_t kc, float* c, std::size_t ldc,
+// A tile at the right edge (w < J columns), through a full-width buffer.
+inline void edge_tile(const float* const (&a)[R], const float* bp, std::size_t kc, float* c, std::size_t ldc,
                       std::size_t rows, std::size_t w, bool add) {
     float buf[R * J] = {};
     if (add) {
@@ -90,7 +96,7 @@ inline void edge_tile(const float* ap, const float* bp, std::size_t kc, float* c
             for (std::size_t jj = 0; jj < w; ++jj) buf[r * J + jj] = c[r * ldc + jj];
         }
     }
-    tile<true>(ap, bp, kc, buf, J);
+    tile<true>(a, bp, kc, buf, J, rows);
     for (std::size_t r = 0; r < rows; ++r) {
         for (std::size_t jj = 0; jj < w; ++jj) c[r * ldc + jj] = buf[r * J + jj];
     }
@@ -136,31 +142,24 @@ void matmul_packed(const float* a, const float* bp, float* c, std::size_t m, std
         for (std::size_t i = 0; i < m * n; ++i) c[i] = 0.0f;
         return;
     }
-    float ap[KC * R];
     for (std::size_t i0 = 0; i0 < m; i0 += R) {
         const std::size_t rows = m - i0 < R ? m - i0 : R;
         for (std::size_t p0 = 0; p0 < k; p0 += KC) {
             const std::size_t kc = k - p0 < KC ? k - p0 : KC;
-            for (std::size_t r = 0; r < R; ++r) {
-                const float* src = a + (i0 + r) * k + p0;
-                if (r < rows) {
-                    for (std::size_t p = 0; p < kc; ++p) ap[p * R + r] = src[p];
-                } else {
-                    for (std::size_t p = 0; p < kc; ++p) ap[p * R + r] = 0.0f;
-                }
-            }
+            const float* rowp[R];
+            for (std::size_t r = 0; r < R; ++r) rowp[r] = a + (i0 + (r < rows ? r : rows - 1)) * k + p0;
             for (std::size_t j0 = 0; j0 < n; j0 += J) {
                 const std::size_t w = n - j0 < J ? n - j0 : J;
                 const float* panel = bp + j0 * k + p0 * J;
                 float* ct = c + i0 * n + j0;
-                if (rows == R && w == J) {
+                if (w == J) {
                     if (p0 == 0) {
-                        tile<false>(ap, panel, kc, ct, n);
+                        tile<false>(rowp, panel, kc, ct, n, rows);
                     } else {
-                        tile<true>(ap, panel, kc, ct, n);
+                        tile<true>(rowp, panel, kc, ct, n, rows);
                     }
                 } else {
-                    edge_tile(ap, panel, kc, ct, n, rows, w, p0 != 0);
+                    edge_tile(rowp, panel, kc, ct, n, rows, w, p0 != 0);
                 }
             }
         }
