@@ -5,6 +5,15 @@
 #include <limits>
 #include <vector>
 
+// Four vectors of the exp map in flight at once: its polynomial is one long chain of
+// dependent multiply-adds, and clang's wasm cost model interleaves it only once
+// (exp_shifted_sum 1.19 -> 0.87 ns per element in a standalone wasm build).
+#if defined(__clang__)
+#define ATTNLAB_INTERLEAVE_4 _Pragma("clang loop interleave_count(4)")
+#else
+#define ATTNLAB_INTERLEAVE_4
+#endif
+
 namespace attnlab::kernels {
 
 namespace {
@@ -242,6 +251,7 @@ float exp_nonpositive(float x) {
 float exp_shifted_sum(const float* x, float* y, std::size_t n, float shift) {
     // A pure map (vectorises, with exp_nonpositive inlined in this file), then the sum in
     // lanes (no reassociation needed).
+    ATTNLAB_INTERLEAVE_4
     for (std::size_t j = 0; j < n; ++j) y[j] = exp_nonpositive(x[j] - shift);
     constexpr std::size_t L = 8;
     float lanes[L] = {};
