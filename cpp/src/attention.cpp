@@ -91,13 +91,28 @@ shape_t unflatten(const shape_t& lead, std::size_t batch, std::size_t row) {
     return index;
 }
 
+// Floats of scratch for one head's K and V, packed for kernels::matmul_packed.
+std::size_t packed_floats(std::size_t n, std::size_t d_k, std::size_t d_v) {
+    return kernels::packed_size(d_k, n) + kernels::packed_size(n, d_v);
+}
+
+// Queries per block of the hot path: about 64 KB per score-sized stage, so a block's four
+// stages stay in L2 from its Q K^T to its weights V; a multiple of the matmul's 4-row tile.
+std::size_t block_rows(std::size_t n) {
+    const std::size_t rows = (std::size_t(1) << 14) / n / 4 * 4;
+    return rows < 4 ? 4 : rows > 64 ? 64 : rows;
+}
+
 // The hot path: all batch slices of one call, into preallocated stages.
 void compute(const tensor& q, const tensor& k, const tensor& v, const row_masks& masks,
              const shape_t& lead, std::size_t m, std::size_t n, std::size_t d_k, std::size_t d_v,
-             std::vector<float>& key_t, attention_result& r, const std::string& fn) {
+             std::vector<float>& packed, attention_result& r, const std::string& fn) {
     constexpr float neg_inf = -std::numeric_limits<float>::infinity();
     const std::size_t batches = product(lead);
-    key_t.resize(d_k * n);
+    packed.resize(packed_floats(n, d_k, d_v));
+    float* const packed_k = packed.data();
+    float* const packed_v = packed.data() + kernels::packed_size(d_k, n);
+    const std::size_t step = block_rows(n);
     r.fully_masked_rows.clear();
     for (std::size_t b = 0; b < batches; ++b) {
         const float* qb = q.data() + b * m * d_k;   // [m, d_k]
@@ -108,39 +123,43 @@ void compute(const tensor& q, const tensor& k, const tensor& v, const row_masks&
         float* masked = r.masked.data() + b * m * n;
         float* weights = r.weights.data() + b * m * n;
         float* out = r.output.data() + b * m * d_v;
-
-        // pass 1: scores [m, n] = Q [m, d_k] K^T [d_k, n]
-        kernels::transpose(kb, key_t.data(), n, d_k);
-        kernels::matmul(qb, key_t.data(), scores, m, d_k, n);
-        // pass 2: scaled = scores * scale
-        const bool finite = kernels::scale(scores, scaled, m * n, r.scale);
-        for (std::size_t i = 0; !finite && i < m * n; ++i) {
-            if (!std::isfinite(scaled[i])) {
-                throw argument_error(fn + ": the scaled score" +
-                                     index_string(with_tail(lead, {m, n}), b * m * n + i) + " is " +
-                                     (std::isnan(scaled[i]) ? "NaN" : "infinite") +
-                                     ", beyond float32; expected smaller inputs or scale");
+        kernels::pack_bt(kb, n, d_k, packed_k);
+        kernels::pack_b(vb, n, d_v, packed_v);
+        for (std::size_t i0 = 0; i0 < m; i0 += step) {
+            const std::size_t rows = m - i0 < step ? m - i0 : step;
+            const std::size_t at = i0 * n;
+            // pass 1: scores [rows, n] = Q [rows, d_k] K^T [d_k, n]
+            kernels::matmul_packed(qb + i0 * d_k, packed_k, scores + at, rows, d_k, n);
+            // pass 2: scaled = scores * scale
+            const bool finite = kernels::scale(scores + at, scaled + at, rows * n, r.scale);
+            for (std::size_t i = at; !finite && i < at + rows * n; ++i) {
+                if (!std::isfinite(scaled[i])) {
+                    throw argument_error(fn + ": the scaled score" +
+                                         index_string(with_tail(lead, {m, n}), b * m * n + i) + " is " +
+                                         (std::isnan(scaled[i]) ? "NaN" : "infinite") +
+                                         ", beyond float32; expected smaller inputs or scale");
+                }
             }
+            // pass 3: masked = scaled, with -inf where a key is hidden; then row softmax
+            for (std::size_t i = i0; i < i0 + rows; ++i) {
+                const float* src = scaled + i * n;
+                float* dst = masked + i * n;
+                const key_range seen = masks.range(b, i);
+                for (std::size_t j = 0; j < seen.begin; ++j) dst[j] = neg_inf;
+                for (std::size_t j = seen.begin; j < seen.end; ++j) dst[j] = src[j];
+                for (std::size_t j = seen.end; j < n; ++j) dst[j] = neg_inf;
+                if (const float* allow = masks.mask_row(b, i)) {
+                    const std::size_t cs = masks.column_stride();
+                    for (std::size_t j = seen.begin; j < seen.end; ++j) dst[j] = allow[j * cs] != 0.0f ? dst[j] : neg_inf;
+                }
+                if (!kernels::softmax_row(dst, weights + i * n, n)) {
+                    r.fully_masked_rows.push_back(unflatten(lead, b, i));
+                }
+            }
+            // pass 4: output [rows, d_v] = weights [rows, n] V [n, d_v]; masked rows give 0.
+            kernels::matmul_packed(weights + at, packed_v, out + i0 * d_v, rows, n, d_v);
         }
-        // pass 3: masked = scaled, with -inf where a key is hidden; then row softmax
-        for (std::size_t i = 0; i < m; ++i) {
-            const float* src = scaled + i * n;
-            float* dst = masked + i * n;
-            const key_range seen = masks.range(b, i);
-            for (std::size_t j = 0; j < seen.begin; ++j) dst[j] = neg_inf;
-            for (std::size_t j = seen.begin; j < seen.end; ++j) dst[j] = src[j];
-            for (std::size_t j = seen.end; j < n; ++j) dst[j] = neg_inf;
-            if (const float* allow = masks.mask_row(b, i)) {
-                const std::size_t cs = masks.column_stride();
-                for (std::size_t j = seen.begin; j < seen.end; ++j) dst[j] = allow[j * cs] != 0.0f ? dst[j] : neg_inf;
-            }
-            if (!kernels::softmax_row(dst, weights + i * n, n)) {
-                r.fully_masked_rows.push_back(unflatten(lead, b, i));
-            }
-        }
-        // pass 4: output [m, d_v] = weights [m, n] V [n, d_v]; masked rows give 0.
         // Weights summing to a hair over 1 times values near the float32 limit can overflow.
-        kernels::matmul(weights, vb, out, m, n, d_v);
         if (!kernels::all_finite(out, m * d_v)) {
             require_no_overflow(r.output.data(), with_tail(lead, {m, d_v}), fn, "the output", "V");
         }
@@ -195,8 +214,8 @@ attention_result attention(const tensor& q, const tensor& k, const tensor& v,
     r.scale = resolve_scale(opts, d_k, fn);
     const row_masks masks(opts, lead, m, n, fn);
     allocate(r, lead, m, n, d_v, opts.max_elements, fn);
-    std::vector<float> key_t;
-    compute(q, k, v, masks, lead, m, n, d_k, d_v, key_t, r, fn);
+    std::vector<float> packed;
+    compute(q, k, v, masks, lead, m, n, d_k, d_v, packed, r, fn);
     return r;
 }
 
@@ -220,14 +239,14 @@ attention_workspace::attention_workspace(const shape_t& lead, std::size_t m, std
     q_ = zeros(with_tail(lead, {m, d_k}));
     k_ = zeros(with_tail(lead, {n, d_k}));
     v_ = zeros(with_tail(lead, {n, d_v}));
-    key_t_.resize(d_k * n);
+    packed_.resize(packed_floats(n, d_k, d_v));
 }
 
 const attention_result& attention_workspace::run() {
     require_finite(q_, run_fn, "Q");
     require_finite(k_, run_fn, "K");
     require_finite(v_, run_fn, "V");
-    compute(q_, k_, v_, masks_, lead_, m_, n_, d_k_, d_v_, key_t_, result_, run_fn);
+    compute(q_, k_, v_, masks_, lead_, m_, n_, d_k_, d_v_, packed_, result_, run_fn);
     return result_;
 }
 

@@ -41,8 +41,10 @@ tiled_result tiled_attention(const tensor& q, const tensor& k, const tensor& v, 
     const row_masks& masks = d.masks;
     const std::size_t bq = r.block_q, bk = r.block_k, d_k = d.d_k, d_v = d.d_v, m = d.m, n = d.n;
 
-    // The only working memory: one tile's scores, K block transposed, weights V, and row state.
-    std::vector<float> s(bq * bk), kt(d_k * bk), pv(bq * d_v), row_max(bq), row_sum(bq);
+    // The only working memory: one tile's scores, a K or V block packed for the matmul,
+    // weights V, and row state.
+    std::vector<float> s(bq * bk), pv(bq * d_v), row_max(bq), row_sum(bq);
+    std::vector<float> packed(std::max(kernels::packed_size(d_k, bk), kernels::packed_size(bk, d_v)));
     detail::tile_tally tally;
     for (std::size_t b = 0; b < d.batches; ++b) {
         const float* qb = q.data() + b * m * d_k;  // [m, d_k]
@@ -71,8 +73,8 @@ tiled_result tiled_attention(const tensor& q, const tensor& k, const tensor& v, 
             }
             const std::size_t rows = i1 - i0, cols = j1 - j0;
             // pass 1: s [rows, cols] = Q block [rows, d_k] K block^T [d_k, cols], times scale
-            kernels::transpose(kb + j0 * d_k, kt.data(), cols, d_k);
-            kernels::matmul(qb + i0 * d_k, kt.data(), s.data(), rows, d_k, cols);
+            kernels::pack_bt(kb + j0 * d_k, cols, d_k, packed.data());
+            kernels::matmul_packed(qb + i0 * d_k, packed.data(), s.data(), rows, d_k, cols);
             if (!kernels::scale(s.data(), s.data(), rows * cols, r.scale)) {
                 detail::throw_score_overflow(s.data(), rows, cols, d, b, i0, j0, fn);
             }
@@ -92,7 +94,8 @@ tiled_result tiled_attention(const tensor& q, const tensor& k, const tensor& v, 
                 }
             }
             // pass 3: o += p [rows, cols] V block [cols, d_v]
-            kernels::matmul(s.data(), vb + j0 * d_v, pv.data(), rows, cols, d_v);
+            kernels::pack_b(vb + j0 * d_v, cols, d_v, packed.data());
+            kernels::matmul_packed(s.data(), packed.data(), pv.data(), rows, cols, d_v);
             float* o = out + i0 * d_v;
             for (std::size_t x = 0; x < rows * d_v; ++x) o[x] += pv[x];
         });

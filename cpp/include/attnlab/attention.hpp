@@ -91,7 +91,7 @@ private:
     tensor q_, k_, v_;
     row_masks masks_;
     attention_result result_;
-    std::vector<float> key_t_;  // scratch: one head's K transposed, [d_k, n]
+    std::vector<float> packed_;  // scratch: one head's K, then V, packed for the matmul kernel
 };
 
 }  // namespace attnlab

@@ -10,9 +10,25 @@
 
 namespace attnlab::kernels {
 
-/// @brief c[m, n] = a[m, k] * b[k, n].
+/// @brief c[m, n] = a[m, k] * b[k, n]. Packs b into a temporary (see matmul_packed).
 void matmul(const float* a, const float* b, float* c, std::size_t m, std::size_t k,
             std::size_t n);
+
+/// @brief Floats needed to hold b[k, n] packed for matmul_packed.
+std::size_t packed_size(std::size_t k, std::size_t n);
+
+/// @brief Packs row-major b[k, n] into bp (packed_size(k, n) floats): column panels, each
+/// [k][width] contiguous and zero padded, so the matmul reads b front to back.
+void pack_b(const float* b, std::size_t k, std::size_t n, float* bp);
+
+/// @brief Packs b = bt^T, for bt[n, k] row-major (keys as rows, for Q K^T), as pack_b would
+/// pack b itself; no separate transpose is needed.
+void pack_bt(const float* bt, std::size_t n, std::size_t k, float* bp);
+
+/// @brief c[m, n] = a[m, k] * b[k, n], with b packed by pack_b or pack_bt. Each entry is
+/// summed over k in order from 0, so the result does not depend on how the work is tiled.
+void matmul_packed(const float* a, const float* bp, float* c, std::size_t m, std::size_t k,
+                   std::size_t n);
 
 /// @brief at[cols, rows] = transpose of a[rows, cols].
 void transpose(const float* a, float* at, std::size_t rows, std::size_t cols);
