@@ -8,6 +8,7 @@
 
 const { Tensor } = require('./tensor.js');
 const { engineObject } = require('./engine-object.js');
+const { FloatPool } = require('./float-pool.js');
 
 // Indices shared with staging.cpp: input slots, the scaling rule numbers, and the names
 // the engine puts in messages (registered once, so calls pass small numbers, not strings).
@@ -24,18 +25,20 @@ class Staging {
     this._handle = engineObject(core, 'Staging');
     NAMES.forEach((name, i) => this._handle.setName(i, name));
     this._scratch = this._handle.scratchAddress() / 8;
+    this._buffer = null;
     this._f32 = null;
     this._f64 = null;
+    this._pool = new FloatPool();
   }
 
-  /** The engine's memory as it is now (growing it detaches the old buffer). */
+  /** The engine's memory as it is now (growing it detaches the old buffer, and its views read length 0). */
   buffer() {
-    if (!this._f32 || this._f32.buffer.byteLength === 0) {
-      const buffer = this._handle.memoryView().buffer;
-      this._f32 = new Float32Array(buffer);
-      this._f64 = new Float64Array(buffer);
+    if (!this._f32 || this._f32.length === 0) {
+      this._buffer = this._handle.memoryView().buffer;
+      this._f32 = new Float32Array(this._buffer);
+      this._f64 = new Float64Array(this._buffer);
     }
-    return this._f32.buffer;
+    return this._buffer;
   }
 
   _putShape(at, shape) {
@@ -108,11 +111,21 @@ class Staging {
     }
     outShape[rank - 1] = h[s + 9];
     const outSize = shape[rank - 1] === 0 ? 0 : (size / shape[rank - 1]) * outShape[rank - 1];
+    let total = 0;
+    for (let i = 0; i < stages.length; i++) total += stages[i] === 'output' ? outSize : size;
+    const pooled = this._pool.fits(total);
     const out = {};
     for (let i = 0; i < stages.length; i++) {
       const stage = stages[i], isOutput = stage === 'output';
-      const start = h[s + HEADER[stage]] / 4;
-      out[stage] = new Tensor((isOutput ? outShape : shape).slice(), f32.slice(start, start + (isOutput ? outSize : size)));
+      const start = h[s + HEADER[stage]] / 4, end = start + (isOutput ? outSize : size);
+      let data;
+      if (pooled) {
+        data = this._pool.take(end - start);
+        data.set(f32.subarray(start, end));
+      } else {
+        data = f32.slice(start, end);
+      }
+      out[stage] = new Tensor((isOutput ? outShape : shape).slice(), data);
     }
     out.scale = h[s];
     const count = h[s + 1], rows = new Array(count);
