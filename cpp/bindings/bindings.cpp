@@ -201,8 +201,6 @@ EMSCRIPTEN_BINDINGS(attnlab) {
         .method<&staging::set_name>("setName")
         .method<&staging::input>("input")
         .method<&staging::attention>("attention")
-        .method<&staging::lookup>("lookup")
-        .method<&staging::run_cached>("runCached")
         .method<&staging::error>("error")
         .method<&staging::release>("release");
     object_functions<workspace_handle>("Workspace")

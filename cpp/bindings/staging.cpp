@@ -3,10 +3,12 @@
 #include <cstdint>
 #include <new>
 
+#include <emscripten/em_macros.h>
 #include <emscripten/val.h>
 
 #include "attnlab/errors.hpp"
 #include "convert.hpp"
+#include "object_functions.hpp"
 
 namespace attnlab::bindings {
 
@@ -169,3 +171,20 @@ void staging::release() {
 }
 
 }  // namespace attnlab::bindings
+
+// The calls of a repeated small lab.attention (web/src/staging.js), as plain wasm exports
+// rather than embind functions: embind's invoker converts every argument through its type
+// table, 0.15-0.25 us a call at n = 5, as long as copying the result out. These take numbers.
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE int attnlab_staging_lookup(double address, int causal, int has_scale, double scale, int rule,
+                                                double temperature, double len_q, double len_k, double len_v) {
+    return attnlab::bindings::object_at<attnlab::bindings::staging>(address).lookup(
+        causal != 0, has_scale != 0, scale, rule, temperature, len_q, len_k, len_v);
+}
+
+EMSCRIPTEN_KEEPALIVE int attnlab_staging_run_cached(double address) {
+    return attnlab::bindings::object_at<attnlab::bindings::staging>(address).run_cached() ? 1 : 0;
+}
+
+}  // extern "C"

@@ -73,12 +73,15 @@ class Staging {
         at = this._putShape(at, q.shape);
         at = this._putShape(at, k.shape);
         this._putShape(at, v.shape);
-        if (this._handle.lookup(o.causal, hasScale, scale, rule, temperature, q.data.length, k.data.length, v.data.length)) {
+        // Plain wasm exports (staging.cpp), not embind: these two calls are the whole engine
+        // round trip of a repeated call.
+        const core = this._core, address = this._handle.address;
+        if (core._attnlab_staging_lookup(address, o.causal, hasScale, scale, rule, temperature, q.data.length, k.data.length, v.data.length)) {
           const h = this._f64, s = this._scratch;
           this._f32.set(q.data, h[s] / 4);
           this._f32.set(k.data, h[s + 1] / 4);
           this._f32.set(v.data, h[s + 2] / 4);
-          if (!this._handle.runCached()) throw new Error(this._handle.error());
+          if (!core._attnlab_staging_run_cached(address)) throw new Error(this._handle.error());
           const out = this._result(stages);
           done = true;
           return out;
