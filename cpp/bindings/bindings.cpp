@@ -198,7 +198,6 @@ EMSCRIPTEN_BINDINGS(attnlab) {
     object_functions<staging>("Staging")
         .method<&staging::scratch_address>("scratchAddress")
         .method<&staging::memory_view>("memoryView")
-        .method<&staging::set_name>("setName")
         .method<&staging::input>("input")
         .method<&staging::attention>("attention")
         .method<&staging::error>("error")

@@ -38,15 +38,12 @@ emscripten::val staging::memory_view() const {
     return emscripten::val(emscripten::typed_memory_view(0, static_cast<const float*>(nullptr)));
 }
 
-void staging::set_name(int index, const std::string& name) {
-    if (index < 0) return;
-    if (names_.size() <= static_cast<std::size_t>(index)) names_.resize(index + 1);
-    names_[index] = name;
-}
-
+// The names in messages, by the numbers web/src/staging.js passes: the function (0), then the
+// input slots plus one. Constant, so nothing is registered from JS while the engine starts.
 const std::string& staging::name(int index) const {
-    static const std::string unknown = "?";
-    return index >= 0 && static_cast<std::size_t>(index) < names_.size() ? names_[index] : unknown;
+    static const std::string names[] = {"attention", "Q", "K", "V", "validLens", "mask", "?"};
+    constexpr int count = static_cast<int>(sizeof(names) / sizeof(names[0])) - 1;
+    return names[index >= 0 && index < count ? index : count];
 }
 
 double staging::input(int slot, int fn, int name_index, int rank, double length) {

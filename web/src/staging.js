@@ -10,11 +10,10 @@ const { Tensor } = require('./tensor.js');
 const { engineObject } = require('./engine-object.js');
 const { FloatPool } = require('./float-pool.js');
 
-// Indices shared with staging.cpp: input slots, the scaling rule numbers, and the names
-// the engine puts in messages (registered once, so calls pass small numbers, not strings).
+// Indices shared with staging.cpp: input slots and the scaling rule numbers. Messages name
+// the function as 0 and slot s as s + 1 (staging::name), so calls pass numbers, not strings.
 const SLOT = { Q: 0, K: 1, V: 2, validLens: 3, mask: 4 };
 const RULE = { sqrt: 0, none: 1, dk: 2 };
-const NAMES = ['attention', 'Q', 'K', 'V', 'validLens', 'mask'];
 const SCRATCH = 64;  // doubles in staging::scratch_
 // Where the result header keeps each stage's address (staging.hpp, attention()).
 const HEADER = { scores: 4, scaled: 5, masked: 6, weights: 7, output: 8 };
@@ -23,7 +22,6 @@ class Staging {
   constructor(core) {
     this._core = core;
     this._handle = engineObject(core, 'Staging');
-    NAMES.forEach((name, i) => this._handle.setName(i, name));
     this._scratch = this._handle.scratchAddress() / 8;
     this._buffer = null;
     this._f32 = null;
