@@ -198,11 +198,8 @@ EMSCRIPTEN_BINDINGS(attnlab) {
     object_functions<staging>("Staging")
         .method<&staging::scratch_address>("scratchAddress")
         .method<&staging::memory_view>("memoryView")
-        .method<&staging::set_name>("setName")
         .method<&staging::input>("input")
         .method<&staging::attention>("attention")
-        .method<&staging::lookup>("lookup")
-        .method<&staging::run_cached>("runCached")
         .method<&staging::error>("error")
         .method<&staging::release>("release");
     object_functions<workspace_handle>("Workspace")

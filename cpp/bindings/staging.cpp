@@ -3,10 +3,12 @@
 #include <cstdint>
 #include <new>
 
+#include <emscripten/em_macros.h>
 #include <emscripten/val.h>
 
 #include "attnlab/errors.hpp"
 #include "convert.hpp"
+#include "object_functions.hpp"
 
 namespace attnlab::bindings {
 
@@ -36,15 +38,12 @@ emscripten::val staging::memory_view() const {
     return emscripten::val(emscripten::typed_memory_view(0, static_cast<const float*>(nullptr)));
 }
 
-void staging::set_name(int index, const std::string& name) {
-    if (index < 0) return;
-    if (names_.size() <= static_cast<std::size_t>(index)) names_.resize(index + 1);
-    names_[index] = name;
-}
-
+// The names in messages, by the numbers web/src/staging.js passes: the function (0), then the
+// input slots plus one. Constant, so nothing is registered from JS while the engine starts.
 const std::string& staging::name(int index) const {
-    static const std::string unknown = "?";
-    return index >= 0 && static_cast<std::size_t>(index) < names_.size() ? names_[index] : unknown;
+    static const std::string names[] = {"attention", "Q", "K", "V", "validLens", "mask", "?"};
+    constexpr int count = static_cast<int>(sizeof(names) / sizeof(names[0])) - 1;
+    return names[index >= 0 && index < count ? index : count];
 }
 
 double staging::input(int slot, int fn, int name_index, int rank, double length) {
@@ -169,3 +168,20 @@ void staging::release() {
 }
 
 }  // namespace attnlab::bindings
+
+// The calls of a repeated small lab.attention (web/src/staging.js), as plain wasm exports
+// rather than embind functions: embind's invoker converts every argument through its type
+// table, 0.15-0.25 us a call at n = 5, as long as copying the result out. These take numbers.
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE int attnlab_staging_lookup(double address, int causal, int has_scale, double scale, int rule,
+                                                double temperature, double len_q, double len_k, double len_v) {
+    return attnlab::bindings::object_at<attnlab::bindings::staging>(address).lookup(
+        causal != 0, has_scale != 0, scale, rule, temperature, len_q, len_k, len_v);
+}
+
+EMSCRIPTEN_KEEPALIVE int attnlab_staging_run_cached(double address) {
+    return attnlab::bindings::object_at<attnlab::bindings::staging>(address).run_cached() ? 1 : 0;
+}
+
+}  // extern "C"

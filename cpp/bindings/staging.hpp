@@ -27,9 +27,6 @@ public:
     /// A zero-length Float32Array over wasm memory: JS takes its .buffer.
     emscripten::val memory_view() const;
 
-    /// Names used in error messages, indexed by the numbers JS passes (registered once by JS).
-    void set_name(int index, const std::string& name);
-
     /// Allocates input `slot` with the shape in scratch[0, rank) and checks `length` against it.
     /// Returns the byte address to copy the data to, or -1 with error() set.
     double input(int slot, int fn, int name, int rank, double length);
@@ -78,7 +75,6 @@ private:
     cache_key cached_key_;
 
     std::array<double, scratch_size> scratch_{};
-    std::vector<std::string> names_;
     // Empty between calls: optional, since a default xarray still allocates one element.
     std::array<std::optional<tensor>, slots> inputs_;
     std::optional<attention_result> result_;

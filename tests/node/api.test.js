@@ -183,3 +183,31 @@ test('randomNormal repeats for a seed; maxAbsDiff compares tensors', async () =>
   assert.ok(lab.maxAbsDiff(a, lab.randomNormal({ shape: [3, 4], seed: 6 })) > 0);
   assert.throws(() => lab.maxAbsDiff([1, 2], [1]), { message: 'maxAbsDiff: b has shape [1] but a has [2]; expected the same shape' });
 });
+
+test('small results stay their own: 40 repeated n = 5 calls each match the float64 reference afterwards, and writing into one changes no other', async () => {
+  const lab = await loadAttentionLab();
+  const { random, randomNested, attentionHead, maxDiff } = require('./reference.js');
+  const rand = random(905);
+  const asInput = (nested) => ({ shape: [nested.length, nested[0].length], data: Float32Array.from(nested.flat()) });
+  const calls = [];
+  // 40 calls of five stages at n = 5, d = 16 hold more floats than one 16 KB pooled slab.
+  for (let c = 0; c < 40; c++) {
+    const q = randomNested([5, 16], rand), k = randomNested([5, 16], rand), v = randomNested([5, 16], rand);
+    calls.push({ ref: attentionHead(q, k, v, 1 / Math.sqrt(16)), r: lab.attention(asInput(q), asInput(k), asInput(v)) });
+  }
+  for (const [c, { ref, r }] of calls.entries()) {
+    for (const stage of ['scores', 'scaled', 'weights', 'output']) {
+      const worst = maxDiff(r[stage].data, ref[stage]);
+      assert.ok(worst < 1e-5, `call ${c} ${stage}: max |diff| ${worst}`);
+    }
+    assert.deepEqual(Array.from(r.masked.data), Array.from(r.scaled.data), `call ${c}: nothing masked`);
+  }
+  const before = calls.map(({ r }) => ['scores', 'scaled', 'masked', 'weights', 'output'].map((s) => Array.from(r[s].data)));
+  calls[7].r.weights.data.fill(9);
+  calls[7].r.output.data.fill(9);
+  calls.forEach(({ r }, c) => {
+    if (c === 7) return;
+    ['scores', 'scaled', 'masked', 'weights', 'output'].forEach((s, i) => assert.deepEqual(Array.from(r[s].data), before[c][i], `call ${c} ${s}`));
+  });
+  assert.deepEqual(Array.from(calls[7].r.scaled.data), before[7][1], 'the other stages of the call written to');
+});

@@ -103,3 +103,11 @@ test("require('attention-lab') and import('attention-lab') resolve to the node e
   assert.ok(fs.existsSync(path.join(root, entry.browser)), 'the browser entry is built');
   assert.doesNotMatch(fs.readFileSync(path.join(root, entry.browser), 'utf8'), /node:|require\(["'](fs|path|module)["']\)/);
 });
+
+test('with the bytes in hand (node) the engine is ready before the event loop turns', async () => {
+  let turned = false;
+  setImmediate(() => { turned = true; });
+  const lab = await makeLoader(createCore, () => wasm)();
+  assert.equal(turned, false, 'a setImmediate callback ran before the engine was ready');
+  assert.equal(lab.attention([[1, 0]], [[1, 0], [0, 1]], [[1], [3]]).output.data.length, 1);
+});

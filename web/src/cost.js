@@ -6,7 +6,6 @@
 
 const { fromEngine, describe } = require('./tensor.js');
 const { checkSpec, boolOption, numberArg, numberOption, attentionOptions } = require('./options.js');
-const { KVCache } = require('./kv-cache.js');
 
 const TILED_OPTIONS = ['causal', 'validLens', 'window', 'scale', 'blockQ', 'blockK'];
 const EXPLAIN_OPTIONS = ['block', 'causal', 'validLens', 'window', 'scale'];
@@ -120,6 +119,7 @@ function costApi(core, { input, ctx, unwrap }) {
      * @param spec { heads, kvHeads = heads, dHead, maxLength, scale = 1/sqrt(dHead) }
      */
     createKVCache(spec) {
+      const { KVCache } = require('./kv-cache.js');  // on first use: lab.js says why
       return new KVCache(core, spec, { input });
     },
   };

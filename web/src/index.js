@@ -1,8 +1,11 @@
 'use strict';
 // loadAttentionLab for any environment, given the engine factory and a source of the wasm
-// bytes. The bytes are compiled with WebAssembly.instantiate through emscripten's
-// instantiateWasm hook, so the glue never fetches. One attempt per loader: every caller
-// (several widgets on a page) shares the engine, or the same rejection.
+// bytes, handed to the glue through emscripten's instantiateWasm hook, so the glue never
+// fetches. Bytes in hand (node reads its .wasm file) are compiled and instantiated at once:
+// the engine is ready without a trip through the event loop, where node's start-up leaves
+// a garbage collection waiting. A promise of bytes (browsers decode the embedded copy) goes
+// through WebAssembly.instantiate, which compiles off the main thread. One attempt per
+// loader: every caller (several widgets on a page) shares the engine, or the same rejection.
 
 const { createLab } = require('./lab.js');
 const { loadError, loadErrorCode } = require('./load-error.js');
@@ -21,11 +24,22 @@ function startEngine(createCore, getBytes) {
         print: quiet,
         printErr: quiet,
         instantiateWasm(imports, receiveInstance) {
-          Promise.resolve()
-            .then(getBytes)
-            .then((bytes) => WebAssembly.instantiate(bytes, imports))
-            .then((r) => receiveInstance(r.instance, r.module))
-            .catch(fail);
+          try {
+            const bytes = getBytes();
+            if (bytes && typeof bytes.then === 'function') {
+              bytes
+                .then((b) => WebAssembly.instantiate(b, imports))
+                .then((r) => receiveInstance(r.instance, r.module))
+                .catch(fail);
+            } else {
+              const module = new WebAssembly.Module(bytes);
+              const instance = new WebAssembly.Instance(module, imports);
+              receiveInstance(instance, module);
+              return instance.exports;
+            }
+          } catch (err) {
+            fail(err);
+          }
           return {};
         },
       }).then(resolve, fail);
@@ -37,7 +51,7 @@ function startEngine(createCore, getBytes) {
 
 /**
  * @param createCore the emscripten factory (MODULARIZE build of cpp/bindings)
- * @param getBytes () => wasm bytes (Uint8Array/ArrayBuffer) or a promise of them
+ * @param getBytes () => wasm bytes (Uint8Array/ArrayBuffer: compiled synchronously) or a promise of them
  */
 function makeLoader(createCore, getBytes) {
   let pending = null;

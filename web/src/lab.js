@@ -9,8 +9,8 @@ const {
   checkKeys, checkSpec, boolOption, numberOption, numberArg, numberList, choiceOption, stagesOption,
   attentionOptions, ATTENTION_OPTIONS, ATTENTION_CALL_OPTIONS,
 } = require('./options.js');
-const { Workspace } = require('./workspace.js');
-const { DotProductStats } = require('./dot-product-stats.js');
+// workspace.js, dot-product-stats.js (and cost.js's kv-cache.js) are required by the call
+// that first needs them: few pages do, and each module loaded costs the engine's start-up.
 const { Staging } = require('./staging.js');
 const { costApi } = require('./cost.js');
 const { mistakesApi } = require('./mistakes.js');
@@ -35,6 +35,7 @@ function createLab(core) {
   // What tensor.js needs from the engine: its size cap and its memory (to copy views of it).
   const ctx = { maxElements: core.maxElements(), engineBuffer: () => staging.buffer() };
   const input = (value, fn, name) => toInput(value, fn, name, ctx);
+  const mistakes = mistakesApi(core, ctx, unwrap);
 
   return {
     /**
@@ -101,6 +102,7 @@ function createLab(core) {
      * @param spec { dk, seed = 1 }
      */
     createDotProductStats(spec) {
+      const { DotProductStats } = require('./dot-product-stats.js');
       return new DotProductStats(core, spec);
     },
 
@@ -177,6 +179,7 @@ function createLab(core) {
      * @param spec { batch = [], m, n, dk, dv, causal, validLens, mask, scale }
      */
     createWorkspace(spec) {
+      const { Workspace } = require('./workspace.js');
       return new Workspace(core, spec, ctx);
     },
 
@@ -197,7 +200,11 @@ function createLab(core) {
 
     ...costApi(core, { input, ctx, unwrap }),
 
-    ...mistakesApi(core, ctx, unwrap),
+    mistake: mistakes.mistake,
+    /** Every mistake: [{ name, title, symptom, fix }], in teaching order (read on first use). */
+    get MISTAKES() {
+      return mistakes.MISTAKES;
+    },
     Tensor,
     ATTENTION_OPTIONS,
   };

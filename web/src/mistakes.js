@@ -23,7 +23,9 @@ function cellRows(raw) {
  * @param core the embind module; ctx what tensor.js needs; unwrap turns { error } into a throw
  */
 function mistakesApi(core, ctx, unwrap) {
-  const MISTAKES = Object.freeze(core.mistakeCatalog().map((m) => Object.freeze(m)));
+  // Read from the engine on first use rather than while it starts.
+  let catalog = null;
+  const MISTAKES = () => catalog || (catalog = Object.freeze(core.mistakeCatalog().map((m) => Object.freeze(m))));
   return {
     /**
      * One mistake beside the correct computation, for one head.
@@ -36,7 +38,7 @@ function mistakesApi(core, ctx, unwrap) {
     mistake(name, spec) {
       const fn = 'mistake';
       if (typeof name !== 'string') {
-        throw new Error(`${fn}: name is ${describe(name)}; expected a string, one of ${MISTAKES.map((m) => m.name).join(', ')}`);
+        throw new Error(`${fn}: name is ${describe(name)}; expected a string, one of ${MISTAKES().map((m) => m.name).join(', ')}`);
       }
       const o = checkSpec(fn, spec, SPEC_KEYS);
       const args = {
@@ -60,7 +62,9 @@ function mistakesApi(core, ctx, unwrap) {
     },
 
     /** Every mistake: [{ name, title, symptom, fix }], in teaching order. */
-    MISTAKES,
+    get MISTAKES() {
+      return MISTAKES();
+    },
   };
 }
 

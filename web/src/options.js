@@ -10,10 +10,13 @@
 
 const { describe, toInput } = require('./tensor.js');
 
-/** The own enumerable properties of `options` (a null-prototype copy), or {} when absent. */
+// What checkKeys gives for absent options: read-only, so one object serves every call.
+const NO_OPTIONS = Object.freeze(Object.create(null));
+
+/** The own enumerable properties of `options` (a null-prototype copy, read-only when absent). */
 function checkKeys(fn, options, allowed) {
+  if (options === undefined || options === null) return NO_OPTIONS;
   const own = Object.create(null);
-  if (options === undefined || options === null) return own;
   if (typeof options !== 'object' || Array.isArray(options)) {
     throw new Error(`${fn}: options is ${describe(options)}; expected an object such as { ${allowed[0]}: ... }`);
   }
@@ -35,7 +38,10 @@ function checkSpec(fn, spec, allowed) {
 }
 
 function boolOption(fn, options, key, fallback = false) {
-  const value = options[key];
+  return boolValue(fn, key, options[key], fallback);
+}
+
+function boolValue(fn, key, value, fallback = false) {
   if (value === undefined) return fallback;
   if (typeof value !== 'boolean') throw new Error(`${fn}: ${key} is ${describe(value)}; expected true or false`);
   return value;
@@ -43,7 +49,10 @@ function boolOption(fn, options, key, fallback = false) {
 
 /** A number option that may be left out (undefined or null). */
 function numberOption(fn, options, key) {
-  const value = options[key];
+  return numberValue(fn, key, options[key]);
+}
+
+function numberValue(fn, key, value) {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'number') throw new Error(`${fn}: ${key} is ${describe(value)}; expected a number`);
   return value;
@@ -69,7 +78,10 @@ function numberList(fn, value, key) {
 }
 
 function choiceOption(fn, options, key, choices, hint) {
-  const value = options[key];
+  return choiceValue(fn, key, options[key], choices, hint);
+}
+
+function choiceValue(fn, key, value, choices, hint) {
   if (value === undefined) return undefined;
   if (!choices.includes(value)) {
     throw new Error(`${fn}: ${key} = ${typeof value === 'string' ? JSON.stringify(value) : describe(value)}; expected ${hint}`);
@@ -78,23 +90,29 @@ function choiceOption(fn, options, key, choices, hint) {
 }
 
 const ATTENTION_OPTIONS = ['causal', 'validLens', 'mask', 'window', 'scale', 'scaling', 'temperature'];
-const STAGES = ['scores', 'scaled', 'masked', 'weights', 'output'];
+const STAGES = Object.freeze(['scores', 'scaled', 'masked', 'weights', 'output']);
 const SCALINGS = ['sqrt', 'none', 'dk'];
 const ATTENTION_CALL_OPTIONS = [...ATTENTION_OPTIONS, 'stages'];
 
-/** Which stages to copy out: all by default, else a list of STAGES names. */
+// One frozen list per subset of STAGES, in STAGES order: a call allocates nothing for it.
+const STAGE_LISTS = [];
+
+/** Which stages to copy out: all by default, else a list of STAGES names (a shared, frozen array). */
 function stagesOption(fn, options) {
   const value = options.stages;
   if (value === undefined) return STAGES;
   if (!Array.isArray(value)) throw new Error(`${fn}: stages is ${describe(value)}; expected an array such as ['weights', 'output']`);
   if (value.length > STAGES.length * 4) throw new Error(`${fn}: stages has ${value.length} entries; expected some of ${STAGES.join(', ')}`);
+  let set = 0;
   for (let i = 0; i < value.length; i++) {
-    if (!STAGES.includes(value[i])) {
+    const index = STAGES.indexOf(value[i]);
+    if (index < 0) {
       const got = typeof value[i] === 'string' ? JSON.stringify(value[i]) : describe(value[i]);
       throw new Error(`${fn}: stages[${i}] = ${got}; expected one of ${STAGES.join(', ')}`);
     }
+    set |= 1 << index;
   }
-  return STAGES.filter((s) => value.includes(s));
+  return STAGE_LISTS[set] || (STAGE_LISTS[set] = Object.freeze(STAGES.filter((_, i) => set & (1 << i))));
 }
 
 /**
@@ -103,14 +121,15 @@ function stagesOption(fn, options) {
  */
 function attentionOptions(fn, raw, ctx, allowed = ATTENTION_OPTIONS) {
   const o = checkKeys(fn, raw, allowed);
-  const out = { causal: boolOption(fn, o, 'causal') };
-  const scale = numberOption(fn, o, 'scale');
+  // Named reads (not options[key] through helpers): this runs on every lab.attention call.
+  const out = { causal: boolValue(fn, 'causal', o.causal) };
+  const scale = numberValue(fn, 'scale', o.scale);
   if (scale !== undefined) out.scale = scale;
-  const scaling = choiceOption(fn, o, 'scaling', SCALINGS, "'sqrt' (1/sqrt(d_k)), 'none' or 'dk' (1/d_k)");
+  const scaling = choiceValue(fn, 'scaling', o.scaling, SCALINGS, "'sqrt' (1/sqrt(d_k)), 'none' or 'dk' (1/d_k)");
   if (scaling !== undefined) out.scaling = scaling;
-  const temperature = numberOption(fn, o, 'temperature');
+  const temperature = numberValue(fn, 'temperature', o.temperature);
   if (temperature !== undefined) out.temperature = temperature;
-  const window = numberOption(fn, o, 'window');
+  const window = numberValue(fn, 'window', o.window);
   if (window !== undefined) out.window = window;
   if (o.validLens !== undefined && o.validLens !== null) out.validLens = toInput(o.validLens, fn, 'validLens', ctx);
   if (o.mask !== undefined && o.mask !== null) out.mask = toInput(o.mask, fn, 'mask', ctx, true);

@@ -8,12 +8,12 @@
 
 const { Tensor } = require('./tensor.js');
 const { engineObject } = require('./engine-object.js');
+const { FloatPool } = require('./float-pool.js');
 
-// Indices shared with staging.cpp: input slots, the scaling rule numbers, and the names
-// the engine puts in messages (registered once, so calls pass small numbers, not strings).
+// Indices shared with staging.cpp: input slots and the scaling rule numbers. Messages name
+// the function as 0 and slot s as s + 1 (staging::name), so calls pass numbers, not strings.
 const SLOT = { Q: 0, K: 1, V: 2, validLens: 3, mask: 4 };
 const RULE = { sqrt: 0, none: 1, dk: 2 };
-const NAMES = ['attention', 'Q', 'K', 'V', 'validLens', 'mask'];
 const SCRATCH = 64;  // doubles in staging::scratch_
 // Where the result header keeps each stage's address (staging.hpp, attention()).
 const HEADER = { scores: 4, scaled: 5, masked: 6, weights: 7, output: 8 };
@@ -22,20 +22,21 @@ class Staging {
   constructor(core) {
     this._core = core;
     this._handle = engineObject(core, 'Staging');
-    NAMES.forEach((name, i) => this._handle.setName(i, name));
     this._scratch = this._handle.scratchAddress() / 8;
+    this._buffer = null;
     this._f32 = null;
     this._f64 = null;
+    this._pool = new FloatPool();
   }
 
-  /** The engine's memory as it is now (growing it detaches the old buffer). */
+  /** The engine's memory as it is now (growing it detaches the old buffer, and its views read length 0). */
   buffer() {
-    if (!this._f32 || this._f32.buffer.byteLength === 0) {
-      const buffer = this._handle.memoryView().buffer;
-      this._f32 = new Float32Array(buffer);
-      this._f64 = new Float64Array(buffer);
+    if (!this._f32 || this._f32.length === 0) {
+      this._buffer = this._handle.memoryView().buffer;
+      this._f32 = new Float32Array(this._buffer);
+      this._f64 = new Float64Array(this._buffer);
     }
-    return this._f32.buffer;
+    return this._buffer;
   }
 
   _putShape(at, shape) {
@@ -70,12 +71,15 @@ class Staging {
         at = this._putShape(at, q.shape);
         at = this._putShape(at, k.shape);
         this._putShape(at, v.shape);
-        if (this._handle.lookup(o.causal, hasScale, scale, rule, temperature, q.data.length, k.data.length, v.data.length)) {
+        // Plain wasm exports (staging.cpp), not embind: these two calls are the whole engine
+        // round trip of a repeated call.
+        const core = this._core, address = this._handle.address;
+        if (core._attnlab_staging_lookup(address, o.causal, hasScale, scale, rule, temperature, q.data.length, k.data.length, v.data.length)) {
           const h = this._f64, s = this._scratch;
           this._f32.set(q.data, h[s] / 4);
           this._f32.set(k.data, h[s + 1] / 4);
           this._f32.set(v.data, h[s + 2] / 4);
-          if (!this._handle.runCached()) throw new Error(this._handle.error());
+          if (!core._attnlab_staging_run_cached(address)) throw new Error(this._handle.error());
           const out = this._result(stages);
           done = true;
           return out;
@@ -108,11 +112,21 @@ class Staging {
     }
     outShape[rank - 1] = h[s + 9];
     const outSize = shape[rank - 1] === 0 ? 0 : (size / shape[rank - 1]) * outShape[rank - 1];
+    let total = 0;
+    for (let i = 0; i < stages.length; i++) total += stages[i] === 'output' ? outSize : size;
+    const pooled = this._pool.fits(total);
     const out = {};
     for (let i = 0; i < stages.length; i++) {
       const stage = stages[i], isOutput = stage === 'output';
-      const start = h[s + HEADER[stage]] / 4;
-      out[stage] = new Tensor((isOutput ? outShape : shape).slice(), f32.slice(start, start + (isOutput ? outSize : size)));
+      const start = h[s + HEADER[stage]] / 4, end = start + (isOutput ? outSize : size);
+      let data;
+      if (pooled) {
+        data = this._pool.take(end - start);
+        data.set(f32.subarray(start, end));
+      } else {
+        data = f32.slice(start, end);
+      }
+      out[stage] = new Tensor((isOutput ? outShape : shape).slice(), data);
     }
     out.scale = h[s];
     const count = h[s + 1], rows = new Array(count);

@@ -129,9 +129,8 @@ function toInput(value, fn, name, ctx, allowBoolean = false) {
 }
 
 function normalise(value, fn, name, maxElements, allowBoolean) {
-  const label = `${fn}: ${name}`;
   if (typeof value === 'number' || (allowBoolean && typeof value === 'boolean')) {
-    return { shape: [], data: new Float32Array([numberAt(value, label, allowBoolean)]) };
+    return { shape: [], data: new Float32Array([numberAt(value, `${fn}: ${name}`, allowBoolean)]) };
   }
   if (Array.isArray(value)) return fromNested(value, fn, name, allowBoolean, maxElements);
   if (isNumericView(value)) {
@@ -139,22 +138,27 @@ function normalise(value, fn, name, maxElements, allowBoolean) {
   }
   if (value && typeof value === 'object' && 'shape' in value && 'data' in value) {
     const { shape, data } = value;
-    if (!Array.isArray(shape)) throw new Error(`${label}.shape is ${describe(shape)}; expected an array of whole numbers`);
-    if (shape.length > MAX_RANK) throw new Error(`${label}.shape has ${shape.length} entries; expected at most ${MAX_RANK}`);
-    for (let i = 0; i < shape.length; i++) {
-      if (typeof shape[i] !== 'number') throw new Error(`${label}.shape[${i}] is ${describe(shape[i])}; expected a whole number`);
+    // Messages are built only on the error paths: this runs on every call of lab.attention.
+    if (!Array.isArray(shape)) throw new Error(`${fn}: ${name}.shape is ${describe(shape)}; expected an array of whole numbers`);
+    if (shape.length > MAX_RANK) throw new Error(`${fn}: ${name}.shape has ${shape.length} entries; expected at most ${MAX_RANK}`);
+    const copy = shape.slice();
+    for (let i = 0; i < copy.length; i++) {
+      if (typeof copy[i] !== 'number') throw new Error(`${fn}: ${name}.shape[${i}] is ${describe(copy[i])}; expected a whole number`);
+    }
+    if (data instanceof Float32Array) {
+      if (data.length > maxElements) throw new Error(`${fn}: ${name}.data has ${data.length} entries; expected at most ${maxElements}`);
+      return { shape: copy, data };
     }
     if (!(Array.isArray(data) || isNumericView(data))) {
-      throw new Error(`${label}.data is ${describe(data)}; expected a Float32Array or an array of numbers`);
+      throw new Error(`${fn}: ${name}.data is ${describe(data)}; expected a Float32Array or an array of numbers`);
     }
-    if (data.length > maxElements) throw new Error(`${label}.data has ${data.length} entries; expected at most ${maxElements}`);
-    if (data instanceof Float32Array) return { shape: shape.slice(), data };
-    if (ArrayBuffer.isView(data)) return { shape: shape.slice(), data: Float32Array.from(data) };
+    if (data.length > maxElements) throw new Error(`${fn}: ${name}.data has ${data.length} entries; expected at most ${maxElements}`);
+    if (ArrayBuffer.isView(data)) return { shape: copy, data: Float32Array.from(data) };
     const out = new Float32Array(data.length);
-    for (let i = 0; i < data.length; i++) out[i] = numberAt(data[i], `${label}.data[${i}]`, allowBoolean);
-    return { shape: shape.slice(), data: out };
+    for (let i = 0; i < data.length; i++) out[i] = numberAt(data[i], `${fn}: ${name}.data[${i}]`, allowBoolean);
+    return { shape: copy, data: out };
   }
-  throw new Error(`${label} is ${describe(value)}; expected nested arrays of numbers or { shape, data }`);
+  throw new Error(`${fn}: ${name} is ${describe(value)}; expected nested arrays of numbers or { shape, data }`);
 }
 
 module.exports = { Tensor, fromEngine, toInput, describe, MAX_RANK };
