@@ -18,7 +18,11 @@ const root = path.resolve(__dirname, '..');
 // Raised from { script: 112000, wasm: 59000 } when issue 8 arrived: tiled attention, the KV
 // cache, the cost counts and the mistakes added about 70 KB raw (28 KB gzip) to the wasm, and
 // four widgets plus d3's RdBu about 33 KB gzip to the script. Shrinking them is open work.
-const SIZE_BUDGET = { script: 177000, wasm: 89000 };
+// Session 4: the script went down to 171.5 KB (RdBu as 33 stops instead of d3's colour code,
+// -7.1 KB; the KV cache as engine-object functions, -2.7 KB of glue) while the wasm grew by
+// 2.4 KB gzip (packed matmul kernels, 1.6-2x faster; the cost figures of four stages, sliding
+// windows and 64-bit byte counts; the padding figure over real rows): wasm budget 89000 -> 90000.
+const SIZE_BUDGET = { script: 173000, wasm: 90000 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {
