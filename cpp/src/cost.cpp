@@ -1,4 +1,5 @@
 #include "attnlab/cost.hpp"
+#include "attnlab/kernels.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -58,8 +59,10 @@ std::size_t block_size(const std::optional<double>& given, std::size_t limit, co
 }
 
 exact_count tiled_peak_extra(std::size_t block_q, std::size_t block_k, std::size_t d_k, std::size_t d_v) {
-    return count(block_q) * count(block_k) + count(d_k) * count(block_k) + count(block_q) * count(d_v) +
-           count(2) * count(block_q);
+    // As cpp/src/tiled.cpp allocates them: one tile of scores, one K or V block packed for the
+    // matrix kernel (whichever is larger), one block of p V, and each row's running max and sum.
+    const std::size_t packed = std::max(kernels::packed_size(d_k, block_k), kernels::packed_size(block_k, d_v));
+    return count(block_q) * count(block_k) + count(packed) + count(block_q) * count(d_v) + count(2) * count(block_q);
 }
 
 void plan_tiles(const row_masks& masks, std::size_t batch, std::size_t m, std::size_t n, std::size_t d_k,
@@ -124,8 +127,10 @@ cost_report cost_figures(const cost_spec& spec, const std::string& fn) {
     r.full.floats_read = (slices * (inputs + count(2) * mn)).value(fn, "the full method's floats read");
     r.full.floats_written = (slices * (count(2) * mn + count(m) * count(d_v))).value(fn, "the full method's floats written");
     r.full.multiply_adds = (slices * mn * count(d_k + d_v)).value(fn, "the full method's multiply-adds");
-    // attention() keeps scores, scaled, masked and weights for every slice, and one transposed K.
-    r.full_engine_extra_floats = (count(4) * slices * mn + count(d_k) * count(n)).value(fn, "the engine's score-sized stages");
+    // attention() keeps scores, scaled, masked and weights for every slice, and K and V packed
+    // for its matrix kernel (cpp/src/attention.cpp, packed_floats).
+    r.full_engine_extra_floats = (count(4) * slices * mn + count(kernels::packed_size(d_k, n)) + count(kernels::packed_size(n, d_v)))
+                                     .value(fn, "the engine's score-sized stages");
     r.engine_limit_floats = static_cast<double>(default_max_elements);
 
     // No valid lengths here, so every (batch, head) slice walks the same tiles.

@@ -93,7 +93,7 @@ test('over http: the prediction hides the results until answered, the sweep runs
   const c = lab.costFigures({ m: 1024, n: 1024, dk: 64 });
   const cells = await page.locator('cost-lab table[part="table"] tbody tr').nth(4).locator('td').allTextContents();
   assert.deepEqual(cells.slice(2), [formatBytes(c.engine.extraFloats * 4), formatBytes(c.full.peakExtraFloats * 4), formatBytes(c.tiled.peakExtraFloats * 4)]);
-  assert.equal(c.engine.extraFloats * 4, (4 * 1024 * 1024 + 64 * 1024) * 4, 'four 1,024 x 1,024 stages and one transposed K, in bytes');
+  assert.equal(c.engine.extraFloats * 4, (4 * 1024 * 1024 + 2 * 64 * 1024) * 4, 'four 1,024 x 1,024 stages and K and V packed, in bytes');
   // Both charts name their lines inside the plot.
   assert.deepEqual(await page.locator('cost-lab [part="chart"] svg .al-legend text').allTextContents(),
     ['full attention', 'tiled (online softmax)', 'full, this engine (4 stages)', 'full, minimal kernel', 'tiled (online softmax)']);

@@ -6,7 +6,7 @@
 /// m x n matrix, writes it, reads it back for the softmax (in place) and again for weights V.
 /// Tiled attention reads each row block of Q once, and the K and V rows of every key block it
 /// visits once per row block; it writes the output and one log-sum-exp per row, and holds
-/// only one score block, one transposed key block, one block of weights V and a running
+/// only one score block, one packed key or value block, one block of weights V and a running
 /// maximum and sum per row of the block. The tiled kernel (tiled.hpp) counts its own figures
 /// with plan_tiles below, the same code cost_figures() uses.
 
@@ -44,7 +44,7 @@ struct cost_report {
     std::size_t block_q = 0, block_k = 0;
     /// Floats attention() of this engine holds beyond inputs and output: it keeps all four
     /// score-sized stages (scores, scaled, masked, weights) of every slice so a lesson can show
-    /// each, plus one transposed K. full.peak_extra_floats is a minimal kernel's one matrix.
+    /// each, plus K and V packed. full.peak_extra_floats is a minimal kernel's one matrix.
     double full_engine_extra_floats = 0;
     /// The most floats one call of attention() may allocate (default_max_elements).
     double engine_limit_floats = 0;
@@ -120,8 +120,8 @@ void plan_tiles(const row_masks& masks, std::size_t batch, std::size_t m, std::s
                 const std::function<void(std::size_t, std::size_t, std::size_t, std::size_t)>& visit);
 
 /// @brief Floats the tiled kernel holds beyond inputs and output: a [bq, bk] score block, a
-/// [d_k, bk] transposed key block, a [bq, d_v] block of weights V, and a running max and
-/// sum per row.
+/// key or value block packed for kernels::matmul_packed (the larger of the two), a [bq, d_v]
+/// block of weights V, and a running max and sum per row.
 exact_count tiled_peak_extra(std::size_t block_q, std::size_t block_k, std::size_t d_k, std::size_t d_v);
 
 /// @brief A block size: the default min(64, limit) when not given, else a whole number in
