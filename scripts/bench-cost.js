@@ -5,6 +5,7 @@
 // A benchmark, not a test: it prints figures and never fails on a slow machine.
 
 const { median, randomData } = require('./bench-common.js');
+const { logLogFit } = require('../web/src/ui/cost-fit.js');
 
 const D = 64;
 
@@ -24,17 +25,8 @@ const timeMs = (fn, samples, warm) => median(samplesMs(fn, samples, warm));
 // A shared machine only ever adds time: the fastest run is the steadiest estimate of a cost.
 const bestMs = (fn, samples, warm) => Math.min(...samplesMs(fn, samples, warm));
 
-/** Least-squares slope of log(y) against log(x). */
-function logLogSlope(xs, ys) {
-  const lx = xs.map(Math.log), ly = ys.map(Math.log);
-  const mx = lx.reduce((a, b) => a + b, 0) / lx.length, my = ly.reduce((a, b) => a + b, 0) / ly.length;
-  let num = 0, den = 0;
-  for (let i = 0; i < lx.length; i++) {
-    num += (lx[i] - mx) * (ly[i] - my);
-    den += (lx[i] - mx) ** 2;
-  }
-  return num / den;
-}
+/** Least-squares slope of log(y) against log(x): the cost lab's own fit (web/src/ui/cost-fit.js). */
+const logLogSlope = (xs, ys) => logLogFit(xs, ys).slope;
 
 const tensor = (shape, seed) => ({ shape, data: randomData(shape.reduce((a, b) => a * b, 1), seed) });
 
