@@ -13,7 +13,7 @@
 const { execFileSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
-const { formulaPlugin, wasmPlugin, shrinkPlugin } = require('./bundle-plugins.js');
+const { formulaPlugin, wasmPlugin, shrinkPlugin, COMPILE_HINT } = require('./bundle-plugins.js');
 
 const root = path.resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -65,7 +65,7 @@ if (want('bundle')) {
       plugins: [formulaPlugin, wasmPlugin, shrinkPlugin],
       // A named wrapper lets the script read its own source, to start a Web Worker from a Blob
       // without fetching anything (web/src/widgets/cost-runner.js).
-      banner: { js: '(function attentionLabScript(){' },
+      banner: { js: `${COMPILE_HINT}(function attentionLabScript(){` },
       footer: { js: '})();' },
     }),
     esbuild.build({
@@ -73,6 +73,7 @@ if (want('bundle')) {
       entryPoints: [path.join(root, 'web', 'src', 'module.mjs')],
       format: 'esm',
       outfile: path.join(root, 'dist', 'attention-lab.mjs'),
+      banner: { js: COMPILE_HINT.trim() },
       plugins: [wasmPlugin],
     }),
   ];

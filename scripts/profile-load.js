@@ -14,7 +14,7 @@ const fs = require('fs');
 const path = require('path');
 const { pathToFileURL } = require('url');
 const { launch } = require('../tests/browser/browser.js');
-const { formulaPlugin, wasmPlugin } = require('./bundle-plugins.js');
+const { formulaPlugin, wasmPlugin, COMPILE_HINT } = require('./bundle-plugins.js');
 
 const root = path.resolve(__dirname, '..');
 const out = path.join(root, 'build', 'profile');
@@ -26,7 +26,7 @@ async function prepare() {
   fs.cpSync(path.join(root, 'tests', 'browser', 'hosts'), path.join(out, 'tests', 'browser', 'hosts'), { recursive: true });
   await require('esbuild').build({
     entryPoints: [path.join(root, 'web', 'src', 'browser.js')], bundle: true, platform: 'browser', format: 'iife',
-    minify: false, keepNames: true, logLevel: 'warning', outfile: path.join(out, 'dist', 'attention-lab.js'), plugins: [formulaPlugin, wasmPlugin],
+    minify: false, keepNames: true, logLevel: 'warning', outfile: path.join(out, 'dist', 'attention-lab.js'), plugins: [formulaPlugin, wasmPlugin], banner: { js: COMPILE_HINT.trim() },
   });
   // esbuild marks each module with a "// path" line: bundle line -> source file.
   const marks = [];
@@ -52,7 +52,7 @@ async function profileOnce(browser, url, width, sourceOf) {
   const traced = new Promise((resolve) => cdp.on('Tracing.tracingComplete', resolve));
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 250 });
-  await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['devtools.timeline', 'v8.execute', 'toplevel'] }, transferMode: 'ReportEvents' });
+  await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['devtools.timeline', 'v8.execute', 'toplevel', 'v8', 'disabled-by-default-v8.compile'] }, transferMode: 'ReportEvents' });
   await cdp.send('Profiler.start');
   // Nothing is evaluated in the page while it loads: it says when it is done on the console.
   await page.addInitScript(() => {
@@ -64,9 +64,12 @@ async function profileOnce(browser, url, width, sourceOf) {
       }
     });
   });
-  const loaded = page.waitForEvent('console', { predicate: (m) => m.text() === 'attention-lab profile: loaded', timeout: 120000 });
+  // BARE=1: the page alone, attention-lab.js refused (what the host page costs by itself).
+  if (process.env.BARE) await page.route(/attention-lab\.js$/, (route) => route.abort());
+  const loaded = process.env.BARE ? null : page.waitForEvent('console', { predicate: (m) => m.text() === 'attention-lab profile: loaded', timeout: 120000 });
   await page.goto(url);
-  await loaded;
+  if (loaded) await loaded;
+  else await page.waitForTimeout(2000);
   const { profile } = await cdp.send('Profiler.stop');
   await cdp.send('Tracing.end');
   await traced;
@@ -82,7 +85,7 @@ async function profileOnce(browser, url, width, sourceOf) {
   const samples = profile.samples.map((id, i) => ({ id, t: (t += profile.timeDeltas[i]) }));
   return onMain.filter((e) => e.name === 'ThreadControllerImpl::RunTask' && e.tdur >= MIN_CPU_MS * 1000).map((task) => {
     const inside = onMain.filter((e) => e !== task && e.ts >= task.ts && e.ts + e.dur <= task.ts + task.dur);
-    const votes = new Map(), self = new Map();  // self: samples per leaf function
+    const votes = new Map(), self = new Map(), incl = new Map();  // self: samples per leaf function; incl: per function on the stack
     for (const s of samples) {
       if (s.t < task.ts || s.t > task.ts + task.dur) continue;
       let label = null;  // the outermost labelled function on the stack: setup, not the engine call it made
@@ -91,6 +94,12 @@ async function profileOnce(browser, url, width, sourceOf) {
         if (f.url.endsWith('attention-lab.js') && LABELLED.has(f.functionName)) label = `${f.functionName} (${sourceOf(f.lineNumber + 1)})`;
       }
       if (label) votes.set(label, (votes.get(label) || 0) + 1);
+      const seen = new Set();
+      for (let id = s.id; id !== undefined; id = parent.get(id)) {
+        const f = nodes.get(id).callFrame;
+        const key = `${f.functionName || '(anonymous)'} ${f.url.endsWith('attention-lab.js') ? sourceOf(f.lineNumber + 1) + ':' + (f.lineNumber + 1) : f.url.split('/').pop()}`;
+        if (!seen.has(key)) { seen.add(key); incl.set(key, (incl.get(key) || 0) + 1); }
+      }
       const leaf = nodes.get(s.id).callFrame;
       const name = `${leaf.functionName || '(anonymous)'} ${leaf.url.endsWith('attention-lab.js') ? sourceOf(leaf.lineNumber + 1) : leaf.url.split('/').pop()}`;
       self.set(name, (self.get(name) || 0) + 1);
@@ -101,8 +110,18 @@ async function profileOnce(browser, url, width, sourceOf) {
     if (!label && (big('Layout') || big('UpdateLayoutTree') || big('Paint'))) label = 'style, layout, paint';
     if (!label && big('ParseHTML')) label = 'HTML parsing';
     if (!label) label = inside.filter((k) => k.dur > task.dur * 0.3).map((k) => k.name).slice(0, 2).join(', ') || '(browser)';
+    const compiles = inside.filter((k) => /Compile/.test(k.name));
+    const outer = compiles.filter((k) => !compiles.some((o) => o !== k && o.ts <= k.ts && o.ts + o.dur >= k.ts + k.dur));
+    if (process.env.COMPILE) console.log('compile', label, outer.reduce((a, k) => a + (k.tdur || k.dur), 0) / 1000, [...new Set(outer.map((k) => k.name))].join(','));
+    if (process.env.BREAKDOWN && task.tdur > 30000) {
+      const sums = new Map();
+      for (const k of inside) sums.set(k.name, (sums.get(k.name) || 0) + (k.tdur || k.dur || 0));
+      console.log('breakdown', label, [...sums].sort((a, b) => b[1] - a[1]).slice(0, 14).map(([n, d]) => `${n} ${(d / 1000).toFixed(1)}`).join('; '));
+    }
     const layout = inside.filter((k) => k.name === 'Layout').reduce((sum, k) => sum + (k.tdur || 0), 0);
-    const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([f, c]) => `${c} ${f}`);
+    const top = process.env.FUNCS === 'incl'
+      ? [...incl].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([f, c]) => `${c} ${f}`)
+      : [...self].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([f, c]) => `${c} ${f}`);
     return { label, cpu: task.tdur / 1000, wall: task.dur / 1000, layout: layout / 1000, top };
   });
 }

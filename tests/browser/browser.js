@@ -12,7 +12,7 @@ const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run
   '--disable-component-update', '--disable-sync', '--allow-file-access-from-files=false'];
 
 function launch() {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: ARGS, headless: true });
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: process.env.EXTRA_ARGS ? ARGS.concat(process.env.EXTRA_ARGS.split(' ')) : ARGS, headless: true });
 }
 
 /** Opens a page that records problems; `origin` is the only allowed request origin ('file' for file://). */

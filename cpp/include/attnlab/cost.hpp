@@ -114,6 +114,7 @@ struct tile_tally {
 /// the key blocks [j0, j1) of block_k keys that at least one of its rows may see (by
 /// masks.range) are passed to `visit` in order; the others are skipped. Tallies the reads
 /// (Q once per row block that visits anything, K and V once per tile) and multiply-adds.
+/// An empty `visit` only tallies.
 void plan_tiles(const row_masks& masks, std::size_t batch, std::size_t m, std::size_t n,
                 std::size_t d_k, std::size_t d_v, std::size_t block_q, std::size_t block_k,
                 tile_tally& tally,

@@ -4,7 +4,8 @@
 // property (and follows them when they change), waits for the shared engine, shows a
 // readable message inside itself if anything is wrong, and keeps shareable state in the
 // page URL's query string when it has a unique id.
-// Subclasses implement setup(lab, data) (build the view into this.frame), viewState()
+// Subclasses implement setup(lab, data) (build the view into this.frame; async setups may
+// `await this.pause()` between parts), optionally onKey(event) for keys in the frame, viewState()
 // (a plain copy of their state) and, if they keep state, restore(urlState) and
 // applyAttribute(property, value) for attributes marked `state` in the manifest.
 
@@ -20,6 +21,8 @@ const { estimateHeights } = require('../ui/reserve.js');
 const hostPage = require('./host-page.js');
 
 const JSON_SELECTOR = ':scope > script[type="application/json"]';
+// Thrown by pause() when the build it belongs to was overtaken.
+const STALE = Symbol('stale build');
 
 class LabElement extends HTMLElement {
   /** JSON keys this widget accepts besides tokens and tensors. */
@@ -34,6 +37,11 @@ class LabElement extends HTMLElement {
     const root = this.attachShadow({ mode: 'open' });
     adoptStyles(root);
     this.frame = h('div', { class: 'al-frame', part: 'frame' });
+    // The frame lives as long as the element (rebuilds refill it): one keyboard listener for
+    // widgets with an onKey(event), called only while the view is ready.
+    this.frame.addEventListener('keydown', (e) => {
+      if (this.onKey && this._status === 'ready') this.guard(() => this.onKey(e));
+    });
     root.append(this.frame);
     this._status = 'loading';
     this._generation = 0;
@@ -157,31 +165,63 @@ class LabElement extends HTMLElement {
     this.flushState();  // a redraw re-reads the URL: it must hold the latest state
     this._status = 'loading';
     this._json = this.readJsonText();
-    if (this._built) {
-      // A rebuild keeps the old view until the new one is drawn, at its height.
-      this.frame.style.minHeight = `${this.frame.getBoundingClientRect().height}px`;
-    } else {
-      this.showLoading();
-    }
+    // A rebuild keeps the old view on the page until the new one is complete.
+    if (!this._built && !this._stand) this.showLoading();
     try {
       const data = readAuthorData(this.localName, { tokens: this.getAttribute('tokens') },
         this._data !== undefined ? this._data : this._json, this.constructor.jsonKeys);
       const lab = await getLab();
-      // Each widget is set up in a task of its own, those in view first, so a page of
+      // Each widget is set up in tasks of its own, those in view first, so a page of
       // widgets never blocks the main thread in one long task.
       await schedule.turn(this);
       if (generation !== this._generation || !this.isConnected) return;
       this.lab = lab;
       this.applyTheme(this._hostTheme);
+      // The view is built off the page, over one task or several (setup may pause between
+      // its parts), and shown whole: the page lays it out once, at its final size.
+      this.detachFrame();
       this.frame.replaceChildren();
       this.frame.style.minHeight = '';
-      this.setup(lab, data);
+      await this.setup(lab, data);
+      if (generation !== this._generation || !this.isConnected) return;
+      this.attachFrame();
+      if (this.shown) this.shown();
       this._built = true;
       this._status = 'ready';
       this.emit('al-ready', { state: this.state });
     } catch (err) {
-      if (generation === this._generation) this.showError(err);
+      if (err === STALE) return;
+      if (generation === this._generation) {
+        this.attachFrame();
+        this.showError(err);
+      }
     }
+  }
+
+  /**
+   * For setup: ends the current task and resumes in a later turn (schedule.js), so that a
+   * widget with a lot to draw is built in several tasks. Throws STALE, which build() ignores,
+   * when the widget was rebuilt or removed meanwhile.
+   */
+  async pause() {
+    const generation = this._generation;
+    await schedule.turn(this);
+    if (generation !== this._generation || !this.isConnected) throw STALE;
+  }
+
+  /** Takes the frame off the page, leaving a copy that holds what it showed, until attachFrame. */
+  detachFrame() {
+    if (this._stand || !this.frame.parentNode) return;
+    const stand = this.frame.cloneNode(false);
+    stand.append(...this.frame.childNodes);
+    this.frame.replaceWith(stand);
+    this._stand = stand;
+  }
+
+  attachFrame() {
+    if (!this._stand) return;
+    this._stand.replaceWith(this.frame);
+    this._stand = null;
   }
 
   /**

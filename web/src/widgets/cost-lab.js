@@ -38,7 +38,7 @@ const TRAFFIC_WINDOW = 256;
 class CostLab extends LabElement {
   static get jsonKeys() { return []; }
 
-  setup(lab) {
+  async setup(lab) {
     const preset = this.attr('preset', 'llama-2-7b');
     this.st = { maxN: this.attr('max-n', '16384'), dtype: 'float16', ...this.presetFields(preset), preset, ran: false, runner: null };
     this.results = null;
@@ -111,7 +111,11 @@ class CostLab extends LabElement {
           h('label', { for: this.dtypeSelect.id }, 'dtype', this.dtypeSelect)),
         h('div', { class: 'al-controls al-cost-fields' }, fieldLabels),
         this.calcOut));
-    this.restore(this.readState(), false);
+    // Two tasks: the view and calculator, then the traffic table (the engine walks every tile).
+    this.takeState(this.readState());
+    this.renderInputs();
+    await this.pause();
+    this.renderTraffic();
     this.prompt.refreshPrint();
   }
 
@@ -132,6 +136,11 @@ class CostLab extends LabElement {
   }
 
   restore(s, save = true) {
+    this.takeState(s);
+    this.render(save);
+  }
+
+  takeState(s) {
     if (MAX_NS.includes(Number(s.maxN))) this.st.maxN = String(Number(s.maxN));
     if (DTYPES.includes(s.dtype)) this.st.dtype = s.dtype;
     if (s.preset && (s.preset === 'custom' || modelShape(s.preset))) {
@@ -141,7 +150,6 @@ class CostLab extends LabElement {
         for (const [key, , min, fallback] of CALC_FIELDS) this.st[key] = urlState.int(s[key], fallback, min, 1e9);
       }
     }
-    this.render(save);
   }
 
   applyAttribute(property, value) {
@@ -159,13 +167,17 @@ class CostLab extends LabElement {
   }
 
   render(save = true) {
+    this.renderInputs();
+    this.renderTraffic();
+    if (save) this.saveState();
+  }
+
+  renderInputs() {
     this.maxNSelect.value = this.st.maxN;
     this.presetSelect.value = this.st.preset;
     this.dtypeSelect.value = this.st.dtype;
     for (const [key] of CALC_FIELDS) this.inputs[key].value = String(this.st[key]);
     this.renderCalculator();
-    this.renderTraffic();
-    if (save) this.saveState();
   }
 
   /** The calculator's figures, each from the engine; a size the engine rejects shows why, in the reader's terms. */

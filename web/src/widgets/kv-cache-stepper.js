@@ -22,7 +22,7 @@ const DOUBLE = [4, 8];
 class KvCacheStepper extends LabElement {
   static get jsonKeys() { return []; }
 
-  setup(lab, data) {
+  async setup(lab, data) {
     const tokens = data.tokens || DEFAULT_TOKENS;
     if (tokens.length < DOUBLE[1] || tokens.length > MAX_TOKENS) {
       throw new Error(`<${this.localName}>: tokens has ${tokens.length} words; expected ${DOUBLE[1]} to ${MAX_TOKENS}`);
@@ -74,10 +74,12 @@ class KvCacheStepper extends LabElement {
       this.chips, this.stepTitle, this.predict.root, this.pictures,
       h('p', { class: 'al-muted' }, `The newest query's weights over the cache, one row per query head (h1 to h${HEADS}):`), this.view.root,
       this.figures, this.bytesBox, this.narration);
-    // The frame outlives a rebuild (a new tokens attribute): listen once.
-    if (!this.keysBound) this.frame.addEventListener('keydown', (e) => this.guard(() => this.status === 'ready' && this.onKey(e)));
-    this.keysBound = true;
-    this.restore(this.readState(), false);
+    // Three tasks: the view, the engine's run, the drawing.
+    this.takeState(this.readState());
+    await this.pause();
+    this.generate();
+    await this.pause();
+    this.render(false);
   }
 
   viewState() {
@@ -87,10 +89,14 @@ class KvCacheStepper extends LabElement {
   }
 
   restore(s, save = true) {
-    this.st.kvHeads = Number(urlState.choice(s.kv, this.choices.map((c) => String(c.kvHeads)), String(this.st.kvHeads)));
-    this.st.step = urlState.int(s.step, this.st.step, 0, this.words.length - 1);
+    this.takeState(s);
     this.generate();
     this.render(save);
+  }
+
+  takeState(s) {
+    this.st.kvHeads = Number(urlState.choice(s.kv, this.choices.map((c) => String(c.kvHeads)), String(this.st.kvHeads)));
+    this.st.step = urlState.int(s.step, this.st.step, 0, this.words.length - 1);
   }
 
   applyAttribute(property, value) {

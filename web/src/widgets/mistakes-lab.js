@@ -15,7 +15,7 @@ const lesson = require('../ui/mistake-lab.js');
 class MistakesLab extends LabElement {
   static get jsonKeys() { return []; }
 
-  setup(lab) {
+  async setup(lab) {
     this.example = lab.examples().timeFlies;
     this.square = lesson.squareExample(lab);
     this.names = lab.MISTAKES.map((m) => m.name);
@@ -62,7 +62,15 @@ class MistakesLab extends LabElement {
     this.frame.replaceChildren(
       h('div', { class: 'al-controls', part: 'controls' }, h('label', { for: id }, 'mistake', this.select), this.padControl, this.dkControl),
       this.setupLine, this.loudLine, this.code, this.promptBox, this.maps, this.results);
-    this.restore(this.readState(), false);
+    // Two tasks: the view, then the engine's results drawn into it.
+    const state = this.readState();
+    await this.pause();
+    this.restore(state, false);
+  }
+
+  /** Built off the page, the difference map guessed the background from the theme: now it can read it. */
+  shown() {
+    if (this.diff && this.revealed() && !this.diffFigure.hidden) this.paintDifference();
   }
 
   viewState() {

@@ -17,7 +17,7 @@ const HEADS = [1, 2, 4, 8];
 class MultiheadView extends LabElement {
   static get jsonKeys() { return []; }
 
-  setup(lab, data) {
+  async setup(lab, data) {
     const tokens = data.tokens || ['the', 'cat', 'sat', 'on', 'the', 'mat'];
     this.words = tokens;
     const n = tokens.length, seed = this.attr('seed', 7);
@@ -52,7 +52,10 @@ class MultiheadView extends LabElement {
         h('label', { for: ids.forget }, this.forget, 'forget the head transpose when merging')),
       this.predict.root, this.report, this.headsNote, this.headsBox, this.readout, this.merged);
     this.predict.refreshPrint();
-    this.restore(this.readState(), false);
+    // Two tasks: the view, then the engine's heads drawn into it.
+    const state = this.readState();
+    await this.pause();
+    this.restore(state, false);
   }
 
   spec() {

@@ -51,9 +51,6 @@ class OnlineSoftmaxStepper extends LabElement {
         h('label', { for: ids.window }, 'window', this.windowSelect)),
       h('div', { class: 'al-controls', part: 'controls' }, this.back, this.next, h('span', { class: 'al-muted' }, 'or use \u2190 \u2192 keys')),
       this.stepList, this.stepTitle, this.strip, this.prompt, this.panel, this.narration);
-    // The frame outlives a rebuild (a new tokens attribute): listen once.
-    if (!this.keysBound) this.frame.addEventListener('keydown', (e) => this.guard(() => this.status === 'ready' && this.onKey(e)));
-    this.keysBound = true;
     this.restore(this.readState(), false);
   }
 

@@ -57,7 +57,6 @@ class AttentionStepper extends LabElement {
       h('div', { class: 'al-controls', part: 'controls' }, this.back, this.next, h('span', { class: 'al-muted' }, 'or use \u2190 \u2192 keys')),
       this.stepList, this.stepTitle, this.formulaBox, this.promptSlot, this.panel, this.derivation, this.narration);
     this.buildTokenButtons();
-    this.frame.addEventListener('keydown', (e) => this.guard(() => this.onKey(e)));
     this.restore(this.readState(), false);
   }
 
