@@ -11,6 +11,8 @@ const TAGS = Object.keys(WIDGETS);
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--allow-file-access-from-files=false'];
 
+// EXTRA_ARGS: more Chromium switches for a measurement (e.g. --js-flags=--no-wasm-lazy-compilation in
+// scripts/profile-load.js); the tests never set it.
 function launch() {
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: process.env.EXTRA_ARGS ? ARGS.concat(process.env.EXTRA_ARGS.split(' ')) : ARGS, headless: true });
 }
@@ -48,10 +50,25 @@ async function sendPolicy(page, url, csp) {
   });
 }
 
-/** Waits until every widget in the page (or frame) is drawn or shows its message. */
+/**
+ * Text a reader would see where a value was missing: "null", "undefined" or "[object Object]"
+ * as words in any widget of the page (or frame), each as '<tag#id>: ...context...'.
+ */
+function textSlips(where) {
+  return where.evaluate((tags) => Array.from(document.querySelectorAll(tags.join(','))).flatMap((el) => {
+    const frame = el.shadowRoot && el.shadowRoot.querySelector('.al-frame');
+    const text = frame ? frame.innerText : '';
+    const m = /(^|[^\w-])(null|undefined|\[object Object\])(?![\w-])/.exec(text);
+    return m ? [`${el.localName}#${el.id}: ...${text.slice(Math.max(0, m.index - 60), m.index + 40)}...`] : [];
+  }), TAGS);
+}
+
+/** Waits until every widget in the page (or frame) is drawn or shows its message; none may show a missing value as text. */
 async function settled(where, timeout = 20000) {
   await where.waitForFunction((tags) => Array.from(document.querySelectorAll(tags.join(',')))
     .every((el) => el.status === 'ready' || el.status === 'error'), TAGS, { timeout });
+  const slips = await textSlips(where);
+  if (slips.length) throw new Error(`a widget shows a missing value as text: ${slips.join(' | ')}`);
 }
 
 /** A watched page (watchedPage) opened at `url`, once its widgets have settled. */
@@ -62,4 +79,4 @@ async function openSettled(browser, url, opts) {
   return w;
 }
 
-module.exports = { launch, watchedPage, settled, openSettled, sendPolicy, CSP, TAGS };
+module.exports = { launch, watchedPage, settled, openSettled, textSlips, sendPolicy, CSP, TAGS };

@@ -5,7 +5,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('path');
-const { launch, openSettled } = require('./browser.js');
+const { launch, openSettled, textSlips } = require('./browser.js');
 const { startServer } = require('../../scripts/server.js');
 const { loadAttentionLab } = require('../../index.js');
 const { resolveInputs } = require('../../web/src/widgets/inputs.js');
@@ -211,7 +211,10 @@ test('KV cache: the cache grows a row per token, the weights and counts are the 
 test('KV cache, keyboard only: arrow keys and Enter step to the last token and back, focus stays in the widget', async () => {
   const { page: p, problems, close } = await open();
   await p.focus('#kvcache button:has-text("Next token")');
-  for (let i = 0; i < kv.DEFAULT_TOKENS.length - 1; i++) await p.keyboard.press('Enter');
+  for (let i = 0; i < kv.DEFAULT_TOKENS.length - 1; i++) {
+    await p.keyboard.press('Enter');
+    assert.deepEqual(await textSlips(p), [], `step ${i + 2} shows no missing value as text`);
+  }
   assert.equal((await stateOf(p, '#kvcache')).step, kv.DEFAULT_TOKENS.length);
   assert.match(await focusIn(p, '#kvcache'), /^BUTTON:.*Back/);
   await p.keyboard.press('ArrowLeft');

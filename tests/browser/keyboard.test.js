@@ -6,7 +6,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('path');
-const { launch, openSettled } = require('./browser.js');
+const { launch, openSettled, textSlips } = require('./browser.js');
 const { startServer } = require('../../scripts/server.js');
 const { loadAttentionLab } = require('../../index.js');
 const { fixed, num } = require('../../web/src/ui/format.js');
@@ -40,6 +40,8 @@ function keys(p, id) {
   const where = async (key) => {
     const f = await focused(p);
     assert.ok(f.startsWith(`${id}|`) && !f.endsWith('|HOST'), `after ${key}, focus is on ${f}, not inside #${id}`);
+    const slips = await textSlips(p);
+    assert.deepEqual(slips, [], `after ${key}, a widget shows a missing value as text`);
     return f;
   };
   return {

@@ -220,10 +220,11 @@ class KvCacheStepper extends LabElement {
         // The total with the cache equals this step without it (both count every earlier
         // score once), so it stays hidden with the answer.
         row(t === 0 ? 'the first token' : `all ${t + 1} tokens so far`, secret(withTotal), secret(withoutTotal))))),
-    !hidden && t > 0 && withTotal === s.withoutCache
-      ? h('p', {}, `Generating all ${t + 1} tokens with the cache took ${grouped(withTotal)} multiply-adds: as many as this one step without it. ` +
-        'Without the cache each step redoes the work of every step before it.')
-      : null,
+    // (replaceChildren would write a null as the text "null")
+    ...(!hidden && t > 0 && withTotal === s.withoutCache
+      ? [h('p', {}, `Generating all ${t + 1} tokens with the cache took ${grouped(withTotal)} multiply-adds: as many as this one step without it. ` +
+        'Without the cache each step redoes the work of every step before it.')]
+      : []),
     h('p', {}, `New row vs row ${t + 1} of full causal attention: largest difference `,
       h('strong', { class: s.diff <= 1e-5 ? 'al-verdict-ok' : 'al-verdict-bad', dataset: { diff: String(s.diff) } }, num(s.diff, 3)),
       s.diff <= 1e-5 ? ' (the same row)' : ' (they differ!)'));
