@@ -137,6 +137,14 @@ test('the difference map turns to its dark-centred colours when the widget is da
   assert.equal(await centre(), dark);
   await el.evaluate((e) => e.setAttribute('theme', 'light'));
   assert.equal(await centre(), light);
+  // Following the page (no theme attribute), the reader's system switching to dark and back.
+  await el.evaluate((e) => e.removeAttribute('theme'));
+  await p.emulateMedia({ colorScheme: 'dark' });
+  await p.waitForFunction(() => document.querySelector('#mistakes-masks').shadowRoot.querySelector('.al-frame.al-dark'));
+  assert.equal(await centre(), dark, 'the system switched to dark');
+  await p.emulateMedia({ colorScheme: 'light' });
+  await p.waitForFunction(() => !document.querySelector('#mistakes-masks').shadowRoot.querySelector('.al-frame.al-dark'));
+  assert.equal(await centre(), light, 'the system switched back to light');
   assert.deepEqual(problems, []);
   await close();
 });

@@ -87,6 +87,10 @@ class LabElement extends HTMLElement {
     });
     window.addEventListener('popstate', onUrl, { signal });
     window.addEventListener('hashchange', onUrl, { signal });
+    // The reader's system switching between light and dark: widgets that follow the page
+    // repaint what CSS cannot recolour (inline cell colours).
+    const scheme = typeof window.matchMedia === 'function' ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+    if (scheme && scheme.addEventListener) scheme.addEventListener('change', () => { if (this._built) this.applyTheme(); }, { signal });
     this._observer = new MutationObserver(() => {
       if (this._status !== 'loading' && this.readJsonText() !== this._json) this.scheduleBuild();
     });

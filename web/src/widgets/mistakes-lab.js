@@ -70,7 +70,7 @@ class MistakesLab extends LabElement {
 
   /** Built off the page, the difference map guessed the background from the theme: now it can read it. */
   shown() {
-    if (this.diff && this.revealed() && !this.diffFigure.hidden) this.paintDifference();
+    this.repaintDifference();
   }
 
   viewState() {
@@ -216,6 +216,11 @@ class MistakesLab extends LabElement {
 
   applyTheme(hostTheme) {
     super.applyTheme(hostTheme);
+    this.repaintDifference();
+  }
+
+  /** The difference map's colours are inline styles: they follow a new background only when repainted. */
+  repaintDifference() {
     if (this.diff && this.revealed() && !this.result.mistaken.error) this.paintDifference();
   }
 }
