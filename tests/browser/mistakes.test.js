@@ -4,6 +4,7 @@
 // the page (or the accessibility tree) before the answer; a wrong answer says why.
 const test = require('node:test');
 const assert = require('node:assert/strict');
+const fs = require('fs');
 const path = require('path');
 const { pathToFileURL } = require('url');
 const { launch, openSettled } = require('./browser.js');
@@ -135,6 +136,13 @@ test('the difference map turns to its dark-centred colours when the widget is da
   assert.equal(await centre(), light);
   await el.evaluate((e) => e.setAttribute('theme', 'dark'));
   assert.equal(await centre(), dark);
+  // An exported file is read outside the page: it keeps the light scale's white centre.
+  await el.locator('.al-mistake-maps figure >> nth=2').locator('.al-export-button').click();
+  const [download] = await Promise.all([p.waitForEvent('download'), el.getByRole('menuitem', { name: 'SVG image' }).click()]);
+  const svg = fs.readFileSync(await download.path(), 'utf8');
+  const hexOf = (rgb) => `#${rgb.match(/\d+/g).map((x) => Number(x).toString(16).padStart(2, '0')).join('')}`;
+  assert.ok(svg.includes(hexOf(light)) || svg.includes(light), 'the exported difference map has the light centre');
+  assert.ok(!svg.includes(hexOf(dark)) && !svg.includes(dark), 'and none of the dark one');
   await el.evaluate((e) => e.setAttribute('theme', 'light'));
   assert.equal(await centre(), light);
   // Following the page (no theme attribute), the reader's system switching to dark and back.

@@ -26,7 +26,8 @@ const rdbuDark = colors.ramp([RDBU_STOPS[8], DARK_CENTRE, RDBU_STOPS[24]]);
 /**
  * A scale for values in [-limit, limit] (values beyond are clamped; NaN takes the centre's colour).
  * @param options { dark }: the variant for a dark background (dark centre, light ends)
- * @returns { color(v), rgb(v), textColor(v), gradient(), stops, low, high } as heatmap views use
+ * @returns { color(v), rgb(v), textColor(v), gradient(), stops, low, high } as heatmap views use, and
+ *   forExport(): the light variant of a dark scale (null when already light)
  */
 function divergingScale(limit, { dark = false } = {}) {
   const L = Number.isFinite(limit) && limit > 0 ? limit : 1;
@@ -46,6 +47,8 @@ function divergingScale(limit, { dark = false } = {}) {
     stops,
     low: `${num(-L, 2)}`,
     high: `+${num(L, 2)}`,
+    // Exported files use the light theme's colours (ui/export.js), whatever the page shows.
+    forExport: () => (dark ? divergingScale(limit) : null),
   };
 }
 

@@ -140,7 +140,7 @@ class HeatmapView {
     const values = d.hiddenRows.length ? d.weights.map((row, i) => (d.hiddenRows.includes(i) ? row.map(() => null) : row)) : d.weights;
     return { kind: 'heatmap', title: o.title || o.label || 'Attention weights', caption: o.caption ? o.caption() : '', settings: o.settings ? o.settings() : {},
       rowLabels: d.rowLabels, colLabels: d.colLabels, values, masked: d.masked || null, showNumbers: d.showNumbers,
-      rowWord: this.rowWord, colWord: this.colWord, scale: this.scale };
+      rowWord: this.rowWord, colWord: this.colWord, scale: (this.scale.forExport && this.scale.forExport()) || this.scale };
   }
 
   build(rows, cols, rowLabels, colLabels) {
