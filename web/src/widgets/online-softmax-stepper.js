@@ -17,7 +17,7 @@ const WINDOWS = [2, 3, 4, 6, 8];
 class OnlineSoftmaxStepper extends LabElement {
   static get jsonKeys() { return []; }
 
-  setup(lab, data) {
+  async setup(lab, data) {
     const tokens = data.tokens || steps.DEFAULT_TOKENS;
     this.inputs = resolveInputs(lab, { tokens }, this.localName);
     this.words = this.inputs.tokens;
@@ -51,7 +51,10 @@ class OnlineSoftmaxStepper extends LabElement {
         h('label', { for: ids.window }, 'window', this.windowSelect)),
       h('div', { class: 'al-controls', part: 'controls' }, this.back, this.next, h('span', { class: 'al-muted' }, 'or use \u2190 \u2192 keys')),
       this.stepList, this.stepTitle, this.strip, this.prompt, this.panel, this.narration);
-    this.restore(this.readState(), false);
+    // Two tasks: the view, then the engine's blocks drawn into it.
+    const state = this.readState();
+    await this.pause();
+    this.restore(state, false);
   }
 
   /** The state attributes (query, block, causal, window) over the current state. */
