@@ -178,7 +178,7 @@ class LabElement extends HTMLElement {
       // Each widget is set up in tasks of its own, those in view first, so a page of
       // widgets never blocks the main thread in one long task.
       await schedule.turn(this);
-      if (generation !== this._generation || !this.isConnected) return;
+      if (this.overtaken(generation)) return;
       this.lab = lab;
       this.applyTheme(this._hostTheme);
       // The view is built off the page, over one task or several (setup may pause between
@@ -187,7 +187,7 @@ class LabElement extends HTMLElement {
       this.frame.replaceChildren();
       this.frame.style.minHeight = '';
       await this.setup(lab, data);
-      if (generation !== this._generation || !this.isConnected) return;
+      if (this.overtaken(generation)) return;
       this.attachFrame();
       if (this.shown) this.shown();
       this._built = true;
@@ -210,7 +210,16 @@ class LabElement extends HTMLElement {
   async pause() {
     const generation = this._generation;
     await schedule.turn(this);
-    if (generation !== this._generation || !this.isConnected) throw STALE;
+    if (this.overtaken(generation)) throw STALE;
+  }
+
+  /**
+   * Whether build `generation` should stop: a newer build started, or the element left the
+   * page (then it builds again when it comes back, even if it had been drawn before).
+   */
+  overtaken(generation) {
+    if (!this.isConnected) this._dirty = true;
+    return generation !== this._generation || !this.isConnected;
   }
 
   /** Takes the frame off the page, leaving a copy that holds what it showed, until attachFrame. */
