@@ -181,6 +181,20 @@ test('widgets made, changed, moved and fed by the page script follow every chang
   assert.equal(changes.length, 1, `one al-change per click after re-adding (${JSON.stringify(changes)})`);
   assert.equal(JSON.parse(changes[0][2]).numbers, false);
   assert.equal(JSON.parse(changes[0][2]).causal, true, 'the state survived the move');
+  // Taken off the page while it redraws (new data), and put back later: it finishes
+  // drawing then, with the new data.
+  await page.evaluate(async () => {
+    const el = document.querySelector('#late');
+    el.data = { tokens: ['p', 'q'], Q: [[1], [2]], K: [[1], [2]], V: [[1], [2]] };
+    await new Promise((resolve) => queueMicrotask(resolve));  // the redraw has begun: it waits for its turn
+    window.removedLate = el;
+    el.remove();
+  });
+  await page.waitForTimeout(500);
+  await page.evaluate(() => document.querySelector('main').prepend(window.removedLate));
+  await page.waitForFunction(() => document.querySelector('#late').status === 'ready', null, { timeout: 10000 });
+  assert.deepEqual(await page.$$eval('#late [role="rowheader"]', (els) => els.map((e) => e.textContent)), ['p', 'q']);
+  await page.evaluate(() => { window.events.length = 0; });
   // Properties set before the element is defined are picked up (upgrade).
   await page.evaluate(() => {
     const el = document.createElement('softmax-demo');
