@@ -104,6 +104,18 @@ test("require('attention-lab') and import('attention-lab') resolve to the node e
   assert.doesNotMatch(fs.readFileSync(path.join(root, entry.browser), 'utf8'), /node:|require\(["'](fs|path|module)["']\)/);
 });
 
+test('the node entry loads one bundle built from the current web/src and glue (else: node scripts/build.js wasm)', async () => {
+  const esbuild = require('esbuild');
+  const { nodeBundleOptions, nodeBundleFile } = require('../../scripts/node-bundle.js');
+  const [fresh] = esbuild.buildSync(nodeBundleOptions({ write: false })).outputFiles;
+  assert.ok(fresh.text === fs.readFileSync(nodeBundleFile, 'utf8'), `${path.relative(root, nodeBundleFile)} is stale: run "node scripts/build.js wasm"`);
+  const script = `const before = new Set(Object.keys(require.cache));
+    require(${JSON.stringify(path.join(root, 'index.js'))});
+    console.log(JSON.stringify(Object.keys(require.cache).filter((f) => !before.has(f))));`;
+  const loaded = JSON.parse(require('child_process').execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
+  assert.deepEqual(loaded.map((f) => path.relative(root, f)).sort(), ['build/wasm/attention_lab_node.js', 'index.js']);
+});
+
 test('with the bytes in hand (node) the engine is ready before the event loop turns', async () => {
   let turned = false;
   setImmediate(() => { turned = true; });
