@@ -1,19 +1,33 @@
 'use strict';
 // Node entry: require('attention-lab') from the repository root after the build. The same
-// web-only glue and API as in browsers, bundled into one file by the wasm build step
-// (scripts/node-bundle.js), handed the bytes of build/wasm/attention_lab_core.wasm.
+// web-only glue and API as in browsers, bundled into one file by the wasm build step with
+// V8's code cache for it beside (scripts/node-bundle.js says why), handed the bytes of
+// build/wasm/attention_lab_core.wasm.
 const fs = require('fs');
 const path = require('path');
+const vm = require('vm');
 
 const wasmDir = path.join(__dirname, 'build', 'wasm');
-let engine;
+const bundle = path.join(wasmDir, 'attention_lab_node.js');
+
+let source;
 try {
-  engine = require('./build/wasm/attention_lab_node.js');
+  source = fs.readFileSync(bundle, 'utf8');
 } catch (err) {
-  if (err.code !== 'MODULE_NOT_FOUND' || !String(err.message).includes('attention_lab_node.js')) throw err;
-  throw new Error(`attention-lab: the wasm module is not built (${err.message.split('\n')[0]}); run "npm run build:wasm" or "npm test" first`);
+  throw new Error(`attention-lab: the wasm module is not built (${err.message}); run "npm run build:wasm" or "npm test" first`);
 }
+// The cache opens with the build id that ends the bundle; without a match, V8 compiles.
+const id = source.slice(-17, -1);
+let cachedData;
+try {
+  const cache = fs.readFileSync(path.join(wasmDir, `attention_lab_node.${process.versions.v8}.cache`));
+  if (cache.toString('latin1', 0, id.length) === id) cachedData = cache.subarray(id.length);
+} catch {
+  // No cache for this node: the same engine, compiled at start-up.
+}
+const engine = { exports: {} };
+new vm.Script(source, { filename: bundle, cachedData }).runInThisContext()(require, engine);
 
 module.exports = {
-  loadAttentionLab: engine.makeLoader(engine.createCore, () => fs.readFileSync(path.join(wasmDir, 'attention_lab_core.wasm'))),
+  loadAttentionLab: engine.exports.makeLoader(engine.exports.createCore, () => fs.readFileSync(path.join(wasmDir, 'attention_lab_core.wasm'))),
 };

@@ -50,7 +50,7 @@ function probe(root) {
     mark('require web/src/lab.js and what it needs');
   }
   const { loadAttentionLab } = require(path.join(root, 'index.js'));
-  mark(bundled ? 'require index.js and its bundle (glue and API)' : 'require index.js, the glue and the rest');
+  mark(bundled ? 'require index.js, its bundle (glue and API) and cache' : 'require index.js, the glue and the rest');
   loadAttentionLab().then((lab) => {
     mark('constructors, embind registration, createLab, promise hops');
     const total = [hr() - start[0], cpu() - start[1]];
