@@ -16,7 +16,8 @@ try {
 } catch (err) {
   throw new Error(`attention-lab: the wasm module is not built (${err.message}); run "npm run build:wasm" or "npm test" first`);
 }
-// The cache opens with the build id that ends the bundle; without a match, V8 compiles.
+// The cache opens with the build id that ends the bundle (its last line: "// build <16 hex
+// digits>"); without a match, V8 compiles the bundle as usual.
 const id = source.slice(-17, -1);
 let cachedData;
 try {

@@ -1,9 +1,9 @@
 'use strict';
 // The engine for node as one file, build/wasm/attention_lab_node.js: the emscripten glue and
 // the JavaScript API (web/src/index.js and what it requires) bundled by esbuild, so that
-// require('attention-lab') loads two files (index.js and this) instead of a dozen. Each file
-// node loads costs a resolve, a read and a compile: about 0.4 ms apiece here, most of the JS
-// part of the engine's start-up (node scripts/bench-startup.js).
+// require('attention-lab') reads two files (index.js, which runs this one through vm.Script)
+// instead of a dozen modules. Each module node loads costs a resolve, a read and a compile:
+// about 0.4 ms apiece here, most of the JS part of the start-up (node scripts/bench-startup.js).
 //
 // Beside it, build/wasm/attention_lab_node.<V8 version>.cache: V8's code cache for the bundle,
 // taken after a load and one call, so the node that built it compiles no JavaScript of ours
