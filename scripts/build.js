@@ -5,7 +5,8 @@
 //   native: the C++ library, Catch2 tests and native benchmark (build/native)
 //   bench:  the native benchmark built with clang++ when present (build/bench), the same
 //           code generator emscripten uses, so native and wasm rows compare kernels, not compilers
-//   wasm:   the WebAssembly module with embind (build/wasm/attention_lab_core.js)
+//   wasm:   the WebAssembly module with embind (build/wasm/attention_lab_core.js), and the
+//           node entry's bundle of it with web/src (build/wasm/attention_lab_node.js)
 //   bundle: the classic browser script dist/attention-lab.js (engine, JS API, widgets)
 //   site:   the example lesson site and the iframe embed page in dist/ (after bundle)
 //   types:  types/elements.d.ts and dist/custom-elements.json from the widget manifest
@@ -45,7 +46,10 @@ function cmakeBuild(dir, configure, targets = []) {
 
 if (want('types')) require('./manifest.js').writeOutputs();
 if (want('native')) cmakeBuild('native', ['cmake', '-DATTNLAB_BUILD_BENCH=OFF']);
-if (want('wasm')) cmakeBuild('wasm', ['emcmake', 'cmake']);
+if (want('wasm')) {
+  cmakeBuild('wasm', ['emcmake', 'cmake']);
+  require('./node-bundle.js').buildNodeBundle();
+}
 if (want('bench')) {
   const cxx = onPath('clang++') ? ['-DCMAKE_CXX_COMPILER=clang++'] : [];
   cmakeBuild('bench', ['cmake', '-DATTNLAB_BUILD_TESTS=OFF', ...cxx], ['bench_native', 'bench_native_march']);

@@ -21,7 +21,7 @@ function entryFiles(pkg) {
 }
 
 /** The files the node entry loads at run time that the build makes. */
-const BUILT_RUNTIME_FILES = ['build/wasm/attention_lab_core.js', 'build/wasm/attention_lab_core.wasm'];
+const BUILT_RUNTIME_FILES = ['build/wasm/attention_lab_node.js', 'build/wasm/attention_lab_core.wasm'];
 
 function check() {
   // stderr: npm pack --json prints the file list on stdout.

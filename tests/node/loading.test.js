@@ -104,6 +104,51 @@ test("require('attention-lab') and import('attention-lab') resolve to the node e
   assert.doesNotMatch(fs.readFileSync(path.join(root, entry.browser), 'utf8'), /node:|require\(["'](fs|path|module)["']\)/);
 });
 
+test('the node entry is one bundle of the current web/src and glue, with a code cache this node accepts (else: node scripts/build.js wasm)', () => {
+  const vm = require('vm');
+  const { nodeBundleText, bundleId, nodeBundleFile, codeCacheFile } = require('../../scripts/node-bundle.js');
+  const text = fs.readFileSync(nodeBundleFile, 'utf8');
+  assert.ok(nodeBundleText() === text, `${path.relative(root, nodeBundleFile)} is stale: run "node scripts/build.js wasm"`);
+  const cache = fs.readFileSync(codeCacheFile);
+  assert.equal(cache.toString('latin1', 0, 16), bundleId(text), 'the cache was made from this bundle');
+  const script = `const vm = require('vm'), fs = require('fs');
+    const before = new Set(Object.keys(require.cache));
+    require(${JSON.stringify(path.join(root, 'index.js'))});
+    const s = new vm.Script(fs.readFileSync(${JSON.stringify(nodeBundleFile)}, 'utf8'), { filename: ${JSON.stringify(nodeBundleFile)}, cachedData: fs.readFileSync(${JSON.stringify(codeCacheFile)}).subarray(16) });
+    console.log(JSON.stringify({ loaded: Object.keys(require.cache).filter((f) => !before.has(f)), rejected: s.cachedDataRejected }));`;
+  const got = JSON.parse(require('child_process').execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
+  assert.deepEqual(got.loaded.map((f) => path.relative(root, f)), ['index.js'], 'no web/src module is loaded on its own');
+  assert.equal(got.rejected, false, 'V8 takes the code cache');
+});
+
+test('without its code cache, or with one V8 rejects or another build made, the node entry compiles and works', () => {
+  const { nodeBundleFile, codeCacheFile } = require('../../scripts/node-bundle.js');
+  const good = fs.readFileSync(codeCacheFile);
+  const caches = {
+    none: null,
+    'another node': null,
+    'rejected by V8': Buffer.concat([good.subarray(0, 16), Buffer.alloc(4096, 7)]),
+    'another build': Buffer.concat([Buffer.from('0123456789abcdef'), good.subarray(16)]),
+  };
+  for (const [what, cache] of Object.entries(caches)) {
+    const tmp = fs.mkdtempSync(path.join(require('os').tmpdir(), 'al-cache-'));
+    try {
+      fs.mkdirSync(path.join(tmp, 'build', 'wasm'), { recursive: true });
+      fs.copyFileSync(path.join(root, 'index.js'), path.join(tmp, 'index.js'));
+      fs.copyFileSync(nodeBundleFile, path.join(tmp, 'build', 'wasm', path.basename(nodeBundleFile)));
+      fs.copyFileSync(path.join(root, 'build', 'wasm', 'attention_lab_core.wasm'), path.join(tmp, 'build', 'wasm', 'attention_lab_core.wasm'));
+      if (cache) fs.writeFileSync(path.join(tmp, 'build', 'wasm', path.basename(codeCacheFile)), cache);
+      if (what === 'another node') fs.writeFileSync(path.join(tmp, 'build', 'wasm', 'attention_lab_node.1.2.3.4.cache'), good);
+      const out = require('child_process').execFileSync(process.execPath, ['-e',
+        `require(${JSON.stringify(path.join(tmp, 'index.js'))}).loadAttentionLab().then((lab) => console.log(lab.softmax([0, Math.log(3)]).data.join(',')))`], { encoding: 'utf8' });
+      const [a, b] = out.trim().split(',').map(Number);
+      assert.ok(Math.abs(a - 0.25) < 1e-6 && Math.abs(b - 0.75) < 1e-6, `${what}: softmax [0.25, 0.75] (${out.trim()})`);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  }
+});
+
 test('with the bytes in hand (node) the engine is ready before the event loop turns', async () => {
   let turned = false;
   setImmediate(() => { turned = true; });

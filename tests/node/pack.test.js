@@ -34,7 +34,10 @@ test('npm pack ships the entry points, the engine, the script, types and licence
     'dist/attention-lab.js', 'dist/custom-elements.json', ...entryFiles(pkg), ...BUILT_RUNTIME_FILES];
   for (const f of mustHave) assert.ok(files.includes(f), `the package has ${f}`);
   const stray = /^(tests|cpp|scripts|node_modules|test-results|examples|\.ci|\.git)\/|^build\/|^web\/src\/(widgets|ui)\/|^web\/site\/|^dist\/.*\.(html|css)$|^CMakeLists\.txt$|\.log$|^package-lock\.json$|^web\/src\/browser\.js$/;
-  const shipped = new Set([...BUILT_RUNTIME_FILES]);
+  // The node entry's code cache for the node that built it (scripts/node-bundle.js).
+  const codeCache = path.relative(root, require('../../scripts/node-bundle.js').codeCacheFile).split(path.sep).join('/');
+  assert.ok(files.includes(codeCache), `the package has ${codeCache}`);
+  const shipped = new Set([...BUILT_RUNTIME_FILES, codeCache]);
   assert.deepEqual(files.filter((f) => stray.test(f) && !shipped.has(f)), [], 'no tests, sources of other layers, build intermediates or site pages');
   assert.ok(packed.unpackedSize < 3e6, `unpacked size ${packed.unpackedSize} bytes stays small`);
 });

@@ -2,10 +2,11 @@
 // loadAttentionLab for any environment, given the engine factory and a source of the wasm
 // bytes, handed to the glue through emscripten's instantiateWasm hook, so the glue never
 // fetches. Bytes in hand (node reads its .wasm file) are compiled and instantiated at once:
-// the engine is ready without a trip through the event loop, where node's start-up leaves
-// a garbage collection waiting. A promise of bytes (browsers decode the embedded copy) goes
-// through WebAssembly.instantiate, which compiles off the main thread. One attempt per
-// loader: every caller (several widgets on a page) shares the engine, or the same rejection.
+// in node, WebAssembly.compile (even started before the JavaScript is loaded, to overlap)
+// and an asynchronous read each made the start 2-4 ms slower (node scripts/bench-startup.js).
+// A promise of bytes (browsers decode the embedded copy) goes through WebAssembly.instantiate,
+// which compiles off the main thread. One attempt per loader: every caller (several widgets
+// on a page) shares the engine, or the same rejection.
 
 const { createLab } = require('./lab.js');
 const { loadError, loadErrorCode } = require('./load-error.js');
