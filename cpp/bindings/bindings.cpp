@@ -9,7 +9,6 @@
 #include <string>
 
 #include <emscripten/bind.h>
-#include <emscripten/em_macros.h>
 #include <emscripten/heap.h>
 
 #include "attnlab/attnlab.hpp"
@@ -180,25 +179,7 @@ double max_elements() { return static_cast<double>(default_max_elements); }
 
 }  // namespace
 
-// What createLab and lab.attention need, registered while the engine starts.
 EMSCRIPTEN_BINDINGS(attnlab) {
-    emscripten::function("heapInUse", &heap_in_use);
-    emscripten::function("heapSize", &heap_size);
-    emscripten::function("maxElements", &max_elements);
-    object_functions<staging>("Staging")
-        .method<&staging::scratch_address>("scratchAddress")
-        .method<&staging::memory_view>("memoryView")
-        .method<&staging::input>("input")
-        .method<&staging::attention>("attention")
-        .method<&staging::error>("error")
-        .method<&staging::release>("release");
-}
-
-// The rest, registered by web/src/lab.js on the first call that needs any of it. Each embind
-// registration costs the engine's start-up about 50 us (reading names and types, making the
-// invoker), and these are most of them: about 2 ms of every start, which a page or script
-// that only calls lab.attention never pays (node scripts/bench-startup.js).
-void register_rest() {
     emscripten::function("softmax", &softmax_js);
     emscripten::function("multiHeadAttention", &multi_head_attention_js);
     emscripten::function("dotProductStats", &dot_product_stats_js);
@@ -209,8 +190,18 @@ void register_rest() {
     emscripten::function("maxAbsDiff", &max_abs_diff_js);
     emscripten::function("tensor", &tensor_js);
     emscripten::function("examples", &examples_js);
+    emscripten::function("heapInUse", &heap_in_use);
+    emscripten::function("heapSize", &heap_size);
+    emscripten::function("maxElements", &max_elements);
     register_cost();
     register_mistakes();
+    object_functions<staging>("Staging")
+        .method<&staging::scratch_address>("scratchAddress")
+        .method<&staging::memory_view>("memoryView")
+        .method<&staging::input>("input")
+        .method<&staging::attention>("attention")
+        .method<&staging::error>("error")
+        .method<&staging::release>("release");
     object_functions<workspace_handle>("Workspace")
         .method<&workspace_handle::configure>("configure")
         .method<&workspace_handle::run>("run")
@@ -226,10 +217,3 @@ void register_rest() {
 }
 
 }  // namespace attnlab::bindings
-
-extern "C" EMSCRIPTEN_KEEPALIVE void attnlab_register_rest() {
-    static bool registered = false;
-    if (registered) return;
-    registered = true;
-    attnlab::bindings::register_rest();
-}

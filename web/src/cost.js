@@ -25,10 +25,10 @@ function copyNumber(fn, o, key, out) {
 
 /**
  * The cost half of the API, spread into the lab object.
- * @param engine () => the embind module, all of it registered; @param input (value, fn, name) -> engine tensor input;
+ * @param core the embind module; @param input (value, fn, name) -> engine tensor input;
  * @param ctx what tensor.js needs from the engine; @param unwrap turns { error } into an Error
  */
-function costApi(engine, { input, ctx, unwrap }) {
+function costApi(core, { input, ctx, unwrap }) {
   return {
     /**
      * Attention computed over key blocks with a running max, sum and output per row, never
@@ -42,7 +42,7 @@ function costApi(engine, { input, ctx, unwrap }) {
       const { options: o, own } = attentionOptions(fn, options, ctx, TILED_OPTIONS);
       copyNumber(fn, own, 'blockQ', o);
       copyNumber(fn, own, 'blockK', o);
-      const raw = unwrap(engine().tiledAttention(input(Q, fn, 'Q'), input(K, fn, 'K'), input(V, fn, 'V'), o));
+      const raw = unwrap(core.tiledAttention(input(Q, fn, 'Q'), input(K, fn, 'K'), input(V, fn, 'V'), o));
       raw.output = fromEngine(raw.output);
       raw.lse = fromEngine(raw.lse);
       return raw;
@@ -65,7 +65,7 @@ function costApi(engine, { input, ctx, unwrap }) {
         causal: boolOption(fn, o, 'causal'),
       };
       for (const key of ['dv', 'blockQ', 'blockK', 'window']) copyNumber(fn, o, key, sizes);
-      return unwrap(engine().costFigures(sizes));
+      return unwrap(core.costFigures(sizes));
     },
 
     /**
@@ -77,7 +77,7 @@ function costApi(engine, { input, ctx, unwrap }) {
       if (typeof row !== 'number') throw new Error(`${fn}: row is ${describe(row)}; expected a whole number`);
       const { options: o, own } = attentionOptions(fn, options, ctx, EXPLAIN_OPTIONS);
       copyNumber(fn, own, 'block', o);
-      const raw = unwrap(engine().explainOnlineSoftmax(input(Q, fn, 'Q'), input(K, fn, 'K'), input(V, fn, 'V'), row, o));
+      const raw = unwrap(core.explainOnlineSoftmax(input(Q, fn, 'Q'), input(K, fn, 'K'), input(V, fn, 'V'), row, o));
       const list = (a) => Array.from(a);
       for (const key of ['scores', 'output', 'weights', 'fullOutput']) raw[key] = list(raw[key]);
       for (const b of raw.blocks) {
@@ -96,7 +96,7 @@ function costApi(engine, { input, ctx, unwrap }) {
     kvCacheBytes(spec) {
       const fn = 'kvCacheBytes';
       const o = checkSpec(fn, spec, ['layers', 'kvHeads', 'dHead', 'dtype', 'tokens', 'batch', 'heads', 'window']);
-      return unwrap(engine().kvCacheBytes(numberArg(fn, o, 'layers', 1), numberArg(fn, o, 'kvHeads'), numberArg(fn, o, 'dHead'),
+      return unwrap(core.kvCacheBytes(numberArg(fn, o, 'layers', 1), numberArg(fn, o, 'kvHeads'), numberArg(fn, o, 'dHead'),
         dtypeOption(fn, o, 'float16'), numberArg(fn, o, 'tokens', 1), numberArg(fn, o, 'batch', 1),
         numberOption(fn, o, 'heads'), numberOption(fn, o, 'window')));
     },
@@ -110,7 +110,7 @@ function costApi(engine, { input, ctx, unwrap }) {
     attentionMatrixBytes(spec) {
       const fn = 'attentionMatrixBytes';
       const o = checkSpec(fn, spec, ['batch', 'heads', 'n', 'dtype', 'window']);
-      return unwrap(engine().attentionMatrixBytes(numberArg(fn, o, 'batch', 1), numberArg(fn, o, 'heads', 1), numberArg(fn, o, 'n'),
+      return unwrap(core.attentionMatrixBytes(numberArg(fn, o, 'batch', 1), numberArg(fn, o, 'heads', 1), numberArg(fn, o, 'n'),
         dtypeOption(fn, o, 'float32'), numberOption(fn, o, 'window')));
     },
 
@@ -120,7 +120,7 @@ function costApi(engine, { input, ctx, unwrap }) {
      */
     createKVCache(spec) {
       const { KVCache } = require('./kv-cache.js');  // on first use: lab.js says why
-      return new KVCache(engine(), spec, { input });
+      return new KVCache(core, spec, { input });
     },
   };
 }

@@ -35,17 +35,7 @@ function createLab(core) {
   // What tensor.js needs from the engine: its size cap and its memory (to copy views of it).
   const ctx = { maxElements: core.maxElements(), engineBuffer: () => staging.buffer() };
   const input = (value, fn, name) => toInput(value, fn, name, ctx);
-  // The engine starts with what lab.attention and memory() need; every other function is
-  // registered by the first call that needs one (cpp/bindings/bindings.cpp, register_rest).
-  let registered = false;
-  const engine = () => {
-    if (!registered) {
-      core._attnlab_register_rest();
-      registered = true;
-    }
-    return core;
-  };
-  const mistakes = mistakesApi(engine, ctx, unwrap);
+  const mistakes = mistakesApi(core, ctx, unwrap);
 
   return {
     /**
@@ -65,7 +55,7 @@ function createLab(core) {
     softmax(x, options) {
       const fn = 'softmax';
       const o = checkKeys(fn, options, ['axis']);
-      return fromEngine(unwrap(engine().softmax(input(x, fn, 'x'), numberArg(fn, o, 'axis', -1))));
+      return fromEngine(unwrap(core.softmax(input(x, fn, 'x'), numberArg(fn, o, 'axis', -1))));
     },
 
     /**
@@ -90,7 +80,7 @@ function createLab(core) {
       if (o.Wo !== undefined && o.Wo !== null) args.Wo = input(o.Wo, fn, 'Wo');
       const scale = numberOption(fn, o, 'scale');
       if (scale !== undefined) args.scale = scale;
-      const raw = unwrap(engine().multiHeadAttention(args));
+      const raw = unwrap(core.multiHeadAttention(args));
       const out = { scale: raw.scale };
       for (const key of ['q', 'k', 'v', 'scores', 'weights', 'headOutputs', 'concat', 'output']) out[key] = fromEngine(raw[key]);
       return out;
@@ -104,7 +94,7 @@ function createLab(core) {
     dotProductStats(spec) {
       const fn = 'dotProductStats';
       const o = checkSpec(fn, spec, ['dk', 'samples', 'seed']);
-      return unwrap(engine().dotProductStats(numberArg(fn, o, 'dk'), numberArg(fn, o, 'samples', 10000), numberArg(fn, o, 'seed', 1)));
+      return unwrap(core.dotProductStats(numberArg(fn, o, 'dk'), numberArg(fn, o, 'samples', 10000), numberArg(fn, o, 'seed', 1)));
     },
 
     /**
@@ -113,7 +103,7 @@ function createLab(core) {
      */
     createDotProductStats(spec) {
       const { DotProductStats } = require('./dot-product-stats.js');
-      return new DotProductStats(engine(), spec);
+      return new DotProductStats(core, spec);
     },
 
     /**
@@ -126,7 +116,7 @@ function createLab(core) {
       const fn = 'explainRow';
       if (typeof row !== 'number') throw new Error(`${fn}: row is ${describe(row)}; expected a whole number`);
       const { options: o } = attentionOptions(fn, options, ctx);
-      const raw = unwrap(engine().explainRow(input(Q, fn, 'Q'), input(K, fn, 'K'), input(V, fn, 'V'), o, row));
+      const raw = unwrap(core.explainRow(input(Q, fn, 'Q'), input(K, fn, 'K'), input(V, fn, 'V'), o, row));
       for (const key of ['terms', 'scores', 'scaled', 'masked', 'expRaw', 'expShifted', 'naiveWeights', 'weights', 'weightedValues', 'output']) {
         raw[key] = fromEngine(raw[key]);
       }
@@ -135,7 +125,7 @@ function createLab(core) {
 
     /** A Tensor from nested arrays or { shape, data } (a copy; checks shape, no arithmetic). */
     tensor(value) {
-      return fromEngine(unwrap(engine().tensor(input(value, 'tensor', 'value'))));
+      return fromEngine(unwrap(core.tensor(input(value, 'tensor', 'value'))));
     },
 
     /** A seeded tensor of normal entries: { shape, stddev = 1, seed = 1 }. */
@@ -143,13 +133,13 @@ function createLab(core) {
       const fn = 'randomNormal';
       const o = checkSpec(fn, spec, ['shape', 'stddev', 'seed']);
       const shape = numberList(fn, o.shape, 'shape');
-      return fromEngine(unwrap(engine().randomNormal(shape, numberArg(fn, o, 'stddev', 1), numberArg(fn, o, 'seed', 1))));
+      return fromEngine(unwrap(core.randomNormal(shape, numberArg(fn, o, 'stddev', 1), numberArg(fn, o, 'seed', 1))));
     },
 
     /** Largest |a - b| over two tensors of one shape. */
     maxAbsDiff(a, b) {
       const fn = 'maxAbsDiff';
-      return unwrap(engine().maxAbsDiff(input(a, fn, 'a'), input(b, fn, 'b'))).value;
+      return unwrap(core.maxAbsDiff(input(a, fn, 'a'), input(b, fn, 'b'))).value;
     },
 
     /**
@@ -161,7 +151,7 @@ function createLab(core) {
       const fn = 'softmaxSaturation';
       const o = checkSpec(fn, spec, ['dks', 'keys', 'trials', 'seed']);
       const dks = numberList(fn, o.dks, 'dks');
-      return unwrap(engine().softmaxSaturation(dks, numberArg(fn, o, 'keys', 5), numberArg(fn, o, 'trials', 200), numberArg(fn, o, 'seed', 1)));
+      return unwrap(core.softmaxSaturation(dks, numberArg(fn, o, 'keys', 5), numberArg(fn, o, 'trials', 200), numberArg(fn, o, 'seed', 1)));
     },
 
     /**
@@ -181,7 +171,7 @@ function createLab(core) {
         dk: numberArg(fn, o, 'dk', 0),
         dv: numberArg(fn, o, 'dv', 0),
       };
-      return unwrap(engine().traceShapes(sizes));
+      return unwrap(core.traceShapes(sizes));
     },
 
     /**
@@ -190,12 +180,12 @@ function createLab(core) {
      */
     createWorkspace(spec) {
       const { Workspace } = require('./workspace.js');
-      return new Workspace(engine(), spec, ctx);
+      return new Workspace(core, spec, ctx);
     },
 
     /** The lessons' example inputs: { timeFlies, worked }, each { tokens, Q, K, V }. */
     examples() {
-      const raw = engine().examples();
+      const raw = core.examples();
       return { timeFlies: exampleResult(raw.timeFlies), worked: exampleResult(raw.worked) };
     },
 
@@ -208,7 +198,7 @@ function createLab(core) {
       };
     },
 
-    ...costApi(engine, { input, ctx, unwrap }),
+    ...costApi(core, { input, ctx, unwrap }),
 
     mistake: mistakes.mistake,
     /** Every mistake: [{ name, title, symptom, fix }], in teaching order (read on first use). */

@@ -20,12 +20,12 @@ function cellRows(raw) {
 
 /**
  * The mistakes' part of the lab object, spread into it by lab.js.
- * @param engine () => the embind module, all of it registered; ctx what tensor.js needs; unwrap turns { error } into a throw
+ * @param core the embind module; ctx what tensor.js needs; unwrap turns { error } into a throw
  */
-function mistakesApi(engine, ctx, unwrap) {
+function mistakesApi(core, ctx, unwrap) {
   // Read from the engine on first use rather than while it starts.
   let catalog = null;
-  const MISTAKES = () => catalog || (catalog = Object.freeze(engine().mistakeCatalog().map((m) => Object.freeze(m))));
+  const MISTAKES = () => catalog || (catalog = Object.freeze(core.mistakeCatalog().map((m) => Object.freeze(m))));
   return {
     /**
      * One mistake beside the correct computation, for one head.
@@ -49,7 +49,7 @@ function mistakesApi(engine, ctx, unwrap) {
       };
       if (o.validLens !== undefined && o.validLens !== null) args.validLens = toInput(o.validLens, fn, 'validLens', ctx);
       if (o.mask !== undefined && o.mask !== null) args.mask = toInput(o.mask, fn, 'mask', ctx, true);
-      const raw = unwrap(engine().mistake(name, args));
+      const raw = unwrap(core.mistake(name, args));
       return {
         name: raw.name,
         correct: pair(raw.correct),
