@@ -3,7 +3,7 @@
 // Where the engine's start-up in node goes, phase by phase: median CPU and wall milliseconds
 // over fresh processes, each timing require -> loadAttentionLab() resolved (as npm run bench's
 // start-up line does), then the first lab.attention call, and the first call of another
-// function (which registers the rest of the engine's functions: bindings.cpp). CPU time
+// function. CPU time
 // counts every thread of the process and leaves out time spent waiting for a core, so it
 // compares checkouts on a busy machine where wall time does not.
 //
