@@ -203,7 +203,13 @@ bool all_finite(const float* x, std::size_t n) {
 }
 
 bool scale(const float* x, float* y, std::size_t n, float s) {
-    for (std::size_t i = 0; i < n; ++i) y[i] = x[i] * s;
+    // In place through one pointer: clang guards the two-pointer loop with an overlap check
+    // that exact aliasing fails, and then runs it scalar.
+    if (x == y) {
+        for (std::size_t i = 0; i < n; ++i) y[i] *= s;
+    } else {
+        for (std::size_t i = 0; i < n; ++i) y[i] = x[i] * s;
+    }
     return all_finite(y, n);
 }
 
@@ -251,9 +257,16 @@ float exp_nonpositive(float x) {
 
 float exp_shifted_sum(const float* x, float* y, std::size_t n, float shift) {
     // A pure map (vectorises, with exp_nonpositive inlined in this file), then the sum in
-    // lanes (no reassociation needed).
-    ATTNLAB_INTERLEAVE_4
-    for (std::size_t j = 0; j < n; ++j) y[j] = exp_nonpositive(x[j] - shift);
+    // lanes (no reassociation needed). In place it goes through one pointer: clang guards the
+    // two-pointer loop with an overlap check that x == y fails, and the scalar fallback it
+    // then runs is 5-6x slower (tiled attention's softmax pass 8.7 -> 1.5 ms at n = 1024).
+    if (x == y) {
+        ATTNLAB_INTERLEAVE_4
+        for (std::size_t j = 0; j < n; ++j) y[j] = exp_nonpositive(y[j] - shift);
+    } else {
+        ATTNLAB_INTERLEAVE_4
+        for (std::size_t j = 0; j < n; ++j) y[j] = exp_nonpositive(x[j] - shift);
+    }
     constexpr std::size_t L = 8;
     float lanes[L] = {};
     std::size_t j = 0;
