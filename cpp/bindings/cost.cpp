@@ -2,7 +2,11 @@
 
 #include "cost.hpp"
 
+#include <array>
+#include <cstdint>
 #include <memory>
+#include <new>
+#include <stdexcept>
 #include <optional>
 #include <string>
 
@@ -156,10 +160,17 @@ val attention_matrix_bytes_js(double batch, double heads, double n, const std::s
     });
 }
 
-// The decoding cache. append() returns the new length, or -1 with last_error() set, so a
-// per-token loop makes no JS object for it.
+// The decoding cache, staged like lab.attention (staging.hpp): a decode step makes no embind
+// objects, whose conversions cost about 20 us a step, more than the arithmetic at n = 256.
+// JS writes a shape into the scratch doubles and calls input(), which checks it against the
+// data's length and returns where to copy the data; append() and attend() then run on the
+// staged tensors and return the new length, or write a header of addresses into the scratch
+// array. A failure returns -1 (or false) with last_error() set.
 class kv_cache_handle {
 public:
+    static constexpr std::size_t scratch_size = 64;  // past web/src/tensor.js MAX_RANK
+    static constexpr int slots = 3;                   // k, v (append), q (attend)
+
     val configure(double heads, double kv_heads, double d_head, double max_length, bool has_scale, double scale) {
         return guarded("createKVCache", [&] {
             cache_ = std::make_unique<kv_cache>(heads, kv_heads, d_head, max_length,
@@ -167,38 +178,91 @@ public:
             return val::object();
         });
     }
-    double append(const val& k, const val& v) {
-        const std::string fn = "KVCache.append";
+    double scratch_address() const { return address(scratch_.data()); }
+    val memory_view() const { return val(emscripten::typed_memory_view(0, static_cast<const float*>(nullptr))); }
+
+    /// Allocates input `slot` with the shape in scratch[0, rank); returns the byte address to
+    /// copy `length` floats to, or -1.
+    double input(int slot, int rank, double length) {
+        const std::string& fn = slot == 2 ? attend_fn : append_fn;
         try {
-            return static_cast<double>(cache_->append(to_tensor(k, fn, "k"), to_tensor(v, fn, "v")));
+            if (slot < 0 || slot >= slots || rank < 0 || static_cast<std::size_t>(rank) > scratch_size) {
+                throw std::logic_error(fn + ": internal error (bad staging slot or rank)");
+            }
+            static const char* const names[] = {"k", "v", "q"};
+            inputs_[slot] = make_input(scratch_.data(), static_cast<std::size_t>(rank), length, fn, names[slot]);
+            return address(inputs_[slot]->data());
         } catch (const std::bad_alloc&) {
-            error_ = fn + ": out of memory; expected a smaller cache";
+            fail(fn + ": out of memory; expected smaller inputs");
         } catch (const std::exception& e) {
-            error_ = e.what();
+            fail(e.what());
         }
         return -1;
     }
-    val attend(const val& q) const {
-        const std::string fn = "KVCache.attend";
-        return guarded(fn.c_str(), [&] {
-            const kv_step s = cache_->attend(to_tensor(q, fn, "q"));
-            val out = val::object();
-            out.set("output", bindings::to_js(s.output));
-            out.set("weights", bindings::to_js(s.weights));
-            out.set("multiplyAdds", s.multiply_adds);
-            out.set("multiplyAddsWithoutCache", s.multiply_adds_without_cache);
-            return out;
-        });
+    double append() {
+        try {
+            if (!inputs_[0] || !inputs_[1]) throw std::logic_error(append_fn + ": internal error (input not staged)");
+            const std::size_t length = cache_->append(*inputs_[0], *inputs_[1]);
+            clear_inputs();
+            return static_cast<double>(length);
+        } catch (const std::bad_alloc&) {
+            fail(append_fn + ": out of memory; expected a smaller cache");
+        } catch (const std::exception& e) {
+            fail(e.what());
+        }
+        return -1;
+    }
+    /// Header: [0] address of the output [heads, d_head], [1] of the weights [heads, length],
+    /// [2] heads, [3] d_head, [4] length, [5] multiply-adds, [6] without the cache. The step
+    /// is held until the next attend() or release().
+    bool attend() {
+        try {
+            if (!inputs_[2]) throw std::logic_error(attend_fn + ": internal error (input not staged)");
+            step_.reset();
+            step_ = cache_->attend(*inputs_[2]);
+            clear_inputs();
+            scratch_[0] = address(step_->output.data());
+            scratch_[1] = address(step_->weights.data());
+            scratch_[2] = static_cast<double>(cache_->heads());
+            scratch_[3] = static_cast<double>(cache_->d_head());
+            scratch_[4] = static_cast<double>(cache_->length());
+            scratch_[5] = step_->multiply_adds;
+            scratch_[6] = step_->multiply_adds_without_cache;
+            return true;
+        } catch (const std::bad_alloc&) {
+            fail(attend_fn + ": out of memory; expected smaller inputs");
+        } catch (const std::exception& e) {
+            fail(e.what());
+        }
+        return false;
     }
     std::string last_error() const { return error_; }
     double length() const { return static_cast<double>(cache_->length()); }
     double bytes() const { return cache_->bytes(); }
     double bytes_per_token() const { return cache_->bytes_per_token(); }
     double scale() const { return cache_->scale(); }
-    void release() { cache_.reset(); }
+    void release() {
+        clear_inputs();
+        step_.reset();
+        cache_.reset();
+    }
 
 private:
+    static double address(const void* p) { return static_cast<double>(reinterpret_cast<std::uintptr_t>(p)); }
+    void clear_inputs() {
+        for (auto& in : inputs_) in.reset();
+    }
+    void fail(const std::string& message) {
+        clear_inputs();
+        error_ = message;
+    }
+
+    const std::string append_fn = "KVCache.append", attend_fn = "KVCache.attend";
     std::unique_ptr<kv_cache> cache_;
+    std::array<double, scratch_size> scratch_{};
+    // Empty between calls: optional, since a default xarray still allocates one element.
+    std::array<std::optional<tensor>, slots> inputs_;
+    std::optional<kv_step> step_;
     std::string error_;
 };
 
@@ -212,6 +276,9 @@ void register_cost() {
     emscripten::function("attentionMatrixBytes", &attention_matrix_bytes_js);
     object_functions<kv_cache_handle>("KVCache")
         .method<&kv_cache_handle::configure>("configure")
+        .method<&kv_cache_handle::scratch_address>("scratchAddress")
+        .method<&kv_cache_handle::memory_view>("memoryView")
+        .method<&kv_cache_handle::input>("input")
         .method<&kv_cache_handle::append>("append")
         .method<&kv_cache_handle::attend>("attend")
         .method<&kv_cache_handle::last_error>("lastError")

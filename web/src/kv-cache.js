@@ -1,9 +1,11 @@
 'use strict';
 // The decoding cache over cpp/src/kv_cache.cpp: append a token's keys and values, attend the
 // newest query over every cached token. Like workspace.js, every argument is read and checked
-// before the engine object exists, and a failed construction frees it.
+// before the engine object exists, and a failed construction frees it. A step is staged like
+// lab.attention (staging.js, cpp/bindings/cost.cpp kv_cache_handle): shapes through scratch
+// doubles, data copied in with one set() and out with one slice(), no embind objects per call.
 
-const { fromEngine } = require('./tensor.js');
+const { Tensor } = require('./tensor.js');
 const { checkSpec, numberArg, numberOption } = require('./options.js');
 const { engineObject } = require('./engine-object.js');
 
@@ -32,6 +34,29 @@ class KVCache {
     this.maxLength = maxLength;
     this.scale = this._handle.scale();
     this.bytesPerToken = this._handle.bytesPerToken();
+    this._scratch = this._handle.scratchAddress() / 8;
+    this._f32 = null;
+    this._f64 = null;
+  }
+
+  /** Views of the engine's memory as it is now (growing it detaches the old ones). */
+  _views() {
+    if (!this._f32 || this._f32.length === 0) {
+      const buffer = this._handle.memoryView().buffer;
+      this._f32 = new Float32Array(buffer);
+      this._f64 = new Float64Array(buffer);
+    }
+  }
+
+  /** Copies t ({ shape, data: Float32Array }) into engine input `slot` (0 k, 1 v, 2 q). */
+  _stage(handle, slot, t) {
+    this._views();
+    const shape = t.shape, s = this._scratch;
+    for (let i = 0; i < shape.length; i++) this._f64[s + i] = shape[i];
+    const address = handle.input(slot, shape.length, t.data.length);
+    if (address < 0) throw new Error(handle.lastError());
+    this._views();
+    this._f32.set(t.data, address / 4);
   }
 
   _live(fn) {
@@ -43,7 +68,10 @@ class KVCache {
   append(k, v) {
     const fn = 'KVCache.append';
     const handle = this._live(fn);
-    const length = handle.append(this._input(k, fn, 'k'), this._input(v, fn, 'v'));
+    const kIn = this._input(k, fn, 'k'), vIn = this._input(v, fn, 'v');
+    this._stage(handle, 0, kIn);
+    this._stage(handle, 1, vIn);
+    const length = handle.append();
     if (length < 0) throw new Error(handle.lastError());
     return length;
   }
@@ -54,11 +82,19 @@ class KVCache {
    */
   attend(q) {
     const fn = 'KVCache.attend';
-    const raw = this._live(fn).attend(this._input(q, fn, 'q'));
-    if (typeof raw.error === 'string') throw new Error(raw.error);
-    raw.output = fromEngine(raw.output);
-    raw.weights = fromEngine(raw.weights);
-    return raw;
+    const handle = this._live(fn);
+    this._stage(handle, 2, this._input(q, fn, 'q'));
+    if (!handle.attend()) throw new Error(handle.lastError());
+    this._views();
+    const h = this._f64, s = this._scratch, f32 = this._f32;
+    const heads = h[s + 2], d = h[s + 3], length = h[s + 4];
+    const out = h[s] / 4, weights = h[s + 1] / 4;
+    return {
+      output: new Tensor([heads, d], f32.slice(out, out + heads * d)),
+      weights: new Tensor([heads, length], f32.slice(weights, weights + heads * length)),
+      multiplyAdds: h[s + 5],
+      multiplyAddsWithoutCache: h[s + 6],
+    };
   }
 
   /** Tokens cached so far. */
