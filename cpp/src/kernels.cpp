@@ -136,6 +136,17 @@ void pack_bt(const float* bt, std::size_t n, std::size_t k, float* bp) {
     for (std::size_t j0 = 0; j0 < n; j0 += J) {
         const std::size_t w = n - j0 < J ? n - j0 : J;
         float* panel = bp + j0 * k;
+        if (w == J) {
+            // A full panel: read the J rows side by side and write the panel front to back
+            // (the key-block packs of one tiled attention at n = 1024, d = 64: 0.33 -> 0.23 ms
+            // in a standalone wasm build, against the column-at-a-time loop below).
+            const float* src[J];
+            for (std::size_t jj = 0; jj < J; ++jj) src[jj] = bt + (j0 + jj) * k;
+            for (std::size_t p = 0; p < k; ++p) {
+                for (std::size_t jj = 0; jj < J; ++jj) panel[p * J + jj] = src[jj][p];
+            }
+            continue;
+        }
         for (std::size_t jj = 0; jj < J; ++jj) {
             if (jj < w) {
                 const float* src = bt + (j0 + jj) * k;
