@@ -162,14 +162,18 @@ val attention_matrix_bytes_js(double batch, double heads, double n, const std::s
 
 // The decoding cache, staged like lab.attention (staging.hpp): a decode step makes no embind
 // objects, whose conversions cost about 20 us a step, more than the arithmetic at n = 256.
-// JS writes a shape into the scratch doubles and calls input(), which checks it against the
-// data's length and returns where to copy the data; append() and attend() then run on the
-// staged tensors and return the new length, or write a header of addresses into the scratch
-// array. A failure returns -1 (or false) with last_error() set.
+// One entry point, step(op, ...), so that the module carries one invoker and one catch:
+//   op 0, 1, 2 (k, v, q): allocates that input with the shape in scratch[0, rank), checks it
+//     against `length`, and returns the byte address to copy the data to;
+//   op 3: append(k, v), returns the new length;
+//   op 4: attend(q), returns 1 and writes a header to the scratch doubles: [0] address of the
+//     output [heads, d_head], [1] of the weights [heads, length], [2] length, [3] multiply-adds,
+//     [4] without the cache. The step is held until the next attend() or release().
+// A failure returns -1 with last_error() set. Inputs are freed once used or on any failure.
 class kv_cache_handle {
 public:
     static constexpr std::size_t scratch_size = 64;  // past web/src/tensor.js MAX_RANK
-    static constexpr int slots = 3;                   // k, v (append), q (attend)
+    static constexpr int slots = 3;
 
     val configure(double heads, double kv_heads, double d_head, double max_length, bool has_scale, double scale) {
         return guarded("createKVCache", [&] {
@@ -179,62 +183,45 @@ public:
         });
     }
     double scratch_address() const { return address(scratch_.data()); }
-    val memory_view() const { return val(emscripten::typed_memory_view(0, static_cast<const float*>(nullptr))); }
 
-    /// Allocates input `slot` with the shape in scratch[0, rank); returns the byte address to
-    /// copy `length` floats to, or -1.
-    double input(int slot, int rank, double length) {
-        const std::string& fn = slot == 2 ? attend_fn : append_fn;
+    double step(int op, int rank, double length) {
+        const bool attending = op == 2 || op == 4;
         try {
-            if (slot < 0 || slot >= slots || rank < 0 || static_cast<std::size_t>(rank) > scratch_size) {
-                throw std::logic_error(fn + ": internal error (bad staging slot or rank)");
+            if (op < 0 || op > 4 || rank < 0 || static_cast<std::size_t>(rank) > scratch_size ||
+                (op == 3 && (!inputs_[0] || !inputs_[1])) || (op == 4 && !inputs_[2])) {
+                throw std::logic_error(attending ? "KVCache.attend: internal error (bad staging step)"
+                                                 : "KVCache.append: internal error (bad staging step)");
             }
-            static const char* const names[] = {"k", "v", "q"};
-            inputs_[slot] = make_input(scratch_.data(), static_cast<std::size_t>(rank), length, fn, names[slot]);
-            return address(inputs_[slot]->data());
-        } catch (const std::bad_alloc&) {
-            fail(fn + ": out of memory; expected smaller inputs");
-        } catch (const std::exception& e) {
-            fail(e.what());
-        }
-        return -1;
-    }
-    double append() {
-        try {
-            if (!inputs_[0] || !inputs_[1]) throw std::logic_error(append_fn + ": internal error (input not staged)");
-            const std::size_t length = cache_->append(*inputs_[0], *inputs_[1]);
-            clear_inputs();
-            return static_cast<double>(length);
-        } catch (const std::bad_alloc&) {
-            fail(append_fn + ": out of memory; expected a smaller cache");
-        } catch (const std::exception& e) {
-            fail(e.what());
-        }
-        return -1;
-    }
-    /// Header: [0] address of the output [heads, d_head], [1] of the weights [heads, length],
-    /// [2] heads, [3] d_head, [4] length, [5] multiply-adds, [6] without the cache. The step
-    /// is held until the next attend() or release().
-    bool attend() {
-        try {
-            if (!inputs_[2]) throw std::logic_error(attend_fn + ": internal error (input not staged)");
+            if (op < slots) {
+                static const char* const names[] = {"k", "v", "q"};
+                inputs_[op] = make_input(scratch_.data(), static_cast<std::size_t>(rank), length,
+                                         attending ? "KVCache.attend" : "KVCache.append", names[op]);
+                return address(inputs_[op]->data());
+            }
+            if (op == 3) {
+                const std::size_t n = cache_->append(*inputs_[0], *inputs_[1]);
+                clear_inputs();
+                return static_cast<double>(n);
+            }
             step_.reset();
             step_ = cache_->attend(*inputs_[2]);
             clear_inputs();
-            scratch_[0] = address(step_->output.data());
-            scratch_[1] = address(step_->weights.data());
-            scratch_[2] = static_cast<double>(cache_->heads());
-            scratch_[3] = static_cast<double>(cache_->d_head());
-            scratch_[4] = static_cast<double>(cache_->length());
-            scratch_[5] = step_->multiply_adds;
-            scratch_[6] = step_->multiply_adds_without_cache;
-            return true;
+            const kv_step& r = *step_;
+            double* h = scratch_.data();
+            h[0] = address(r.output.data());
+            h[1] = address(r.weights.data());
+            h[2] = static_cast<double>(cache_->length());
+            h[3] = r.multiply_adds;
+            h[4] = r.multiply_adds_without_cache;
+            return 1;
         } catch (const std::bad_alloc&) {
-            fail(attend_fn + ": out of memory; expected smaller inputs");
+            error_ = attending ? "KVCache.attend: out of memory; expected smaller inputs"
+                               : "KVCache.append: out of memory; expected a smaller cache";
         } catch (const std::exception& e) {
-            fail(e.what());
+            error_ = e.what();
         }
-        return false;
+        clear_inputs();
+        return -1;
     }
     std::string last_error() const { return error_; }
     double length() const { return static_cast<double>(cache_->length()); }
@@ -252,12 +239,6 @@ private:
     void clear_inputs() {
         for (auto& in : inputs_) in.reset();
     }
-    void fail(const std::string& message) {
-        clear_inputs();
-        error_ = message;
-    }
-
-    const std::string append_fn = "KVCache.append", attend_fn = "KVCache.attend";
     std::unique_ptr<kv_cache> cache_;
     std::array<double, scratch_size> scratch_{};
     // Empty between calls: optional, since a default xarray still allocates one element.
@@ -277,10 +258,7 @@ void register_cost() {
     object_functions<kv_cache_handle>("KVCache")
         .method<&kv_cache_handle::configure>("configure")
         .method<&kv_cache_handle::scratch_address>("scratchAddress")
-        .method<&kv_cache_handle::memory_view>("memoryView")
-        .method<&kv_cache_handle::input>("input")
-        .method<&kv_cache_handle::append>("append")
-        .method<&kv_cache_handle::attend>("attend")
+        .method<&kv_cache_handle::step>("step")
         .method<&kv_cache_handle::last_error>("lastError")
         .method<&kv_cache_handle::length>("length")
         .method<&kv_cache_handle::bytes>("bytes")

@@ -86,7 +86,8 @@ TEST_CASE("exp_nonpositive is within 3e-7 relative (about 2 ulp) of std::exp on 
 }
 
 TEST_CASE("exp_shifted_sum and scale give the same bits in place as into another buffer", "[softmax][kernels]") {
-    // In place runs a loop of its own (one pointer, so it vectorises); both must agree.
+    // Both loops are vectorised on the promise that x and y are the same array or disjoint
+    // (kernels.cpp, ATTNLAB_SAME_OR_DISJOINT); in place must give what a separate buffer gives.
     for (std::size_t n : {1u, 7u, 64u, 67u, 1000u}) {
         std::vector<float> x(n), y(n), z(n);
         for (std::size_t j = 0; j < n; ++j) x[j] = -float((j * 37) % 101) * 0.25f - (j == 3 ? 100.0f : 0.0f);

@@ -6,11 +6,13 @@
 // doubles, data copied in with one set() and out with one slice(), no embind objects per call.
 
 const { Tensor } = require('./tensor.js');
+// The operations of the engine's step() (cpp/bindings/cost.cpp, kv_cache_handle).
+const OP = { k: 0, v: 1, q: 2, append: 3, attend: 4 };
 const { checkSpec, numberArg, numberOption } = require('./options.js');
 const { engineObject } = require('./engine-object.js');
 
 class KVCache {
-  constructor(core, spec, { input }) {
+  constructor(core, spec, { input, engineBuffer }) {
     const fn = 'createKVCache';
     const o = checkSpec(fn, spec, ['heads', 'kvHeads', 'dHead', 'maxLength', 'scale']);
     const heads = numberArg(fn, o, 'heads');
@@ -19,6 +21,7 @@ class KVCache {
     const maxLength = numberArg(fn, o, 'maxLength');
     const scale = numberOption(fn, o, 'scale');
     this._input = input;
+    this._engineBuffer = engineBuffer;
     this._handle = engineObject(core, 'KVCache');
     let ok = false;
     try {
@@ -39,22 +42,28 @@ class KVCache {
     this._f64 = null;
   }
 
-  /** Views of the engine's memory as it is now (growing it detaches the old ones). */
+  /** Views of the engine's memory as it is now (growing it replaces the buffer). */
   _views() {
-    if (!this._f32 || this._f32.length === 0) {
-      const buffer = this._handle.memoryView().buffer;
+    const buffer = this._engineBuffer();
+    if (!this._f32 || this._f32.buffer !== buffer) {
       this._f32 = new Float32Array(buffer);
       this._f64 = new Float64Array(buffer);
     }
   }
 
-  /** Copies t ({ shape, data: Float32Array }) into engine input `slot` (0 k, 1 v, 2 q). */
-  _stage(handle, slot, t) {
+  /** Runs engine step `op`; returns its number, or throws the engine's message. */
+  _step(handle, op, rank = 0, length = 0) {
+    const result = handle.step(op, rank, length);
+    if (result < 0) throw new Error(handle.lastError());
+    return result;
+  }
+
+  /** Copies t ({ shape, data: Float32Array }) into engine input `op` (OP.k, OP.v or OP.q). */
+  _stage(handle, op, t) {
     this._views();
     const shape = t.shape, s = this._scratch;
     for (let i = 0; i < shape.length; i++) this._f64[s + i] = shape[i];
-    const address = handle.input(slot, shape.length, t.data.length);
-    if (address < 0) throw new Error(handle.lastError());
+    const address = this._step(handle, op, shape.length, t.data.length);
     this._views();
     this._f32.set(t.data, address / 4);
   }
@@ -69,11 +78,9 @@ class KVCache {
     const fn = 'KVCache.append';
     const handle = this._live(fn);
     const kIn = this._input(k, fn, 'k'), vIn = this._input(v, fn, 'v');
-    this._stage(handle, 0, kIn);
-    this._stage(handle, 1, vIn);
-    const length = handle.append();
-    if (length < 0) throw new Error(handle.lastError());
-    return length;
+    this._stage(handle, OP.k, kIn);
+    this._stage(handle, OP.v, vIn);
+    return this._step(handle, OP.append);
   }
 
   /**
@@ -83,17 +90,17 @@ class KVCache {
   attend(q) {
     const fn = 'KVCache.attend';
     const handle = this._live(fn);
-    this._stage(handle, 2, this._input(q, fn, 'q'));
-    if (!handle.attend()) throw new Error(handle.lastError());
+    this._stage(handle, OP.q, this._input(q, fn, 'q'));
+    this._step(handle, OP.attend);
     this._views();
     const h = this._f64, s = this._scratch, f32 = this._f32;
-    const heads = h[s + 2], d = h[s + 3], length = h[s + 4];
+    const heads = this.heads, d = this.dHead, length = h[s + 2];
     const out = h[s] / 4, weights = h[s + 1] / 4;
     return {
       output: new Tensor([heads, d], f32.slice(out, out + heads * d)),
       weights: new Tensor([heads, length], f32.slice(weights, weights + heads * length)),
-      multiplyAdds: h[s + 5],
-      multiplyAddsWithoutCache: h[s + 6],
+      multiplyAdds: h[s + 3],
+      multiplyAddsWithoutCache: h[s + 4],
     };
   }
 
