@@ -169,7 +169,7 @@ val attention_matrix_bytes_js(double batch, double heads, double n, const std::s
 //   op 4: attend(q), returns 1 and writes a header to the scratch doubles: [0] address of the
 //     output [heads, d_head], [1] of the weights [heads, length], [2] length, [3] multiply-adds,
 //     [4] without the cache. The step is held until the next attend() or release().
-// A failure returns -1 with last_error() set. Inputs are freed once used or on any failure.
+// A failure returns -1 with last_error() set, and frees the inputs.
 class kv_cache_handle {
 public:
     static constexpr std::size_t scratch_size = 64;  // past web/src/tensor.js MAX_RANK
@@ -188,24 +188,32 @@ public:
         const bool attending = op == 2 || op == 4;
         try {
             if (op < 0 || op > 4 || rank < 0 || static_cast<std::size_t>(rank) > scratch_size ||
-                (op == 3 && (!inputs_[0] || !inputs_[1])) || (op == 4 && !inputs_[2])) {
+                (op == 3 && staged_ != 3) || (op == 4 && staged_ != 4)) {
                 throw std::logic_error(attending ? "KVCache.attend: internal error (bad staging step)"
                                                  : "KVCache.append: internal error (bad staging step)");
             }
             if (op < slots) {
-                static const char* const names[] = {"k", "v", "q"};
-                inputs_[op] = make_input(scratch_.data(), static_cast<std::size_t>(rank), length,
-                                         attending ? "KVCache.attend" : "KVCache.append", names[op]);
-                return address(inputs_[op]->data());
+                // Decoding stages the same shapes step after step: refill the tensor kept
+                // from the last step rather than allocate and check a new one.
+                std::optional<tensor>& in = inputs_[op];
+                bool same = in && in->dimension() == static_cast<std::size_t>(rank) &&
+                            static_cast<double>(in->size()) == length;
+                for (int i = 0; same && i < rank; ++i) same = static_cast<double>(in->shape()[i]) == scratch_[i];
+                if (!same) {
+                    static const char* const names[] = {"k", "v", "q"};
+                    in = make_input(scratch_.data(), static_cast<std::size_t>(rank), length,
+                                    attending ? "KVCache.attend" : "KVCache.append", names[op]);
+                }
+                staged_ |= 1 << op;
+                return address(in->data());
             }
             if (op == 3) {
-                const std::size_t n = cache_->append(*inputs_[0], *inputs_[1]);
-                clear_inputs();
-                return static_cast<double>(n);
+                staged_ = 0;
+                return static_cast<double>(cache_->append(*inputs_[0], *inputs_[1]));
             }
+            staged_ = 0;
             step_.reset();
             step_ = cache_->attend(*inputs_[2]);
-            clear_inputs();
             const kv_step& r = *step_;
             double* h = scratch_.data();
             h[0] = address(r.output.data());
@@ -238,11 +246,13 @@ private:
     static double address(const void* p) { return static_cast<double>(reinterpret_cast<std::uintptr_t>(p)); }
     void clear_inputs() {
         for (auto& in : inputs_) in.reset();
+        staged_ = 0;
     }
     std::unique_ptr<kv_cache> cache_;
     std::array<double, scratch_size> scratch_{};
-    // Empty between calls: optional, since a default xarray still allocates one element.
+    // Kept from step to step for reuse; optional, since a default xarray still allocates.
     std::array<std::optional<tensor>, slots> inputs_;
+    int staged_ = 0;  // bit i: input i was filled since the last append or attend
     std::optional<kv_step> step_;
     std::string error_;
 };

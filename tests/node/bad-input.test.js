@@ -150,6 +150,8 @@ const cases = [
     'KVCache.append: k has shape [1, 3]; expected [kvHeads, dHead] = [1, 2]'],
   ['appending values whose data does not fit their shape', (lab) => withCache(lab, (c) => c.append([[1, 2]], { shape: [1, 2], data: new Float32Array(3) })),
     'KVCache.append: v.data has 3 entries but shape [1, 2] needs 2'],
+  ['appending, after a good token, keys of the same size in another shape', (lab) => withCache(lab, (c) => { c.append([[1, 0]], [[1, 0]]); c.append([[1], [0]], [[0, 1]]); }),
+    'KVCache.append: k has shape [2, 1]; expected [kvHeads, dHead] = [1, 2]'],
   ['attending on an empty cache', (lab) => withCache(lab, (c) => c.attend([[1, 0]])), 'KVCache.attend: the cache is empty; expected append(k, v) before attend(q)'],
   ['a cache past its maximum length', (lab) => withCache(lab, (c) => { c.append([[1, 0]], [[1, 0]]); c.append([[0, 1]], [[0, 1]]); c.append([[1, 1]], [[1, 1]]); }),
     'KVCache.append: the cache is full at maxLength = 2 tokens; expected at most maxLength appends (create a larger cache)'],
