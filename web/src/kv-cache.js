@@ -6,10 +6,11 @@
 // doubles, data copied in with one set() and out with one slice(), no embind objects per call.
 
 const { Tensor } = require('./tensor.js');
-// The operations of the engine's step() (cpp/bindings/cost.cpp, kv_cache_handle).
-const OP = { k: 0, v: 1, q: 2, append: 3, attend: 4 };
 const { checkSpec, numberArg, numberOption } = require('./options.js');
 const { engineObject } = require('./engine-object.js');
+
+// The operations of the engine's step() (cpp/bindings/cost.cpp, kv_cache_handle).
+const OP = { k: 0, v: 1, q: 2, append: 3, attend: 4 };
 
 class KVCache {
   constructor(core, spec, { input, engineBuffer }) {
