@@ -2,7 +2,11 @@
 
 #include "cost.hpp"
 
+#include <array>
+#include <cstdint>
 #include <memory>
+#include <new>
+#include <stdexcept>
 #include <optional>
 #include <string>
 
@@ -156,10 +160,21 @@ val attention_matrix_bytes_js(double batch, double heads, double n, const std::s
     });
 }
 
-// The decoding cache. append() returns the new length, or -1 with last_error() set, so a
-// per-token loop makes no JS object for it.
+// The decoding cache, staged like lab.attention (staging.hpp): a decode step makes no embind
+// objects, whose conversions cost about 20 us a step, more than the arithmetic at n = 256.
+// One entry point, step(op, ...), so that the module carries one invoker and one catch:
+//   op 0, 1, 2 (k, v, q): allocates that input with the shape in scratch[0, rank), checks it
+//     against `length`, and returns the byte address to copy the data to;
+//   op 3: append(k, v), returns the new length;
+//   op 4: attend(q), returns 1 and writes a header to the scratch doubles: [0] address of the
+//     output [heads, d_head], [1] of the weights [heads, length], [2] length, [3] multiply-adds,
+//     [4] without the cache. The step is held until the next attend() or release().
+// A failure returns -1 with last_error() set, and frees the inputs.
 class kv_cache_handle {
 public:
+    static constexpr std::size_t scratch_size = 64;  // past web/src/tensor.js MAX_RANK
+    static constexpr int slots = 3;
+
     val configure(double heads, double kv_heads, double d_head, double max_length, bool has_scale, double scale) {
         return guarded("createKVCache", [&] {
             cache_ = std::make_unique<kv_cache>(heads, kv_heads, d_head, max_length,
@@ -167,38 +182,78 @@ public:
             return val::object();
         });
     }
-    double append(const val& k, const val& v) {
-        const std::string fn = "KVCache.append";
+    double scratch_address() const { return address(scratch_.data()); }
+
+    double step(int op, int rank, double length) {
+        const bool attending = op == 2 || op == 4;
         try {
-            return static_cast<double>(cache_->append(to_tensor(k, fn, "k"), to_tensor(v, fn, "v")));
+            if (op < 0 || op > 4 || rank < 0 || static_cast<std::size_t>(rank) > scratch_size ||
+                (op == 3 && staged_ != 3) || (op == 4 && staged_ != 4)) {
+                throw std::logic_error(attending ? "KVCache.attend: internal error (bad staging step)"
+                                                 : "KVCache.append: internal error (bad staging step)");
+            }
+            if (op < slots) {
+                // Decoding stages the same shapes step after step: refill the tensor kept
+                // from the last step rather than allocate and check a new one.
+                std::optional<tensor>& in = inputs_[op];
+                bool same = in && in->dimension() == static_cast<std::size_t>(rank) &&
+                            static_cast<double>(in->size()) == length;
+                for (int i = 0; same && i < rank; ++i) same = static_cast<double>(in->shape()[i]) == scratch_[i];
+                if (!same) {
+                    static const char* const names[] = {"k", "v", "q"};
+                    in = make_input(scratch_.data(), static_cast<std::size_t>(rank), length,
+                                    attending ? "KVCache.attend" : "KVCache.append", names[op]);
+                }
+                staged_ |= 1 << op;
+                return address(in->data());
+            }
+            if (op == 3) {
+                staged_ = 0;
+                return static_cast<double>(cache_->append(*inputs_[0], *inputs_[1]));
+            }
+            staged_ = 0;
+            step_.reset();
+            step_ = cache_->attend(*inputs_[2]);
+            const kv_step& r = *step_;
+            double* h = scratch_.data();
+            h[0] = address(r.output.data());
+            h[1] = address(r.weights.data());
+            h[2] = static_cast<double>(cache_->length());
+            h[3] = r.multiply_adds;
+            h[4] = r.multiply_adds_without_cache;
+            return 1;
         } catch (const std::bad_alloc&) {
-            error_ = fn + ": out of memory; expected a smaller cache";
+            error_ = attending ? "KVCache.attend: out of memory; expected smaller inputs"
+                               : "KVCache.append: out of memory; expected a smaller cache";
         } catch (const std::exception& e) {
             error_ = e.what();
         }
+        clear_inputs();
         return -1;
-    }
-    val attend(const val& q) const {
-        const std::string fn = "KVCache.attend";
-        return guarded(fn.c_str(), [&] {
-            const kv_step s = cache_->attend(to_tensor(q, fn, "q"));
-            val out = val::object();
-            out.set("output", bindings::to_js(s.output));
-            out.set("weights", bindings::to_js(s.weights));
-            out.set("multiplyAdds", s.multiply_adds);
-            out.set("multiplyAddsWithoutCache", s.multiply_adds_without_cache);
-            return out;
-        });
     }
     std::string last_error() const { return error_; }
     double length() const { return static_cast<double>(cache_->length()); }
     double bytes() const { return cache_->bytes(); }
     double bytes_per_token() const { return cache_->bytes_per_token(); }
     double scale() const { return cache_->scale(); }
-    void release() { cache_.reset(); }
+    void release() {
+        clear_inputs();
+        step_.reset();
+        cache_.reset();
+    }
 
 private:
+    static double address(const void* p) { return static_cast<double>(reinterpret_cast<std::uintptr_t>(p)); }
+    void clear_inputs() {
+        for (auto& in : inputs_) in.reset();
+        staged_ = 0;
+    }
     std::unique_ptr<kv_cache> cache_;
+    std::array<double, scratch_size> scratch_{};
+    // Kept from step to step for reuse; optional, since a default xarray still allocates.
+    std::array<std::optional<tensor>, slots> inputs_;
+    int staged_ = 0;  // bit i: input i was filled since the last append or attend
+    std::optional<kv_step> step_;
     std::string error_;
 };
 
@@ -212,8 +267,8 @@ void register_cost() {
     emscripten::function("attentionMatrixBytes", &attention_matrix_bytes_js);
     object_functions<kv_cache_handle>("KVCache")
         .method<&kv_cache_handle::configure>("configure")
-        .method<&kv_cache_handle::append>("append")
-        .method<&kv_cache_handle::attend>("attend")
+        .method<&kv_cache_handle::scratch_address>("scratchAddress")
+        .method<&kv_cache_handle::step>("step")
         .method<&kv_cache_handle::last_error>("lastError")
         .method<&kv_cache_handle::length>("length")
         .method<&kv_cache_handle::bytes>("bytes")

@@ -14,6 +14,19 @@
 #define ATTNLAB_INTERLEAVE_4
 #endif
 
+// For a map y[i] = f(x[i]) whose x and y are the same array or do not overlap: no iteration
+// reads what another writes, and this tells clang so. Without it clang guards the loop with
+// an overlap check that exact aliasing (in place) fails, and runs the scalar loop instead:
+// 5-6x slower for the exp map (tiled attention's softmax pass, n = 1024: 8.7 -> 1.3 ms).
+#if defined(__clang__)
+// The pragma also asks for vectorisation; a sanitizer build (tests/fuzz) cannot give it and
+// would warn, which says nothing about these loops there.
+#pragma clang diagnostic ignored "-Wpass-failed"
+#define ATTNLAB_SAME_OR_DISJOINT _Pragma("clang loop vectorize(assume_safety)")
+#else
+#define ATTNLAB_SAME_OR_DISJOINT
+#endif
+
 namespace attnlab::kernels {
 
 namespace {
@@ -136,6 +149,17 @@ void pack_bt(const float* bt, std::size_t n, std::size_t k, float* bp) {
     for (std::size_t j0 = 0; j0 < n; j0 += J) {
         const std::size_t w = n - j0 < J ? n - j0 : J;
         float* panel = bp + j0 * k;
+        if (w == J) {
+            // A full panel: read the J rows side by side and write the panel front to back
+            // (the key-block packs of one tiled attention at n = 1024, d = 64: 0.33 -> 0.23 ms
+            // in a standalone wasm build, against the column-at-a-time loop below).
+            const float* src[J];
+            for (std::size_t jj = 0; jj < J; ++jj) src[jj] = bt + (j0 + jj) * k;
+            for (std::size_t p = 0; p < k; ++p) {
+                for (std::size_t jj = 0; jj < J; ++jj) panel[p * J + jj] = src[jj][p];
+            }
+            continue;
+        }
         for (std::size_t jj = 0; jj < J; ++jj) {
             if (jj < w) {
                 const float* src = bt + (j0 + jj) * k;
@@ -203,6 +227,7 @@ bool all_finite(const float* x, std::size_t n) {
 }
 
 bool scale(const float* x, float* y, std::size_t n, float s) {
+    ATTNLAB_SAME_OR_DISJOINT
     for (std::size_t i = 0; i < n; ++i) y[i] = x[i] * s;
     return all_finite(y, n);
 }
@@ -253,6 +278,7 @@ float exp_shifted_sum(const float* x, float* y, std::size_t n, float shift) {
     // A pure map (vectorises, with exp_nonpositive inlined in this file), then the sum in
     // lanes (no reassociation needed).
     ATTNLAB_INTERLEAVE_4
+    ATTNLAB_SAME_OR_DISJOINT
     for (std::size_t j = 0; j < n; ++j) y[j] = exp_nonpositive(x[j] - shift);
     constexpr std::size_t L = 8;
     float lanes[L] = {};

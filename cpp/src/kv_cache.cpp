@@ -20,7 +20,9 @@ std::size_t whole(double x, const std::string& fn, const std::string& name) {
 
 void require_shape(const tensor& t, std::size_t rows, std::size_t cols, const std::string& fn, const char* name,
                    const char* expected) {
-    if (shape_of(t) != shape_t{rows, cols}) {
+    // Compared in place: this runs on every decode step, and the shape vectors for the
+    // message are only needed when it fails.
+    if (t.dimension() != 2 || t.shape()[0] != rows || t.shape()[1] != cols) {
         throw argument_error(fn + ": " + name + " has shape " + shape_string(shape_of(t)) + "; expected " + expected +
                              " = " + shape_string({rows, cols}));
     }

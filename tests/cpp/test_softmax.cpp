@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "attnlab/errors.hpp"
 #include "attnlab/kernels.hpp"
@@ -82,6 +83,27 @@ TEST_CASE("exp_nonpositive is within 3e-7 relative (about 2 ulp) of std::exp on 
     CHECK(attnlab::kernels::exp_nonpositive(0.0f) == 1.0f);
     CHECK(attnlab::kernels::exp_nonpositive(-inf) == 0.0f);
     CHECK(attnlab::kernels::exp_nonpositive(-100.0f) == 0.0f);
+}
+
+TEST_CASE("exp_shifted_sum and scale give the same bits in place as into another buffer", "[softmax][kernels]") {
+    // Both loops are vectorised on the promise that x and y are the same array or disjoint
+    // (kernels.cpp, ATTNLAB_SAME_OR_DISJOINT); in place must give what a separate buffer gives.
+    for (std::size_t n : {1u, 7u, 64u, 67u, 1000u}) {
+        std::vector<float> x(n), y(n), z(n);
+        for (std::size_t j = 0; j < n; ++j) x[j] = -float((j * 37) % 101) * 0.25f - (j == 3 ? 100.0f : 0.0f);
+        if (n > 5) x[5] = -inf;
+        z = x;
+        const float sum = attnlab::kernels::exp_shifted_sum(x.data(), y.data(), n, 0.5f);
+        CHECK(attnlab::kernels::exp_shifted_sum(z.data(), z.data(), n, 0.5f) == sum);
+        CHECK(z == y);
+        double want = 0;
+        for (std::size_t j = 0; j < n; ++j) want += std::exp(double(x[j]) - 0.5);
+        CHECK(sum == Approx(want).epsilon(1e-6));
+        z = x;
+        CHECK(attnlab::kernels::scale(x.data(), y.data(), n, 0.125f) == (n <= 5));
+        CHECK(attnlab::kernels::scale(z.data(), z.data(), n, 0.125f) == (n <= 5));
+        for (std::size_t j = 0; j < n; ++j) CHECK((z[j] == y[j] && y[j] == x[j] * 0.125f));
+    }
 }
 
 TEST_CASE("softmax rejects bad input with a message naming the argument", "[softmax][errors]") {

@@ -91,7 +91,11 @@ test('tiled attention, the online-softmax step-through, the cost figures and the
     try {
       if (bad === 'empty') return cache.attend([[1, 0, 0, 0], [0, 1, 0, 0]]);
       for (let i = 0; i < (bad === 'full' ? 4 : 3); i++) cache.append([K.toArray()[i]], [V.toArray()[i]]);
-      return cache.attend([Q.toArray()[2], Q.toArray()[3]]);
+      // Errors after k is staged: v's data does not fit its shape; v of the wrong width.
+      if (bad === 'staged') return cache.append([K.toArray()[0]], { shape: [1, 4], data: new Float32Array(3) });
+      if (bad === 'width') return cache.append([K.toArray()[0]], [[1, 2, 3]]);
+      cache.attend([Q.toArray()[2], Q.toArray()[3]]);
+      return cache.attend([Q.toArray()[1], Q.toArray()[0]]);
     } finally {
       cache.dispose();
     }
@@ -110,9 +114,11 @@ test('tiled attention, the online-softmax step-through, the cost figures and the
     () => cacheCycle(),
     () => cacheCycle('empty'),                                               // attend on an empty cache
     () => cacheCycle('full'),                                                // append past maxLength
+    () => cacheCycle('staged'),                                              // v's data does not fit its shape
+    () => cacheCycle('width'),                                               // v of the wrong width
     () => lab.createKVCache({ heads: 4, kvHeads: 3, dHead: 4, maxLength: 3 }),  // refused by the engine: object freed
   ];
-  callsLeakNothing(t, lab, calls, { warmRounds: 50, total: 14000, failingPerRound: 7 });
+  callsLeakNothing(t, lab, calls, { warmRounds: 50, total: 16000, failingPerRound: 9 });
 });
 
 test('every mistake, with and without its errors, leaks nothing', async (t) => {

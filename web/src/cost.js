@@ -120,7 +120,7 @@ function costApi(core, { input, ctx, unwrap }) {
      */
     createKVCache(spec) {
       const { KVCache } = require('./kv-cache.js');  // on first use: lab.js says why
-      return new KVCache(core, spec, { input });
+      return new KVCache(core, spec, { input, engineBuffer: ctx.engineBuffer });
     },
   };
 }

@@ -36,7 +36,8 @@ void transpose(const float* a, float* at, std::size_t rows, std::size_t cols);
 /// @brief True if no x[i] is infinite or NaN.
 bool all_finite(const float* x, std::size_t n);
 
-/// @brief y[i] = x[i] * s for i < n. Returns false if any y[i] is infinite or NaN.
+/// @brief y[i] = x[i] * s for i < n. Returns false if any y[i] is infinite or NaN. `x` and `y`
+/// are the same array (in place) or do not overlap.
 bool scale(const float* x, float* y, std::size_t n, float s);
 
 /// @brief Largest of x[0..n), or -infinity for n = 0.
@@ -46,11 +47,12 @@ float row_max(const float* x, std::size_t n);
 float exp_nonpositive(float x);
 
 /// @brief y[j] = exp(x[j] - shift) for j < n, for shift >= every x[j]; returns the sum of
-/// the y[j]. `x` and `y` may alias.
+/// the y[j]. `x` and `y` are the same array (in place) or do not overlap.
 float exp_shifted_sum(const float* x, float* y, std::size_t n, float shift);
 
 /// @brief Softmax of one row: y = exp(x - max) / sum. Returns false (and writes zeros) when
-/// every entry is -infinity, i.e. the row is fully masked. `x` and `y` may alias.
+/// every entry is -infinity, i.e. the row is fully masked. `x` and `y` are the same array (in
+/// place) or do not overlap.
 bool softmax_row(const float* x, float* y, std::size_t n);
 
 /// @brief s[j] = dot(q, rows[j * stride .. + d)) * scale for j < n: one query against n rows.
