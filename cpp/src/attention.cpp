@@ -30,17 +30,16 @@ float resolve_scale(const attention_options& opts, std::size_t d_k, const std::s
     if (opts.scale) {
         const double s = *opts.scale;
         if (!std::isfinite(s)) {
-            throw argument_error(fn + ": scale is " + number_string(s) + "; expected a finite number");
+            fail(error_text(fn) << ": scale is " << s << "; expected a finite number");
         }
         if (s != 0 && !(std::abs(s) >= lo && std::abs(s) <= hi)) {
-            throw argument_error(fn + ": scale = " + number_string(s) +
-                                 " is outside float32; expected 0 or a magnitude from about 1.2e-38 to 3.4e38");
+            fail(error_text(fn) << ": scale = " << s << " is outside float32; expected 0 or a magnitude from about 1.2e-38 to 3.4e38");
         }
         return static_cast<float>(s);
     }
     const double t = opts.temperature;
     if (!(std::isfinite(t) && t > 0)) {
-        throw argument_error(fn + ": temperature is " + number_string(t) + "; expected a number > 0");
+        fail(error_text(fn) << ": temperature is " << t << "; expected a number > 0");
     }
     const float base = opts.rule == scaling::none     ? 1.0f
                        : opts.rule == scaling::inv_dk ? 1.0f / static_cast<float>(d_k)
@@ -50,12 +49,10 @@ float resolve_scale(const attention_options& opts, std::size_t d_k, const std::s
                                                          : "1/sqrt(d_k) / temperature";
     const double s = base / t;
     if (s > hi) {
-        throw argument_error(fn + ": temperature = " + number_string(t) + " makes the scale " + formula +
-                             " overflow float32; expected a larger temperature");
+        fail(error_text(fn) << ": temperature = " << t << " makes the scale " << formula << " overflow float32; expected a larger temperature");
     }
     if (s < lo) {
-        throw argument_error(fn + ": temperature = " + number_string(t) + " makes the scale " + formula +
-                             " underflow float32; expected a smaller temperature");
+        fail(error_text(fn) << ": temperature = " << t << " makes the scale " << formula << " underflow float32; expected a smaller temperature");
     }
     return static_cast<float>(s);
 }
@@ -69,10 +66,7 @@ void allocate(attention_result& r, const shape_t& lead, std::size_t m, std::size
     const std::size_t per_stage = checked_size(score_shape, max_elements, fn + ": the scores");
     const std::size_t out = checked_size(out_shape, max_elements, fn + ": the output");
     if (per_stage > (max_elements - out) / 4) {
-        throw argument_error(fn + ": the four score-sized stages " + shape_string(score_shape) +
-                             " and the output " + shape_string(out_shape) + " need " +
-                             std::to_string(per_stage) + " x 4 + " + std::to_string(out) +
-                             " floats, more than the limit of " + std::to_string(max_elements));
+        fail(error_text(fn) << ": the four score-sized stages " << score_shape << " and the output " << out_shape << " need " << per_stage << " x 4 + " << out << " floats, more than the limit of " << max_elements);
     }
     r.scores = tensor::from_shape(score_shape);
     r.scaled = tensor::from_shape(score_shape);
@@ -134,10 +128,7 @@ void compute(const tensor& q, const tensor& k, const tensor& v, const row_masks&
             const bool finite = kernels::scale(scores + at, scaled + at, rows * n, r.scale);
             for (std::size_t i = at; !finite && i < at + rows * n; ++i) {
                 if (!std::isfinite(scaled[i])) {
-                    throw argument_error(fn + ": the scaled score" +
-                                         index_string(with_tail(lead, {m, n}), b * m * n + i) + " is " +
-                                         (std::isnan(scaled[i]) ? "NaN" : "infinite") +
-                                         ", beyond float32; expected smaller inputs or scale");
+                    fail(error_text(fn) << ": the scaled score" << index_at{with_tail(lead, {m, n}), b * m * n + i} << " is " << (std::isnan(scaled[i]) ? "NaN" : "infinite") << ", beyond float32; expected smaller inputs or scale");
                 }
             }
             // pass 3: masked = scaled, with -inf where a key is hidden; then row softmax
@@ -168,9 +159,7 @@ void compute(const tensor& q, const tensor& k, const tensor& v, const row_masks&
 
 void require_matrix_like(const tensor& t, const std::string& name, const char* axes, const std::string& fn) {
     if (t.dimension() < 2) {
-        throw argument_error(fn + ": " + name + " has rank " + std::to_string(t.dimension()) +
-                             " (shape " + shape_string(shape_of(t)) + "); expected rank >= 2, " +
-                             axes);
+        fail(error_text(fn) << ": " << name << " has rank " << t.dimension() << " (shape " << shape_of(t) << "); expected rank >= 2, " << axes);
     }
 }
 
@@ -185,23 +174,19 @@ attention_result attention(const tensor& q, const tensor& k, const tensor& v,
     const shape_t lead(qs.begin(), qs.end() - 2);
     const shape_t k_lead(ks.begin(), ks.end() - 2), v_lead(vs.begin(), vs.end() - 2);
     if (k_lead != lead) {
-        throw argument_error(fn + ": K has leading axes " + shape_string(k_lead) + " but Q has " +
-                             shape_string(lead) + "; expected the same batch/head axes");
+        fail(error_text(fn) << ": K has leading axes " << k_lead << " but Q has " << lead << "; expected the same batch/head axes");
     }
     if (v_lead != lead) {
-        throw argument_error(fn + ": V has leading axes " + shape_string(v_lead) + " but Q has " +
-                             shape_string(lead) + "; expected the same batch/head axes");
+        fail(error_text(fn) << ": V has leading axes " << v_lead << " but Q has " << lead << "; expected the same batch/head axes");
     }
     const std::size_t m = qs[qs.size() - 2], d_k = qs.back();
     const std::size_t n = ks[ks.size() - 2], d_v = vs.back();
-    if (d_k == 0) throw argument_error(fn + ": Q has d_k = 0; expected at least one feature per query");
+    if (d_k == 0) fail(error_text(fn) << ": Q has d_k = 0; expected at least one feature per query");
     if (ks.back() != d_k) {
-        throw argument_error(fn + ": K has d_k = " + std::to_string(ks.back()) + " but Q has d_k = " +
-                             std::to_string(d_k));
+        fail(error_text(fn) << ": K has d_k = " << ks.back() << " but Q has d_k = " << d_k);
     }
     if (vs[vs.size() - 2] != n) {
-        throw argument_error(fn + ": V has " + std::to_string(vs[vs.size() - 2]) +
-                             " rows but K has " + std::to_string(n) + "; expected one value per key");
+        fail(error_text(fn) << ": V has " << vs[vs.size() - 2] << " rows but K has " << n << "; expected one value per key");
     }
     require_nonempty(q, fn, "Q");
     require_nonempty(k, fn, "K");
@@ -226,10 +211,10 @@ attention_workspace::attention_workspace(const shape_t& lead, std::size_t m, std
     const struct { const char* name; std::size_t value; } sizes[] = {
         {"m", m}, {"n", n}, {"dk", d_k}, {"dv", d_v}};
     for (const auto& s : sizes) {
-        if (s.value == 0) throw argument_error(fn + ": " + s.name + " = 0; expected a whole number >= 1");
+        if (s.value == 0) fail(error_text(fn) << ": " << s.name << " = 0; expected a whole number >= 1");
     }
     for (std::size_t i = 0; i < lead.size(); ++i) {
-        if (lead[i] == 0) throw argument_error(fn + ": batch[" + std::to_string(i) + "] = 0; expected a whole number >= 1");
+        if (lead[i] == 0) fail(error_text(fn) << ": batch[" << i << "] = 0; expected a whole number >= 1");
     }
     result_.scale = resolve_scale(opts, d_k, fn);
     checked_size(with_tail(lead, {m, d_k}), opts.max_elements, fn + ": Q");

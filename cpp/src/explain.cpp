@@ -14,13 +14,11 @@ row_derivation explain_row(const tensor& q, const tensor& k, const tensor& v,
     const struct { const tensor* t; const char* name; } inputs[] = {{&q, "Q"}, {&k, "K"}, {&v, "V"}};
     for (const auto& in : inputs) {
         if (in.t->dimension() != 2) {
-            throw argument_error(fn + ": " + in.name + " has shape " + shape_string(shape_of(*in.t)) +
-                                 "; expected a matrix (one head, no batch axes)");
+            fail(error_text(fn) << ": " << in.name << " has shape " << shape_of(*in.t) << "; expected a matrix (one head, no batch axes)");
         }
     }
     if (row >= q.shape()[0]) {
-        throw argument_error(fn + ": row = " + std::to_string(row) + " but Q has " + std::to_string(q.shape()[0]) +
-                             " rows; expected 0 to " + std::to_string(q.shape()[0] - 1));
+        fail(error_text(fn) << ": row = " << row << " but Q has " << q.shape()[0] << " rows; expected 0 to " << q.shape()[0] - 1);
     }
     const attention_result r = attention(q, k, v, opts, fn);
     const std::size_t n = k.shape()[0], d_k = k.shape()[1], d_v = v.shape()[1];

@@ -45,8 +45,7 @@ const std::vector<mistake_info> catalog = {
 
 void require_matrix(const tensor& t, const char* name, const char* axes, const std::string& fn) {
     if (t.dimension() != 2) {
-        throw argument_error(fn + ": " + name + " has shape " + shape_string(shape_of(t)) + "; expected a matrix " +
-                             axes + " (one head, no batch axes)");
+        fail(error_text(fn) << ": " << name << " has shape " << shape_of(t) << "; expected a matrix " << axes << " (one head, no batch axes)");
     }
 }
 
@@ -182,9 +181,7 @@ weights_and_output half_attention(const tensor& q, const tensor& k, const tensor
     for (const auto& in : inputs) {
         for (std::size_t i = 0; i < in.t->size(); ++i) {
             if (std::abs(in.t->data()[i]) > half_max) {
-                throw argument_error(fn + ": " + in.name + index_string(shape_of(*in.t), i) + " = " +
-                                     number_string(in.t->data()[i]) +
-                                     " does not fit float16 (largest finite 65504); expected smaller values for 'fp16-mask-fill'");
+                fail(error_text(fn) << ": " << in.name << index_at{shape_of(*in.t), i} << " = " << in.t->data()[i] << " does not fit float16 (largest finite 65504); expected smaller values for 'fp16-mask-fill'");
             }
         }
     }
@@ -206,8 +203,7 @@ weights_and_output half_attention(const tensor& q, const tensor& k, const tensor
         for (std::size_t j = 0; j < n; ++j) {
             const float x = round_to_half(round_to_half(scores[i * n + j]) * s);
             if (!std::isfinite(x)) {
-                throw argument_error(fn + ": the float16 score [" + std::to_string(i) + ", " + std::to_string(j) +
-                                     "] overflows (largest finite 65504); expected smaller Q or K for 'fp16-mask-fill'");
+                fail(error_text(fn) << ": the float16 score [" << i << ", " << j << "] overflows (largest finite 65504); expected smaller Q or K for 'fp16-mask-fill'");
             }
             const bool masked = hidden(mask_from, i, j);
             all_hidden = all_hidden && masked;
@@ -260,7 +256,7 @@ mistake_result run_mistake(const std::string& name, const tensor& q, const tenso
     if (known == catalog.end()) {
         std::string names;
         for (const auto& m : catalog) names += std::string(names.empty() ? "" : ", ") + m.name;
-        throw argument_error(fn + ": name = \"" + name + "\" is not a known mistake; expected one of " + names);
+        fail(error_text(fn) << ": name = \"" << name << "\" is not a known mistake; expected one of " << names);
     }
     require_matrix(q, "Q", "[m, d_k]", fn);
     require_matrix(k, "K", "[n, d_k]", fn);
@@ -268,7 +264,7 @@ mistake_result run_mistake(const std::string& name, const tensor& q, const tenso
     attention_options opts = with_masks(masks);
     if (name == "no-causal-mask") opts.causal = true;
     if (name == "no-padding-mask" && !opts.valid_lens) {
-        throw argument_error(fn + ": 'no-padding-mask' needs validLens (the padding the mistake forgets); expected spec.validLens");
+        fail(error_text(fn) << ": 'no-padding-mask' needs validLens (the padding the mistake forgets); expected spec.validLens");
     }
     const attention_result correct = attention(q, k, v, opts, fn);
     const std::size_t m = q.shape()[0], n = k.shape()[0], d_k = q.shape()[1];

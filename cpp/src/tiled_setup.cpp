@@ -29,8 +29,7 @@ tiled_setup check_inputs(const tensor& q, const tensor& k, const tensor& v, cons
         {&q, "Q", "[..., m, d_k]"}, {&k, "K", "[..., n, d_k]"}, {&v, "V", "[..., n, d_v]"}};
     for (const auto& in : inputs) {
         if (in.t->dimension() < 2) {
-            throw argument_error(fn + ": " + in.name + " has rank " + std::to_string(in.t->dimension()) +
-                                 " (shape " + shape_string(shape_of(*in.t)) + "); expected rank >= 2, " + in.axes);
+            fail(error_text(fn) << ": " << in.name << " has rank " << in.t->dimension() << " (shape " << shape_of(*in.t) << "); expected rank >= 2, " << in.axes);
         }
     }
     const shape_t qs = shape_of(q), ks = shape_of(k), vs = shape_of(v);
@@ -38,24 +37,20 @@ tiled_setup check_inputs(const tensor& q, const tensor& k, const tensor& v, cons
     d.lead.assign(qs.begin(), qs.end() - 2);
     const shape_t k_lead(ks.begin(), ks.end() - 2), v_lead(vs.begin(), vs.end() - 2);
     if (k_lead != d.lead) {
-        throw argument_error(fn + ": K has leading axes " + shape_string(k_lead) + " but Q has " +
-                             shape_string(d.lead) + "; expected the same batch/head axes");
+        fail(error_text(fn) << ": K has leading axes " << k_lead << " but Q has " << d.lead << "; expected the same batch/head axes");
     }
     if (v_lead != d.lead) {
-        throw argument_error(fn + ": V has leading axes " + shape_string(v_lead) + " but Q has " +
-                             shape_string(d.lead) + "; expected the same batch/head axes");
+        fail(error_text(fn) << ": V has leading axes " << v_lead << " but Q has " << d.lead << "; expected the same batch/head axes");
     }
     d.m = qs[qs.size() - 2];
     d.d_k = qs.back();
     d.n = ks[ks.size() - 2];
     d.d_v = vs.back();
     if (ks.back() != d.d_k) {
-        throw argument_error(fn + ": K has d_k = " + std::to_string(ks.back()) + " but Q has d_k = " +
-                             std::to_string(d.d_k));
+        fail(error_text(fn) << ": K has d_k = " << ks.back() << " but Q has d_k = " << d.d_k);
     }
     if (vs[vs.size() - 2] != d.n) {
-        throw argument_error(fn + ": V has " + std::to_string(vs[vs.size() - 2]) + " rows but K has " +
-                             std::to_string(d.n) + "; expected one value per key");
+        fail(error_text(fn) << ": V has " << vs[vs.size() - 2] << " rows but K has " << d.n << "; expected one value per key");
     }
     require_nonempty(q, fn, "Q");
     require_nonempty(k, fn, "K");
@@ -69,7 +64,7 @@ tiled_setup check_inputs(const tensor& q, const tensor& k, const tensor& v, cons
 
 void refuse_mask(const attention_options& opts, const std::string& fn) {
     if (opts.mask) {
-        throw argument_error(fn + ": mask is not supported here; expected causal, validLens or window");
+        fail(error_text(fn) << ": mask is not supported here; expected causal, validLens or window");
     }
 }
 
@@ -98,8 +93,7 @@ void throw_score_overflow(const float* s, std::size_t rows, std::size_t cols, co
     std::size_t x = 0;
     while (x + 1 < rows * cols && std::isfinite(s[x])) ++x;
     const std::size_t flat = (b * d.m + i0 + x / cols) * d.n + j0 + x % cols;
-    throw argument_error(fn + ": the scaled score" + index_string(with_tail(d.lead, {d.m, d.n}), flat) + " is " +
-                         (std::isnan(s[x]) ? "NaN" : "infinite") + ", beyond float32; expected smaller inputs or scale");
+    fail(error_text(fn) << ": the scaled score" << index_at{with_tail(d.lead, {d.m, d.n}), flat} << " is " << (std::isnan(s[x]) ? "NaN" : "infinite") << ", beyond float32; expected smaller inputs or scale");
 }
 
 void finish_figures(const tile_tally& tally, const tiled_setup& d, tiled_result& r, const std::string& fn) {
@@ -120,15 +114,13 @@ online_softmax_trace explain_online_softmax(const tensor& q, const tensor& k, co
     const struct { const tensor* t; const char* name; } inputs[] = {{&q, "Q"}, {&k, "K"}, {&v, "V"}};
     for (const auto& in : inputs) {
         if (in.t->dimension() != 2) {
-            throw argument_error(fn + ": " + in.name + " has shape " + shape_string(shape_of(*in.t)) +
-                                 "; expected a matrix (one head, no batch axes)");
+            fail(error_text(fn) << ": " << in.name << " has shape " << shape_of(*in.t) << "; expected a matrix (one head, no batch axes)");
         }
     }
     const tiled_setup d = check_inputs(q, k, v, fn);
     refuse_mask(opts, fn);
     if (row >= d.m) {
-        throw argument_error(fn + ": row = " + std::to_string(row) + " but Q has " + std::to_string(d.m) +
-                             " rows; expected 0 to " + std::to_string(d.m - 1));
+        fail(error_text(fn) << ": row = " << row << " but Q has " << d.m << " rows; expected 0 to " << d.m - 1);
     }
     std::size_t bk = std::min<std::size_t>(4, d.n);
     if (block) {
