@@ -23,41 +23,10 @@ shape_t with_tail(shape_t lead, std::initializer_list<std::size_t> tail) {
     return lead;
 }
 
-// The same shape rules and messages as attention().
+// Q, K, V checked as attention() checks them.
 tiled_setup check_inputs(const tensor& q, const tensor& k, const tensor& v, const std::string& fn) {
-    const struct { const tensor* t; const char* name; const char* axes; } inputs[] = {
-        {&q, "Q", "[..., m, d_k]"}, {&k, "K", "[..., n, d_k]"}, {&v, "V", "[..., n, d_v]"}};
-    for (const auto& in : inputs) {
-        if (in.t->dimension() < 2) {
-            fail(error_text(fn) << ": " << in.name << " has rank " << in.t->dimension() << " (shape " << shape_of(*in.t) << "); expected rank >= 2, " << in.axes);
-        }
-    }
-    const shape_t qs = shape_of(q), ks = shape_of(k), vs = shape_of(v);
-    tiled_setup d{{}, 1, 0, 0, 0, 0, row_masks({}, {}, 0, 0, fn)};
-    d.lead.assign(qs.begin(), qs.end() - 2);
-    const shape_t k_lead(ks.begin(), ks.end() - 2), v_lead(vs.begin(), vs.end() - 2);
-    if (k_lead != d.lead) {
-        fail(error_text(fn) << ": K has leading axes " << k_lead << " but Q has " << d.lead << "; expected the same batch/head axes");
-    }
-    if (v_lead != d.lead) {
-        fail(error_text(fn) << ": V has leading axes " << v_lead << " but Q has " << d.lead << "; expected the same batch/head axes");
-    }
-    d.m = qs[qs.size() - 2];
-    d.d_k = qs.back();
-    d.n = ks[ks.size() - 2];
-    d.d_v = vs.back();
-    if (ks.back() != d.d_k) {
-        fail(error_text(fn) << ": K has d_k = " << ks.back() << " but Q has d_k = " << d.d_k);
-    }
-    if (vs[vs.size() - 2] != d.n) {
-        fail(error_text(fn) << ": V has " << vs[vs.size() - 2] << " rows but K has " << d.n << "; expected one value per key");
-    }
-    require_nonempty(q, fn, "Q");
-    require_nonempty(k, fn, "K");
-    require_nonempty(v, fn, "V");
-    require_finite(q, fn, "Q");
-    require_finite(k, fn, "K");
-    require_finite(v, fn, "V");
+    detail::qkv_shapes s = detail::check_qkv(q, k, v, fn);
+    tiled_setup d{std::move(s.lead), 1, s.m, s.n, s.d_k, s.d_v, row_masks({}, {}, 0, 0, fn)};
     for (std::size_t x : d.lead) d.batches *= x;
     return d;
 }
