@@ -43,6 +43,11 @@ const std::vector<mistake_info> catalog = {
      "Mask the keys at or past each sequence's valid length before the softmax."},
 };
 
+// Entry (i, j) of a matrix: plain indexing, since element access through xtensor's
+// dynamic-rank strides costs code at every use.
+float& at(tensor& t, std::size_t i, std::size_t j) { return t.data()[i * t.shape()[1] + j]; }
+float at(const tensor& t, std::size_t i, std::size_t j) { return t.data()[i * t.shape()[1] + j]; }
+
 void require_matrix(const tensor& t, const char* name, const char* axes, const std::string& fn) {
     if (t.dimension() != 2) {
         fail(error_text(fn) << ": " << name << " has shape " << shape_of(t) << "; expected a matrix " << axes << " (one head, no batch axes)");
@@ -59,7 +64,7 @@ tensor times_values(const tensor& weights, const tensor& v, const std::string& f
 }
 
 bool hidden(const attention_result& r, std::size_t i, std::size_t j) {
-    return r.masked(i, j) == neg_inf;
+    return at(r.masked, i, j) == neg_inf;
 }
 
 bool row_visible(const attention_result& r, std::size_t i) {
@@ -73,7 +78,7 @@ double row_sum_error(const tensor& w, const attention_result& correct) {
     for (std::size_t i = 0; i < m; ++i) {
         if (!row_visible(correct, i)) continue;
         double s = 0;
-        for (std::size_t j = 0; j < n; ++j) s += w(i, j);
+        for (std::size_t j = 0; j < n; ++j) s += at(w, i, j);
         worst = std::max(worst, std::abs(s - 1));
     }
     return worst;
@@ -87,7 +92,7 @@ double column_sum_error(const tensor& w, const attention_result& correct) {
         double s = 0;
         bool seen = false;
         for (std::size_t i = 0; i < m; ++i) {
-            s += w(i, j);
+            s += at(w, i, j);
             seen = seen || !hidden(correct, i, j);
         }
         if (seen) worst = std::max(worst, std::abs(s - 1));
@@ -104,7 +109,7 @@ std::pair<double, double> saturation(const tensor& w, const attention_result& co
         if (!row_visible(correct, i)) continue;
         double best = 0, h = 0;
         for (std::size_t j = 0; j < n; ++j) {
-            const double x = w(i, j);
+            const double x = at(w, i, j);
             best = std::max(best, x);
             if (x > 0) h -= x * std::log(x);
         }
@@ -117,14 +122,14 @@ std::pair<double, double> saturation(const tensor& w, const attention_result& co
 
 // Largest total weight one row puts on keys that `with_mask` hides and `without` shows, over
 // the rows `counted` marks.
-double leaked_weight(const attention_result& with_mask, const attention_result& without, const std::vector<bool>& counted) {
+double leaked_weight(const attention_result& with_mask, const attention_result& without, const std::vector<char>& counted) {
     const std::size_t m = without.weights.shape()[0], n = without.weights.shape()[1];
     double worst = 0;
     for (std::size_t i = 0; i < m; ++i) {
         if (!counted[i]) continue;
         double s = 0;
         for (std::size_t j = 0; j < n; ++j) {
-            if (hidden(with_mask, i, j) && !hidden(without, i, j)) s += without.weights(i, j);
+            if (hidden(with_mask, i, j) && !hidden(without, i, j)) s += at(without.weights, i, j);
         }
         worst = std::max(worst, s);
     }
@@ -134,8 +139,8 @@ double leaked_weight(const attention_result& with_mask, const attention_result& 
 // The query rows that are real tokens, not padding. In self-attention (m = n) query i is the
 // token at key position i, so it is real when i is below its valid length; with m != n the
 // queries come from another sequence, which the keys' valid lengths say nothing about.
-std::vector<bool> real_query_rows(const mask_options& masks, std::size_t m, std::size_t n, const std::string& fn) {
-    std::vector<bool> real(m, true);
+std::vector<char> real_query_rows(const mask_options& masks, std::size_t m, std::size_t n, const std::string& fn) {
+    std::vector<char> real(m, true);
     if (!masks.valid_lens || m != n) return real;
     mask_options lens_only;
     lens_only.valid_lens = masks.valid_lens;
@@ -162,8 +167,8 @@ double smallest_output_ratio(const tensor& mistaken, const tensor& correct) {
     for (std::size_t i = 0; i < m; ++i) {
         double a = 0, b = 0;
         for (std::size_t c = 0; c < d_v; ++c) {
-            a += double(mistaken(i, c)) * mistaken(i, c);
-            b += double(correct(i, c)) * correct(i, c);
+            a += double(at(mistaken, i, c)) * at(mistaken, i, c);
+            b += double(at(correct, i, c)) * at(correct, i, c);
         }
         if (b > 0) smallest = std::min(smallest, std::sqrt(a / b));
     }
@@ -219,7 +224,7 @@ weights_and_output half_attention(const tensor& q, const tensor& k, const tensor
         }
         sum = round_to_half(sum);
         for (std::size_t j = 0; j < n; ++j) {
-            r.weights(i, j) = zero_fully_masked && all_hidden ? 0.0f : round_to_half(row[j] / sum);
+            at(r.weights, i, j) = zero_fully_masked && all_hidden ? 0.0f : round_to_half(row[j] / sum);
         }
     }
     r.output = tensor::from_shape({m, v.shape()[1]});
@@ -287,7 +292,7 @@ mistake_result run_mistake(const std::string& name, const tensor& q, const tenso
         r.mistaken.weights = unmasked.weights;
         for (std::size_t i = 0; i < m; ++i) {
             for (std::size_t j = 0; j < n; ++j) {
-                if (hidden(correct, i, j)) r.mistaken.weights(i, j) = 0.0f;
+                if (hidden(correct, i, j)) at(r.mistaken.weights, i, j) = 0.0f;
             }
         }
         r.mistaken.output = times_values(r.mistaken.weights, v, fn);
@@ -308,9 +313,8 @@ mistake_result run_mistake(const std::string& name, const tensor& q, const tenso
                      {"NaN outputs", double(nan_count(r.mistaken.output)), double(nan_count(r.correct.output))}};
     } else if (name == "keys-not-transposed") {
         if (n != d_k) {
-            r.error = "Q K: Q is [" + std::to_string(m) + ", " + std::to_string(d_k) + "] and K is [" + std::to_string(n) +
-                      ", " + std::to_string(d_k) + "]; a matrix product needs Q's " + std::to_string(d_k) +
-                      " columns to match K's " + std::to_string(n) + " rows";
+            r.error = (error_text("Q K: Q is ") << shape_t{m, d_k} << " and K is " << shape_t{n, d_k}
+                       << "; a matrix product needs Q's " << d_k << " columns to match K's " << n << " rows").str();
             r.figures = {{"largest |weight difference|", std::nullopt, 0.0}};
             r.cells = zeros({m, n});
             return r;
@@ -327,7 +331,7 @@ mistake_result run_mistake(const std::string& name, const tensor& q, const tenso
         const attention_result w = attention(q, k, v, wrong, fn);
         r.mistaken = {w.weights, w.output};
         // The padding symptom is about real tokens: a pad query's own weights are never used.
-        const std::vector<bool> counted = name == "no-causal-mask" ? std::vector<bool>(m, true) : real_query_rows(opts, m, n, fn);
+        const std::vector<char> counted = name == "no-causal-mask" ? std::vector<char>(m, true) : real_query_rows(opts, m, n, fn);
         r.figures = {{name == "no-causal-mask" ? "largest weight on future tokens (one row's total)"
                                                : "largest weight a real token puts on pad tokens (one row's total)",
                       leaked_weight(correct, w, counted), leaked_weight(correct, correct, counted)}};

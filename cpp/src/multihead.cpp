@@ -61,14 +61,16 @@ tensor columns(const tensor& t, std::size_t c0, std::size_t w) {
 
 }  // namespace
 
-tensor matmul(const tensor& a, const tensor& b, const std::string& where, const std::string& a_name,
-              const std::string& b_name) {
+tensor matmul(const tensor& a, const tensor& b, const std::string& where, const char* a_name, const char* b_name) {
     if (a.shape()[1] != b.shape()[0]) {
         fail(error_text(where) << ": " << b_name << " has " << b.shape()[0] << " rows but " << a_name << " has " << a.shape()[1] << " columns; expected them to match");
     }
     tensor c = tensor::from_shape({a.shape()[0], b.shape()[1]});
     kernels::matmul(a.data(), b.data(), c.data(), a.shape()[0], a.shape()[1], b.shape()[1]);
-    require_no_overflow(c.data(), shape_of(c), where, a_name + " " + b_name + " at ", a_name + " or " + b_name);
+    if (!kernels::all_finite(c.data(), c.size())) {
+        require_no_overflow(c.data(), shape_of(c), where, (error_text(a_name) << ' ' << b_name << " at ").str(),
+                            (error_text(a_name) << " or " << b_name).str());
+    }
     return c;
 }
 
