@@ -69,11 +69,11 @@ void allocate_stages(attention_result& r, const shape_t& lead, std::size_t m, st
     if (per_stage > (max_elements - out) / 4) {
         fail(error_text(fn) << ": the four score-sized stages " << score_shape << " and the output " << out_shape << " need " << per_stage << " x 4 + " << out << " floats, more than the limit of " << max_elements);
     }
-    r.scores = tensor::from_shape(score_shape);
-    r.scaled = tensor::from_shape(score_shape);
-    r.masked = tensor::from_shape(score_shape);
-    r.weights = tensor::from_shape(score_shape);
-    r.output = tensor::from_shape(out_shape);
+    r.scores = empty(score_shape);
+    r.scaled = empty(score_shape);
+    r.masked = empty(score_shape);
+    r.weights = empty(score_shape);
+    r.output = empty(out_shape);
 }
 
 std::size_t packed_floats(std::size_t n, std::size_t d_k, std::size_t d_v) {

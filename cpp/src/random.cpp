@@ -43,7 +43,7 @@ tensor random_normal(const shape_t& shape, double stddev, double seed) {
     }
     require_whole(seed, 0, 9007199254740991.0, fn, "seed", "2^53 - 1");
     checked_size(shape, default_max_elements, fn + ": the tensor");
-    tensor t = tensor::from_shape(shape);
+    tensor t = empty(shape);
     normal_generator gen(static_cast<std::uint64_t>(seed));
     for (float& x : t) x = static_cast<float>(gen.normal() * stddev);
     return t;

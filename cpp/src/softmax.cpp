@@ -26,7 +26,7 @@ tensor softmax(const tensor& x, int axis) {
     for (std::size_t d = ax + 1; d < shape.size(); ++d) inner *= shape[d];
     const std::size_t len = shape[ax];
 
-    tensor y = tensor::from_shape(shape);
+    tensor y = empty(shape);
     const float* src = x.data();
     float* dst = y.data();
     if (inner == 1) {

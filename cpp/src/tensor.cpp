@@ -101,8 +101,12 @@ void require_whole(double x, double lo, double hi, const std::string& fn, const 
     }
 }
 
+tensor empty(const shape_t& shape) {
+    return tensor::from_shape(tensor::shape_type(shape.data(), shape.data() + shape.size()));
+}
+
 tensor zeros(const shape_t& shape) {
-    tensor t = tensor::from_shape(shape);
+    tensor t = empty(shape);
     std::fill(t.begin(), t.end(), 0.0f);
     return t;
 }

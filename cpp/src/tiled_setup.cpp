@@ -52,7 +52,7 @@ tiled_setup setup_tiled(const tensor& q, const tensor& k, const tensor& v, const
     const shape_t out_shape = with_tail(d.lead, {d.m, d.d_v});
     checked_size(out_shape, default_max_elements, fn + ": the output");
     r.output = zeros(out_shape);
-    r.lse = tensor::from_shape(with_tail(d.lead, {d.m}));
+    r.lse = empty(with_tail(d.lead, {d.m}));
     std::fill(r.lse.begin(), r.lse.end(), neg_inf);
     return d;
 }
