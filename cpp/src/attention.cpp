@@ -76,7 +76,10 @@ void compute(const tensor& q, const tensor& k, const tensor& v, const row_masks&
             const bool finite = kernels::scale(scores + at, scaled + at, rows * n, r.scale);
             for (std::size_t i = at; !finite && i < at + rows * n; ++i) {
                 if (!std::isfinite(scaled[i])) {
-                    fail(error_text(fn) << ": the scaled score" << index_at{with_tail(lead, {m, n}), b * m * n + i} << " is " << (std::isnan(scaled[i]) ? "NaN" : "infinite") << ", beyond float32; expected smaller inputs or scale");
+                    fail(error_text(fn) << ": the scaled score"
+                        << index_at{with_tail(lead, {m, n}), b * m * n + i} << " is "
+                        << (std::isnan(scaled[i]) ? "NaN" : "infinite")
+                        << ", beyond float32; expected smaller inputs or scale");
                 }
             }
             // pass 3: masked = scaled, with -inf where a key is hidden; then row softmax

@@ -20,7 +20,8 @@ shape_t with_tail(shape_t lead, std::initializer_list<std::size_t> tail) {
 
 void require_matrix_like(const tensor& t, const char* name, const char* axes, const std::string& fn) {
     if (t.dimension() < 2) {
-        fail(error_text(fn) << ": " << name << " has rank " << t.dimension() << " (shape " << shape_of(t) << "); expected rank >= 2, " << axes);
+        fail(error_text(fn) << ": " << name << " has rank " << t.dimension() << " (shape " << shape_of(t)
+            << "); expected rank >= 2, " << axes);
     }
 }
 
@@ -37,19 +38,23 @@ qkv_shapes check_qkv(const tensor& q, const tensor& k, const tensor& v, const st
     s.lead.assign(qs.begin(), qs.end() - 2);
     const shape_t k_lead(ks.begin(), ks.end() - 2), v_lead(vs.begin(), vs.end() - 2);
     if (k_lead != s.lead) {
-        fail(error_text(fn) << ": K has leading axes " << k_lead << " but Q has " << s.lead << "; expected the same batch/head axes");
+        fail(error_text(fn) << ": K has leading axes " << k_lead << " but Q has " << s.lead
+            << "; expected the same batch/head axes");
     }
     if (v_lead != s.lead) {
-        fail(error_text(fn) << ": V has leading axes " << v_lead << " but Q has " << s.lead << "; expected the same batch/head axes");
+        fail(error_text(fn) << ": V has leading axes " << v_lead << " but Q has " << s.lead
+            << "; expected the same batch/head axes");
     }
     s.m = qs[qs.size() - 2];
     s.d_k = qs.back();
     s.n = ks[ks.size() - 2];
     s.d_v = vs.back();
     if (s.d_k == 0) fail(error_text(fn) << ": Q has d_k = 0; expected at least one feature per query");
-    if (ks.back() != s.d_k) fail(error_text(fn) << ": K has d_k = " << ks.back() << " but Q has d_k = " << s.d_k);
+    if (ks.back() != s.d_k) fail(error_text(fn) << ": K has d_k = " << ks.back() << " but Q has d_k = "
+        << s.d_k);
     if (vs[vs.size() - 2] != s.n) {
-        fail(error_text(fn) << ": V has " << vs[vs.size() - 2] << " rows but K has " << s.n << "; expected one value per key");
+        fail(error_text(fn) << ": V has " << vs[vs.size() - 2] << " rows but K has " << s.n
+            << "; expected one value per key");
     }
     require_nonempty(q, fn, "Q");
     require_nonempty(k, fn, "K");
@@ -67,7 +72,9 @@ void allocate_stages(attention_result& r, const shape_t& lead, std::size_t m, st
     const std::size_t per_stage = checked_size(score_shape, max_elements, fn + ": the scores");
     const std::size_t out = checked_size(out_shape, max_elements, fn + ": the output");
     if (per_stage > (max_elements - out) / 4) {
-        fail(error_text(fn) << ": the four score-sized stages " << score_shape << " and the output " << out_shape << " need " << per_stage << " x 4 + " << out << " floats, more than the limit of " << max_elements);
+        fail(error_text(fn) << ": the four score-sized stages " << score_shape << " and the output "
+            << out_shape << " need " << per_stage << " x 4 + " << out << " floats, more than the limit of "
+            << max_elements);
     }
     r.scores = empty(score_shape);
     r.scaled = empty(score_shape);
@@ -92,7 +99,8 @@ float attention_scale(const attention_options& opts, std::size_t d_k, const std:
             fail(error_text(fn) << ": scale is " << s << "; expected a finite number");
         }
         if (s != 0 && !(std::abs(s) >= lo && std::abs(s) <= hi)) {
-            fail(error_text(fn) << ": scale = " << s << " is outside float32; expected 0 or a magnitude from about 1.2e-38 to 3.4e38");
+            fail(error_text(fn) << ": scale = " << s
+                << " is outside float32; expected 0 or a magnitude from about 1.2e-38 to 3.4e38");
         }
         return static_cast<float>(s);
     }
@@ -108,10 +116,12 @@ float attention_scale(const attention_options& opts, std::size_t d_k, const std:
                                                          : "1/sqrt(d_k) / temperature";
     const double s = base / t;
     if (s > hi) {
-        fail(error_text(fn) << ": temperature = " << t << " makes the scale " << formula << " overflow float32; expected a larger temperature");
+        fail(error_text(fn) << ": temperature = " << t << " makes the scale " << formula
+            << " overflow float32; expected a larger temperature");
     }
     if (s < lo) {
-        fail(error_text(fn) << ": temperature = " << t << " makes the scale " << formula << " underflow float32; expected a smaller temperature");
+        fail(error_text(fn) << ": temperature = " << t << " makes the scale " << formula
+            << " underflow float32; expected a smaller temperature");
     }
     return static_cast<float>(s);
 }

@@ -15,11 +15,13 @@ row_derivation explain_row(const tensor& q, const tensor& k, const tensor& v,
     const struct { const tensor* t; const char* name; } inputs[] = {{&q, "Q"}, {&k, "K"}, {&v, "V"}};
     for (const auto& in : inputs) {
         if (in.t->dimension() != 2) {
-            fail(error_text(fn) << ": " << in.name << " has shape " << shape_of(*in.t) << "; expected a matrix (one head, no batch axes)");
+            fail(error_text(fn) << ": " << in.name << " has shape " << shape_of(*in.t)
+                << "; expected a matrix (one head, no batch axes)");
         }
     }
     if (row >= q.shape()[0]) {
-        fail(error_text(fn) << ": row = " << row << " but Q has " << q.shape()[0] << " rows; expected 0 to " << q.shape()[0] - 1);
+        fail(error_text(fn) << ": row = " << row << " but Q has " << q.shape()[0] << " rows; expected 0 to "
+            << q.shape()[0] - 1);
     }
     const attention_result r = attention(q, k, v, opts, fn);
     const std::size_t n = k.shape()[0], d_k = k.shape()[1], d_v = v.shape()[1];

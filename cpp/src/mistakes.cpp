@@ -50,7 +50,8 @@ float at(const tensor& t, std::size_t i, std::size_t j) { return t.data()[i * t.
 
 void require_matrix(const tensor& t, const char* name, const char* axes, const std::string& fn) {
     if (t.dimension() != 2) {
-        fail(error_text(fn) << ": " << name << " has shape " << shape_of(t) << "; expected a matrix " << axes << " (one head, no batch axes)");
+        fail(error_text(fn) << ": " << name << " has shape " << shape_of(t) << "; expected a matrix " << axes
+            << " (one head, no batch axes)");
     }
 }
 
@@ -186,7 +187,9 @@ weights_and_output half_attention(const tensor& q, const tensor& k, const tensor
     for (const auto& in : inputs) {
         for (std::size_t i = 0; i < in.t->size(); ++i) {
             if (std::abs(in.t->data()[i]) > half_max) {
-                fail(error_text(fn) << ": " << in.name << index_at{shape_of(*in.t), i} << " = " << in.t->data()[i] << " does not fit float16 (largest finite 65504); expected smaller values for 'fp16-mask-fill'");
+                fail(error_text(fn) << ": " << in.name << index_at{shape_of(*in.t), i} << " = "
+                    << in.t->data()[i]
+                    << " does not fit float16 (largest finite 65504); expected smaller values for 'fp16-mask-fill'");
             }
         }
     }
@@ -208,7 +211,8 @@ weights_and_output half_attention(const tensor& q, const tensor& k, const tensor
         for (std::size_t j = 0; j < n; ++j) {
             const float x = round_to_half(round_to_half(scores[i * n + j]) * s);
             if (!std::isfinite(x)) {
-                fail(error_text(fn) << ": the float16 score [" << i << ", " << j << "] overflows (largest finite 65504); expected smaller Q or K for 'fp16-mask-fill'");
+                fail(error_text(fn) << ": the float16 score [" << i << ", " << j
+                    << "] overflows (largest finite 65504); expected smaller Q or K for 'fp16-mask-fill'");
             }
             const bool masked = hidden(mask_from, i, j);
             all_hidden = all_hidden && masked;
@@ -261,7 +265,8 @@ mistake_result run_mistake(const std::string& name, const tensor& q, const tenso
     if (known == catalog.end()) {
         std::string names;
         for (const auto& m : catalog) names += std::string(names.empty() ? "" : ", ") + m.name;
-        fail(error_text(fn) << ": name = \"" << name << "\" is not a known mistake; expected one of " << names);
+        fail(error_text(fn) << ": name = \"" << name << "\" is not a known mistake; expected one of "
+            << names);
     }
     require_matrix(q, "Q", "[m, d_k]", fn);
     require_matrix(k, "K", "[n, d_k]", fn);
@@ -269,7 +274,8 @@ mistake_result run_mistake(const std::string& name, const tensor& q, const tenso
     attention_options opts = with_masks(masks);
     if (name == "no-causal-mask") opts.causal = true;
     if (name == "no-padding-mask" && !opts.valid_lens) {
-        fail(error_text(fn) << ": 'no-padding-mask' needs validLens (the padding the mistake forgets); expected spec.validLens");
+        fail(error_text(fn)
+            << ": 'no-padding-mask' needs validLens (the padding the mistake forgets); expected spec.validLens");
     }
     const attention_result correct = attention(q, k, v, opts, fn);
     const std::size_t m = q.shape()[0], n = k.shape()[0], d_k = q.shape()[1];

@@ -8,7 +8,8 @@ shape_trace trace_shapes(const layer_sizes& sizes_in) {
     layer_sizes s = sizes_in;
     const auto check = [](const char* name, std::size_t value, std::size_t lo) {
         if (value < lo || value > 100000) {
-            fail(error_text("traceShapes: ") << name << " = " << value << "; expected a whole number from 1 to 100000");
+            fail(error_text("traceShapes: ") << name << " = " << value
+                << "; expected a whole number from 1 to 100000");
         }
     };
     check("batch", s.batch, 1);
@@ -19,7 +20,8 @@ shape_trace trace_shapes(const layer_sizes& sizes_in) {
     check("dv", s.d_v, 0);
     if (s.d_k == 0) {
         if (s.d_model % s.heads != 0) {
-            fail(error_text("traceShapes: heads = ") << s.heads << " does not divide dModel = " << s.d_model << "; give dk or a divisor");
+            fail(error_text("traceShapes: heads = ") << s.heads << " does not divide dModel = " << s.d_model
+                << "; give dk or a divisor");
         }
         s.d_k = s.d_model / s.heads;
     }

@@ -13,7 +13,8 @@ tensor softmax(const tensor& x, int axis) {
     const auto rank = static_cast<int>(x.dimension());
     if (rank == 0) fail(error_text(fn) << ": x is a scalar; expected a tensor of rank >= 1");
     if (axis < -rank || axis >= rank) {
-        fail(error_text(fn) << ": axis = " << axis << " is out of range for x of rank " << rank << "; expected an integer in [" << -rank << ", " << rank - 1 << "]");
+        fail(error_text(fn) << ": axis = " << axis << " is out of range for x of rank " << rank
+            << "; expected an integer in [" << -rank << ", " << rank - 1 << "]");
     }
     require_nonempty(x, fn, "x");
     require_finite(x, fn, "x", /*allow_neg_inf=*/true);

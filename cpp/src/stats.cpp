@@ -21,7 +21,8 @@ dot_stats dot_product_stats(double d_k, double samples, double seed) {
     require_whole(samples, 2, 1e7, fn, "samples", "10,000,000");
     require_whole(seed, 0, 9007199254740991.0, fn, "seed", "2^53 - 1");
     if (d_k * samples > 1e8) {
-        fail(error_text(fn) << ": dk * samples = " << d_k * samples << "; expected at most 100,000,000 draws per call");
+        fail(error_text(fn) << ": dk * samples = " << d_k * samples
+            << "; expected at most 100,000,000 draws per call");
     }
     dot_product_sampler sampler(d_k, seed);
     sampler.add(samples);
@@ -45,7 +46,8 @@ dot_product_sampler::dot_product_sampler(double d_k, double seed) : gen_(checked
 void dot_product_sampler::add(double count) {
     const double room = std::min(1e7, std::floor(1e8 / d_k_)) - static_cast<double>(count_);
     if (room < 1) {
-        fail(error_text(sampler_fn) << ": add: " << count_ << " samples drawn, the most for dk = " << d_k_ << "; expected no more calls to add");
+        fail(error_text(sampler_fn) << ": add: " << count_ << " samples drawn, the most for dk = " << d_k_
+            << "; expected no more calls to add");
     }
     require_whole(count, 1, room, sampler_fn + ": add", "count", number_string(room));
     const auto dims = static_cast<std::size_t>(d_k_);
@@ -64,7 +66,8 @@ void dot_product_sampler::add(double count) {
 
 dot_stats dot_product_sampler::result() const {
     if (count_ < 2) {
-        fail(error_text(sampler_fn) << ": result: " << count_ << " samples drawn; expected add() to reach at least 2 first");
+        fail(error_text(sampler_fn) << ": result: " << count_
+            << " samples drawn; expected add() to reach at least 2 first");
     }
     dot_stats r;
     r.mean = mean_;

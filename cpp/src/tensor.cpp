@@ -26,7 +26,8 @@ std::size_t checked_size(const shape_t& shape, std::size_t limit, const std::str
         total *= extent;
     }
     if (total > limit) {
-        fail(error_text(where) << " " << shape << " would take " << total << " floats, more than the limit of " << limit);
+        fail(error_text(where) << " " << shape << " would take " << total
+            << " floats, more than the limit of " << limit);
     }
     return total;
 }
@@ -45,7 +46,8 @@ std::size_t to_size(double x, const std::string& fn, const std::string& name) {
 int to_int(double x, const std::string& fn, const std::string& name) {
     constexpr double lo = std::numeric_limits<int>::min(), hi = std::numeric_limits<int>::max();
     if (!(std::floor(x) == x && x >= lo && x <= hi)) {
-        fail(error_text(fn) << ": " << name << " = " << x << "; expected a whole number from " << lo << " to " << hi);
+        fail(error_text(fn) << ": " << name << " = " << x << "; expected a whole number from " << lo << " to "
+            << hi);
     }
     return static_cast<int>(x);
 }
@@ -57,7 +59,8 @@ void require_no_overflow(const float* c, const shape_t& shape, const std::string
     if (kernels::all_finite(c, size)) return;
     for (std::size_t i = 0; i < size; ++i) {
         if (!std::isfinite(c[i])) {
-            fail(error_text(fn) << ": " << what << index_at{shape, i} << " overflows float32; expected smaller values in " << inputs);
+            fail(error_text(fn) << ": " << what << index_at{shape, i}
+                << " overflows float32; expected smaller values in " << inputs);
         }
     }
 }
@@ -82,14 +85,16 @@ void require_finite(const tensor& t, const std::string& fn, const std::string& n
         if (std::isfinite(x)) continue;
         if (allow_neg_inf && std::isinf(x) && x < 0) continue;
         const char* what = std::isnan(x) ? "NaN" : (x > 0 ? "Infinity" : "-Infinity");
-        fail(error_text(fn) << ": " << name << index_at{shape_of(t), i} << " is " << what << "; expected finite numbers");
+        fail(error_text(fn) << ": " << name << index_at{shape_of(t), i} << " is " << what
+            << "; expected finite numbers");
     }
 }
 
 void require_nonempty(const tensor& t, const std::string& fn, const std::string& name) {
     for (std::size_t extent : t.shape()) {
         if (extent == 0) {
-            fail(error_text(fn) << ": " << name << " has shape " << shape_of(t) << "; expected no zero-sized axis");
+            fail(error_text(fn) << ": " << name << " has shape " << shape_of(t)
+                << "; expected no zero-sized axis");
         }
     }
 }
@@ -97,7 +102,8 @@ void require_nonempty(const tensor& t, const std::string& fn, const std::string&
 void require_whole(double x, double lo, double hi, const std::string& fn, const std::string& name,
                    const std::string& hi_text) {
     if (!(std::floor(x) == x && x >= lo && x <= hi)) {
-        fail(error_text(fn) << ": " << name << " = " << x << "; expected a whole number from " << lo << " to " << hi_text);
+        fail(error_text(fn) << ": " << name << " = " << x << "; expected a whole number from " << lo << " to "
+            << hi_text);
     }
 }
 
@@ -113,7 +119,8 @@ tensor zeros(const shape_t& shape) {
 
 double max_abs_diff(const tensor& a, const tensor& b, const std::string& fn) {
     if (shape_of(a) != shape_of(b)) {
-        fail(error_text(fn) << ": b has shape " << shape_of(b) << " but a has " << shape_of(a) << "; expected the same shape");
+        fail(error_text(fn) << ": b has shape " << shape_of(b) << " but a has " << shape_of(a)
+            << "; expected the same shape");
     }
     require_finite(a, fn, "a");
     require_finite(b, fn, "b");

@@ -62,7 +62,8 @@ void throw_score_overflow(const float* s, std::size_t rows, std::size_t cols, co
     std::size_t x = 0;
     while (x + 1 < rows * cols && std::isfinite(s[x])) ++x;
     const std::size_t flat = (b * d.m + i0 + x / cols) * d.n + j0 + x % cols;
-    fail(error_text(fn) << ": the scaled score" << index_at{with_tail(d.lead, {d.m, d.n}), flat} << " is " << (std::isnan(s[x]) ? "NaN" : "infinite") << ", beyond float32; expected smaller inputs or scale");
+    fail(error_text(fn) << ": the scaled score" << index_at{with_tail(d.lead, {d.m, d.n}), flat} << " is "
+        << (std::isnan(s[x]) ? "NaN" : "infinite") << ", beyond float32; expected smaller inputs or scale");
 }
 
 void finish_figures(const tile_tally& tally, const tiled_setup& d, tiled_result& r, const std::string& fn) {
@@ -83,13 +84,15 @@ online_softmax_trace explain_online_softmax(const tensor& q, const tensor& k, co
     const struct { const tensor* t; const char* name; } inputs[] = {{&q, "Q"}, {&k, "K"}, {&v, "V"}};
     for (const auto& in : inputs) {
         if (in.t->dimension() != 2) {
-            fail(error_text(fn) << ": " << in.name << " has shape " << shape_of(*in.t) << "; expected a matrix (one head, no batch axes)");
+            fail(error_text(fn) << ": " << in.name << " has shape " << shape_of(*in.t)
+                << "; expected a matrix (one head, no batch axes)");
         }
     }
     const tiled_setup d = check_inputs(q, k, v, fn);
     refuse_mask(opts, fn);
     if (row >= d.m) {
-        fail(error_text(fn) << ": row = " << row << " but Q has " << d.m << " rows; expected 0 to " << d.m - 1);
+        fail(error_text(fn) << ": row = " << row << " but Q has " << d.m << " rows; expected 0 to "
+            << d.m - 1);
     }
     std::size_t bk = std::min<std::size_t>(4, d.n);
     if (block) {
