@@ -22,7 +22,10 @@ const root = path.resolve(__dirname, '..');
 // -7.1 KB; the KV cache as engine-object functions, -2.7 KB of glue) while the wasm grew by
 // 2.4 KB gzip (packed matmul kernels, 1.6-2x faster; the cost figures of four stages, sliding
 // windows and 64-bit byte counts; the padding figure over real rows): wasm budget 89000 -> 90000.
-const SIZE_BUDGET = { script: 173000, wasm: 90000 };
+// Session 5: the wasm went from 89.6 to 74.4 KB gzip (argument_error texts built out of line,
+// attention's cold half at -Oz, the cold files link-time optimised together, plain loops
+// and one shape conversion on cold paths): wasm 90000 -> 75000, script 173000 -> 158000.
+const SIZE_BUDGET = { script: 158000, wasm: 75000 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {

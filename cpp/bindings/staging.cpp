@@ -31,7 +31,7 @@ tensor make_input(const double* extents, std::size_t rank, double length, const 
         throw argument_error(fn + ": " + name + ".data has " + number_string(length) + " entries but shape " +
                              shape_string(shape) + " needs " + std::to_string(size));
     }
-    return tensor::from_shape(shape);
+    return empty(shape);
 }
 
 emscripten::val staging::memory_view() const {

@@ -1,5 +1,7 @@
 #include "attnlab/attention.hpp"
 
+// The hot path of attention; the checks and allocation are in attention_setup.cpp.
+
 #include <cmath>
 #include <limits>
 
@@ -23,64 +25,6 @@ std::size_t product(const shape_t& s) {
     return p;
 }
 
-// The scale as float32, refusing any value float32 cannot hold rather than rounding it to 0
-// or infinity (a 0 scale from 1e-60 would silently give uniform weights).
-float resolve_scale(const attention_options& opts, std::size_t d_k, const std::string& fn) {
-    constexpr double lo = std::numeric_limits<float>::min(), hi = std::numeric_limits<float>::max();
-    if (opts.scale) {
-        const double s = *opts.scale;
-        if (!std::isfinite(s)) {
-            throw argument_error(fn + ": scale is " + number_string(s) + "; expected a finite number");
-        }
-        if (s != 0 && !(std::abs(s) >= lo && std::abs(s) <= hi)) {
-            throw argument_error(fn + ": scale = " + number_string(s) +
-                                 " is outside float32; expected 0 or a magnitude from about 1.2e-38 to 3.4e38");
-        }
-        return static_cast<float>(s);
-    }
-    const double t = opts.temperature;
-    if (!(std::isfinite(t) && t > 0)) {
-        throw argument_error(fn + ": temperature is " + number_string(t) + "; expected a number > 0");
-    }
-    const float base = opts.rule == scaling::none     ? 1.0f
-                       : opts.rule == scaling::inv_dk ? 1.0f / static_cast<float>(d_k)
-                                                      : 1.0f / std::sqrt(static_cast<float>(d_k));
-    const char* formula = opts.rule == scaling::none     ? "1 / temperature"
-                          : opts.rule == scaling::inv_dk ? "1/d_k / temperature"
-                                                         : "1/sqrt(d_k) / temperature";
-    const double s = base / t;
-    if (s > hi) {
-        throw argument_error(fn + ": temperature = " + number_string(t) + " makes the scale " + formula +
-                             " overflow float32; expected a larger temperature");
-    }
-    if (s < lo) {
-        throw argument_error(fn + ": temperature = " + number_string(t) + " makes the scale " + formula +
-                             " underflow float32; expected a smaller temperature");
-    }
-    return static_cast<float>(s);
-}
-
-// Allocates every stage for [...lead, m, n] scores and [...lead, m, d_v] output, refusing
-// sizes over the limit before touching memory.
-void allocate(attention_result& r, const shape_t& lead, std::size_t m, std::size_t n,
-              std::size_t d_v, std::size_t max_elements, const std::string& fn) {
-    const shape_t score_shape = with_tail(lead, {m, n});
-    const shape_t out_shape = with_tail(lead, {m, d_v});
-    const std::size_t per_stage = checked_size(score_shape, max_elements, fn + ": the scores");
-    const std::size_t out = checked_size(out_shape, max_elements, fn + ": the output");
-    if (per_stage > (max_elements - out) / 4) {
-        throw argument_error(fn + ": the four score-sized stages " + shape_string(score_shape) +
-                             " and the output " + shape_string(out_shape) + " need " +
-                             std::to_string(per_stage) + " x 4 + " + std::to_string(out) +
-                             " floats, more than the limit of " + std::to_string(max_elements));
-    }
-    r.scores = tensor::from_shape(score_shape);
-    r.scaled = tensor::from_shape(score_shape);
-    r.masked = tensor::from_shape(score_shape);
-    r.weights = tensor::from_shape(score_shape);
-    r.output = tensor::from_shape(out_shape);
-}
-
 shape_t unflatten(const shape_t& lead, std::size_t batch, std::size_t row) {
     shape_t index(lead.size() + 1);
     index.back() = row;
@@ -91,11 +35,6 @@ shape_t unflatten(const shape_t& lead, std::size_t batch, std::size_t row) {
     return index;
 }
 
-// Floats of scratch for one head's K and V, packed for kernels::matmul_packed.
-std::size_t packed_floats(std::size_t n, std::size_t d_k, std::size_t d_v) {
-    return kernels::packed_size(d_k, n) + kernels::packed_size(n, d_v);
-}
-
 // Queries per block of the hot path: about 64 KB per score-sized stage, so a block's four
 // stages stay in L2 from its Q K^T to its weights V; a multiple of the matmul's 4-row tile.
 std::size_t block_rows(std::size_t n) {
@@ -103,7 +42,10 @@ std::size_t block_rows(std::size_t n) {
     return rows < 4 ? 4 : rows > 64 ? 64 : rows;
 }
 
-// The hot path: all batch slices of one call, into preallocated stages.
+}  // namespace
+
+namespace detail {
+
 void compute(const tensor& q, const tensor& k, const tensor& v, const row_masks& masks,
              const shape_t& lead, std::size_t m, std::size_t n, std::size_t d_k, std::size_t d_v,
              std::vector<float>& packed, attention_result& r, const std::string& fn) {
@@ -134,10 +76,10 @@ void compute(const tensor& q, const tensor& k, const tensor& v, const row_masks&
             const bool finite = kernels::scale(scores + at, scaled + at, rows * n, r.scale);
             for (std::size_t i = at; !finite && i < at + rows * n; ++i) {
                 if (!std::isfinite(scaled[i])) {
-                    throw argument_error(fn + ": the scaled score" +
-                                         index_string(with_tail(lead, {m, n}), b * m * n + i) + " is " +
-                                         (std::isnan(scaled[i]) ? "NaN" : "infinite") +
-                                         ", beyond float32; expected smaller inputs or scale");
+                    fail(error_text(fn) << ": the scaled score"
+                        << index_at{with_tail(lead, {m, n}), b * m * n + i} << " is "
+                        << (std::isnan(scaled[i]) ? "NaN" : "infinite")
+                        << ", beyond float32; expected smaller inputs or scale");
                 }
             }
             // pass 3: masked = scaled, with -inf where a key is hidden; then row softmax
@@ -166,92 +108,14 @@ void compute(const tensor& q, const tensor& k, const tensor& v, const row_masks&
     }
 }
 
-void require_matrix_like(const tensor& t, const std::string& name, const char* axes, const std::string& fn) {
-    if (t.dimension() < 2) {
-        throw argument_error(fn + ": " + name + " has rank " + std::to_string(t.dimension()) +
-                             " (shape " + shape_string(shape_of(t)) + "); expected rank >= 2, " +
-                             axes);
-    }
-}
-
-}  // namespace
-
-attention_result attention(const tensor& q, const tensor& k, const tensor& v,
-                           const attention_options& opts, const std::string& fn) {
-    require_matrix_like(q, "Q", "[..., m, d_k]", fn);
-    require_matrix_like(k, "K", "[..., n, d_k]", fn);
-    require_matrix_like(v, "V", "[..., n, d_v]", fn);
-    const shape_t qs = shape_of(q), ks = shape_of(k), vs = shape_of(v);
-    const shape_t lead(qs.begin(), qs.end() - 2);
-    const shape_t k_lead(ks.begin(), ks.end() - 2), v_lead(vs.begin(), vs.end() - 2);
-    if (k_lead != lead) {
-        throw argument_error(fn + ": K has leading axes " + shape_string(k_lead) + " but Q has " +
-                             shape_string(lead) + "; expected the same batch/head axes");
-    }
-    if (v_lead != lead) {
-        throw argument_error(fn + ": V has leading axes " + shape_string(v_lead) + " but Q has " +
-                             shape_string(lead) + "; expected the same batch/head axes");
-    }
-    const std::size_t m = qs[qs.size() - 2], d_k = qs.back();
-    const std::size_t n = ks[ks.size() - 2], d_v = vs.back();
-    if (d_k == 0) throw argument_error(fn + ": Q has d_k = 0; expected at least one feature per query");
-    if (ks.back() != d_k) {
-        throw argument_error(fn + ": K has d_k = " + std::to_string(ks.back()) + " but Q has d_k = " +
-                             std::to_string(d_k));
-    }
-    if (vs[vs.size() - 2] != n) {
-        throw argument_error(fn + ": V has " + std::to_string(vs[vs.size() - 2]) +
-                             " rows but K has " + std::to_string(n) + "; expected one value per key");
-    }
-    require_nonempty(q, fn, "Q");
-    require_nonempty(k, fn, "K");
-    require_nonempty(v, fn, "V");
-    require_finite(q, fn, "Q");
-    require_finite(k, fn, "K");
-    require_finite(v, fn, "V");
-
-    attention_result r;
-    r.scale = resolve_scale(opts, d_k, fn);
-    const row_masks masks(opts, lead, m, n, fn);
-    allocate(r, lead, m, n, d_v, opts.max_elements, fn);
-    std::vector<float> packed;
-    compute(q, k, v, masks, lead, m, n, d_k, d_v, packed, r, fn);
-    return r;
-}
-
-attention_workspace::attention_workspace(const shape_t& lead, std::size_t m, std::size_t n,
-                                         std::size_t d_k, std::size_t d_v,
-                                         const attention_options& opts, const std::string& fn)
-    : lead_(lead), m_(m), n_(n), d_k_(d_k), d_v_(d_v), masks_(opts, lead, m, n, fn) {
-    const struct { const char* name; std::size_t value; } sizes[] = {
-        {"m", m}, {"n", n}, {"dk", d_k}, {"dv", d_v}};
-    for (const auto& s : sizes) {
-        if (s.value == 0) throw argument_error(fn + ": " + s.name + " = 0; expected a whole number >= 1");
-    }
-    for (std::size_t i = 0; i < lead.size(); ++i) {
-        if (lead[i] == 0) throw argument_error(fn + ": batch[" + std::to_string(i) + "] = 0; expected a whole number >= 1");
-    }
-    result_.scale = resolve_scale(opts, d_k, fn);
-    checked_size(with_tail(lead, {m, d_k}), opts.max_elements, fn + ": Q");
-    checked_size(with_tail(lead, {n, d_k}), opts.max_elements, fn + ": K");
-    checked_size(with_tail(lead, {n, d_v}), opts.max_elements, fn + ": V");
-    allocate(result_, lead, m, n, d_v, opts.max_elements, fn);
-    q_ = zeros(with_tail(lead, {m, d_k}));
-    k_ = zeros(with_tail(lead, {n, d_k}));
-    v_ = zeros(with_tail(lead, {n, d_v}));
-    packed_.resize(packed_floats(n, d_k, d_v));
-}
+}  // namespace detail
 
 const attention_result& attention_workspace::run() {
     require_finite(q_, run_fn, "Q");
     require_finite(k_, run_fn, "K");
     require_finite(v_, run_fn, "V");
-    compute(q_, k_, v_, masks_, lead_, m_, n_, d_k_, d_v_, packed_, result_, run_fn);
+    detail::compute(q_, k_, v_, masks_, lead_, m_, n_, d_k_, d_v_, packed_, result_, run_fn);
     return result_;
-}
-
-float attention_scale(const attention_options& opts, std::size_t d_k, const std::string& fn) {
-    return resolve_scale(opts, d_k, fn);
 }
 
 }  // namespace attnlab

@@ -1,5 +1,6 @@
 #include "attnlab/explain.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -14,13 +15,13 @@ row_derivation explain_row(const tensor& q, const tensor& k, const tensor& v,
     const struct { const tensor* t; const char* name; } inputs[] = {{&q, "Q"}, {&k, "K"}, {&v, "V"}};
     for (const auto& in : inputs) {
         if (in.t->dimension() != 2) {
-            throw argument_error(fn + ": " + in.name + " has shape " + shape_string(shape_of(*in.t)) +
-                                 "; expected a matrix (one head, no batch axes)");
+            fail(error_text(fn) << ": " << in.name << " has shape " << shape_of(*in.t)
+                << "; expected a matrix (one head, no batch axes)");
         }
     }
     if (row >= q.shape()[0]) {
-        throw argument_error(fn + ": row = " + std::to_string(row) + " but Q has " + std::to_string(q.shape()[0]) +
-                             " rows; expected 0 to " + std::to_string(q.shape()[0] - 1));
+        fail(error_text(fn) << ": row = " << row << " but Q has " << q.shape()[0] << " rows; expected 0 to "
+            << q.shape()[0] - 1);
     }
     const attention_result r = attention(q, k, v, opts, fn);
     const std::size_t n = k.shape()[0], d_k = k.shape()[1], d_v = v.shape()[1];
@@ -37,31 +38,38 @@ row_derivation explain_row(const tensor& q, const tensor& k, const tensor& v,
     d.weighted_values = tensor::from_shape({n, d_v});
     d.output = tensor::from_shape({d_v});
     d.row_max = -std::numeric_limits<double>::infinity();
+    // Plain pointers into row `row` of each stage: element access through xtensor's
+    // dynamic-rank strides costs code at every use on this cold path.
+    const float* qr = q.data() + row * d_k;
+    const float* scores = r.scores.data() + row * n;
+    const float* scaled = r.scaled.data() + row * n;
+    const float* masked = r.masked.data() + row * n;
+    const float* weights = r.weights.data() + row * n;
     for (std::size_t j = 0; j < n; ++j) {
-        for (std::size_t c = 0; c < d_k; ++c) d.terms(j, c) = q(row, c) * k(j, c);
-        d.scores(j) = r.scores(row, j);
-        d.scaled(j) = r.scaled(row, j);
-        d.masked(j) = r.masked(row, j);
-        d.weights(j) = r.weights(row, j);
-        d.row_max = std::max(d.row_max, static_cast<double>(d.masked(j)));
+        for (std::size_t c = 0; c < d_k; ++c) d.terms.data()[j * d_k + c] = qr[c] * k.data()[j * d_k + c];
+        d.scores.data()[j] = scores[j];
+        d.scaled.data()[j] = scaled[j];
+        d.masked.data()[j] = masked[j];
+        d.weights.data()[j] = weights[j];
+        d.row_max = std::max(d.row_max, static_cast<double>(masked[j]));
     }
     d.fully_masked = d.row_max == -std::numeric_limits<double>::infinity();
     // The naive path stays in float32 throughout, as a float32 kernel would run it, so its
     // overflow (inf, then inf / inf = NaN) and underflow (0, then 0 / 0 = NaN) are the real ones.
     float naive_sum = 0.0f;
     for (std::size_t j = 0; j < n; ++j) {
-        const float e_raw = std::exp(d.masked(j));
-        const double e_shift = d.fully_masked ? 0.0 : std::exp(d.masked(j) - d.row_max);
-        d.exp_raw(j) = e_raw;
-        d.exp_shifted(j) = static_cast<float>(e_shift);
+        const float e_raw = std::exp(masked[j]);
+        const double e_shift = d.fully_masked ? 0.0 : std::exp(masked[j] - d.row_max);
+        d.exp_raw.data()[j] = e_raw;
+        d.exp_shifted.data()[j] = static_cast<float>(e_shift);
         naive_sum += e_raw;
         d.sum_shifted += e_shift;
-        for (std::size_t c = 0; c < d_v; ++c) d.weighted_values(j, c) = d.weights(j) * v(j, c);
+        for (std::size_t c = 0; c < d_v; ++c) d.weighted_values.data()[j * d_v + c] = weights[j] * v.data()[j * d_v + c];
     }
     d.sum_raw = naive_sum;
     d.naive_weights = tensor::from_shape({n});
-    for (std::size_t j = 0; j < n; ++j) d.naive_weights(j) = d.exp_raw(j) / naive_sum;
-    for (std::size_t c = 0; c < d_v; ++c) d.output(c) = r.output(row, c);
+    for (std::size_t j = 0; j < n; ++j) d.naive_weights.data()[j] = d.exp_raw.data()[j] / naive_sum;
+    std::copy_n(r.output.data() + row * d_v, d_v, d.output.data());
     return d;
 }
 

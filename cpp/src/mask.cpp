@@ -38,16 +38,14 @@ row_masks::row_masks(const mask_options& opts, const shape_t& lead, std::size_t 
         bool prefix = shape.size() <= target.size();
         for (std::size_t d = 0; prefix && d < shape.size(); ++d) prefix = shape[d] == target[d];
         if (!prefix) {
-            throw argument_error(fn + ": validLens has shape " + shape_string(shape) +
-                                 "; expected a prefix of " + shape_string(target) +
-                                 " (one length per batch element, or one per query row)");
+            fail(error_text(fn) << ": validLens has shape " << shape << "; expected a prefix of " << target
+                << " (one length per batch element, or one per query row)");
         }
         for (std::size_t i = 0; i < vl.size(); ++i) {
             const float len = vl.data()[i];
             if (!(len >= 0 && len <= float(n) && std::floor(len) == len)) {
-                throw argument_error(fn + ": validLens" + index_string(shape, i) + " = " +
-                                     number_string(len) + "; expected an integer in [0, " +
-                                     std::to_string(n) + "] (the number of keys)");
+                fail(error_text(fn) << ": validLens" << index_at{shape, i} << " = " << len
+                    << "; expected an integer in [0, " << n << "] (the number of keys)");
             }
         }
         valid_lens_ = vl;
@@ -69,14 +67,14 @@ row_masks::row_masks(const mask_options& opts, const shape_t& lead, std::size_t 
             fits = shape[d] == target[pad + d] || shape[d] == 1;
         }
         if (!fits) {
-            throw argument_error(fn + ": mask has shape " + shape_string(shape) +
-                                 "; expected a shape that broadcasts to " + shape_string(target));
+            fail(error_text(fn) << ": mask has shape " << shape << "; expected a shape that broadcasts to "
+                << target);
         }
         for (std::size_t i = 0; i < mk.size(); ++i) {
             const float v = mk.data()[i];
             if (v != 0.0f && v != 1.0f) {
-                throw argument_error(fn + ": mask" + index_string(shape, i) + " = " +
-                                     number_string(v) + "; expected true/false (1 or 0)");
+                fail(error_text(fn) << ": mask" << index_at{shape, i} << " = " << v
+                    << "; expected true/false (1 or 0)");
             }
         }
         mask_ = mk;

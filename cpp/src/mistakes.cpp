@@ -43,10 +43,15 @@ const std::vector<mistake_info> catalog = {
      "Mask the keys at or past each sequence's valid length before the softmax."},
 };
 
+// Entry (i, j) of a matrix: plain indexing, since element access through xtensor's
+// dynamic-rank strides costs code at every use.
+float& at(tensor& t, std::size_t i, std::size_t j) { return t.data()[i * t.shape()[1] + j]; }
+float at(const tensor& t, std::size_t i, std::size_t j) { return t.data()[i * t.shape()[1] + j]; }
+
 void require_matrix(const tensor& t, const char* name, const char* axes, const std::string& fn) {
     if (t.dimension() != 2) {
-        throw argument_error(fn + ": " + name + " has shape " + shape_string(shape_of(t)) + "; expected a matrix " +
-                             axes + " (one head, no batch axes)");
+        fail(error_text(fn) << ": " << name << " has shape " << shape_of(t) << "; expected a matrix " << axes
+            << " (one head, no batch axes)");
     }
 }
 
@@ -60,7 +65,7 @@ tensor times_values(const tensor& weights, const tensor& v, const std::string& f
 }
 
 bool hidden(const attention_result& r, std::size_t i, std::size_t j) {
-    return r.masked(i, j) == neg_inf;
+    return at(r.masked, i, j) == neg_inf;
 }
 
 bool row_visible(const attention_result& r, std::size_t i) {
@@ -74,7 +79,7 @@ double row_sum_error(const tensor& w, const attention_result& correct) {
     for (std::size_t i = 0; i < m; ++i) {
         if (!row_visible(correct, i)) continue;
         double s = 0;
-        for (std::size_t j = 0; j < n; ++j) s += w(i, j);
+        for (std::size_t j = 0; j < n; ++j) s += at(w, i, j);
         worst = std::max(worst, std::abs(s - 1));
     }
     return worst;
@@ -88,7 +93,7 @@ double column_sum_error(const tensor& w, const attention_result& correct) {
         double s = 0;
         bool seen = false;
         for (std::size_t i = 0; i < m; ++i) {
-            s += w(i, j);
+            s += at(w, i, j);
             seen = seen || !hidden(correct, i, j);
         }
         if (seen) worst = std::max(worst, std::abs(s - 1));
@@ -105,7 +110,7 @@ std::pair<double, double> saturation(const tensor& w, const attention_result& co
         if (!row_visible(correct, i)) continue;
         double best = 0, h = 0;
         for (std::size_t j = 0; j < n; ++j) {
-            const double x = w(i, j);
+            const double x = at(w, i, j);
             best = std::max(best, x);
             if (x > 0) h -= x * std::log(x);
         }
@@ -118,14 +123,14 @@ std::pair<double, double> saturation(const tensor& w, const attention_result& co
 
 // Largest total weight one row puts on keys that `with_mask` hides and `without` shows, over
 // the rows `counted` marks.
-double leaked_weight(const attention_result& with_mask, const attention_result& without, const std::vector<bool>& counted) {
+double leaked_weight(const attention_result& with_mask, const attention_result& without, const std::vector<char>& counted) {
     const std::size_t m = without.weights.shape()[0], n = without.weights.shape()[1];
     double worst = 0;
     for (std::size_t i = 0; i < m; ++i) {
         if (!counted[i]) continue;
         double s = 0;
         for (std::size_t j = 0; j < n; ++j) {
-            if (hidden(with_mask, i, j) && !hidden(without, i, j)) s += without.weights(i, j);
+            if (hidden(with_mask, i, j) && !hidden(without, i, j)) s += at(without.weights, i, j);
         }
         worst = std::max(worst, s);
     }
@@ -135,8 +140,8 @@ double leaked_weight(const attention_result& with_mask, const attention_result& 
 // The query rows that are real tokens, not padding. In self-attention (m = n) query i is the
 // token at key position i, so it is real when i is below its valid length; with m != n the
 // queries come from another sequence, which the keys' valid lengths say nothing about.
-std::vector<bool> real_query_rows(const mask_options& masks, std::size_t m, std::size_t n, const std::string& fn) {
-    std::vector<bool> real(m, true);
+std::vector<char> real_query_rows(const mask_options& masks, std::size_t m, std::size_t n, const std::string& fn) {
+    std::vector<char> real(m, true);
     if (!masks.valid_lens || m != n) return real;
     mask_options lens_only;
     lens_only.valid_lens = masks.valid_lens;
@@ -163,8 +168,8 @@ double smallest_output_ratio(const tensor& mistaken, const tensor& correct) {
     for (std::size_t i = 0; i < m; ++i) {
         double a = 0, b = 0;
         for (std::size_t c = 0; c < d_v; ++c) {
-            a += double(mistaken(i, c)) * mistaken(i, c);
-            b += double(correct(i, c)) * correct(i, c);
+            a += double(at(mistaken, i, c)) * at(mistaken, i, c);
+            b += double(at(correct, i, c)) * at(correct, i, c);
         }
         if (b > 0) smallest = std::min(smallest, std::sqrt(a / b));
     }
@@ -182,9 +187,9 @@ weights_and_output half_attention(const tensor& q, const tensor& k, const tensor
     for (const auto& in : inputs) {
         for (std::size_t i = 0; i < in.t->size(); ++i) {
             if (std::abs(in.t->data()[i]) > half_max) {
-                throw argument_error(fn + ": " + in.name + index_string(shape_of(*in.t), i) + " = " +
-                                     number_string(in.t->data()[i]) +
-                                     " does not fit float16 (largest finite 65504); expected smaller values for 'fp16-mask-fill'");
+                fail(error_text(fn) << ": " << in.name << index_at{shape_of(*in.t), i} << " = "
+                    << in.t->data()[i]
+                    << " does not fit float16 (largest finite 65504); expected smaller values for 'fp16-mask-fill'");
             }
         }
     }
@@ -206,8 +211,8 @@ weights_and_output half_attention(const tensor& q, const tensor& k, const tensor
         for (std::size_t j = 0; j < n; ++j) {
             const float x = round_to_half(round_to_half(scores[i * n + j]) * s);
             if (!std::isfinite(x)) {
-                throw argument_error(fn + ": the float16 score [" + std::to_string(i) + ", " + std::to_string(j) +
-                                     "] overflows (largest finite 65504); expected smaller Q or K for 'fp16-mask-fill'");
+                fail(error_text(fn) << ": the float16 score [" << i << ", " << j
+                    << "] overflows (largest finite 65504); expected smaller Q or K for 'fp16-mask-fill'");
             }
             const bool masked = hidden(mask_from, i, j);
             all_hidden = all_hidden && masked;
@@ -223,7 +228,7 @@ weights_and_output half_attention(const tensor& q, const tensor& k, const tensor
         }
         sum = round_to_half(sum);
         for (std::size_t j = 0; j < n; ++j) {
-            r.weights(i, j) = zero_fully_masked && all_hidden ? 0.0f : round_to_half(row[j] / sum);
+            at(r.weights, i, j) = zero_fully_masked && all_hidden ? 0.0f : round_to_half(row[j] / sum);
         }
     }
     r.output = tensor::from_shape({m, v.shape()[1]});
@@ -260,7 +265,8 @@ mistake_result run_mistake(const std::string& name, const tensor& q, const tenso
     if (known == catalog.end()) {
         std::string names;
         for (const auto& m : catalog) names += std::string(names.empty() ? "" : ", ") + m.name;
-        throw argument_error(fn + ": name = \"" + name + "\" is not a known mistake; expected one of " + names);
+        fail(error_text(fn) << ": name = \"" << name << "\" is not a known mistake; expected one of "
+            << names);
     }
     require_matrix(q, "Q", "[m, d_k]", fn);
     require_matrix(k, "K", "[n, d_k]", fn);
@@ -268,7 +274,8 @@ mistake_result run_mistake(const std::string& name, const tensor& q, const tenso
     attention_options opts = with_masks(masks);
     if (name == "no-causal-mask") opts.causal = true;
     if (name == "no-padding-mask" && !opts.valid_lens) {
-        throw argument_error(fn + ": 'no-padding-mask' needs validLens (the padding the mistake forgets); expected spec.validLens");
+        fail(error_text(fn)
+            << ": 'no-padding-mask' needs validLens (the padding the mistake forgets); expected spec.validLens");
     }
     const attention_result correct = attention(q, k, v, opts, fn);
     const std::size_t m = q.shape()[0], n = k.shape()[0], d_k = q.shape()[1];
@@ -291,7 +298,7 @@ mistake_result run_mistake(const std::string& name, const tensor& q, const tenso
         r.mistaken.weights = unmasked.weights;
         for (std::size_t i = 0; i < m; ++i) {
             for (std::size_t j = 0; j < n; ++j) {
-                if (hidden(correct, i, j)) r.mistaken.weights(i, j) = 0.0f;
+                if (hidden(correct, i, j)) at(r.mistaken.weights, i, j) = 0.0f;
             }
         }
         r.mistaken.output = times_values(r.mistaken.weights, v, fn);
@@ -312,9 +319,8 @@ mistake_result run_mistake(const std::string& name, const tensor& q, const tenso
                      {"NaN outputs", double(nan_count(r.mistaken.output)), double(nan_count(r.correct.output))}};
     } else if (name == "keys-not-transposed") {
         if (n != d_k) {
-            r.error = "Q K: Q is [" + std::to_string(m) + ", " + std::to_string(d_k) + "] and K is [" + std::to_string(n) +
-                      ", " + std::to_string(d_k) + "]; a matrix product needs Q's " + std::to_string(d_k) +
-                      " columns to match K's " + std::to_string(n) + " rows";
+            r.error = (error_text("Q K: Q is ") << shape_t{m, d_k} << " and K is " << shape_t{n, d_k}
+                       << "; a matrix product needs Q's " << d_k << " columns to match K's " << n << " rows").str();
             r.figures = {{"largest |weight difference|", std::nullopt, 0.0}};
             r.cells = zeros({m, n});
             return r;
@@ -331,7 +337,7 @@ mistake_result run_mistake(const std::string& name, const tensor& q, const tenso
         const attention_result w = attention(q, k, v, wrong, fn);
         r.mistaken = {w.weights, w.output};
         // The padding symptom is about real tokens: a pad query's own weights are never used.
-        const std::vector<bool> counted = name == "no-causal-mask" ? std::vector<bool>(m, true) : real_query_rows(opts, m, n, fn);
+        const std::vector<char> counted = name == "no-causal-mask" ? std::vector<char>(m, true) : real_query_rows(opts, m, n, fn);
         r.figures = {{name == "no-causal-mask" ? "largest weight on future tokens (one row's total)"
                                                : "largest weight a real token puts on pad tokens (one row's total)",
                       leaked_weight(correct, w, counted), leaked_weight(correct, correct, counted)}};

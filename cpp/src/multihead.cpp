@@ -16,8 +16,8 @@ const std::string fn = "multiHeadAttention";
 
 void require_rank2(const tensor& t, const std::string& name, const char* expected) {
     if (t.dimension() != 2) {
-        throw argument_error(fn + ": " + name + " has shape " + shape_string(shape_of(t)) +
-                             "; expected a matrix " + expected);
+        fail(error_text(fn) << ": " << name << " has shape " << shape_of(t) << "; expected a matrix "
+            << expected);
     }
     require_nonempty(t, fn, name);
     require_finite(t, fn, name);
@@ -62,16 +62,18 @@ tensor columns(const tensor& t, std::size_t c0, std::size_t w) {
 
 }  // namespace
 
-tensor matmul(const tensor& a, const tensor& b, const std::string& where, const std::string& a_name,
-              const std::string& b_name) {
+tensor matmul(const tensor& a, const tensor& b, const std::string& where, const char* a_name, const char* b_name) {
     if (a.shape()[1] != b.shape()[0]) {
-        throw argument_error(where + ": " + b_name + " has " + std::to_string(b.shape()[0]) +
-                             " rows but " + a_name + " has " + std::to_string(a.shape()[1]) +
-                             " columns; expected them to match");
+        fail(error_text(where) << ": " << b_name << " has " << b.shape()[0] << " rows but " << a_name
+            << " has " << a.shape()[1] << " columns; expected them to match");
     }
     tensor c = tensor::from_shape({a.shape()[0], b.shape()[1]});
     kernels::matmul(a.data(), b.data(), c.data(), a.shape()[0], a.shape()[1], b.shape()[1]);
-    require_no_overflow(c.data(), shape_of(c), where, a_name + " " + b_name + " at ", a_name + " or " + b_name);
+    if (!kernels::all_finite(c.data(), c.size())) {
+        require_no_overflow(c.data(), shape_of(c), where, (error_text(a_name) << ' ' << b_name
+            << " at ").str(),
+                            (error_text(a_name) << " or " << b_name).str());
+    }
     return c;
 }
 
@@ -85,30 +87,30 @@ mha_result multi_head_attention(const mha_inputs& in) {
         {&in.w_q, "Wq"}, {&in.w_k, "Wk"}, {&in.w_v, "Wv"}};
     for (const auto& p : projections) {
         if (p.w->shape()[0] != d_model) {
-            throw argument_error(fn + ": " + p.name + " has " + std::to_string(p.w->shape()[0]) +
-                                 " rows but X has d_model = " + std::to_string(d_model));
+            fail(error_text(fn) << ": " << p.name << " has " << p.w->shape()[0]
+                << " rows but X has d_model = " << d_model);
         }
     }
     const std::size_t d_qk = in.w_q.shape()[1], d_v = in.w_v.shape()[1];
     if (in.w_k.shape()[1] != d_qk) {
-        throw argument_error(fn + ": Wk has " + std::to_string(in.w_k.shape()[1]) +
-                             " columns but Wq has " + std::to_string(d_qk) + "; expected the same D_k");
+        fail(error_text(fn) << ": Wk has " << in.w_k.shape()[1] << " columns but Wq has " << d_qk
+            << "; expected the same D_k");
     }
-    if (h == 0) throw argument_error(fn + ": heads = 0; expected a whole number >= 1");
+    if (h == 0) fail(error_text(fn) << ": heads = 0; expected a whole number >= 1");
     if (d_qk % h != 0) {
-        throw argument_error(fn + ": heads = " + std::to_string(h) + " does not divide " +
-                             (d_qk == d_model ? "d_model = " : "D_k = ") + std::to_string(d_qk) +
-                             "; expected a divisor so every head gets the same width");
+        fail(error_text(fn) << ": heads = " << h << " does not divide "
+            << (d_qk == d_model ? "d_model = " : "D_k = ") << d_qk
+            << "; expected a divisor so every head gets the same width");
     }
     if (d_v % h != 0) {
-        throw argument_error(fn + ": heads = " + std::to_string(h) + " does not divide D_v = " +
-                             std::to_string(d_v) + " (the columns of Wv)");
+        fail(error_text(fn) << ": heads = " << h << " does not divide D_v = " << d_v
+            << " (the columns of Wv)");
     }
     if (in.w_o) {
         require_rank2(*in.w_o, "Wo", "[D_v, d_out]");
         if (in.w_o->shape()[0] != d_v) {
-            throw argument_error(fn + ": Wo has " + std::to_string(in.w_o->shape()[0]) +
-                                 " rows but the heads concatenate to D_v = " + std::to_string(d_v));
+            fail(error_text(fn) << ": Wo has " << in.w_o->shape()[0]
+                << " rows but the heads concatenate to D_v = " << d_v);
         }
     }
     const std::size_t d_head = d_qk / h, d_vh = d_v / h;

@@ -39,11 +39,11 @@ tensor random_normal(const shape_t& shape, double stddev, double seed) {
     // Box-Muller draws stay within 8.7 standard deviations (the smallest uniform is 2^-54),
     // so stddev <= 1e37 keeps every entry inside float32.
     if (!(stddev >= 0 && stddev <= 1e37)) {
-        throw argument_error(fn + ": stddev = " + number_string(stddev) + "; expected a number from 0 to 1e37");
+        fail(error_text(fn) << ": stddev = " << stddev << "; expected a number from 0 to 1e37");
     }
     require_whole(seed, 0, 9007199254740991.0, fn, "seed", "2^53 - 1");
     checked_size(shape, default_max_elements, fn + ": the tensor");
-    tensor t = tensor::from_shape(shape);
+    tensor t = empty(shape);
     normal_generator gen(static_cast<std::uint64_t>(seed));
     for (float& x : t) x = static_cast<float>(gen.normal() * stddev);
     return t;

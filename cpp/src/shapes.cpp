@@ -8,8 +8,8 @@ shape_trace trace_shapes(const layer_sizes& sizes_in) {
     layer_sizes s = sizes_in;
     const auto check = [](const char* name, std::size_t value, std::size_t lo) {
         if (value < lo || value > 100000) {
-            throw argument_error(std::string("traceShapes: ") + name + " = " + std::to_string(value) +
-                                 "; expected a whole number from 1 to 100000");
+            fail(error_text("traceShapes: ") << name << " = " << value
+                << "; expected a whole number from 1 to 100000");
         }
     };
     check("batch", s.batch, 1);
@@ -20,8 +20,8 @@ shape_trace trace_shapes(const layer_sizes& sizes_in) {
     check("dv", s.d_v, 0);
     if (s.d_k == 0) {
         if (s.d_model % s.heads != 0) {
-            throw argument_error("traceShapes: heads = " + std::to_string(s.heads) + " does not divide dModel = " +
-                                 std::to_string(s.d_model) + "; give dk or a divisor");
+            fail(error_text("traceShapes: heads = ") << s.heads << " does not divide dModel = " << s.d_model
+                << "; give dk or a divisor");
         }
         s.d_k = s.d_model / s.heads;
     }

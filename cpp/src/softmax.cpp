@@ -11,11 +11,10 @@ namespace attnlab {
 tensor softmax(const tensor& x, int axis) {
     const std::string fn = "softmax";
     const auto rank = static_cast<int>(x.dimension());
-    if (rank == 0) throw argument_error(fn + ": x is a scalar; expected a tensor of rank >= 1");
+    if (rank == 0) fail(error_text(fn) << ": x is a scalar; expected a tensor of rank >= 1");
     if (axis < -rank || axis >= rank) {
-        throw argument_error(fn + ": axis = " + std::to_string(axis) + " is out of range for x of rank " +
-                             std::to_string(rank) + "; expected an integer in [" +
-                             std::to_string(-rank) + ", " + std::to_string(rank - 1) + "]");
+        fail(error_text(fn) << ": axis = " << axis << " is out of range for x of rank " << rank
+            << "; expected an integer in [" << -rank << ", " << rank - 1 << "]");
     }
     require_nonempty(x, fn, "x");
     require_finite(x, fn, "x", /*allow_neg_inf=*/true);
@@ -28,7 +27,7 @@ tensor softmax(const tensor& x, int axis) {
     for (std::size_t d = ax + 1; d < shape.size(); ++d) inner *= shape[d];
     const std::size_t len = shape[ax];
 
-    tensor y = tensor::from_shape(shape);
+    tensor y = empty(shape);
     const float* src = x.data();
     float* dst = y.data();
     if (inner == 1) {

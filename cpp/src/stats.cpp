@@ -21,8 +21,8 @@ dot_stats dot_product_stats(double d_k, double samples, double seed) {
     require_whole(samples, 2, 1e7, fn, "samples", "10,000,000");
     require_whole(seed, 0, 9007199254740991.0, fn, "seed", "2^53 - 1");
     if (d_k * samples > 1e8) {
-        throw argument_error(fn + ": dk * samples = " + number_string(d_k * samples) +
-                             "; expected at most 100,000,000 draws per call");
+        fail(error_text(fn) << ": dk * samples = " << d_k * samples
+            << "; expected at most 100,000,000 draws per call");
     }
     dot_product_sampler sampler(d_k, seed);
     sampler.add(samples);
@@ -46,9 +46,8 @@ dot_product_sampler::dot_product_sampler(double d_k, double seed) : gen_(checked
 void dot_product_sampler::add(double count) {
     const double room = std::min(1e7, std::floor(1e8 / d_k_)) - static_cast<double>(count_);
     if (room < 1) {
-        throw argument_error(sampler_fn + ": add: " + std::to_string(count_) +
-                             " samples drawn, the most for dk = " + number_string(d_k_) +
-                             "; expected no more calls to add");
+        fail(error_text(sampler_fn) << ": add: " << count_ << " samples drawn, the most for dk = " << d_k_
+            << "; expected no more calls to add");
     }
     require_whole(count, 1, room, sampler_fn + ": add", "count", number_string(room));
     const auto dims = static_cast<std::size_t>(d_k_);
@@ -67,8 +66,8 @@ void dot_product_sampler::add(double count) {
 
 dot_stats dot_product_sampler::result() const {
     if (count_ < 2) {
-        throw argument_error(sampler_fn + ": result: " + std::to_string(count_) +
-                             " samples drawn; expected add() to reach at least 2 first");
+        fail(error_text(sampler_fn) << ": result: " << count_
+            << " samples drawn; expected add() to reach at least 2 first");
     }
     dot_stats r;
     r.mean = mean_;
@@ -107,8 +106,7 @@ std::vector<saturation_point> softmax_saturation(const std::vector<double>& d_ks
                                                  double trials, double seed) {
     const std::string where = "softmaxSaturation";
     if (d_ks.empty() || d_ks.size() > 64) {
-        throw argument_error(where + ": dks has " + std::to_string(d_ks.size()) +
-                             " entries; expected 1 to 64 values of d_k");
+        fail(error_text(where) << ": dks has " << d_ks.size() << " entries; expected 1 to 64 values of d_k");
     }
     for (double dk : d_ks) {
         require_whole(dk, 1, 4096, where, "an entry of dks", "4096");

@@ -21,14 +21,13 @@ std::size_t checked_size(const shape_t& shape, std::size_t limit, const std::str
     std::size_t total = 1;
     for (std::size_t extent : shape) {
         if (extent != 0 && total > std::numeric_limits<std::size_t>::max() / extent) {
-            throw argument_error(where + " " + shape_string(shape) + " is too large for memory");
+            fail(error_text(where) << " " << shape << " is too large for memory");
         }
         total *= extent;
     }
     if (total > limit) {
-        throw argument_error(where + " " + shape_string(shape) + " would take " +
-                             std::to_string(total) + " floats, more than the limit of " +
-                             std::to_string(limit));
+        fail(error_text(where) << " " << shape << " would take " << total
+            << " floats, more than the limit of " << limit);
     }
     return total;
 }
@@ -39,8 +38,7 @@ std::size_t to_size(double x, const std::string& fn, const std::string& name) {
                                ? 9007199254740992.0
                                : static_cast<double>(std::numeric_limits<std::size_t>::max());
     if (!(std::floor(x) == x && x >= 0 && x <= max)) {
-        throw argument_error(fn + ": " + name + " = " + number_string(x) + "; expected a whole number from 0 to " +
-                             number_string(max));
+        fail(error_text(fn) << ": " << name << " = " << x << "; expected a whole number from 0 to " << max);
     }
     return static_cast<std::size_t>(x);
 }
@@ -48,8 +46,8 @@ std::size_t to_size(double x, const std::string& fn, const std::string& name) {
 int to_int(double x, const std::string& fn, const std::string& name) {
     constexpr double lo = std::numeric_limits<int>::min(), hi = std::numeric_limits<int>::max();
     if (!(std::floor(x) == x && x >= lo && x <= hi)) {
-        throw argument_error(fn + ": " + name + " = " + number_string(x) + "; expected a whole number from " +
-                             number_string(lo) + " to " + number_string(hi));
+        fail(error_text(fn) << ": " << name << " = " << x << "; expected a whole number from " << lo << " to "
+            << hi);
     }
     return static_cast<int>(x);
 }
@@ -61,8 +59,8 @@ void require_no_overflow(const float* c, const shape_t& shape, const std::string
     if (kernels::all_finite(c, size)) return;
     for (std::size_t i = 0; i < size; ++i) {
         if (!std::isfinite(c[i])) {
-            throw argument_error(fn + ": " + what + index_string(shape, i) +
-                                 " overflows float32; expected smaller values in " + inputs);
+            fail(error_text(fn) << ": " << what << index_at{shape, i}
+                << " overflows float32; expected smaller values in " << inputs);
         }
     }
 }
@@ -87,16 +85,16 @@ void require_finite(const tensor& t, const std::string& fn, const std::string& n
         if (std::isfinite(x)) continue;
         if (allow_neg_inf && std::isinf(x) && x < 0) continue;
         const char* what = std::isnan(x) ? "NaN" : (x > 0 ? "Infinity" : "-Infinity");
-        throw argument_error(fn + ": " + name + index_string(shape_of(t), i) + " is " + what +
-                             "; expected finite numbers");
+        fail(error_text(fn) << ": " << name << index_at{shape_of(t), i} << " is " << what
+            << "; expected finite numbers");
     }
 }
 
 void require_nonempty(const tensor& t, const std::string& fn, const std::string& name) {
     for (std::size_t extent : t.shape()) {
         if (extent == 0) {
-            throw argument_error(fn + ": " + name + " has shape " + shape_string(shape_of(t)) +
-                                 "; expected no zero-sized axis");
+            fail(error_text(fn) << ": " << name << " has shape " << shape_of(t)
+                << "; expected no zero-sized axis");
         }
     }
 }
@@ -104,21 +102,25 @@ void require_nonempty(const tensor& t, const std::string& fn, const std::string&
 void require_whole(double x, double lo, double hi, const std::string& fn, const std::string& name,
                    const std::string& hi_text) {
     if (!(std::floor(x) == x && x >= lo && x <= hi)) {
-        throw argument_error(fn + ": " + name + " = " + number_string(x) + "; expected a whole number from " +
-                             number_string(lo) + " to " + hi_text);
+        fail(error_text(fn) << ": " << name << " = " << x << "; expected a whole number from " << lo << " to "
+            << hi_text);
     }
 }
 
+tensor empty(const shape_t& shape) {
+    return tensor::from_shape(tensor::shape_type(shape.data(), shape.data() + shape.size()));
+}
+
 tensor zeros(const shape_t& shape) {
-    tensor t = tensor::from_shape(shape);
+    tensor t = empty(shape);
     std::fill(t.begin(), t.end(), 0.0f);
     return t;
 }
 
 double max_abs_diff(const tensor& a, const tensor& b, const std::string& fn) {
     if (shape_of(a) != shape_of(b)) {
-        throw argument_error(fn + ": b has shape " + shape_string(shape_of(b)) + " but a has " +
-                             shape_string(shape_of(a)) + "; expected the same shape");
+        fail(error_text(fn) << ": b has shape " << shape_of(b) << " but a has " << shape_of(a)
+            << "; expected the same shape");
     }
     require_finite(a, fn, "a");
     require_finite(b, fn, "b");

@@ -23,53 +23,17 @@ shape_t with_tail(shape_t lead, std::initializer_list<std::size_t> tail) {
     return lead;
 }
 
-// The same shape rules and messages as attention().
+// Q, K, V checked as attention() checks them.
 tiled_setup check_inputs(const tensor& q, const tensor& k, const tensor& v, const std::string& fn) {
-    const struct { const tensor* t; const char* name; const char* axes; } inputs[] = {
-        {&q, "Q", "[..., m, d_k]"}, {&k, "K", "[..., n, d_k]"}, {&v, "V", "[..., n, d_v]"}};
-    for (const auto& in : inputs) {
-        if (in.t->dimension() < 2) {
-            throw argument_error(fn + ": " + in.name + " has rank " + std::to_string(in.t->dimension()) +
-                                 " (shape " + shape_string(shape_of(*in.t)) + "); expected rank >= 2, " + in.axes);
-        }
-    }
-    const shape_t qs = shape_of(q), ks = shape_of(k), vs = shape_of(v);
-    tiled_setup d{{}, 1, 0, 0, 0, 0, row_masks({}, {}, 0, 0, fn)};
-    d.lead.assign(qs.begin(), qs.end() - 2);
-    const shape_t k_lead(ks.begin(), ks.end() - 2), v_lead(vs.begin(), vs.end() - 2);
-    if (k_lead != d.lead) {
-        throw argument_error(fn + ": K has leading axes " + shape_string(k_lead) + " but Q has " +
-                             shape_string(d.lead) + "; expected the same batch/head axes");
-    }
-    if (v_lead != d.lead) {
-        throw argument_error(fn + ": V has leading axes " + shape_string(v_lead) + " but Q has " +
-                             shape_string(d.lead) + "; expected the same batch/head axes");
-    }
-    d.m = qs[qs.size() - 2];
-    d.d_k = qs.back();
-    d.n = ks[ks.size() - 2];
-    d.d_v = vs.back();
-    if (ks.back() != d.d_k) {
-        throw argument_error(fn + ": K has d_k = " + std::to_string(ks.back()) + " but Q has d_k = " +
-                             std::to_string(d.d_k));
-    }
-    if (vs[vs.size() - 2] != d.n) {
-        throw argument_error(fn + ": V has " + std::to_string(vs[vs.size() - 2]) + " rows but K has " +
-                             std::to_string(d.n) + "; expected one value per key");
-    }
-    require_nonempty(q, fn, "Q");
-    require_nonempty(k, fn, "K");
-    require_nonempty(v, fn, "V");
-    require_finite(q, fn, "Q");
-    require_finite(k, fn, "K");
-    require_finite(v, fn, "V");
+    detail::qkv_shapes s = detail::check_qkv(q, k, v, fn);
+    tiled_setup d{std::move(s.lead), 1, s.m, s.n, s.d_k, s.d_v, row_masks({}, {}, 0, 0, fn)};
     for (std::size_t x : d.lead) d.batches *= x;
     return d;
 }
 
 void refuse_mask(const attention_options& opts, const std::string& fn) {
     if (opts.mask) {
-        throw argument_error(fn + ": mask is not supported here; expected causal, validLens or window");
+        fail(error_text(fn) << ": mask is not supported here; expected causal, validLens or window");
     }
 }
 
@@ -88,7 +52,7 @@ tiled_setup setup_tiled(const tensor& q, const tensor& k, const tensor& v, const
     const shape_t out_shape = with_tail(d.lead, {d.m, d.d_v});
     checked_size(out_shape, default_max_elements, fn + ": the output");
     r.output = zeros(out_shape);
-    r.lse = tensor::from_shape(with_tail(d.lead, {d.m}));
+    r.lse = empty(with_tail(d.lead, {d.m}));
     std::fill(r.lse.begin(), r.lse.end(), neg_inf);
     return d;
 }
@@ -98,8 +62,8 @@ void throw_score_overflow(const float* s, std::size_t rows, std::size_t cols, co
     std::size_t x = 0;
     while (x + 1 < rows * cols && std::isfinite(s[x])) ++x;
     const std::size_t flat = (b * d.m + i0 + x / cols) * d.n + j0 + x % cols;
-    throw argument_error(fn + ": the scaled score" + index_string(with_tail(d.lead, {d.m, d.n}), flat) + " is " +
-                         (std::isnan(s[x]) ? "NaN" : "infinite") + ", beyond float32; expected smaller inputs or scale");
+    fail(error_text(fn) << ": the scaled score" << index_at{with_tail(d.lead, {d.m, d.n}), flat} << " is "
+        << (std::isnan(s[x]) ? "NaN" : "infinite") << ", beyond float32; expected smaller inputs or scale");
 }
 
 void finish_figures(const tile_tally& tally, const tiled_setup& d, tiled_result& r, const std::string& fn) {
@@ -120,15 +84,15 @@ online_softmax_trace explain_online_softmax(const tensor& q, const tensor& k, co
     const struct { const tensor* t; const char* name; } inputs[] = {{&q, "Q"}, {&k, "K"}, {&v, "V"}};
     for (const auto& in : inputs) {
         if (in.t->dimension() != 2) {
-            throw argument_error(fn + ": " + in.name + " has shape " + shape_string(shape_of(*in.t)) +
-                                 "; expected a matrix (one head, no batch axes)");
+            fail(error_text(fn) << ": " << in.name << " has shape " << shape_of(*in.t)
+                << "; expected a matrix (one head, no batch axes)");
         }
     }
     const tiled_setup d = check_inputs(q, k, v, fn);
     refuse_mask(opts, fn);
     if (row >= d.m) {
-        throw argument_error(fn + ": row = " + std::to_string(row) + " but Q has " + std::to_string(d.m) +
-                             " rows; expected 0 to " + std::to_string(d.m - 1));
+        fail(error_text(fn) << ": row = " << row << " but Q has " << d.m << " rows; expected 0 to "
+            << d.m - 1);
     }
     std::size_t bk = std::min<std::size_t>(4, d.n);
     if (block) {

@@ -94,4 +94,32 @@ private:
     std::vector<float> packed_;  // scratch: one head's K, then V, packed for the matmul kernel
 };
 
+namespace detail {
+
+/// @brief The sizes of one call's Q [...lead, m, d_k], K [...lead, n, d_k], V [...lead, n, d_v].
+struct qkv_shapes {
+    shape_t lead;
+    std::size_t m = 0, n = 0, d_k = 0, d_v = 0;
+};
+
+/// @brief Checks ranks, leading axes, widths, emptiness and finiteness of Q, K, V with
+/// attention()'s rules and messages (attention_setup.cpp); tiled attention asks the same.
+qkv_shapes check_qkv(const tensor& q, const tensor& k, const tensor& v, const std::string& fn);
+
+/// @brief Allocates every stage of r for [...lead, m, n] scores and a [...lead, m, d_v]
+/// output, refusing sizes over max_elements before touching memory.
+void allocate_stages(attention_result& r, const shape_t& lead, std::size_t m, std::size_t n, std::size_t d_v,
+                     std::size_t max_elements, const std::string& fn);
+
+/// @brief Floats of scratch for one head's K and V, packed for kernels::matmul_packed.
+std::size_t packed_floats(std::size_t n, std::size_t d_k, std::size_t d_v);
+
+/// @brief The hot path (attention.cpp): every batch slice of one call, into stages that
+/// allocate_stages made; `packed` is scratch.
+void compute(const tensor& q, const tensor& k, const tensor& v, const row_masks& masks, const shape_t& lead,
+             std::size_t m, std::size_t n, std::size_t d_k, std::size_t d_v, std::vector<float>& packed,
+             attention_result& r, const std::string& fn);
+
+}  // namespace detail
+
 }  // namespace attnlab

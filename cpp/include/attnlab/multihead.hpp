@@ -50,7 +50,7 @@ mha_result multi_head_attention(const mha_inputs& in);
 /// @brief [rows, cols] matrix product of a [rows, inner] and b [inner, cols] (plain kernel).
 /// @throws argument_error naming `fn`, `a_name`, `b_name` if the inner widths differ or an
 /// entry of the product overflows float32
-tensor matmul(const tensor& a, const tensor& b, const std::string& fn = "matmul",
-              const std::string& a_name = "a", const std::string& b_name = "b");
+tensor matmul(const tensor& a, const tensor& b, const std::string& fn = "matmul", const char* a_name = "a",
+              const char* b_name = "b");
 
 }  // namespace attnlab

@@ -65,6 +65,11 @@ int to_int(double x, const std::string& fn, const std::string& name);
 void require_no_overflow(const float* c, const shape_t& shape, const std::string& fn,
                          const std::string& what, const std::string& inputs);
 
+/// @brief Makes a tensor of `shape` whose entries are left for the caller to fill. The one
+/// place a shape_t becomes a tensor's shape: in wasm, each way of building xtensor's shape
+/// type (from a vector, from a pointer range) is its own copy of the code.
+tensor empty(const shape_t& shape);
+
 /// @brief Makes a zero-filled tensor of `shape`.
 tensor zeros(const shape_t& shape);
 
