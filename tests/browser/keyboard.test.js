@@ -273,3 +273,15 @@ test('keyboard only: the mistakes lab is skipped (focus lands on the symptom, th
   assert.deepEqual(problems, []);
   await close();
 });
+
+test('keyboard only: after the stepper redraws for new tokens, one arrow key still moves one step', async () => {
+  const { page: p, problems, close } = await open('lesson-1.html');
+  await p.evaluate(() => document.querySelector('#lab').setAttribute('tokens', 'a b c d e'));
+  await p.waitForFunction(() => document.querySelector('#lab').status === 'ready' && document.querySelector('#lab').state.tokens.length === 5);
+  await p.focus('#lab button:has-text("Next")');
+  const before = (await p.$eval('#lab', (el) => el.state)).stepIndex;
+  await p.keyboard.press('ArrowRight');
+  assert.equal((await p.$eval('#lab', (el) => el.state)).stepIndex, before + 1, 'one step per key, not one per redraw');
+  assert.deepEqual(problems, []);
+  await close();
+});
