@@ -9,6 +9,9 @@
 // script evaluation, engine start, a widget's setup, style/layout/paint, ... A tool for
 // finding long tasks, not a benchmark (npm run bench:site prints the figures). FUNCS=1 adds,
 // under each task, the functions that the sampling profiler caught most often at the top.
+// FUNCS=incl lists functions by samples anywhere on the stack instead; COMPILE=1 prints the
+// V8 compile time inside each task; BREAKDOWN=1 sums the trace events inside tasks over 30 ms;
+// BARE=1 profiles the page alone (attention-lab.js refused).
 
 const fs = require('fs');
 const path = require('path');
