@@ -79,4 +79,33 @@ async function openSettled(browser, url, opts) {
   return w;
 }
 
-module.exports = { launch, watchedPage, settled, openSettled, textSlips, sendPolicy, CSP, TAGS };
+/**
+ * Starts tracing a page's main-thread tasks; `stop()` ends the trace and resolves to the tasks,
+ * each { cpu, wall } in milliseconds, in order. CPU time is what the page's own work costs; a
+ * task's wall time (what the longtask API reports) also counts the time it waited for a core,
+ * so on a busy machine it measures the machine. Given `url`, only the renderer that parsed
+ * that document counts (start before page.goto); otherwise every renderer's main thread.
+ */
+async function traceTasks(page, { url } = {}) {
+  const cdp = await page.context().newCDPSession(page);
+  const events = [];
+  cdp.on('Tracing.dataCollected', (d) => events.push(...d.value));
+  const complete = new Promise((resolve) => cdp.on('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', 'devtools.timeline'] }, transferMode: 'ReportEvents' });
+  return {
+    async stop() {
+      await cdp.send('Tracing.end');
+      await complete;
+      await cdp.detach();
+      const parsed = url && events.find((e) => e.name === 'ParseHTML' && e.args && e.args.beginData && e.args.beginData.url === url);
+      if (url && !parsed) throw new Error(`traceTasks: no ParseHTML event for ${url} in the trace`);
+      const mains = new Set(events.filter((e) => e.name === 'thread_name' && e.args && e.args.name === 'CrRendererMain' && (!parsed || e.pid === parsed.pid))
+        .map((e) => `${e.pid}:${e.tid}`));
+      if (!mains.size) throw new Error('traceTasks: the trace names no renderer main thread');
+      return events.filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && mains.has(`${e.pid}:${e.tid}`) && e.tdur !== undefined)
+        .sort((a, b) => a.ts - b.ts).map((e) => ({ cpu: e.tdur / 1000, wall: e.dur / 1000 }));
+    },
+  };
+}
+
+module.exports = { traceTasks, launch, watchedPage, settled, openSettled, textSlips, sendPolicy, CSP, TAGS };

@@ -9,7 +9,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { pathToFileURL } = require('url');
-const { launch, watchedPage, settled, sendPolicy, CSP } = require('./browser.js');
+const { traceTasks, launch, watchedPage, settled, sendPolicy, CSP } = require('./browser.js');
 const { startServer } = require('../../scripts/server.js');
 const { loadAttentionLab } = require('../../index.js');
 const { formatBytes } = require('../../web/src/ui/bytes.js');
@@ -56,30 +56,16 @@ const inLab = (page, fn, arg) => page.evaluate(([src, a]) => {
 
 const statusText = (page) => page.locator('cost-lab .al-cost-status').textContent();
 
-/** Presses Run with the keyboard and waits for the sweep to end. */
-/**
- * Runs fn while Chromium traces, and returns the CPU milliseconds of every task of 50 ms or more
- * on a renderer's main thread. CPU time is what the page's code costs; a task's wall time (the
- * longtask API) also counts the time it waited for a core, so on a busy machine it measures
- * the machine.
- */
+/** CPU milliseconds of every main-thread task of 50 ms or more while fn runs (see traceTasks). */
 async function cpuLongTasks(page, fn) {
-  const cdp = await page.context().newCDPSession(page);
-  const events = [];
-  cdp.on('Tracing.dataCollected', (d) => events.push(...d.value));
-  const complete = new Promise((resolve) => cdp.on('Tracing.tracingComplete', resolve));
-  await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', 'devtools.timeline'] }, transferMode: 'ReportEvents' });
+  const trace = await traceTasks(page);
   await fn();
-  await cdp.send('Tracing.end');
-  await complete;
-  await cdp.detach();
-  const mains = new Set(events.filter((e) => e.name === 'thread_name' && e.args && e.args.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
-  assert.ok(mains.size > 0, 'the trace names the renderer main thread');
-  const tasks = events.filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && mains.has(`${e.pid}:${e.tid}`));
+  const tasks = await trace.stop();
   assert.ok(tasks.length > 0, 'the trace has the main thread\'s tasks');
-  return tasks.filter((e) => e.tdur >= 50000).map((e) => Math.round(e.tdur / 1000));
+  return tasks.filter((x) => x.cpu >= 50).map((x) => Math.round(x.cpu));
 }
 
+/** Presses Run with the keyboard and waits for the sweep to end. */
 async function runSweep(page) {
   await page.locator('cost-lab button:has-text("Run")').focus();
   await page.evaluate(() => { window.longTasks = []; });

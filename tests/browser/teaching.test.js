@@ -272,6 +272,8 @@ test('multi-head: h = 8 in a compact grid, d_k kept back until answered, and the
   await p.click('#heads label:has-text("forget the head transpose")');
   const state = await stateOf(p, '#heads');
   assert.ok(state.diff > 0);
+  // The merged picture is drawn in the task after the heads (MultiheadView.render).
+  await p.locator('#heads td.al-differs').first().waitFor();
   const differs = await p.locator('#heads td.al-differs').count();
   assert.ok(differs > 10, `${differs} cells of the merged picture differ`);
   assert.deepEqual(problems, []);

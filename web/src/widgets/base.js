@@ -214,6 +214,24 @@ class LabElement extends HTMLElement {
   }
 
   /**
+   * For an update drawn in parts: runs fn in a task after the page's next rendering, so that
+   * the parts' style and layout do not add up in one long task; a newer soon() drops this one, and so does a rebuild or
+   * removal. While the view is being built off the page, fn runs at once: the view is shown
+   * whole, at its final size.
+   */
+  soon(fn) {
+    const token = this._soon = {};
+    if (this._stand) {
+      fn();
+      return;
+    }
+    const generation = this._generation;
+    schedule.afterRendering(this, () => {
+      if (this._soon === token && !this.overtaken(generation)) this.guard(fn);
+    });
+  }
+
+  /**
    * Whether build `generation` should stop: a newer build started, or the element left the
    * page (then it builds again when it comes back, even if it had been drawn before).
    */

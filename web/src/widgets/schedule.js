@@ -136,4 +136,4 @@ function pause() {
 /** Milliseconds since the page started, for work budgets. */
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
-module.exports = { turn, watch, unwatch, pause, now };
+module.exports = { turn, watch, unwatch, pause, afterRendering, now };

@@ -37,6 +37,7 @@ const CSS = `
 h3 { margin: 0 0 calc(.5 * var(--_rem)); font-size: calc(1.05 * var(--_rem)); }
 p { margin: calc(.4 * var(--_rem)) 0; }
 .al-muted { color: var(--_muted); font-size: .9em; }
+math { font-family: "STIX Two Math", "Cambria Math", "Latin Modern Math", "DejaVu Math TeX Gyre", math; }
 .al-loading { color: var(--_muted); font-style: italic; margin: 0; min-height: var(--al-h0, 0); }
 .al-reserve { container-type: inline-size; }
 @container (min-width: 328px) { .al-loading { min-height: var(--al-h1, 0); } }
