@@ -130,4 +130,15 @@ const shrinkPlugin = makeShrinkPlugin();
 // each widget's first setup task). Browsers without the hint read a comment.
 const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n';
 
-module.exports = { formulaPlugin, wasmPlugin, shrinkPlugin, makeShrinkPlugin, embeddedWasm, COMPILE_HINT };
+// A second pass over esbuild's minified output. terser picks the short local names by how
+// often each letter already occurs in the script, which gzip rewards: dist/attention-lab.js
+// measured 5.5 KB gzip smaller (157.2 -> 151.7 KB, scripts/size.js), of which 4.3 KB is the
+// names alone. ascii_only keeps \u escapes escaped: a page without a charset still reads
+// every symbol right.
+async function terse(code, { module = false, preamble } = {}) {
+  const { minify } = require('terser');
+  const r = await minify(code, { ecma: 2020, module, format: { ascii_only: true, comments: false, preamble } });
+  return r.code;
+}
+
+module.exports = { formulaPlugin, wasmPlugin, shrinkPlugin, makeShrinkPlugin, embeddedWasm, terse, COMPILE_HINT };
