@@ -14,7 +14,7 @@
 const { execFileSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
-const { formulaPlugin, wasmPlugin, shrinkPlugin, COMPILE_HINT } = require('./bundle-plugins.js');
+const { formulaPlugin, wasmPlugin, shrinkPlugin, terse, COMPILE_HINT } = require('./bundle-plugins.js');
 
 const root = path.resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -60,26 +60,30 @@ if (want('bundle')) {
   // No node built-ins are marked external: the glue is built for web and worker only, so a
   // stray require('fs') fails the bundle here rather than in a reader's browser.
   const common = { bundle: true, platform: 'browser', minify: true, logLevel: 'warning', legalComments: 'none' };
+  // esbuild bundles and minifies, terser minifies once more (scripts/bundle-plugins.js), then
+  // the compile hint goes on the first line.
+  const bundle = async (options, module) => {
+    const r = await esbuild.build({ ...common, ...options, write: false });
+    const code = await terse(r.outputFiles[0].text, { module, preamble: COMPILE_HINT.trim() });
+    fs.writeFileSync(options.outfile, `${code}\n`);
+  };
   const builds = [
-    esbuild.build({
-      ...common,
+    bundle({
       entryPoints: [path.join(root, 'web', 'src', 'browser.js')],
       format: 'iife',
       outfile: path.join(root, 'dist', 'attention-lab.js'),
       plugins: [formulaPlugin, wasmPlugin, shrinkPlugin],
       // A named wrapper lets the script read its own source, to start a Web Worker from a Blob
       // without fetching anything (web/src/widgets/cost-runner.js).
-      banner: { js: `${COMPILE_HINT}(function attentionLabScript(){` },
+      banner: { js: '(function attentionLabScript(){' },
       footer: { js: '})();' },
-    }),
-    esbuild.build({
-      ...common,
+    }, false),
+    bundle({
       entryPoints: [path.join(root, 'web', 'src', 'module.mjs')],
       format: 'esm',
       outfile: path.join(root, 'dist', 'attention-lab.mjs'),
-      banner: { js: COMPILE_HINT.trim() },
       plugins: [wasmPlugin],
-    }),
+    }, true),
   ];
   Promise.all(builds).then(() => {
     console.log('build: dist/attention-lab.js, dist/attention-lab.mjs');

@@ -9,8 +9,6 @@ const FORMULAS = {
   softmax: [['w_{ij}', 'w'], ['=', null], ['\\operatorname{softmax}_j', 'softmax'], ['\\left(\\frac{s_{ij}}{\\sqrt{d_k}}\\right)', 'scaled'],
     ['=', null], ['\\frac{e^{s_{ij}/\\sqrt{d_k}}}{\\sum_{j\'} e^{s_{ij\'}/\\sqrt{d_k}}}', 'exp']],
   sum: [['o_i', 'o'], ['=', null], ['\\textstyle\\sum_j', 'sum'], ['w_{ij}', 'w'], ['v_j', 'v']],
-  attention: [['\\operatorname{Attention}(Q, K, V) = \\operatorname{softmax}\\!\\left(\\frac{QK^\\top}{\\sqrt{d_k}}\\right) V', null]],
-  dot: [['\\operatorname{Var}(q\\cdot k) = d_k', null], [',\\quad', null], ['\\operatorname{std}(q\\cdot k) = \\sqrt{d_k}', null]],
 };
 
 module.exports = { FORMULAS };

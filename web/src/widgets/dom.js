@@ -26,13 +26,14 @@ function append(el, children) {
 
 const MATHML = 'http://www.w3.org/1998/Math/MathML';
 
-/** Builds MathML from a build-time node tree [tag, attributes, ...children]: no markup parsing. */
+/** Builds MathML from a build-time node tree [tag, attributes?, ...children]: no markup parsing. */
 function mathml(node) {
   if (typeof node === 'string') return document.createTextNode(node);
-  const [tag, attrs, ...children] = node;
-  const el = document.createElementNS(MATHML, tag);
-  for (const [key, value] of Object.entries(attrs)) if (key !== 'xmlns') el.setAttribute(key, value);
-  for (const child of children) el.append(mathml(child));
+  const el = document.createElementNS(MATHML, node[0]);
+  for (const child of node.slice(1)) {
+    if (typeof child === 'string' || Array.isArray(child)) el.append(mathml(child));
+    else for (const [key, value] of Object.entries(child)) el.setAttribute(key, value);
+  }
   return el;
 }
 

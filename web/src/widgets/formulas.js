@@ -7,9 +7,9 @@ const RENDERED = require('al:formulas');
 /** The formula `id` as spans of MathML, each part tagged with its role for highlighting. */
 function formula(id, active = []) {
   const parts = RENDERED[id];
-  return h('span', { class: 'al-formula' }, parts.map(([markup, role]) =>
+  return h('span', { class: 'al-formula' }, parts.map(([content, role]) =>
     h('span', { class: `al-term${role && active.includes(role) ? ' al-term-active' : ''}`, dataset: role ? { term: role } : {} },
-      mathml(markup))));
+      mathml(['math', ['semantics', ...content]]))));
 }
 
 module.exports = { formula };
