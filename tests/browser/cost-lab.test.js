@@ -78,7 +78,7 @@ test('over http: the prediction hides the results until answered, the sweep runs
   const { page } = w;
   assert.equal(await page.locator('cost-lab .al-cost-results').isVisible(), false, 'results hidden before a prediction');
   await page.click('cost-lab button:has-text("about 2\u00d7 (slope 1)")');
-  assert.match(await page.locator('cost-lab .al-predict [aria-live]').textContent(), /^Not quite: about 4× \(slope 2\)\. That would be linear growth/);
+  assert.match(await page.locator('cost-lab .al-predict [aria-live]').textContent(), /^Not quite: about 4× \(slope 2\)\. Your 2× would be linear growth/);
   assert.equal(await page.locator('cost-lab .al-cost-results').isVisible(), true);
   const cpu = await cpuLongTasks(page, () => runSweep(page));
   const state = await page.evaluate(() => document.querySelector('cost-lab').state);

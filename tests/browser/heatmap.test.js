@@ -112,6 +112,8 @@ test('under the causal mask the focused row says which weights it keeps, their s
   const hot64 = reference.attentionHead(Q, K, K, scale / 2).weights;
   const hotShare = hot64[3].slice(0, 4).reduce((a, b) => a + b, 0);
   assert.match(await p.textContent('#matrix .al-renorm'), new RegExp(`^Row ${q('an')} sees 4 of 5 keys .* these 4 got ${Number(hotShare.toFixed(3))} of it`));
+  // A screen reader hears the temperature, not the slider's position (3 of 0..4).
+  assert.equal(await p.getAttribute('#matrix input[type="range"]', 'aria-valuetext'), '2');
   assert.deepEqual(problems, []);
   await close();
 });
@@ -130,8 +132,11 @@ test("the heatmap takes the learner's own sentence with the stepper's limits, me
   await p.press(input, 'Enter');
   const state = await p.$eval('#matrix', (el) => el.state);
   assert.deepEqual([state.tokens, state.ownSentence], [['the', 'cat', 'sat', 'on', 'the', 'mat'], true]);
-  assert.match(await p.textContent('#matrix .al-sentence-message'), /Using your sentence with made-up \(seeded\) vectors/);
+  assert.match(await p.textContent('#matrix .al-sentence-message'), /^Using your sentence with made-up vectors, drawn from a seed made of the whole sentence: the same sentence always gets the same numbers, each word \(a repeated one too\) gets a random vector of its own/);
   assert.equal(await p.locator('#matrix [role="gridcell"]').count(), 36);
+  // As the note says, the two "the" are two different vectors: their rows of weights differ.
+  const row = (i) => p.$$eval(`#matrix [role="gridcell"][data-row="${i}"]`, (els) => els.map((e) => e.dataset.value));
+  assert.notDeepEqual(await row(0), await row(4));
   // The stepper given the same sentence shows the same row: the same seeded vectors.
   await p.fill('#lab .al-sentence input', 'the cat sat on the mat');
   await p.press('#lab .al-sentence input', 'Enter');

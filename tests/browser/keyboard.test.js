@@ -133,7 +133,18 @@ test('keyboard only: the padding mask is switched off and on with Space and its 
   const state = await p.$eval('#padding', (el) => el.state);
   assert.equal(state.forget, true);
   assert.ok(state.padWeight > 0);
-  assert.match(await textIn(p, '#padding'), new RegExp(`gives ${num(state.padWeight * 100, 1)}% of its attention to a <pad> slot`));
+  assert.match(await textIn(p, '#padding'), new RegExp(`gives ${num(state.padWeight * 100, 1)}% of its attention to (the <pad> slot|its \\d <pad> slots)`));
+  // The share is the token's whole row over the pad columns, read back from the grids' cells.
+  const shares = await p.$eval('#padding', (el) => Array.from(el.shadowRoot.querySelectorAll('.al-heatmap'), (grid) => {
+    const cols = Array.from(grid.querySelectorAll('[role="columnheader"]'), (c) => c.textContent.trim());
+    return Array.from(grid.querySelectorAll('[role="row"]')).filter((r) => r.querySelector('[role="gridcell"]') && r.querySelector('[role="rowheader"]').textContent.trim() !== '<pad>')
+      .map((r) => {
+        const cells = Array.from(r.querySelectorAll('[role="gridcell"]'));
+        const keys = cols.slice(-cells.length);  // after the corner's header
+        return cells.reduce((sum, c, j) => sum + (keys[j] === '<pad>' ? Number(c.dataset.value) : 0), 0);
+      });
+  }).flat());
+  assert.ok(Math.abs(Math.max(...shares) - state.padWeight) < 1e-6, `${Math.max(...shares)} against ${state.padWeight}`);
   const readouts = () => p.$eval('#padding', (el) => Array.from(el.shadowRoot.querySelectorAll('.al-readout'), (r) => r.textContent));
   // The first sentence's grid, then (past its export menu) the second's: "the cat sat" padded to 5.
   await k.tabTo((f) => f.includes('|gridcell|'));
@@ -199,6 +210,14 @@ test('keyboard only: the shape quiz takes a wrong shape (why shown, kept), moves
   assert.match((await rows())[0], /Not quite/, 'the first answer\'s why is still beside its row');
   f = await focused(p);
   assert.match(f, /^shapes3\|INPUT\|text\|/);
+  // The counts under the table are products of the shapes: they wait for the last answer.
+  const summary = () => p.$eval('#shapes3', (el) => el.shadowRoot.querySelector('.al-frame > p.al-muted[aria-live]').textContent);
+  assert.equal(await summary(), 'The parameter count and the size of the attention matrices appear once every shape is answered.');
+  for (const step of trace.steps.slice(2)) {
+    await k.type(step.shape.join(', '));
+    await k.press('Enter');
+  }
+  assert.equal(await summary(), `W_Q, W_K, W_V and W_O hold ${trace.parameters.toLocaleString('en-US')} parameters; the attention matrices hold ${trace.scoreEntries.toLocaleString('en-US')} numbers, growing with n\u00b2.`);
   assert.deepEqual(problems, []);
   await close();
 });

@@ -86,6 +86,16 @@ test('the stepper steps with the arrow keys, changing the step and the narration
   await close();
 });
 
+test('opened at a later step, the stepper says which step its question belongs to', async () => {
+  const { page: p, problems, close } = await open(`${urls('lesson-1.html')['file://']}?lab.token=1&lab.step=2`);
+  assert.equal((await stateOf(p, '#lab')).step, 'softmax');
+  assert.match(await p.textContent('#lab .al-narration'), /^Your turn first: this step starts from step 2 \(Score\)\. Work out the scores of "flies" before the diagram shows them\.$/);
+  await p.click('#lab button:has-text("Show me without guessing")');
+  assert.match(await p.textContent('#lab .al-narration'), /^Your turn: work out the weights of "flies" before the diagram shows them\.$/);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
 test('a shared link reopens the stepper on the same token and step', async () => {
   for (const link of ['?lab.token=4&lab.step=3', '#lab.token=4&lab.step=3']) {
     const { page: p, close } = await open(`${urls('lesson-1.html')['file://']}${link}`);

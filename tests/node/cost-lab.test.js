@@ -108,7 +108,7 @@ test('the prediction is judged against n^2 growth and quotes the reader\'s measu
   assert.match(noisy.message, /slope of 2\.92 over n = 256–1,024 .* The full attention times scatter around the fitted line \(slope uncertain by about ±0\.6\): read it loosely, or run again\.$/);
   const wrong = judgeGrowth('2', null);
   assert.equal(wrong.close, false);
-  assert.match(wrong.message, /^Not quite: about 4× \(slope 2\)\. That would be linear growth.*Run the measurement/);
+  assert.match(wrong.message, /^Not quite: about 4× \(slope 2\)\. Your 2× would be linear growth.*Run the measurement/);
   assert.match(judgeGrowth('8', fit).message, /cubic/);
   assert.equal(growthAnswer(null), 'about 4× per doubling of n (log-log slope 2).');
 });
@@ -166,6 +166,11 @@ test('a fitted slope is caveated when its points scatter or when it is below 1.5
     'A slope below 1.5 (tiled 0.38) is not linear growth: the work is n² d multiply-adds, and at these sizes fixed costs per call still hide part of it.');
   assert.match(fitCaveats([{ fit: flat, name: 'full' }, { fit: flat, name: 'tiled' }]), /^A slope below 1\.5 \(full 0\.38, tiled 0\.38\) is not/);
   assert.equal(fitCaveat(null, 'x'), '');
+  // Time that falls as n doubles is noise, not fixed costs: a scattered low slope gets the
+  // scatter sentence only.
+  const fell = tailSlope([256, 512, 1024], [10, 34, 20.9], 256);
+  assert.ok(fell.slope < 1.5 && fell.slopeError > 0.25, JSON.stringify(fell));
+  assert.match(fitCaveat(fell, 'full attention'), /^The full attention times scatter around the fitted line \(slope uncertain by about ±\d\.\d\): read it loosely, or run again\.$/);
 });
 
 test('calculator sizes show as typed and engine refusals read with the field names on screen', async () => {

@@ -67,18 +67,22 @@ function tailSlope(xs, ys, from) {
 
 /**
  * What a reader should know before trusting fitted slopes of time against n: '' when
- * nothing, else sentences. Both methods do n^2 d multiply-adds, so a slope well below 2
- * means fixed per-call costs still weigh, not that the work grows more slowly.
+ * nothing, else sentences. Both methods do n^2 d multiply-adds, so a slope well below 2 from
+ * times that fit their line means fixed per-call costs still weigh, not that the work grows
+ * more slowly.
  * @param fits [{ fit: a tailSlope result or null, name: the method as the reader sees it }]
  */
 function fitCaveats(fits) {
   const notes = [];
+  const noisy = (fit) => fit.slopeError !== null && fit.slopeError > NOISY_SLOPE_ERROR;
   for (const { fit, name } of fits) {
-    if (fit && fit.slopeError !== null && fit.slopeError > NOISY_SLOPE_ERROR) {
+    if (fit && noisy(fit)) {
       notes.push(`The ${name} times scatter around the fitted line (slope uncertain by about \u00b1${fit.slopeError.toFixed(1)}): read it loosely, or run again.`);
     }
   }
-  const low = fits.filter(({ fit }) => fit && fit.slope < 1.5);
+  // A low slope from scattered times says nothing about fixed costs (a busy machine can even
+  // make a larger n look faster): only the scatter is named then.
+  const low = fits.filter(({ fit }) => fit && fit.slope < 1.5 && !noisy(fit));
   if (low.length) {
     const list = low.map(({ fit, name }) => `${name} ${fit.slope.toFixed(2)}`).join(', ');
     notes.push(`A slope below 1.5 (${list}) is not linear growth: the work is n\u00b2 d multiply-adds, and at these sizes fixed costs per call still hide part of it.`);

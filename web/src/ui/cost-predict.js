@@ -13,8 +13,8 @@ const GROWTH_CHOICES = [
 ];
 
 const WHY = {
-  2: 'That would be linear growth, as if each query looked at a fixed number of keys. But every one of the n queries scores all n keys: doubling n doubles both, so 4\u00d7 the dot products (n\u00b2 d multiply-adds).',
-  8: 'That would be cubic growth. The work is n\u00b2 d multiply-adds and d stays the same (64) while n grows, so doubling n gives 4\u00d7, not 8\u00d7.',
+  2: 'Your 2\u00d7 would be linear growth, as if each query looked at a fixed number of keys. But every one of the n queries scores all n keys: doubling n doubles both, so 4\u00d7 the dot products (n\u00b2 d multiply-adds).',
+  8: 'Your 8\u00d7 would be cubic growth. The work is n\u00b2 d multiply-adds and d stays the same (64) while n grows, so doubling n gives 4\u00d7, not 8\u00d7.',
 };
 
 /** The sentence about a measured slope, or '' without one. */

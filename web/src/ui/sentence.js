@@ -21,7 +21,8 @@ function parseSentence(text) {
 
 /** What the widget says after switching: to the reader's own words, or back to the author's. */
 function sentenceNote(own) {
-  return own ? 'Using your sentence with made-up (seeded) vectors: the same words always get the same vectors, but they are not a trained model\'s.'
+  return own ? 'Using your sentence with made-up vectors, drawn from a seed made of the whole sentence: the same sentence always gets the same numbers, ' +
+    'each word (a repeated one too) gets a random vector of its own, and none of them comes from a trained model.'
     : 'Back to the original sentence.';
 }
 

@@ -213,6 +213,8 @@ class AttentionHeatmap extends LabElement {
     this.scalingSelect.value = st.scaling;
     this.temp.value = String(st.temp);
     this.tempText.textContent = String(TEMPERATURES[st.temp]);
+    // The slider's value is a position in TEMPERATURES: a screen reader says the temperature.
+    this.temp.setAttribute('aria-valuetext', String(TEMPERATURES[st.temp]));
     this.mode.value = st.self ? 'self' : 'learned';
     this.numbersBox.checked = st.numbers;
     const [q, k, v] = st.self ? [X, X, X] : [Q, K, V];

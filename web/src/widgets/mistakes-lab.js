@@ -155,7 +155,7 @@ class MistakesLab extends LabElement {
   ask(name) {
     const l = lesson.LESSONS[name];
     this.question = new PredictView({
-      question: 'which weights does this mistake change? The heatmaps appear once you answer.',
+      question: 'which weights does this mistake change? The mistaken weights and their difference from the correct ones appear once you answer.',
       choices: l.choices.map((c, i) => ({ label: c.label, value: i })),
       judge: (i) => lesson.judge(name, i, this.result.cells, this.ctx),
       skip: 'Show me without predicting',

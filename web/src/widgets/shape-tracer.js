@@ -163,7 +163,10 @@ class ShapeTracer extends LabElement {
     });
     this.table.replaceChildren(h('caption', { class: 'al-sr' }, 'Shapes through one attention layer'),
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'tensor'), h('th', { scope: 'col' }, 'shape'))), h('tbody', {}, rows));
-    this.summary.textContent = `W_Q, W_K, W_V and W_O hold ${grouped(trace.parameters)} parameters; the attention matrices hold ${grouped(trace.scoreEntries)} numbers, growing with n\u00b2.`;
+    // The two counts are products of the shapes: in the quiz they wait for the last answer.
+    const pending = this.quizOn && trace.steps.some((step) => !this.revealed.has(step.id));
+    this.summary.textContent = pending ? 'The parameter count and the size of the attention matrices appear once every shape is answered.'
+      : `W_Q, W_K, W_V and W_O hold ${grouped(trace.parameters)} parameters; the attention matrices hold ${grouped(trace.scoreEntries)} numbers, growing with n\u00b2.`;
     if (save) this.saveState({ ...this.sizes, quiz: this.quizOn, follow: this.follow });
   }
 

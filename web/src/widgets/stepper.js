@@ -181,9 +181,13 @@ class AttentionStepper extends LabElement {
     if (promptFocused && !this.promptSlot.contains(this.shadowRoot.activeElement)) (asked ? asked.prompt.input : this.stepList).focus();
     this.panel.hidden = waiting;
     this.derivation.hidden = waiting;
-    this.narration.textContent = waiting
-      ? `Your turn: work out the ${asked.kind === 'score' ? 'scores' : 'weights'} of "${tokens[i]}" before the diagram shows them.`
-      : step.narrate(ctx);
+    // A later step shows the asked numbers too, so the question comes with it: the narration
+    // says which step they belong to.
+    const from = waiting ? STEPS.findIndex((s) => s.id === asked.kind) : -1;
+    const what = waiting && `the ${asked.kind === 'score' ? 'scores' : 'weights'} of "${tokens[i]}"`;
+    this.narration.textContent = !waiting ? step.narrate(ctx)
+      : from === this.step ? `Your turn: work out ${what} before the diagram shows them.`
+        : `Your turn first: this step starts from step ${from + 1} (${STEPS[from].title}). Work out ${what} before the diagram shows them.`;
     this.panel.replaceChildren(waiting ? '' : this[`panel_${step.id}`](d, ctx, rowOf, X));
     if (focusKey) this.refocus(focusKey);
     if (save) this.saveState();
