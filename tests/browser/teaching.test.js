@@ -200,6 +200,11 @@ test("keyboard only: lesson 1's row of \"flies\" is typed before the stepper sho
   await inStepper();
   text = await textOf(p, '#lab');
   assert.match(text, new RegExp(`Not quite: the engine gives \\[${weights.map((x) => num(x, 4)).join(', ')}\\]\\. Scaled scores .* which add up to ${num(d.sumRaw, 4).replace('.', '\\.')}\\. Each weight is its exponential divided by that sum: for "arrow", ${num(d.expRaw.get(4), 4).replace('.', '\\.')} \u00f7`));
+  // The slip of leaving out the scaling is named as such.
+  await p.keyboard.press('Control+A');
+  await p.keyboard.type(Array.from(lab.explainRow(ex.Q, ex.K, ex.V, 1, { scaling: 'none' }).weights.data, (x) => x.toFixed(4)).join(', '));
+  await p.keyboard.press('Enter');
+  assert.match(await textOf(p, '#lab'), /Not quite: .* These are the weights without the scaling: the scores go into the softmax only after multiplying by 0\.5\./);
   await p.keyboard.press('Control+A');
   await p.keyboard.type(weights.map((x) => x.toFixed(3)).join(', '));
   await p.keyboard.press('Enter');

@@ -98,6 +98,16 @@ test('a typed row of "flies" is judged against the engine, and a miss is explain
   assert.ok(m, wrong.message);
   assert.ok(Math.abs(Number(m[1]) - sumRef) < 1e-3 && Math.abs(Number(m[2]) - Math.exp(4.5)) < 1e-3, 'the working matches a float64 computation');
   assert.ok(Math.abs(Number(m[4]) - w[4]) < 1e-4);
+  // The usual slips are named: the scaling left out, the exponentials not divided by their sum,
+  // e to the raw scores, and a row that does not add up to 1. References: float64 in plain JS.
+  const unscaledRef = reference.attentionHead([Q[1]], K, K, 1).weights[0];
+  const withUnscaled = { ...ctx, unscaled: Array.from(lab.explainRow(ex.Q, ex.K, ex.V, 1, { scaling: 'none' }).weights.data) };
+  const list = (xs, digits) => xs.map((x) => x.toFixed(digits)).join(', ');
+  assert.match(judgeRow('softmax', list(unscaledRef, 4), withUnscaled).message, /^Not quite: .*\. These are the weights without the scaling: the scores go into the softmax only after multiplying by 0\.5\. Scaled scores/);
+  assert.match(judgeRow('softmax', list(ref.scaled[0].map(Math.exp), 2), withUnscaled).message, /\. These are the exponentials, not yet divided by their sum \(113\.10\d*\)\. Scaled/);
+  assert.match(judgeRow('softmax', list(ref.scores[0].map(Math.exp), 1), withUnscaled).message, /\. These are e to the power of the scores themselves: scale the scores first \(times 0\.5\)/);
+  assert.match(judgeRow('softmax', '0.5, 0.5, 0.5, 0.5, 0.5', withUnscaled).message, /\. Your numbers add up to 2\.5; the weights of a row add up to 1\. Scaled/);
+  assert.doesNotMatch(wrong.message, /These are|add up to 1\./, 'a row that adds up to 1 and is no known slip gets the working only');
 });
 
 test('the softmax demo refuses what float32 cannot hold and non-numbers, with a sentence', () => {

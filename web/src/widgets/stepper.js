@@ -89,7 +89,8 @@ class AttentionStepper extends LabElement {
         judge: (text) => {
           const d = this.lab.explainRow(this.inputs.Q, this.inputs.K, this.inputs.V, i, this.options);
           const rows = (t) => Array.from({ length: t.shape[0] }, (_, r) => Array.from(t.data.subarray(r * t.shape[1], (r + 1) * t.shape[1])));
-          return judgeRow(kind, text, { d, tokens: this.inputs.tokens, q: rows(this.inputs.Q)[i], keys: rows(this.inputs.K) });
+          const unscaled = kind === 'softmax' ? this.unscaledWeights(i) : null;
+          return judgeRow(kind, text, { d, tokens: this.inputs.tokens, q: rows(this.inputs.Q)[i], keys: rows(this.inputs.K), unscaled });
         },
         skip: 'Show me without guessing',
         onReveal: () => { this.answered[kind] = true; this.render(); },
@@ -140,13 +141,17 @@ class AttentionStepper extends LabElement {
     else if (active === this.back && this.back.disabled) this.next.focus();
   }
 
+  /** Row i's weights without the 1/sqrt(d_k) scale (other options kept): the comparison column, and a slip the row question names. */
+  unscaledWeights(i) {
+    const { scale, ...rest } = this.options;
+    return Array.from(this.lab.explainRow(this.inputs.Q, this.inputs.K, this.inputs.V, i, { ...rest, scaling: 'none' }).weights.data);
+  }
+
   render(save = true) {
     const { tokens, Q, K, V, X } = this.inputs;
     const i = this.token;
     const d = this.lab.explainRow(Q, K, V, i, this.options);
-    const { scale, ...rest } = this.options;
-    // The same row without the 1/sqrt(d_k) scale (other options kept), for the comparison.
-    const unscaled = Array.from(this.lab.explainRow(Q, K, V, i, { ...rest, scaling: 'none' }).weights.data);
+    const unscaled = this.unscaledWeights(i);
     const focused = this.shadowRoot.activeElement;
     const focusKey = focused && this.panel.contains(focused) && focused.dataset ? focused.dataset.key : null;
     this.derivationData = d;
