@@ -45,7 +45,17 @@ class ScalingExperiment extends LabElement {
         const why = r.ok && !r.close ? ' q\u00b7k adds up 512 products, each of variance 1, so its variance is 512 and its standard deviation \u221a512.' : '';
         return { ...r, message: r.ok ? `${r.message}${why} Theory says \u221a512 = ${num(this.stats[DKS.indexOf(512)].expectedStd, 2)}.` : r.message };
       },
-      onReveal: () => { this.results.hidden = false; },
+      onReveal: (value) => {
+        this.results.hidden = false;
+        if (value !== null) return;
+        // Skipped: the question goes, and focus moves from its button to the results.
+        const focused = this.prompt.root.contains(this.shadowRoot.activeElement);
+        this.prompt.root.hidden = true;
+        if (focused) {
+          this.results.tabIndex = -1;
+          this.results.focus();
+        }
+      },
       skip: 'Show the results without guessing',
       printAnswer: () => `about ${fixed(this.stats[DKS.indexOf(512)].std, 2)} measured; theory says \u221a512 = ${fixed(this.stats[DKS.indexOf(512)].expectedStd, 2)}.`,
     });
