@@ -21,6 +21,20 @@ val shape_to_js(const shape_t& shape) {
 
 }  // namespace
 
+tensor checked_input(const double* extents, std::size_t rank, double length, const std::string& fn,
+                     const std::string& name) {
+    shape_t shape(rank);
+    for (std::size_t i = 0; i < rank; ++i) {
+        shape[i] = to_size(extents[i], fn, name + ".shape[" + std::to_string(i) + "]");
+    }
+    const std::size_t size = checked_size(shape, default_max_elements, fn + ": " + name);
+    if (length != static_cast<double>(size)) {
+        fail(error_text(fn) << ": " << name << ".data has " << length << " entries but shape " << shape
+            << " needs " << size);
+    }
+    return empty(shape);
+}
+
 tensor to_tensor(const val& js, const std::string& fn, const std::string& name) {
     // web/src hands over { shape: number[], data: Float32Array } that it built itself, with
     // data outside wasm memory, so growing memory here cannot detach it and set() cannot throw.

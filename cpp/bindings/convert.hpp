@@ -33,6 +33,11 @@ using emscripten::val;
 tensor make_input(const double* extents, std::size_t rank, double length, const std::string& fn,
                   const std::string& name);
 
+/// make_input's checks with their messages, for inputs its fast path did not accept: throws
+/// argument_error, or returns the tensor if every check passes after all. (In convert.cpp.)
+tensor checked_input(const double* extents, std::size_t rank, double length, const std::string& fn,
+                     const std::string& name);
+
 /// Copies { shape, data } into a new tensor with one bulk TypedArray.set().
 tensor to_tensor(const val& js, const std::string& fn, const std::string& name);
 
