@@ -67,7 +67,7 @@ exact_count tiled_peak_extra(std::size_t block_q, std::size_t block_k, std::size
 
 void plan_tiles(const row_masks& masks, std::size_t batch, std::size_t m, std::size_t n, std::size_t d_k,
                 std::size_t d_v, std::size_t block_q, std::size_t block_k, tile_tally& tally,
-                const std::function<void(std::size_t, std::size_t, std::size_t, std::size_t)>& visit) {
+                const tile_visitor& visit) {
     const std::size_t key_blocks = (n + block_k - 1) / block_k;
     std::vector<std::pair<std::size_t, std::size_t>> spans;  // key-block index ranges, one per row
     spans.reserve(block_q);
@@ -79,7 +79,11 @@ void plan_tiles(const row_masks& masks, std::size_t batch, std::size_t m, std::s
             if (!r.empty()) spans.emplace_back(r.begin / block_k, (r.end - 1) / block_k + 1);
         }
         // Causal, window and per-batch lengths give sorted spans already; per-row lengths may not.
-        if (!std::is_sorted(spans.begin(), spans.end())) std::sort(spans.begin(), spans.end());
+        // A heap sort: std::sort's introsort is about 1.6 KB of wasm for this one cold call.
+        if (!std::is_sorted(spans.begin(), spans.end())) {
+            std::make_heap(spans.begin(), spans.end());
+            std::sort_heap(spans.begin(), spans.end());
+        }
         std::size_t visited = 0, next = 0;  // next: first key block not yet visited
         for (const auto& s : spans) {
             const std::size_t lo = std::max(next, s.first), hi = s.second;
@@ -91,8 +95,10 @@ void plan_tiles(const row_masks& masks, std::size_t batch, std::size_t m, std::s
                 tally.floats_read += count(keys) * count(d_k + d_v);
                 tally.multiply_adds += count(i1 - i0) * count(keys) * count(d_k + d_v);
                 visited += hi - lo;
-                if (visit) {
-                    for (std::size_t kb = lo; kb < hi; ++kb) visit(i0, i1, kb * block_k, std::min(n, kb * block_k + block_k));
+                if (visit.call) {
+                    for (std::size_t kb = lo; kb < hi; ++kb) {
+                        visit.call(visit.callable, i0, i1, kb * block_k, std::min(n, kb * block_k + block_k));
+                    }
                 }
             }
             next = std::max(next, s.second);
@@ -141,7 +147,7 @@ cost_report cost_figures(const cost_spec& spec, const std::string& fn) {
 
     // No valid lengths here, so every (batch, head) slice walks the same tiles.
     detail::tile_tally tally;
-    detail::plan_tiles(rows, 0, m, n, d_k, d_v, r.block_q, r.block_k, tally, {});
+    detail::plan_tiles(rows, 0, m, n, d_k, d_v, r.block_q, r.block_k, tally);
     r.tiled.peak_extra_floats = detail::tiled_peak_extra(r.block_q, r.block_k, d_k, d_v).value(fn, "the tiled method's extra floats");
     r.tiled.floats_read = (slices * tally.floats_read).value(fn, "the tiled method's floats read");
     r.tiled.floats_written = (slices * count(m) * count(d_v + 1)).value(fn, "the tiled method's floats written");
