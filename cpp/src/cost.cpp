@@ -28,8 +28,8 @@ std::uint64_t whole_count(double x, const std::string& fn, const std::string& na
 std::size_t whole_size(double x, const std::string& fn, const std::string& name) {
     const std::uint64_t v = whole_count(x, fn, name);
     if (v > SIZE_MAX) {
-        throw argument_error(fn + ": " + name + " = " + number_string(x) + " is more than this build can index (" +
-                             std::to_string(SIZE_MAX) + "); expected a smaller size");
+        fail(error_text(fn) << ": " << name << " = " << x << " is more than this build can index ("
+            << std::size_t(SIZE_MAX) << "); expected a smaller size");
     }
     return static_cast<std::size_t>(v);
 }
@@ -44,8 +44,8 @@ namespace detail {
 
 double exact_count::value(const std::string& fn, const std::string& what) const {
     if (v_ >= past) {
-        throw argument_error(fn + ": " + what + " is past 2^53, more than a JavaScript number holds exactly; "
-                             "expected smaller sizes");
+        fail(error_text(fn) << ": " << what
+            << " is past 2^53, more than a JavaScript number holds exactly; expected smaller sizes");
     }
     return static_cast<double>(static_cast<std::uint64_t>(v_));
 }
@@ -124,8 +124,7 @@ cost_report cost_figures(const cost_spec& spec, const std::string& fn) {
     // The walk below visits every row: keep it to about a second at most.
     constexpr std::size_t max_rows = std::size_t(1) << 26;
     if (m > max_rows) {
-        throw argument_error(fn + ": m = " + std::to_string(m) + "; expected at most " +
-                             std::to_string(max_rows) + " queries");
+        fail(error_text(fn) << ": m = " << m << "; expected at most " << max_rows << " queries");
     }
     mask_options masks;
     masks.causal = spec.causal;
@@ -162,8 +161,7 @@ std::size_t dtype_bytes(const std::string& dtype, const std::string& fn) {
     if (dtype == "float32") return 4;
     if (dtype == "float16" || dtype == "bfloat16") return 2;
     if (dtype == "int8") return 1;
-    throw argument_error(fn + ": dtype = '" + dtype +
-                         "'; expected 'float64', 'float32', 'float16', 'bfloat16' or 'int8'");
+    fail(error_text(fn) << ": dtype = '" << dtype << "'; expected 'float64', 'float32', 'float16', 'bfloat16' or 'int8'");
 }
 
 kv_bytes kv_cache_bytes(double layers, double kv_heads, double d_head, const std::string& dtype, double tokens,
