@@ -12,6 +12,7 @@
 #include <emscripten/heap.h>
 
 #include "attnlab/attnlab.hpp"
+#include "attnlab/errors.hpp"
 #include "convert.hpp"
 #include "object_functions.hpp"
 #include "cost.hpp"
@@ -26,13 +27,13 @@ namespace {
 class workspace_handle {
 public:
     val configure(const val& spec) {
-        const std::string fn = "createWorkspace";
-        return guarded(fn.c_str(), [&] {
+        const char* fn = "createWorkspace";
+        return guarded(fn, [&] {
             ws_.reset();
             shape_t lead;
             const std::vector<double> js_lead = to_numbers(spec["batch"]);
             for (std::size_t i = 0; i < js_lead.size(); ++i) {
-                lead.push_back(to_size(js_lead[i], fn, "batch[" + std::to_string(i) + "]"));
+                lead.push_back(to_size(js_lead[i], fn, (error_text("batch[") << i << "]").str().c_str()));
             }
             ws_ = std::make_unique<attention_workspace>(
                 lead, to_size(spec["m"].as<double>(), fn, "m"), to_size(spec["n"].as<double>(), fn, "n"),
@@ -132,7 +133,7 @@ val random_normal_js(const val& shape, double stddev, double seed) {
         shape_t s;
         const std::vector<double> extents = to_numbers(shape);
         for (std::size_t i = 0; i < extents.size(); ++i) {
-            s.push_back(to_size(extents[i], "randomNormal", "shape[" + std::to_string(i) + "]"));
+            s.push_back(to_size(extents[i], "randomNormal", (error_text("shape[") << i << "]").str().c_str()));
         }
         return to_js(random_normal(s, stddev, seed));
     });

@@ -23,8 +23,7 @@ double address(const void* p) { return static_cast<double>(reinterpret_cast<std:
 // lab.attention call stages its inputs through it. Inputs that pass every check take the
 // plain loop below, which builds no text; anything else goes to checked_input (convert.cpp,
 // built for size), which makes the same checks with their messages and throws.
-tensor make_input(const double* extents, std::size_t rank, double length, const std::string& fn,
-                  const std::string& name) {
+tensor make_input(const double* extents, std::size_t rank, double length, const char* fn, const char* name) {
     shape_t shape(rank);
     std::size_t size = 1;
     for (std::size_t i = 0; i < rank; ++i) {
@@ -59,7 +58,7 @@ double staging::input(int slot, int fn, int name_index, int rank, double length)
             static_cast<std::size_t>(rank) > scratch_size) {
             throw std::logic_error(name(fn) + ": internal error (bad staging slot or rank)");
         }
-        inputs_[slot] = make_input(scratch_.data(), rank, length, name(fn), name(name_index));
+        inputs_[slot] = make_input(scratch_.data(), rank, length, name(fn).c_str(), name(name_index).c_str());
         return address(inputs_[slot]->data());
     } catch (const std::bad_alloc&) {
         error_ = name(fn) + ": out of memory; expected smaller inputs";

@@ -19,13 +19,13 @@ constexpr std::size_t default_block = 64;
 
 // Whole number from 1 to 2^53, narrowed only after the check. 64 bits even where size_t
 // has 32 (wasm32): a byte count's factors may pass 2^32.
-std::uint64_t whole_count(double x, const std::string& fn, const std::string& name) {
+std::uint64_t whole_count(double x, const std::string& fn, const char* name) {
     require_whole(x, 1, max_exact, fn, name, "2^53");
     return static_cast<std::uint64_t>(x);
 }
 
 // A size the tile walk indexes: a whole count that size_t also holds (2^32 - 1 in wasm32).
-std::size_t whole_size(double x, const std::string& fn, const std::string& name) {
+std::size_t whole_size(double x, const std::string& fn, const char* name) {
     const std::uint64_t v = whole_count(x, fn, name);
     if (v > SIZE_MAX) {
         fail(error_text(fn) << ": " << name << " = " << x << " is more than this build can index ("
@@ -42,7 +42,7 @@ exact_count count(std::uint64_t x) { return exact_count(x); }
 
 namespace detail {
 
-double exact_count::value(const std::string& fn, const std::string& what) const {
+double exact_count::value(const std::string& fn, const char* what) const {
     if (v_ >= past) {
         fail(error_text(fn) << ": " << what
             << " is past 2^53, more than a JavaScript number holds exactly; expected smaller sizes");
@@ -51,10 +51,9 @@ double exact_count::value(const std::string& fn, const std::string& what) const 
 }
 
 std::size_t block_size(const std::optional<double>& given, std::size_t limit, const std::string& fn,
-                       const std::string& name, const std::string& limit_name) {
+                       const char* name, const char* limit_name) {
     if (!given) return std::min(default_block, limit);
-    require_whole(*given, 1, static_cast<double>(limit), fn, name,
-                  std::to_string(limit) + " (" + limit_name + ")");
+    require_whole(*given, 1, static_cast<double>(limit), fn, name, nullptr, limit_name);
     return static_cast<std::size_t>(*given);
 }
 
@@ -189,9 +188,11 @@ matrix_bytes attention_matrix_bytes(double batch, double heads, double n, const 
     const std::size_t bytes = dtype_bytes(dtype, fn);
     matrix_bytes r;
     r.keys_per_query = static_cast<double>(keys);
-    const std::string side2 = keys < side ? "n x window" : "n x n";
-    r.elements = elements.value(fn, "elements (batch x heads x " + side2 + ")");
-    r.bytes = (elements * count(bytes)).value(fn, "bytes (batch x heads x " + side2 + " x bytes per element)");
+    const bool windowed = keys < side;
+    r.elements = elements.value(fn, windowed ? "elements (batch x heads x n x window)" : "elements (batch x heads x n x n)");
+    r.bytes = (elements * count(bytes))
+                  .value(fn, windowed ? "bytes (batch x heads x n x window x bytes per element)"
+                                      : "bytes (batch x heads x n x n x bytes per element)");
     return r;
 }
 

@@ -13,7 +13,7 @@ namespace {
 const std::string append_fn = "KVCache.append";
 const std::string attend_fn = "KVCache.attend";
 
-std::size_t whole(double x, const std::string& fn, const std::string& name) {
+std::size_t whole(double x, const std::string& fn, const char* name) {
     require_whole(x, 1, 9007199254740992.0, fn, name, "2^53");
     return static_cast<std::size_t>(x);
 }

@@ -14,7 +14,7 @@ namespace {
 
 const std::string fn = "multiHeadAttention";
 
-void require_rank2(const tensor& t, const std::string& name, const char* expected) {
+void require_rank2(const tensor& t, const char* name, const char* expected) {
     if (t.dimension() != 2) {
         fail(error_text(fn) << ": " << name << " has shape " << shape_of(t) << "; expected a matrix "
             << expected);
@@ -70,9 +70,8 @@ tensor matmul(const tensor& a, const tensor& b, const std::string& where, const 
     tensor c = tensor::from_shape({a.shape()[0], b.shape()[1]});
     kernels::matmul(a.data(), b.data(), c.data(), a.shape()[0], a.shape()[1], b.shape()[1]);
     if (!kernels::all_finite(c.data(), c.size())) {
-        require_no_overflow(c.data(), shape_of(c), where, (error_text(a_name) << ' ' << b_name
-            << " at ").str(),
-                            (error_text(a_name) << " or " << b_name).str());
+        require_no_overflow(c.data(), shape_of(c), where, (error_text(a_name) << ' ' << b_name << " at ").str().c_str(),
+                            (error_text(a_name) << " or " << b_name).str().c_str());
     }
     return c;
 }

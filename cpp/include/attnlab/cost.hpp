@@ -96,7 +96,7 @@ public:
     }
     exact_count& operator++() { return *this += exact_count(1); }
     /// @throws argument_error "<fn>: <what> is past 2^53, ...; expected smaller sizes"
-    double value(const std::string& fn, const std::string& what) const;
+    double value(const std::string& fn, const char* what) const;
 
 private:
     static constexpr std::uint64_t past = (std::uint64_t(1) << 53) + 1;
@@ -143,7 +143,7 @@ exact_count tiled_peak_extra(std::size_t block_q, std::size_t block_k, std::size
 /// @brief A block size: the default min(64, limit) when not given, else a whole number in
 /// 1..limit. @throws argument_error naming `name` and the limit
 std::size_t block_size(const std::optional<double>& given, std::size_t limit, const std::string& fn,
-                       const std::string& name, const std::string& limit_name);
+                       const char* name, const char* limit_name);
 
 }  // namespace detail
 
