@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,6 +21,19 @@
 #include "staging.hpp"
 
 namespace attnlab::bindings {
+
+function_names::function_names(const char* kind) : kind_length_(std::strlen(kind)) {
+    if (kind_length_ + 1 >= sizeof text_) std::abort();
+    std::memcpy(text_, kind, kind_length_);
+    text_[kind_length_] = '_';
+}
+
+const char* function_names::operator()(const char* name) {
+    const std::size_t length = std::strlen(name);
+    if (kind_length_ + 1 + length >= sizeof text_) std::abort();  // the names are the bindings' literals
+    std::memcpy(text_ + kind_length_ + 1, name, length + 1);
+    return text_;
+}
 
 namespace {
 
