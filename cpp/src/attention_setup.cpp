@@ -13,11 +13,6 @@ namespace attnlab {
 
 namespace {
 
-shape_t with_tail(shape_t lead, std::initializer_list<std::size_t> tail) {
-    lead.insert(lead.end(), tail);
-    return lead;
-}
-
 void require_matrix_like(const tensor& t, const char* name, const char* axes, const std::string& fn) {
     if (t.dimension() < 2) {
         fail(error_text(fn) << ": " << name << " has rank " << t.dimension() << " (shape " << shape_of(t)

@@ -20,6 +20,13 @@ std::string shape_string(const shape_t& shape) {
 
 shape_t shape_of(const tensor& t) { return shape_t(t.shape().begin(), t.shape().end()); }
 
+shape_t with_tail(const shape_t& lead, std::initializer_list<std::size_t> tail) {
+    // Appended one by one: vector::insert of a range is about 1.2 KB of wasm.
+    shape_t shape = lead;
+    for (std::size_t x : tail) shape.push_back(x);
+    return shape;
+}
+
 std::size_t checked_size(const shape_t& shape, std::size_t limit, const std::string& fn, const char* what) {
     std::size_t total = 1;
     for (std::size_t extent : shape) {

@@ -18,11 +18,6 @@ namespace {
 
 constexpr float neg_inf = -std::numeric_limits<float>::infinity();
 
-shape_t with_tail(shape_t lead, std::initializer_list<std::size_t> tail) {
-    lead.insert(lead.end(), tail);
-    return lead;
-}
-
 // Q, K, V checked as attention() checks them.
 tiled_setup check_inputs(const tensor& q, const tensor& k, const tensor& v, const std::string& fn) {
     detail::qkv_shapes s = detail::check_qkv(q, k, v, fn);

@@ -3,6 +3,7 @@
 /// @brief The tensor type used across the library and small helpers for shapes.
 
 #include <cstddef>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ std::string shape_string(const shape_t& shape);
 
 /// @brief The shape of `t` as a shape_t.
 shape_t shape_of(const tensor& t);
+
+/// @brief The shape [...lead, ...tail].
+shape_t with_tail(const shape_t& lead, std::initializer_list<std::size_t> tail);
 
 /// @brief Product of extents; throws argument_error "<fn>: <what> [shape] ..." if it overflows
 /// or exceeds `limit`.
