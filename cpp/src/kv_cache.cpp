@@ -89,7 +89,7 @@ kv_step kv_cache::attend(const tensor& q) const {
     }
     const std::size_t n = length_, d = d_head_, group = heads_ / kv_heads_;
     kv_step s;
-    s.weights = tensor::from_shape({heads_, n});
+    s.weights = empty({heads_, n});
     s.output = zeros({heads_, d});
     for (std::size_t h = 0; h < heads_; ++h) {
         const std::size_t g = h / group;

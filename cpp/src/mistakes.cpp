@@ -58,7 +58,7 @@ void require_matrix(const tensor& t, const char* name, const char* axes, const s
 // output [m, d_v] = weights [m, n] V [n, d_v], refusing an overflow as attention() does.
 tensor times_values(const tensor& weights, const tensor& v, const std::string& fn) {
     const std::size_t m = weights.shape()[0], n = weights.shape()[1], d_v = v.shape()[1];
-    tensor out = tensor::from_shape({m, d_v});
+    tensor out = empty({m, d_v});
     kernels::matmul(weights.data(), v.data(), out.data(), m, n, d_v);
     require_no_overflow(out.data(), {m, d_v}, fn, "the output", "V");
     return out;
@@ -204,7 +204,7 @@ weights_and_output half_attention(const tensor& q, const tensor& k, const tensor
     kernels::transpose(kh.data(), key_t.data(), n, d_k);
     kernels::matmul(qh.data(), key_t.data(), scores.data(), m, d_k, n);
     const float s = round_to_half(scale), f = round_to_half(fill);
-    weights_and_output r{tensor::from_shape({m, n}), tensor()};
+    weights_and_output r{empty({m, n}), tensor()};
     std::vector<float> row(n);
     for (std::size_t i = 0; i < m; ++i) {
         bool all_hidden = true;
@@ -231,7 +231,7 @@ weights_and_output half_attention(const tensor& q, const tensor& k, const tensor
             at(r.weights, i, j) = zero_fully_masked && all_hidden ? 0.0f : round_to_half(row[j] / sum);
         }
     }
-    r.output = tensor::from_shape({m, v.shape()[1]});
+    r.output = empty({m, v.shape()[1]});
     kernels::matmul(r.weights.data(), vh.data(), r.output.data(), m, n, v.shape()[1]);
     round_all_to_half(r.output);
     return r;
@@ -288,7 +288,7 @@ mistake_result run_mistake(const std::string& name, const tensor& q, const tenso
         std::vector<float> cols(m * n);
         kernels::transpose(correct.masked.data(), cols.data(), m, n);
         for (std::size_t j = 0; j < n; ++j) kernels::softmax_row(cols.data() + j * m, cols.data() + j * m, m);
-        r.mistaken.weights = tensor::from_shape({m, n});
+        r.mistaken.weights = empty({m, n});
         kernels::transpose(cols.data(), r.mistaken.weights.data(), n, m);
         r.mistaken.output = times_values(r.mistaken.weights, v, fn);
         r.figures = {{"largest |row sum - 1|", row_sum_error(r.mistaken.weights, correct), row_sum_error(correct.weights, correct)},
@@ -326,7 +326,7 @@ mistake_result run_mistake(const std::string& name, const tensor& q, const tenso
             return r;
         }
         // Q K = Q (K^T)^T: attention over the transposed keys computes exactly the mistake.
-        tensor key_t = tensor::from_shape({d_k, n});
+        tensor key_t = empty({d_k, n});
         kernels::transpose(k.data(), key_t.data(), n, d_k);
         const attention_result w = attention(q, key_t, v, opts, fn);
         r.mistaken = {w.weights, w.output};

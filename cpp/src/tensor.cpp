@@ -124,6 +124,10 @@ tensor empty(const shape_t& shape) {
     return tensor::from_shape(tensor::shape_type(shape.data(), shape.data() + shape.size()));
 }
 
+tensor empty(std::initializer_list<std::size_t> shape) {
+    return tensor::from_shape(tensor::shape_type(shape.begin(), shape.end()));
+}
+
 tensor zeros(const shape_t& shape) {
     tensor t = empty(shape);
     std::fill(t.begin(), t.end(), 0.0f);

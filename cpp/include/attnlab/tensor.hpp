@@ -74,6 +74,10 @@ void require_no_overflow(const float* c, const shape_t& shape, const std::string
 /// type (from a vector, from a pointer range) is its own copy of the code.
 tensor empty(const shape_t& shape);
 
+/// @brief empty() for a shape written out, as in `empty({m, n})`: out of line, so a call site
+/// does not build xtensor's shape type itself.
+tensor empty(std::initializer_list<std::size_t> shape);
+
 /// @brief Makes a zero-filled tensor of `shape`.
 tensor zeros(const shape_t& shape);
 
