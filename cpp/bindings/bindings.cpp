@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,6 +13,7 @@
 #include <emscripten/heap.h>
 
 #include "attnlab/attnlab.hpp"
+#include "attnlab/errors.hpp"
 #include "convert.hpp"
 #include "object_functions.hpp"
 #include "cost.hpp"
@@ -20,19 +22,32 @@
 
 namespace attnlab::bindings {
 
+function_names::function_names(const char* kind) : kind_length_(std::strlen(kind)) {
+    if (kind_length_ + 1 >= sizeof text_) std::abort();
+    std::memcpy(text_, kind, kind_length_);
+    text_[kind_length_] = '_';
+}
+
+const char* function_names::operator()(const char* name) {
+    const std::size_t length = std::strlen(name);
+    if (kind_length_ + 1 + length >= sizeof text_) std::abort();  // the names are the bindings' literals
+    std::memcpy(text_ + kind_length_ + 1, name, length + 1);
+    return text_;
+}
+
 namespace {
 
 // The fast path: a fixed-shape workspace whose buffers JS reads and writes through views.
 class workspace_handle {
 public:
     val configure(const val& spec) {
-        const std::string fn = "createWorkspace";
-        return guarded(fn.c_str(), [&] {
+        const char* fn = "createWorkspace";
+        return guarded(fn, [&] {
             ws_.reset();
             shape_t lead;
             const std::vector<double> js_lead = to_numbers(spec["batch"]);
             for (std::size_t i = 0; i < js_lead.size(); ++i) {
-                lead.push_back(to_size(js_lead[i], fn, "batch[" + std::to_string(i) + "]"));
+                lead.push_back(to_size(js_lead[i], fn, (error_text("batch[") << i << "]").str().c_str()));
             }
             ws_ = std::make_unique<attention_workspace>(
                 lead, to_size(spec["m"].as<double>(), fn, "m"), to_size(spec["n"].as<double>(), fn, "n"),
@@ -132,7 +147,7 @@ val random_normal_js(const val& shape, double stddev, double seed) {
         shape_t s;
         const std::vector<double> extents = to_numbers(shape);
         for (std::size_t i = 0; i < extents.size(); ++i) {
-            s.push_back(to_size(extents[i], "randomNormal", "shape[" + std::to_string(i) + "]"));
+            s.push_back(to_size(extents[i], "randomNormal", (error_text("shape[") << i << "]").str().c_str()));
         }
         return to_js(random_normal(s, stddev, seed));
     });

@@ -21,7 +21,20 @@ val shape_to_js(const shape_t& shape) {
 
 }  // namespace
 
-tensor to_tensor(const val& js, const std::string& fn, const std::string& name) {
+tensor checked_input(const double* extents, std::size_t rank, double length, const char* fn, const char* name) {
+    shape_t shape(rank);
+    for (std::size_t i = 0; i < rank; ++i) {
+        shape[i] = to_size(extents[i], fn, (error_text(name) << ".shape[" << i << "]").str().c_str());
+    }
+    const std::size_t size = checked_size(shape, default_max_elements, fn, name);
+    if (length != static_cast<double>(size)) {
+        fail(error_text(fn) << ": " << name << ".data has " << length << " entries but shape " << shape
+            << " needs " << size);
+    }
+    return empty(shape);
+}
+
+tensor to_tensor(const val& js, const char* fn, const char* name) {
     // web/src hands over { shape: number[], data: Float32Array } that it built itself, with
     // data outside wasm memory, so growing memory here cannot detach it and set() cannot throw.
     const std::vector<double> extents = to_numbers(js["shape"]);
@@ -38,7 +51,7 @@ val to_js(const tensor& t) {
     return out;
 }
 
-attention_options to_attention_options(const val& js, const std::string& fn) {
+attention_options to_attention_options(const val& js, const char* fn) {
     attention_options opts;
     if (!present(js)) return opts;
     if (present(js["causal"])) opts.causal = js["causal"].as<bool>();
@@ -55,7 +68,7 @@ attention_options to_attention_options(const val& js, const std::string& fn) {
 }
 
 mha_inputs to_mha_inputs(const val& js) {
-    const std::string fn = "multiHeadAttention";
+    const char* fn = "multiHeadAttention";
     mha_inputs in;
     in.x = to_tensor(js["X"], fn, "X");
     in.w_q = to_tensor(js["Wq"], fn, "Wq");
@@ -163,7 +176,7 @@ val to_js(const row_derivation& d) {
 }
 
 layer_sizes to_layer_sizes(const val& js) {
-    const std::string fn = "traceShapes";
+    const char* fn = "traceShapes";
     layer_sizes s;
     s.batch = to_size(js["batch"].as<double>(), fn, "batch");
     s.n = to_size(js["n"].as<double>(), fn, "n");

@@ -30,16 +30,19 @@ using emscripten::val;
 /// An uninitialised tensor for an input given as `rank` extents (doubles, as JS numbers
 /// arrive) and a data length: checks each extent is a whole number before narrowing it, the
 /// total against default_max_elements, and that the data length matches. (In staging.cpp.)
-tensor make_input(const double* extents, std::size_t rank, double length, const std::string& fn,
-                  const std::string& name);
+tensor make_input(const double* extents, std::size_t rank, double length, const char* fn, const char* name);
+
+/// make_input's checks with their messages, for inputs its fast path did not accept: throws
+/// argument_error, or returns the tensor if every check passes after all. (In convert.cpp.)
+tensor checked_input(const double* extents, std::size_t rank, double length, const char* fn, const char* name);
 
 /// Copies { shape, data } into a new tensor with one bulk TypedArray.set().
-tensor to_tensor(const val& js, const std::string& fn, const std::string& name);
+tensor to_tensor(const val& js, const char* fn, const char* name);
 
 /// A JS-owned copy: { shape, data: Float32Array }.
 val to_js(const tensor& t);
 
-attention_options to_attention_options(const val& js, const std::string& fn);
+attention_options to_attention_options(const val& js, const char* fn);
 mha_inputs to_mha_inputs(const val& js);
 
 val to_js(const mha_result& r);

@@ -48,8 +48,8 @@ val floats(const std::vector<float>& x) {
 }
 
 val tiled_attention_js(const val& q, const val& k, const val& v, const val& opts) {
-    const std::string fn = "tiledAttention";
-    return guarded(fn.c_str(), [&] {
+    const char* fn = "tiledAttention";
+    return guarded(fn, [&] {
         tiled_options o;
         static_cast<attention_options&>(o) = to_attention_options(opts, fn);
         o.block_q = optional_number(opts, "blockQ");
@@ -67,8 +67,8 @@ val tiled_attention_js(const val& q, const val& k, const val& v, const val& opts
 }
 
 val cost_figures_js(const val& js) {
-    const std::string fn = "costFigures";
-    return guarded(fn.c_str(), [&] {
+    const char* fn = "costFigures";
+    return guarded(fn, [&] {
         cost_spec spec;
         spec.batch = js["batch"].as<double>();
         spec.heads = js["heads"].as<double>();
@@ -95,8 +95,8 @@ val cost_figures_js(const val& js) {
 }
 
 val explain_online_softmax_js(const val& q, const val& k, const val& v, double row, const val& opts) {
-    const std::string fn = "explainOnlineSoftmax";
-    return guarded(fn.c_str(), [&] {
+    const char* fn = "explainOnlineSoftmax";
+    return guarded(fn, [&] {
         const std::size_t r = to_size(row, fn, "row");
         const online_softmax_trace t =
             explain_online_softmax(to_tensor(q, fn, "Q"), to_tensor(k, fn, "K"), to_tensor(v, fn, "V"), r,

@@ -6,8 +6,8 @@
 
 #include <emscripten/bind.h>
 
+#include <cstddef>
 #include <cstdint>
-#include <string>
 
 namespace attnlab::bindings {
 
@@ -31,22 +31,35 @@ constexpr auto method_function(R (T::*)(A...) const) {
     return &call_method<M, const T, R, A...>;
 }
 
+/// The registered names "<Kind>_<name>", written into one buffer that each registration
+/// reuses (embind copies a name when it is registered). Not a template: the joining code
+/// exists once, not once per method.
+class function_names {
+public:
+    explicit function_names(const char* kind);
+    const char* operator()(const char* name);
+
+private:
+    char text_[64];
+    std::size_t kind_length_;
+};
+
 template <class T>
 class object_functions {
 public:
-    explicit object_functions(const std::string& kind) : kind_(kind) {
-        emscripten::function((kind_ + "_new").c_str(),
+    explicit object_functions(const char* kind) : names_(kind) {
+        emscripten::function(names_("new"),
                              +[]() { return static_cast<double>(reinterpret_cast<std::uintptr_t>(new T())); });
-        emscripten::function((kind_ + "_delete").c_str(), +[](double address) { delete &object_at<T>(address); });
+        emscripten::function(names_("delete"), +[](double address) { delete &object_at<T>(address); });
     }
     template <auto M>
     object_functions& method(const char* name) {
-        emscripten::function((kind_ + "_" + name).c_str(), method_function<M>(M));
+        emscripten::function(names_(name), method_function<M>(M));
         return *this;
     }
 
 private:
-    std::string kind_;
+    function_names names_;
 };
 
 }  // namespace attnlab::bindings

@@ -1,5 +1,6 @@
 #include "staging.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <new>
 
@@ -19,18 +20,23 @@ double address(const void* p) { return static_cast<double>(reinterpret_cast<std:
 }  // namespace
 
 // Declared in convert.hpp; defined here, with the per-call path built at -O3, since every
-// lab.attention call stages its inputs through it.
-tensor make_input(const double* extents, std::size_t rank, double length, const std::string& fn,
-                  const std::string& name) {
+// lab.attention call stages its inputs through it. Inputs that pass every check take the
+// plain loop below, which builds no text; anything else goes to checked_input (convert.cpp,
+// built for size), which makes the same checks with their messages and throws.
+tensor make_input(const double* extents, std::size_t rank, double length, const char* fn, const char* name) {
     shape_t shape(rank);
+    std::size_t size = 1;
     for (std::size_t i = 0; i < rank; ++i) {
-        shape[i] = to_size(extents[i], fn, name + ".shape[" + std::to_string(i) + "]");
+        const double x = extents[i];
+        // Whole, and small enough that the running product cannot pass the limit unseen.
+        if (!(x >= 0 && x <= static_cast<double>(default_max_elements) && std::floor(x) == x)) {
+            return checked_input(extents, rank, length, fn, name);
+        }
+        shape[i] = static_cast<std::size_t>(x);
+        size *= shape[i];
+        if (size > default_max_elements) return checked_input(extents, rank, length, fn, name);
     }
-    const std::size_t size = checked_size(shape, default_max_elements, fn + ": " + name);
-    if (length != static_cast<double>(size)) {
-        throw argument_error(fn + ": " + name + ".data has " + number_string(length) + " entries but shape " +
-                             shape_string(shape) + " needs " + std::to_string(size));
-    }
+    if (length != static_cast<double>(size)) return checked_input(extents, rank, length, fn, name);
     return empty(shape);
 }
 
@@ -52,7 +58,7 @@ double staging::input(int slot, int fn, int name_index, int rank, double length)
             static_cast<std::size_t>(rank) > scratch_size) {
             throw std::logic_error(name(fn) + ": internal error (bad staging slot or rank)");
         }
-        inputs_[slot] = make_input(scratch_.data(), rank, length, name(fn), name(name_index));
+        inputs_[slot] = make_input(scratch_.data(), rank, length, name(fn).c_str(), name(name_index).c_str());
         return address(inputs_[slot]->data());
     } catch (const std::bad_alloc&) {
         error_ = name(fn) + ": out of memory; expected smaller inputs";

@@ -14,11 +14,6 @@ namespace {
 
 const std::string run_fn = "attention";
 
-shape_t with_tail(shape_t lead, std::initializer_list<std::size_t> tail) {
-    lead.insert(lead.end(), tail);
-    return lead;
-}
-
 std::size_t product(const shape_t& s) {
     std::size_t p = 1;
     for (std::size_t x : s) p *= x;

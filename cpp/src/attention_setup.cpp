@@ -13,11 +13,6 @@ namespace attnlab {
 
 namespace {
 
-shape_t with_tail(shape_t lead, std::initializer_list<std::size_t> tail) {
-    lead.insert(lead.end(), tail);
-    return lead;
-}
-
 void require_matrix_like(const tensor& t, const char* name, const char* axes, const std::string& fn) {
     if (t.dimension() < 2) {
         fail(error_text(fn) << ": " << name << " has rank " << t.dimension() << " (shape " << shape_of(t)
@@ -69,8 +64,8 @@ void allocate_stages(attention_result& r, const shape_t& lead, std::size_t m, st
                      std::size_t max_elements, const std::string& fn) {
     const shape_t score_shape = with_tail(lead, {m, n});
     const shape_t out_shape = with_tail(lead, {m, d_v});
-    const std::size_t per_stage = checked_size(score_shape, max_elements, fn + ": the scores");
-    const std::size_t out = checked_size(out_shape, max_elements, fn + ": the output");
+    const std::size_t per_stage = checked_size(score_shape, max_elements, fn, "the scores");
+    const std::size_t out = checked_size(out_shape, max_elements, fn, "the output");
     if (per_stage > (max_elements - out) / 4) {
         fail(error_text(fn) << ": the four score-sized stages " << score_shape << " and the output "
             << out_shape << " need " << per_stage << " x 4 + " << out << " floats, more than the limit of "
@@ -151,9 +146,9 @@ attention_workspace::attention_workspace(const shape_t& lead, std::size_t m, std
         if (lead[i] == 0) fail(error_text(fn) << ": batch[" << i << "] = 0; expected a whole number >= 1");
     }
     result_.scale = attention_scale(opts, d_k, fn);
-    checked_size(with_tail(lead, {m, d_k}), opts.max_elements, fn + ": Q");
-    checked_size(with_tail(lead, {n, d_k}), opts.max_elements, fn + ": K");
-    checked_size(with_tail(lead, {n, d_v}), opts.max_elements, fn + ": V");
+    checked_size(with_tail(lead, {m, d_k}), opts.max_elements, fn, "Q");
+    checked_size(with_tail(lead, {n, d_k}), opts.max_elements, fn, "K");
+    checked_size(with_tail(lead, {n, d_v}), opts.max_elements, fn, "V");
     detail::allocate_stages(result_, lead, m, n, d_v, opts.max_elements, fn);
     q_ = zeros(with_tail(lead, {m, d_k}));
     k_ = zeros(with_tail(lead, {n, d_k}));

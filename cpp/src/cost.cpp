@@ -19,17 +19,17 @@ constexpr std::size_t default_block = 64;
 
 // Whole number from 1 to 2^53, narrowed only after the check. 64 bits even where size_t
 // has 32 (wasm32): a byte count's factors may pass 2^32.
-std::uint64_t whole_count(double x, const std::string& fn, const std::string& name) {
+std::uint64_t whole_count(double x, const std::string& fn, const char* name) {
     require_whole(x, 1, max_exact, fn, name, "2^53");
     return static_cast<std::uint64_t>(x);
 }
 
 // A size the tile walk indexes: a whole count that size_t also holds (2^32 - 1 in wasm32).
-std::size_t whole_size(double x, const std::string& fn, const std::string& name) {
+std::size_t whole_size(double x, const std::string& fn, const char* name) {
     const std::uint64_t v = whole_count(x, fn, name);
     if (v > SIZE_MAX) {
-        throw argument_error(fn + ": " + name + " = " + number_string(x) + " is more than this build can index (" +
-                             std::to_string(SIZE_MAX) + "); expected a smaller size");
+        fail(error_text(fn) << ": " << name << " = " << x << " is more than this build can index ("
+            << std::size_t(SIZE_MAX) << "); expected a smaller size");
     }
     return static_cast<std::size_t>(v);
 }
@@ -42,19 +42,18 @@ exact_count count(std::uint64_t x) { return exact_count(x); }
 
 namespace detail {
 
-double exact_count::value(const std::string& fn, const std::string& what) const {
+double exact_count::value(const std::string& fn, const char* what) const {
     if (v_ >= past) {
-        throw argument_error(fn + ": " + what + " is past 2^53, more than a JavaScript number holds exactly; "
-                             "expected smaller sizes");
+        fail(error_text(fn) << ": " << what
+            << " is past 2^53, more than a JavaScript number holds exactly; expected smaller sizes");
     }
     return static_cast<double>(static_cast<std::uint64_t>(v_));
 }
 
 std::size_t block_size(const std::optional<double>& given, std::size_t limit, const std::string& fn,
-                       const std::string& name, const std::string& limit_name) {
+                       const char* name, const char* limit_name) {
     if (!given) return std::min(default_block, limit);
-    require_whole(*given, 1, static_cast<double>(limit), fn, name,
-                  std::to_string(limit) + " (" + limit_name + ")");
+    require_whole(*given, 1, static_cast<double>(limit), fn, name, nullptr, limit_name);
     return static_cast<std::size_t>(*given);
 }
 
@@ -67,7 +66,7 @@ exact_count tiled_peak_extra(std::size_t block_q, std::size_t block_k, std::size
 
 void plan_tiles(const row_masks& masks, std::size_t batch, std::size_t m, std::size_t n, std::size_t d_k,
                 std::size_t d_v, std::size_t block_q, std::size_t block_k, tile_tally& tally,
-                const std::function<void(std::size_t, std::size_t, std::size_t, std::size_t)>& visit) {
+                const tile_visitor& visit) {
     const std::size_t key_blocks = (n + block_k - 1) / block_k;
     std::vector<std::pair<std::size_t, std::size_t>> spans;  // key-block index ranges, one per row
     spans.reserve(block_q);
@@ -79,7 +78,11 @@ void plan_tiles(const row_masks& masks, std::size_t batch, std::size_t m, std::s
             if (!r.empty()) spans.emplace_back(r.begin / block_k, (r.end - 1) / block_k + 1);
         }
         // Causal, window and per-batch lengths give sorted spans already; per-row lengths may not.
-        if (!std::is_sorted(spans.begin(), spans.end())) std::sort(spans.begin(), spans.end());
+        // A heap sort: std::sort's introsort is about 1.6 KB of wasm for this one cold call.
+        if (!std::is_sorted(spans.begin(), spans.end())) {
+            std::make_heap(spans.begin(), spans.end());
+            std::sort_heap(spans.begin(), spans.end());
+        }
         std::size_t visited = 0, next = 0;  // next: first key block not yet visited
         for (const auto& s : spans) {
             const std::size_t lo = std::max(next, s.first), hi = s.second;
@@ -91,8 +94,10 @@ void plan_tiles(const row_masks& masks, std::size_t batch, std::size_t m, std::s
                 tally.floats_read += count(keys) * count(d_k + d_v);
                 tally.multiply_adds += count(i1 - i0) * count(keys) * count(d_k + d_v);
                 visited += hi - lo;
-                if (visit) {
-                    for (std::size_t kb = lo; kb < hi; ++kb) visit(i0, i1, kb * block_k, std::min(n, kb * block_k + block_k));
+                if (visit.call) {
+                    for (std::size_t kb = lo; kb < hi; ++kb) {
+                        visit.call(visit.callable, i0, i1, kb * block_k, std::min(n, kb * block_k + block_k));
+                    }
                 }
             }
             next = std::max(next, s.second);
@@ -118,8 +123,7 @@ cost_report cost_figures(const cost_spec& spec, const std::string& fn) {
     // The walk below visits every row: keep it to about a second at most.
     constexpr std::size_t max_rows = std::size_t(1) << 26;
     if (m > max_rows) {
-        throw argument_error(fn + ": m = " + std::to_string(m) + "; expected at most " +
-                             std::to_string(max_rows) + " queries");
+        fail(error_text(fn) << ": m = " << m << "; expected at most " << max_rows << " queries");
     }
     mask_options masks;
     masks.causal = spec.causal;
@@ -141,7 +145,7 @@ cost_report cost_figures(const cost_spec& spec, const std::string& fn) {
 
     // No valid lengths here, so every (batch, head) slice walks the same tiles.
     detail::tile_tally tally;
-    detail::plan_tiles(rows, 0, m, n, d_k, d_v, r.block_q, r.block_k, tally, {});
+    detail::plan_tiles(rows, 0, m, n, d_k, d_v, r.block_q, r.block_k, tally);
     r.tiled.peak_extra_floats = detail::tiled_peak_extra(r.block_q, r.block_k, d_k, d_v).value(fn, "the tiled method's extra floats");
     r.tiled.floats_read = (slices * tally.floats_read).value(fn, "the tiled method's floats read");
     r.tiled.floats_written = (slices * count(m) * count(d_v + 1)).value(fn, "the tiled method's floats written");
@@ -156,8 +160,7 @@ std::size_t dtype_bytes(const std::string& dtype, const std::string& fn) {
     if (dtype == "float32") return 4;
     if (dtype == "float16" || dtype == "bfloat16") return 2;
     if (dtype == "int8") return 1;
-    throw argument_error(fn + ": dtype = '" + dtype +
-                         "'; expected 'float64', 'float32', 'float16', 'bfloat16' or 'int8'");
+    fail(error_text(fn) << ": dtype = '" << dtype << "'; expected 'float64', 'float32', 'float16', 'bfloat16' or 'int8'");
 }
 
 kv_bytes kv_cache_bytes(double layers, double kv_heads, double d_head, const std::string& dtype, double tokens,
@@ -185,9 +188,11 @@ matrix_bytes attention_matrix_bytes(double batch, double heads, double n, const 
     const std::size_t bytes = dtype_bytes(dtype, fn);
     matrix_bytes r;
     r.keys_per_query = static_cast<double>(keys);
-    const std::string side2 = keys < side ? "n x window" : "n x n";
-    r.elements = elements.value(fn, "elements (batch x heads x " + side2 + ")");
-    r.bytes = (elements * count(bytes)).value(fn, "bytes (batch x heads x " + side2 + " x bytes per element)");
+    const bool windowed = keys < side;
+    r.elements = elements.value(fn, windowed ? "elements (batch x heads x n x window)" : "elements (batch x heads x n x n)");
+    r.bytes = (elements * count(bytes))
+                  .value(fn, windowed ? "bytes (batch x heads x n x window x bytes per element)"
+                                      : "bytes (batch x heads x n x n x bytes per element)");
     return r;
 }
 

@@ -9,7 +9,7 @@ namespace {
 // A [rows, cols] tensor copied from a row-major table: nested initializer lists would
 // become one store per number in the wasm build.
 tensor matrix(std::size_t rows, std::size_t cols, const float* values) {
-    tensor t = tensor::from_shape({rows, cols});
+    tensor t = empty({rows, cols});
     std::copy_n(values, rows * cols, t.data());
     return t;
 }

@@ -28,15 +28,15 @@ row_derivation explain_row(const tensor& q, const tensor& k, const tensor& v,
     row_derivation d;
     d.row = row;
     d.scale = r.scale;
-    d.terms = tensor::from_shape({n, d_k});
-    d.scores = tensor::from_shape({n});
-    d.scaled = tensor::from_shape({n});
-    d.masked = tensor::from_shape({n});
-    d.exp_raw = tensor::from_shape({n});
-    d.exp_shifted = tensor::from_shape({n});
-    d.weights = tensor::from_shape({n});
-    d.weighted_values = tensor::from_shape({n, d_v});
-    d.output = tensor::from_shape({d_v});
+    d.terms = empty({n, d_k});
+    d.scores = empty({n});
+    d.scaled = empty({n});
+    d.masked = empty({n});
+    d.exp_raw = empty({n});
+    d.exp_shifted = empty({n});
+    d.weights = empty({n});
+    d.weighted_values = empty({n, d_v});
+    d.output = empty({d_v});
     d.row_max = -std::numeric_limits<double>::infinity();
     // Plain pointers into row `row` of each stage: element access through xtensor's
     // dynamic-rank strides costs code at every use on this cold path.
@@ -67,7 +67,7 @@ row_derivation explain_row(const tensor& q, const tensor& k, const tensor& v,
         for (std::size_t c = 0; c < d_v; ++c) d.weighted_values.data()[j * d_v + c] = weights[j] * v.data()[j * d_v + c];
     }
     d.sum_raw = naive_sum;
-    d.naive_weights = tensor::from_shape({n});
+    d.naive_weights = empty({n});
     for (std::size_t j = 0; j < n; ++j) d.naive_weights.data()[j] = d.exp_raw.data()[j] / naive_sum;
     std::copy_n(r.output.data() + row * d_v, d_v, d.output.data());
     return d;

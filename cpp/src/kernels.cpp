@@ -27,6 +27,12 @@
 #define ATTNLAB_SAME_OR_DISJOINT
 #endif
 
+#if defined(__clang__)
+#define ATTNLAB_SCALAR _Pragma("clang loop vectorize(disable) unroll(disable)")
+#else
+#define ATTNLAB_SCALAR
+#endif
+
 namespace attnlab::kernels {
 
 namespace {
@@ -160,11 +166,15 @@ void pack_bt(const float* bt, std::size_t n, std::size_t k, float* bp) {
             }
             continue;
         }
+        // The last, partial panel of a call: rare, so kept scalar and small.
+        ATTNLAB_SCALAR
         for (std::size_t jj = 0; jj < J; ++jj) {
             if (jj < w) {
                 const float* src = bt + (j0 + jj) * k;
+                ATTNLAB_SCALAR
                 for (std::size_t p = 0; p < k; ++p) panel[p * J + jj] = src[p];
             } else {
+                ATTNLAB_SCALAR
                 for (std::size_t p = 0; p < k; ++p) panel[p * J + jj] = 0.0f;
             }
         }

@@ -1,5 +1,6 @@
 #include "attnlab/kv_cache.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "attnlab/attention.hpp"
@@ -13,7 +14,7 @@ namespace {
 const std::string append_fn = "KVCache.append";
 const std::string attend_fn = "KVCache.attend";
 
-std::size_t whole(double x, const std::string& fn, const std::string& name) {
+std::size_t whole(double x, const std::string& fn, const char* name) {
     require_whole(x, 1, 9007199254740992.0, fn, name, "2^53");
     return static_cast<std::size_t>(x);
 }
@@ -23,8 +24,8 @@ void require_shape(const tensor& t, std::size_t rows, std::size_t cols, const st
     // Compared in place: this runs on every decode step, and the shape vectors for the
     // message are only needed when it fails.
     if (t.dimension() != 2 || t.shape()[0] != rows || t.shape()[1] != cols) {
-        throw argument_error(fn + ": " + name + " has shape " + shape_string(shape_of(t)) + "; expected " + expected +
-                             " = " + shape_string({rows, cols}));
+        fail(error_text(fn) << ": " << name << " has shape " << shape_of(t) << "; expected " << expected << " = "
+            << shape_t{rows, cols});
     }
     require_finite(t, fn, name);
 }
@@ -33,8 +34,8 @@ void require_shape(const tensor& t, std::size_t rows, std::size_t cols, const st
 
 void require_kv_heads(std::uint64_t heads, std::uint64_t kv_heads, const std::string& fn) {
     if (kv_heads == 0 || heads % kv_heads != 0) {
-        throw argument_error(fn + ": kvHeads = " + std::to_string(kv_heads) + " does not divide heads = " +
-                             std::to_string(heads) + "; expected a divisor of heads (heads itself, or 1 for multi-query)");
+        fail(error_text(fn) << ": kvHeads = " << kv_heads << " does not divide heads = " << heads
+            << "; expected a divisor of heads (heads itself, or 1 for multi-query)");
     }
 }
 
@@ -48,14 +49,13 @@ kv_cache::kv_cache(double heads, double kv_heads, double d_head, double max_leng
     // Keys and values at full length must fit the per-call float limit.
     const double floats = 2.0 * double(max_length_) * double(kv_heads_) * double(d_head_);
     if (floats > double(default_max_elements)) {
-        throw argument_error(fn + ": maxLength = " + std::to_string(max_length_) + " needs 2 x " +
-                             std::to_string(max_length_) + " x " + std::to_string(kv_heads_) + " x " +
-                             std::to_string(d_head_) + " floats, more than the limit of " +
-                             std::to_string(default_max_elements) + "; expected a smaller maxLength");
+        fail(error_text(fn) << ": maxLength = " << max_length_ << " needs 2 x " << max_length_ << " x " << kv_heads_
+            << " x " << d_head_ << " floats, more than the limit of " << default_max_elements
+            << "; expected a smaller maxLength");
     }
     if (double(heads_) * double(d_head_) > double(default_max_elements)) {
-        throw argument_error(fn + ": heads x dHead = " + number_string(double(heads_) * double(d_head_)) +
-                             " is more than the limit of " + std::to_string(default_max_elements) + "; expected smaller sizes");
+        fail(error_text(fn) << ": heads x dHead = " << double(heads_) * double(d_head_) << " is more than the limit of "
+            << default_max_elements << "; expected smaller sizes");
     }
     attention_options opts;
     opts.scale = scale;
@@ -68,12 +68,16 @@ std::size_t kv_cache::append(const tensor& k, const tensor& v) {
     require_shape(k, kv_heads_, d_head_, append_fn, "k", "[kvHeads, dHead]");
     require_shape(v, kv_heads_, d_head_, append_fn, "v", "[kvHeads, dHead]");
     if (length_ == max_length_) {
-        throw argument_error(append_fn + ": the cache is full at maxLength = " + std::to_string(max_length_) +
-                             " tokens; expected at most maxLength appends (create a larger cache)");
+        fail(error_text(append_fn) << ": the cache is full at maxLength = " << max_length_
+            << " tokens; expected at most maxLength appends (create a larger cache)");
     }
     for (std::size_t g = 0; g < kv_heads_; ++g) {
-        keys_[g].insert(keys_[g].end(), k.data() + g * d_head_, k.data() + (g + 1) * d_head_);
-        values_[g].insert(values_[g].end(), v.data() + g * d_head_, v.data() + (g + 1) * d_head_);
+        // resize and copy rather than insert a range: the same growth, less wasm code.
+        const std::size_t at = keys_[g].size();
+        keys_[g].resize(at + d_head_);
+        values_[g].resize(at + d_head_);
+        std::copy_n(k.data() + g * d_head_, d_head_, keys_[g].data() + at);
+        std::copy_n(v.data() + g * d_head_, d_head_, values_[g].data() + at);
     }
     return ++length_;
 }
@@ -81,11 +85,11 @@ std::size_t kv_cache::append(const tensor& k, const tensor& v) {
 kv_step kv_cache::attend(const tensor& q) const {
     require_shape(q, heads_, d_head_, attend_fn, "q", "[heads, dHead]");
     if (length_ == 0) {
-        throw argument_error(attend_fn + ": the cache is empty; expected append(k, v) before attend(q)");
+        fail(error_text(attend_fn) << ": the cache is empty; expected append(k, v) before attend(q)");
     }
     const std::size_t n = length_, d = d_head_, group = heads_ / kv_heads_;
     kv_step s;
-    s.weights = tensor::from_shape({heads_, n});
+    s.weights = empty({heads_, n});
     s.output = zeros({heads_, d});
     for (std::size_t h = 0; h < heads_; ++h) {
         const std::size_t g = h / group;
@@ -98,15 +102,15 @@ kv_step kv_cache::attend(const tensor& q) const {
         if (!kernels::scaled_dots(qh, kg, d, n, d, scale_, w)) {
             std::size_t j = 0;
             while (j + 1 < n && std::isfinite(w[j])) ++j;
-            throw argument_error(attend_fn + ": the scaled score of head " + std::to_string(h) + " and token " +
-                                 std::to_string(j) + " is beyond float32; expected smaller values in q or the keys");
+            fail(error_text(attend_fn) << ": the scaled score of head " << h << " and token " << j
+                << " is beyond float32; expected smaller values in q or the keys");
         }
         // pass 2: softmax; every cached token is visible (the causal mask hides only the future)
         kernels::softmax_row(w, w, n);
         // pass 3: output = weights V
         if (!kernels::add_weighted_rows(w, vg, d, n, d, out)) {
-            throw argument_error(attend_fn + ": the output of head " + std::to_string(h) +
-                                 " overflows float32; expected smaller values in the cached v");
+            fail(error_text(attend_fn) << ": the output of head " << h
+                << " overflows float32; expected smaller values in the cached v");
         }
     }
     const double per_pair = 2.0 * double(d), hd = double(heads_), len = double(n);

@@ -79,7 +79,7 @@ row_masks::row_masks(const mask_options& opts, const shape_t& lead, std::size_t 
         }
         mask_ = mk;
         shape_t full(pad, 1);
-        full.insert(full.end(), shape.begin(), shape.end());
+        for (std::size_t x : shape) full.push_back(x);
         mask_strides_ = strides_of(full);
     }
 }

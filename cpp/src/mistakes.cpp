@@ -58,7 +58,7 @@ void require_matrix(const tensor& t, const char* name, const char* axes, const s
 // output [m, d_v] = weights [m, n] V [n, d_v], refusing an overflow as attention() does.
 tensor times_values(const tensor& weights, const tensor& v, const std::string& fn) {
     const std::size_t m = weights.shape()[0], n = weights.shape()[1], d_v = v.shape()[1];
-    tensor out = tensor::from_shape({m, d_v});
+    tensor out = empty({m, d_v});
     kernels::matmul(weights.data(), v.data(), out.data(), m, n, d_v);
     require_no_overflow(out.data(), {m, d_v}, fn, "the output", "V");
     return out;
@@ -204,7 +204,7 @@ weights_and_output half_attention(const tensor& q, const tensor& k, const tensor
     kernels::transpose(kh.data(), key_t.data(), n, d_k);
     kernels::matmul(qh.data(), key_t.data(), scores.data(), m, d_k, n);
     const float s = round_to_half(scale), f = round_to_half(fill);
-    weights_and_output r{tensor::from_shape({m, n}), tensor()};
+    weights_and_output r{empty({m, n}), tensor()};
     std::vector<float> row(n);
     for (std::size_t i = 0; i < m; ++i) {
         bool all_hidden = true;
@@ -231,10 +231,15 @@ weights_and_output half_attention(const tensor& q, const tensor& k, const tensor
             at(r.weights, i, j) = zero_fully_masked && all_hidden ? 0.0f : round_to_half(row[j] / sum);
         }
     }
-    r.output = tensor::from_shape({m, v.shape()[1]});
+    r.output = empty({m, v.shape()[1]});
     kernels::matmul(r.weights.data(), vh.data(), r.output.data(), m, n, v.shape()[1]);
     round_all_to_half(r.output);
     return r;
+}
+
+// Out of line: a braced list of figures builds and destroys a temporary of each at every site.
+void add_figure(mistake_result& r, const char* label, std::optional<double> value, double correct_value) {
+    r.figures.push_back(mistake_figure{label, value, correct_value});
 }
 
 attention_options with_masks(const mask_options& masks) {
@@ -288,11 +293,12 @@ mistake_result run_mistake(const std::string& name, const tensor& q, const tenso
         std::vector<float> cols(m * n);
         kernels::transpose(correct.masked.data(), cols.data(), m, n);
         for (std::size_t j = 0; j < n; ++j) kernels::softmax_row(cols.data() + j * m, cols.data() + j * m, m);
-        r.mistaken.weights = tensor::from_shape({m, n});
+        r.mistaken.weights = empty({m, n});
         kernels::transpose(cols.data(), r.mistaken.weights.data(), n, m);
         r.mistaken.output = times_values(r.mistaken.weights, v, fn);
-        r.figures = {{"largest |row sum - 1|", row_sum_error(r.mistaken.weights, correct), row_sum_error(correct.weights, correct)},
-                     {"largest |column sum - 1|", column_sum_error(r.mistaken.weights, correct), column_sum_error(correct.weights, correct)}};
+        add_figure(r, "largest |row sum - 1|", row_sum_error(r.mistaken.weights, correct), row_sum_error(correct.weights, correct));
+        add_figure(r, "largest |column sum - 1|", column_sum_error(r.mistaken.weights, correct),
+                   column_sum_error(correct.weights, correct));
     } else if (name == "mask-after-softmax") {
         const attention_result unmasked = attention(q, k, v, attention_options(), fn);
         r.mistaken.weights = unmasked.weights;
@@ -302,31 +308,31 @@ mistake_result run_mistake(const std::string& name, const tensor& q, const tenso
             }
         }
         r.mistaken.output = times_values(r.mistaken.weights, v, fn);
-        r.figures = {{"largest |row sum - 1|", row_sum_error(r.mistaken.weights, correct), row_sum_error(correct.weights, correct)},
-                     {"smallest output length, mistaken / correct", smallest_output_ratio(r.mistaken.output, correct.output), 1.0}};
+        add_figure(r, "largest |row sum - 1|", row_sum_error(r.mistaken.weights, correct), row_sum_error(correct.weights, correct));
+        add_figure(r, "smallest output length, mistaken / correct", smallest_output_ratio(r.mistaken.output, correct.output), 1.0);
     } else if (name == "no-scaling" || name == "scale-by-dk") {
         attention_options wrong = opts;
         wrong.rule = name == "no-scaling" ? scaling::none : scaling::inv_dk;
         const attention_result w = attention(q, k, v, wrong, fn);
         r.mistaken = {w.weights, w.output};
         const auto bad = saturation(w.weights, correct), good = saturation(correct.weights, correct);
-        r.figures = {{"mean largest weight in a row", bad.first, good.first},
-                     {"mean row entropy (nats)", bad.second, good.second}};
+        add_figure(r, "mean largest weight in a row", bad.first, good.first);
+        add_figure(r, "mean row entropy (nats)", bad.second, good.second);
     } else if (name == "fp16-mask-fill") {
         r.correct = half_attention(q, k, v, correct.scale, correct, -float(half_max), true, fn);
         r.mistaken = half_attention(q, k, v, correct.scale, correct, -1e9f, false, fn);
-        r.figures = {{"NaN weights", double(nan_count(r.mistaken.weights)), double(nan_count(r.correct.weights))},
-                     {"NaN outputs", double(nan_count(r.mistaken.output)), double(nan_count(r.correct.output))}};
+        add_figure(r, "NaN weights", double(nan_count(r.mistaken.weights)), double(nan_count(r.correct.weights)));
+        add_figure(r, "NaN outputs", double(nan_count(r.mistaken.output)), double(nan_count(r.correct.output)));
     } else if (name == "keys-not-transposed") {
         if (n != d_k) {
             r.error = (error_text("Q K: Q is ") << shape_t{m, d_k} << " and K is " << shape_t{n, d_k}
                        << "; a matrix product needs Q's " << d_k << " columns to match K's " << n << " rows").str();
-            r.figures = {{"largest |weight difference|", std::nullopt, 0.0}};
+            add_figure(r, "largest |weight difference|", std::nullopt, 0.0);
             r.cells = zeros({m, n});
             return r;
         }
         // Q K = Q (K^T)^T: attention over the transposed keys computes exactly the mistake.
-        tensor key_t = tensor::from_shape({d_k, n});
+        tensor key_t = empty({d_k, n});
         kernels::transpose(k.data(), key_t.data(), n, d_k);
         const attention_result w = attention(q, key_t, v, opts, fn);
         r.mistaken = {w.weights, w.output};
@@ -338,9 +344,9 @@ mistake_result run_mistake(const std::string& name, const tensor& q, const tenso
         r.mistaken = {w.weights, w.output};
         // The padding symptom is about real tokens: a pad query's own weights are never used.
         const std::vector<char> counted = name == "no-causal-mask" ? std::vector<char>(m, true) : real_query_rows(opts, m, n, fn);
-        r.figures = {{name == "no-causal-mask" ? "largest weight on future tokens (one row's total)"
+        add_figure(r, name == "no-causal-mask" ? "largest weight on future tokens (one row's total)"
                                                : "largest weight a real token puts on pad tokens (one row's total)",
-                      leaked_weight(correct, w, counted), leaked_weight(correct, correct, counted)}};
+                   leaked_weight(correct, w, counted), leaked_weight(correct, correct, counted));
     }
     auto minus = [](const tensor& a, const tensor& b) {
         tensor d = a;
@@ -355,7 +361,7 @@ mistake_result run_mistake(const std::string& name, const tensor& q, const tenso
         largest = std::max(largest, double(std::abs(d)));
         r.cells.data()[i] = std::isnan(d) || std::abs(d) > cell_tolerance ? 1.0f : 0.0f;
     }
-    if (name == "keys-not-transposed") r.figures = {{"largest |weight difference|", largest, 0.0}};
+    if (name == "keys-not-transposed") add_figure(r, "largest |weight difference|", largest, 0.0);
     return r;
 }
 

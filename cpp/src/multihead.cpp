@@ -14,7 +14,7 @@ namespace {
 
 const std::string fn = "multiHeadAttention";
 
-void require_rank2(const tensor& t, const std::string& name, const char* expected) {
+void require_rank2(const tensor& t, const char* name, const char* expected) {
     if (t.dimension() != 2) {
         fail(error_text(fn) << ": " << name << " has shape " << shape_of(t) << "; expected a matrix "
             << expected);
@@ -34,7 +34,7 @@ void copy_block(const float* src, std::size_t src_stride, float* dst, std::size_
 // [n, h * d] -> [h, n, d]: head i takes columns [i * d, (i + 1) * d).
 tensor split_heads(const tensor& t, std::size_t h) {
     const std::size_t n = t.shape()[0], d = t.shape()[1] / h;
-    tensor r = tensor::from_shape({h, n, d});
+    tensor r = empty({h, n, d});
     for (std::size_t i = 0; i < h; ++i) copy_block(t.data() + i * d, h * d, r.data() + i * n * d, d, n, d);
     return r;
 }
@@ -43,7 +43,7 @@ tensor split_heads(const tensor& t, std::size_t h) {
 // the [h, n, d] memory as it lies.
 tensor merge_heads(const tensor& t, bool forget_transpose) {
     const std::size_t h = t.shape()[0], n = t.shape()[1], d = t.shape()[2];
-    tensor r = tensor::from_shape({n, h * d});
+    tensor r = empty({n, h * d});
     if (forget_transpose) {
         std::copy_n(t.data(), t.size(), r.data());
         return r;
@@ -55,7 +55,7 @@ tensor merge_heads(const tensor& t, bool forget_transpose) {
 // Columns [c0, c0 + w) of matrix t, as a contiguous [rows, w] tensor.
 tensor columns(const tensor& t, std::size_t c0, std::size_t w) {
     const std::size_t rows = t.shape()[0];
-    tensor r = tensor::from_shape({rows, w});
+    tensor r = empty({rows, w});
     copy_block(t.data() + c0, t.shape()[1], r.data(), w, rows, w);
     return r;
 }
@@ -67,12 +67,11 @@ tensor matmul(const tensor& a, const tensor& b, const std::string& where, const 
         fail(error_text(where) << ": " << b_name << " has " << b.shape()[0] << " rows but " << a_name
             << " has " << a.shape()[1] << " columns; expected them to match");
     }
-    tensor c = tensor::from_shape({a.shape()[0], b.shape()[1]});
+    tensor c = empty({a.shape()[0], b.shape()[1]});
     kernels::matmul(a.data(), b.data(), c.data(), a.shape()[0], a.shape()[1], b.shape()[1]);
     if (!kernels::all_finite(c.data(), c.size())) {
-        require_no_overflow(c.data(), shape_of(c), where, (error_text(a_name) << ' ' << b_name
-            << " at ").str(),
-                            (error_text(a_name) << " or " << b_name).str());
+        require_no_overflow(c.data(), shape_of(c), where, (error_text(a_name) << ' ' << b_name << " at ").str().c_str(),
+                            (error_text(a_name) << " or " << b_name).str().c_str());
     }
     return c;
 }
@@ -130,13 +129,13 @@ mha_result multi_head_attention(const mha_inputs& in) {
         r.head_outputs = std::move(a.output);
         r.concat = merge_heads(r.head_outputs, in.forget_merge_transpose);  // [n, D_v]
     } else {
-        r.q = tensor::from_shape({h, n, d_head});
-        r.k = tensor::from_shape({h, n, d_head});
-        r.v = tensor::from_shape({h, n, d_vh});
-        r.scores = tensor::from_shape({h, n, n});
-        r.weights = tensor::from_shape({h, n, n});
-        r.head_outputs = tensor::from_shape({h, n, d_vh});
-        r.concat = tensor::from_shape({n, d_v});
+        r.q = empty({h, n, d_head});
+        r.k = empty({h, n, d_head});
+        r.v = empty({h, n, d_vh});
+        r.scores = empty({h, n, n});
+        r.weights = empty({h, n, n});
+        r.head_outputs = empty({h, n, d_vh});
+        r.concat = empty({n, d_v});
         for (std::size_t i = 0; i < h; ++i) {
             // Head i uses only its own column slice of each projection.
             const tensor qi = matmul(in.x, columns(in.w_q, i * d_head, d_head), fn, "X", "Wq");

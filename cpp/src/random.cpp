@@ -42,7 +42,7 @@ tensor random_normal(const shape_t& shape, double stddev, double seed) {
         fail(error_text(fn) << ": stddev = " << stddev << "; expected a number from 0 to 1e37");
     }
     require_whole(seed, 0, 9007199254740991.0, fn, "seed", "2^53 - 1");
-    checked_size(shape, default_max_elements, fn + ": the tensor");
+    checked_size(shape, default_max_elements, fn, "the tensor");
     tensor t = empty(shape);
     normal_generator gen(static_cast<std::uint64_t>(seed));
     for (float& x : t) x = static_cast<float>(gen.normal() * stddev);

@@ -49,7 +49,7 @@ void dot_product_sampler::add(double count) {
         fail(error_text(sampler_fn) << ": add: " << count_ << " samples drawn, the most for dk = " << d_k_
             << "; expected no more calls to add");
     }
-    require_whole(count, 1, room, sampler_fn + ": add", "count", number_string(room));
+    require_whole(count, 1, room, sampler_fn + ": add", "count");
     const auto dims = static_cast<std::size_t>(d_k_);
     const std::size_t end = count_ + static_cast<std::size_t>(count);
     for (; count_ < end; ++count_) {

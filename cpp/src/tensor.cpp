@@ -11,28 +11,38 @@ namespace attnlab {
 // No iostreams here: in wasm they pull in the whole locale machinery (about 70 KB of code).
 std::string shape_string(const shape_t& shape) {
     std::string out = "[";
-    for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+        if (i) out += ", ";
+        out += std::to_string(shape[i]);
+    }
     return out + ']';
 }
 
 shape_t shape_of(const tensor& t) { return shape_t(t.shape().begin(), t.shape().end()); }
 
-std::size_t checked_size(const shape_t& shape, std::size_t limit, const std::string& where) {
+shape_t with_tail(const shape_t& lead, std::initializer_list<std::size_t> tail) {
+    // Appended one by one: vector::insert of a range is about 1.2 KB of wasm.
+    shape_t shape = lead;
+    for (std::size_t x : tail) shape.push_back(x);
+    return shape;
+}
+
+std::size_t checked_size(const shape_t& shape, std::size_t limit, const std::string& fn, const char* what) {
     std::size_t total = 1;
     for (std::size_t extent : shape) {
         if (extent != 0 && total > std::numeric_limits<std::size_t>::max() / extent) {
-            fail(error_text(where) << " " << shape << " is too large for memory");
+            fail(error_text(fn) << ": " << what << " " << shape << " is too large for memory");
         }
         total *= extent;
     }
     if (total > limit) {
-        fail(error_text(where) << " " << shape << " would take " << total
+        fail(error_text(fn) << ": " << what << " " << shape << " would take " << total
             << " floats, more than the limit of " << limit);
     }
     return total;
 }
 
-std::size_t to_size(double x, const std::string& fn, const std::string& name) {
+std::size_t to_size(double x, const char* fn, const char* name) {
     // The largest size_t that a double holds exactly: 2^32 - 1 in wasm32, 2^53 on 64-bit.
     constexpr double max = std::numeric_limits<std::size_t>::digits >= 53
                                ? 9007199254740992.0
@@ -43,7 +53,7 @@ std::size_t to_size(double x, const std::string& fn, const std::string& name) {
     return static_cast<std::size_t>(x);
 }
 
-int to_int(double x, const std::string& fn, const std::string& name) {
+int to_int(double x, const char* fn, const char* name) {
     constexpr double lo = std::numeric_limits<int>::min(), hi = std::numeric_limits<int>::max();
     if (!(std::floor(x) == x && x >= lo && x <= hi)) {
         fail(error_text(fn) << ": " << name << " = " << x << "; expected a whole number from " << lo << " to "
@@ -52,8 +62,8 @@ int to_int(double x, const std::string& fn, const std::string& name) {
     return static_cast<int>(x);
 }
 
-void require_no_overflow(const float* c, const shape_t& shape, const std::string& fn,
-                         const std::string& what, const std::string& inputs) {
+void require_no_overflow(const float* c, const shape_t& shape, const std::string& fn, const char* what,
+                         const char* inputs) {
     std::size_t size = 1;
     for (std::size_t extent : shape) size *= extent;
     if (kernels::all_finite(c, size)) return;
@@ -75,8 +85,7 @@ std::string index_string(const shape_t& shape, std::size_t flat) {
     return shape_string(index);
 }
 
-void require_finite(const tensor& t, const std::string& fn, const std::string& name,
-                    bool allow_neg_inf) {
+void require_finite(const tensor& t, const std::string& fn, const char* name, bool allow_neg_inf) {
     const float* p = t.data();
     const std::size_t size = t.size();
     if (kernels::all_finite(p, size)) return;  // the common case, vectorised
@@ -90,7 +99,7 @@ void require_finite(const tensor& t, const std::string& fn, const std::string& n
     }
 }
 
-void require_nonempty(const tensor& t, const std::string& fn, const std::string& name) {
+void require_nonempty(const tensor& t, const std::string& fn, const char* name) {
     for (std::size_t extent : t.shape()) {
         if (extent == 0) {
             fail(error_text(fn) << ": " << name << " has shape " << shape_of(t)
@@ -99,16 +108,24 @@ void require_nonempty(const tensor& t, const std::string& fn, const std::string&
     }
 }
 
-void require_whole(double x, double lo, double hi, const std::string& fn, const std::string& name,
-                   const std::string& hi_text) {
+void require_whole(double x, double lo, double hi, const std::string& fn, const char* name, const char* hi_text,
+                   const char* hi_note) {
     if (!(std::floor(x) == x && x >= lo && x <= hi)) {
-        fail(error_text(fn) << ": " << name << " = " << x << "; expected a whole number from " << lo << " to "
-            << hi_text);
+        error_text text(fn);
+        text << ": " << name << " = " << x << "; expected a whole number from " << lo << " to ";
+        if (hi_text) text << hi_text;
+        else text << hi;
+        if (hi_note) text << " (" << hi_note << ")";
+        fail(text);
     }
 }
 
 tensor empty(const shape_t& shape) {
     return tensor::from_shape(tensor::shape_type(shape.data(), shape.data() + shape.size()));
+}
+
+tensor empty(std::initializer_list<std::size_t> shape) {
+    return tensor::from_shape(tensor::shape_type(shape.begin(), shape.end()));
 }
 
 tensor zeros(const shape_t& shape) {

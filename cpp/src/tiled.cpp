@@ -63,8 +63,7 @@ tiled_result tiled_attention(const tensor& q, const tensor& k, const tensor& v, 
                 lse[i] = row_max[i - i0] + std::log(l);
             }
         };
-        detail::plan_tiles(masks, b, m, n, d_k, d_v, bq, bk, tally,
-                           [&](std::size_t i0, std::size_t i1, std::size_t j0, std::size_t j1) {
+        auto tile = [&](std::size_t i0, std::size_t i1, std::size_t j0, std::size_t j1) {
             if (i0 != block_start) {
                 if (block_start != m) finish(block_start);
                 block_start = i0;
@@ -98,7 +97,8 @@ tiled_result tiled_attention(const tensor& q, const tensor& k, const tensor& v, 
             kernels::matmul_packed(s.data(), packed.data(), pv.data(), rows, cols, d_v);
             float* o = out + i0 * d_v;
             for (std::size_t x = 0; x < rows * d_v; ++x) o[x] += pv[x];
-        });
+        };
+        detail::plan_tiles(masks, b, m, n, d_k, d_v, bq, bk, tally, detail::tile_visitor(tile));
         if (block_start != m) finish(block_start);
         if (!kernels::all_finite(out, m * d_v)) {
             require_no_overflow(r.output.data(), shape_of(r.output), fn, "the output", "V");

@@ -18,11 +18,6 @@ namespace {
 
 constexpr float neg_inf = -std::numeric_limits<float>::infinity();
 
-shape_t with_tail(shape_t lead, std::initializer_list<std::size_t> tail) {
-    lead.insert(lead.end(), tail);
-    return lead;
-}
-
 // Q, K, V checked as attention() checks them.
 tiled_setup check_inputs(const tensor& q, const tensor& k, const tensor& v, const std::string& fn) {
     detail::qkv_shapes s = detail::check_qkv(q, k, v, fn);
@@ -50,7 +45,7 @@ tiled_setup setup_tiled(const tensor& q, const tensor& k, const tensor& v, const
     r.block_q = block_size(opts.block_q, d.m, fn, "blockQ", "m, the number of queries");
     r.block_k = block_size(opts.block_k, d.n, fn, "blockK", "n, the number of keys");
     const shape_t out_shape = with_tail(d.lead, {d.m, d.d_v});
-    checked_size(out_shape, default_max_elements, fn + ": the output");
+    checked_size(out_shape, default_max_elements, fn, "the output");
     r.output = zeros(out_shape);
     r.lse = empty(with_tail(d.lead, {d.m}));
     std::fill(r.lse.begin(), r.lse.end(), neg_inf);
@@ -96,7 +91,7 @@ online_softmax_trace explain_online_softmax(const tensor& q, const tensor& k, co
     }
     std::size_t bk = std::min<std::size_t>(4, d.n);
     if (block) {
-        require_whole(*block, 1, static_cast<double>(d.n), fn, "block", std::to_string(d.n) + " (n, the number of keys)");
+        require_whole(*block, 1, static_cast<double>(d.n), fn, "block", nullptr, "n, the number of keys");
         bk = static_cast<std::size_t>(*block);
     }
     const attention_result full = attention(q, k, v, opts, fn);

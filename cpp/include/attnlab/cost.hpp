@@ -12,7 +12,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 
@@ -97,7 +96,7 @@ public:
     }
     exact_count& operator++() { return *this += exact_count(1); }
     /// @throws argument_error "<fn>: <what> is past 2^53, ...; expected smaller sizes"
-    double value(const std::string& fn, const std::string& what) const;
+    double value(const std::string& fn, const char* what) const;
 
 private:
     static constexpr std::uint64_t past = (std::uint64_t(1) << 53) + 1;
@@ -110,6 +109,23 @@ struct tile_tally {
     exact_count floats_read, multiply_adds, blocks_computed, blocks_skipped;
 };
 
+/// @brief What plan_tiles calls for each tile to compute: a pointer to the caller's callable
+/// and a function that calls it with (i0, i1, j0, j1). Nothing is copied or allocated; an
+/// empty visitor only tallies. (std::function would add its type-erasure classes, their
+/// type names and a copy of the callable to the wasm module, for a callable that is only
+/// ever called in place.)
+struct tile_visitor {
+    void* callable = nullptr;
+    void (*call)(void* callable, std::size_t i0, std::size_t i1, std::size_t j0, std::size_t j1) = nullptr;
+
+    tile_visitor() = default;
+    template <class F>
+    explicit tile_visitor(F& f)
+        : callable(&f), call([](void* c, std::size_t i0, std::size_t i1, std::size_t j0, std::size_t j1) {
+              (*static_cast<F*>(c))(i0, i1, j0, j1);
+          }) {}
+};
+
 /// @brief Walks the tiles of one batch slice: for each row block [i0, i1) of block_q rows,
 /// the key blocks [j0, j1) of block_k keys that at least one of its rows may see (by
 /// masks.range) are passed to `visit` in order; the others are skipped. Tallies the reads
@@ -117,8 +133,7 @@ struct tile_tally {
 /// An empty `visit` only tallies.
 void plan_tiles(const row_masks& masks, std::size_t batch, std::size_t m, std::size_t n,
                 std::size_t d_k, std::size_t d_v, std::size_t block_q, std::size_t block_k,
-                tile_tally& tally,
-                const std::function<void(std::size_t, std::size_t, std::size_t, std::size_t)>& visit);
+                tile_tally& tally, const tile_visitor& visit = {});
 
 /// @brief Floats the tiled kernel holds beyond inputs and output: a [bq, bk] score block, a
 /// key or value block packed for kernels::matmul_packed (the larger of the two), a [bq, d_v]
@@ -128,7 +143,7 @@ exact_count tiled_peak_extra(std::size_t block_q, std::size_t block_k, std::size
 /// @brief A block size: the default min(64, limit) when not given, else a whole number in
 /// 1..limit. @throws argument_error naming `name` and the limit
 std::size_t block_size(const std::optional<double>& given, std::size_t limit, const std::string& fn,
-                       const std::string& name, const std::string& limit_name);
+                       const char* name, const char* limit_name);
 
 }  // namespace detail
 

@@ -3,6 +3,7 @@
 /// @brief The tensor type used across the library and small helpers for shapes.
 
 #include <cstddef>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -25,9 +26,12 @@ std::string shape_string(const shape_t& shape);
 /// @brief The shape of `t` as a shape_t.
 shape_t shape_of(const tensor& t);
 
-/// @brief Product of extents; throws argument_error prefixed with `where` if it overflows
+/// @brief The shape [...lead, ...tail].
+shape_t with_tail(const shape_t& lead, std::initializer_list<std::size_t> tail);
+
+/// @brief Product of extents; throws argument_error "<fn>: <what> [shape] ..." if it overflows
 /// or exceeds `limit`.
-std::size_t checked_size(const shape_t& shape, std::size_t limit, const std::string& where);
+std::size_t checked_size(const shape_t& shape, std::size_t limit, const std::string& fn, const char* what);
 
 /// @brief A number as JavaScript would print it: "4", "0.5", "1e-60", "NaN", "-Infinity"
 /// (the shortest text that reads back as the same double).
@@ -38,37 +42,41 @@ std::string index_string(const shape_t& shape, std::size_t flat);
 
 /// @brief Throws argument_error if `t` holds NaN or +/-infinity (or -infinity only when
 /// `allow_neg_inf` is false), naming `fn`, `name` and the first offending index.
-void require_finite(const tensor& t, const std::string& fn, const std::string& name,
-                    bool allow_neg_inf = false);
+void require_finite(const tensor& t, const std::string& fn, const char* name, bool allow_neg_inf = false);
 
 /// @brief Throws argument_error if `t` has a zero extent, naming `fn` and `name`.
-void require_nonempty(const tensor& t, const std::string& fn, const std::string& name);
+void require_nonempty(const tensor& t, const std::string& fn, const char* name);
 
 /// @brief Throws argument_error "<fn>: <name> = <x>; expected a whole number from <lo> to
-/// <hi_text>" unless x is a whole number in [lo, hi].
-void require_whole(double x, double lo, double hi, const std::string& fn, const std::string& name,
-                   const std::string& hi_text);
+/// <hi_text>" unless x is a whole number in [lo, hi]. Without hi_text, hi is printed as a
+/// number; a hi_note follows in parentheses.
+void require_whole(double x, double lo, double hi, const std::string& fn, const char* name,
+                   const char* hi_text = nullptr, const char* hi_note = nullptr);
 
 /// @brief `x` as a size_t, after checking that it is a whole number from 0 to the largest
 /// size_t a double holds exactly; otherwise argument_error "<fn>: <name> = <x>; expected a
 /// whole number from 0 to <max>". For callers that receive sizes as doubles (JavaScript):
 /// it refuses only what cannot be narrowed; the function's own rules still apply after it.
-std::size_t to_size(double x, const std::string& fn, const std::string& name);
+std::size_t to_size(double x, const char* fn, const char* name);
 
 /// @brief `x` as an int, after checking that it is a whole number an int holds; otherwise
 /// argument_error "<fn>: <name> = <x>; expected a whole number from <min> to <max>". Like to_size, it only guards
 /// the narrowing; the function's own range rule follows.
-int to_int(double x, const std::string& fn, const std::string& name);
+int to_int(double x, const char* fn, const char* name);
 
 /// @brief Throws argument_error naming `fn` and `what` at the first entry of c[rows, cols] that
 /// is not finite: a product or sum of finite inputs that overflowed float32.
-void require_no_overflow(const float* c, const shape_t& shape, const std::string& fn,
-                         const std::string& what, const std::string& inputs);
+void require_no_overflow(const float* c, const shape_t& shape, const std::string& fn, const char* what,
+                         const char* inputs);
 
 /// @brief Makes a tensor of `shape` whose entries are left for the caller to fill. The one
 /// place a shape_t becomes a tensor's shape: in wasm, each way of building xtensor's shape
 /// type (from a vector, from a pointer range) is its own copy of the code.
 tensor empty(const shape_t& shape);
+
+/// @brief empty() for a shape written out, as in `empty({m, n})`: out of line, so a call site
+/// does not build xtensor's shape type itself.
+tensor empty(std::initializer_list<std::size_t> shape);
 
 /// @brief Makes a zero-filled tensor of `shape`.
 tensor zeros(const shape_t& shape);
