@@ -101,7 +101,7 @@ test('a typed row of "flies" is judged against the engine, and a miss is explain
   // The usual slips are named: the scaling left out, the exponentials not divided by their sum,
   // e to the raw scores, and a row that does not add up to 1. References: float64 in plain JS.
   const unscaledRef = reference.attentionHead([Q[1]], K, K, 1).weights[0];
-  const withUnscaled = { ...ctx, unscaled: Array.from(lab.explainRow(ex.Q, ex.K, ex.V, 1, { scaling: 'none' }).weights.data) };
+  const withUnscaled = { ...ctx, plain: lab.explainRow(ex.Q, ex.K, ex.V, 1, { scaling: 'none' }) };
   const list = (xs, digits) => xs.map((x) => x.toFixed(digits)).join(', ');
   assert.match(judgeRow('softmax', list(unscaledRef, 4), withUnscaled).message, /^Not quite: .*\. These are the weights without the scaling: the scores go into the softmax only after multiplying by 0\.5\. Scaled scores/);
   assert.match(judgeRow('softmax', list(ref.scaled[0].map(Math.exp), 2), withUnscaled).message, /\. These are the exponentials, not yet divided by their sum \(113\.10\d*\)\. Scaled/);

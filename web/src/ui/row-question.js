@@ -30,14 +30,12 @@ function matches(guess, row) {
  * The usual slips in a typed row of weights, named when the typed numbers are one of them:
  * the scaling left out, or the exponentials not yet divided by their sum. '' otherwise.
  */
-function slip(guess, d, unscaled) {
-  const raw = Array.from(d.expRaw.data);
-  if (unscaled && d.scale !== 1 && matches(guess, unscaled)) {
+function slip(guess, d, plain) {
+  if (plain && d.scale !== 1 && matches(guess, Array.from(plain.weights.data))) {
     return `These are the weights without the scaling: the scores go into the softmax only after multiplying by ${num(d.scale, 4)}. `;
   }
-  if (matches(guess, raw)) return `These are the exponentials, not yet divided by their sum (${num(d.sumRaw, 4)}). `;
-  const scores = Array.from(d.scores.data, Math.exp);
-  if (d.scale !== 1 && matches(guess, scores)) {
+  if (matches(guess, Array.from(d.expRaw.data))) return `These are the exponentials, not yet divided by their sum (${num(d.sumRaw, 4)}). `;
+  if (plain && d.scale !== 1 && matches(guess, Array.from(plain.expRaw.data))) {
     return `These are e to the power of the scores themselves: scale the scores first (times ${num(d.scale, 4)}), then divide each exponential by their sum. `;
   }
   const total = guess.reduce((a, b) => a + b, 0);
@@ -49,10 +47,10 @@ function slip(guess, d, unscaled) {
  * was furthest off.
  * @param kind 'score' | 'softmax'
  * @param d the engine's explainRow for this query; tokens the key tokens; q, K rows as arrays;
- *   unscaled the engine's weights of the row without scaling (explainRow, scaling 'none'), or null
+ *   plain the engine's explainRow of the same row without scaling (scaling 'none'), or null
  * @returns { ok, close, message } (ok=false: not a list of the right length; ask again)
  */
-function judgeRow(kind, text, { d, tokens, q, keys, unscaled = null }) {
+function judgeRow(kind, text, { d, tokens, q, keys, plain = null }) {
   const guess = parseList(text);
   const actual = Array.from(kind === 'score' ? d.scores.data : d.weights.data);
   const n = actual.length;
@@ -70,7 +68,7 @@ function judgeRow(kind, text, { d, tokens, q, keys, unscaled = null }) {
     why = `For "${t}": q\u00b7k = ${q.map((x, c) => `${num(x, 2)}\u00d7${num(k[c], 2)}`).join(' + ')} = ${num(actual[worst], 4)}: multiply matching entries and add them.`;
   } else {
     const scaled = Array.from(d.scaled.data), raw = Array.from(d.expRaw.data);
-    why = `${slip(guess, d, unscaled)}Scaled scores ${vector(scaled, 4)} (the scores times ${num(d.scale, 4)}); e to the power of each: ${vector(raw, 4)}, which add up to ${num(d.sumRaw, 4)}. `
+    why = `${slip(guess, d, plain)}Scaled scores ${vector(scaled, 4)} (the scores times ${num(d.scale, 4)}); e to the power of each: ${vector(raw, 4)}, which add up to ${num(d.sumRaw, 4)}. `
       + `Each weight is its exponential divided by that sum: for "${t}", ${num(raw[worst], 4)} \u00f7 ${num(d.sumRaw, 4)} = ${num(actual[worst], 4)}.`;
   }
   return { ok: true, close: false, message: `Not quite: the engine gives ${engine}. ${why}` };

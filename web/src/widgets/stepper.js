@@ -89,8 +89,8 @@ class AttentionStepper extends LabElement {
         judge: (text) => {
           const d = this.lab.explainRow(this.inputs.Q, this.inputs.K, this.inputs.V, i, this.options);
           const rows = (t) => Array.from({ length: t.shape[0] }, (_, r) => Array.from(t.data.subarray(r * t.shape[1], (r + 1) * t.shape[1])));
-          const unscaled = kind === 'softmax' ? this.unscaledWeights(i) : null;
-          return judgeRow(kind, text, { d, tokens: this.inputs.tokens, q: rows(this.inputs.Q)[i], keys: rows(this.inputs.K), unscaled });
+          const plain = kind === 'softmax' ? this.unscaledRow(i) : null;
+          return judgeRow(kind, text, { d, tokens: this.inputs.tokens, q: rows(this.inputs.Q)[i], keys: rows(this.inputs.K), plain });
         },
         skip: 'Show me without guessing',
         onReveal: () => { this.answered[kind] = true; this.render(); },
@@ -141,17 +141,17 @@ class AttentionStepper extends LabElement {
     else if (active === this.back && this.back.disabled) this.next.focus();
   }
 
-  /** Row i's weights without the 1/sqrt(d_k) scale (other options kept): the comparison column, and a slip the row question names. */
-  unscaledWeights(i) {
+  /** The engine's row i without the 1/sqrt(d_k) scale (other options kept): the comparison column, and the slips the row question names. */
+  unscaledRow(i) {
     const { scale, ...rest } = this.options;
-    return Array.from(this.lab.explainRow(this.inputs.Q, this.inputs.K, this.inputs.V, i, { ...rest, scaling: 'none' }).weights.data);
+    return this.lab.explainRow(this.inputs.Q, this.inputs.K, this.inputs.V, i, { ...rest, scaling: 'none' });
   }
 
   render(save = true) {
     const { tokens, Q, K, V, X } = this.inputs;
     const i = this.token;
     const d = this.lab.explainRow(Q, K, V, i, this.options);
-    const unscaled = this.unscaledWeights(i);
+    const unscaled = Array.from(this.unscaledRow(i).weights.data);
     const focused = this.shadowRoot.activeElement;
     const focusKey = focused && this.panel.contains(focused) && focused.dataset ? focused.dataset.key : null;
     this.derivationData = d;
