@@ -81,7 +81,10 @@ async function openSettled(browser, url, opts) {
 
 /**
  * Starts tracing a page's main-thread tasks; `stop()` ends the trace and resolves to the tasks,
- * each { cpu, wall } in milliseconds, in order. CPU time is what the page's own work costs; a
+ * each { cpu, wall, painted } in milliseconds, in order. `painted` (given `url`) says the task
+ * ended after the page's first contentful paint: the tasks before it build the page's first
+ * frame, when there is nothing on screen yet for a reader to use (Lighthouse's Total Blocking
+ * Time counts from that paint on for the same reason). CPU time is what the page's own work costs; a
  * task's wall time (what the longtask API reports) also counts the time it waited for a core,
  * so on a busy machine it measures the machine. Given `url`, only the renderer that parsed
  * that document counts (start before page.goto); otherwise every renderer's main thread.
@@ -91,7 +94,7 @@ async function traceTasks(page, { url } = {}) {
   const events = [];
   cdp.on('Tracing.dataCollected', (d) => events.push(...d.value));
   const complete = new Promise((resolve) => cdp.on('Tracing.tracingComplete', resolve));
-  await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', 'devtools.timeline'] }, transferMode: 'ReportEvents' });
+  await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', 'devtools.timeline', 'loading'] }, transferMode: 'ReportEvents' });
   return {
     async stop() {
       await cdp.send('Tracing.end');
@@ -102,8 +105,9 @@ async function traceTasks(page, { url } = {}) {
       const mains = new Set(events.filter((e) => e.name === 'thread_name' && e.args && e.args.name === 'CrRendererMain' && (!parsed || e.pid === parsed.pid))
         .map((e) => `${e.pid}:${e.tid}`));
       if (!mains.size) throw new Error('traceTasks: the trace names no renderer main thread');
+      const fcp = parsed && events.find((e) => e.name === 'firstContentfulPaint' && e.pid === parsed.pid);
       return events.filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && mains.has(`${e.pid}:${e.tid}`) && e.tdur !== undefined)
-        .sort((a, b) => a.ts - b.ts).map((e) => ({ cpu: e.tdur / 1000, wall: e.dur / 1000 }));
+        .sort((a, b) => a.ts - b.ts).map((e) => ({ cpu: e.tdur / 1000, wall: e.dur / 1000, painted: fcp ? e.ts + e.dur > fcp.ts : undefined }));
     },
   };
 }
