@@ -7,8 +7,9 @@
 // start-up. Once optimised it is as fast as embind's loop for short keys and faster for long
 // names (String.fromCharCode.apply on a subarray, or a TextDecoder, would be about twice as
 // slow on the short keys that val objects set). Bytes read past the terminating zero are
-// cut off by the slice.
-mergeInto(LibraryManager.library, {
+// cut off by the slice. Newer emscripten spells mergeInto addToLibrary, and may not use
+// readLatin1String at all (then this is left out of the glue).
+(typeof addToLibrary === 'function' ? addToLibrary : (lib) => mergeInto(LibraryManager.library, lib))({
   $readLatin1String__deps: [],
   $readLatin1String: function (ptr) {
     var end = HEAPU8.indexOf(0, ptr);
