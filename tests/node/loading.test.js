@@ -166,3 +166,15 @@ test('starting the engine leaves the optimising compiler idle: no glue function 
   const marked = out.split('\n').filter((line) => line.includes('for optimization'));
   assert.deepEqual(marked, [], 'functions V8 marked for optimisation during the start-up');
 });
+
+test('starting the engine builds no TextDecoder (the glue decodes its short strings itself)', () => {
+  const out = require('child_process').execFileSync(process.execPath, ['-e',
+    `const T = globalThis.TextDecoder; let built = 0;
+    globalThis.TextDecoder = class extends T { constructor(...args) { super(...args); built++; } };
+    require(${JSON.stringify(path.join(root, 'index.js'))}).loadAttentionLab().then((lab) => {
+      console.log(JSON.stringify({ built, message: (() => { try { lab.softmax([1], { axis: 3 }); } catch (e) { return e.message; } })() }));
+    });`], { encoding: 'utf8' });
+  const got = JSON.parse(out);
+  assert.equal(got.built, 0, 'TextDecoders built while the engine started');
+  assert.match(got.message, /^softmax: /, 'an engine message still reaches JavaScript whole');
+});
