@@ -156,3 +156,25 @@ test('with the bytes in hand (node) the engine is ready before the event loop tu
   assert.equal(turned, false, 'a setImmediate callback ran before the engine was ready');
   assert.equal(lab.attention([[1, 0]], [[1, 0], [0, 1]], [[1], [3]]).output.data.length, 1);
 });
+
+test('starting the engine leaves the optimising compiler idle: no glue function gets hot enough for TurboFan', () => {
+  // V8 optimises a function that a start-up runs hot on a worker thread, CPU the start-up needs
+  // on a small machine (embind's readLatin1String did: cpp/bindings/library_embind_names.js).
+  const out = require('child_process').execFileSync(process.execPath, ['--trace-opt', '-e',
+    `require(${JSON.stringify(path.join(root, 'index.js'))}).loadAttentionLab().then(() => console.log('ready'))`], { encoding: 'utf8' });
+  assert.match(out, /^ready$/m);
+  const marked = out.split('\n').filter((line) => line.includes('for optimization'));
+  assert.deepEqual(marked, [], 'functions V8 marked for optimisation during the start-up');
+});
+
+test('starting the engine builds no TextDecoder (the glue decodes its short strings itself)', () => {
+  const out = require('child_process').execFileSync(process.execPath, ['-e',
+    `const T = globalThis.TextDecoder; let built = 0;
+    globalThis.TextDecoder = class extends T { constructor(...args) { super(...args); built++; } };
+    require(${JSON.stringify(path.join(root, 'index.js'))}).loadAttentionLab().then((lab) => {
+      console.log(JSON.stringify({ built, message: (() => { try { lab.softmax([1], { axis: 3 }); } catch (e) { return e.message; } })() }));
+    });`], { encoding: 'utf8' });
+  const got = JSON.parse(out);
+  assert.equal(got.built, 0, 'TextDecoders built while the engine started');
+  assert.match(got.message, /^softmax: /, 'an engine message still reaches JavaScript whole');
+});
