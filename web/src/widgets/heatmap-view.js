@@ -19,7 +19,7 @@ class HeatmapView {
    * @param opts { label, onCell(cell) on focus/hover, onPick(cell) on click/Enter, digits,
    *   words: { rowWord, colWord, valueWord } for axis titles, readout and cell names,
    *   readout: an element to read cells out into (shared by small multiples), readoutPrefix,
-   *   title, caption() and settings() for exported files; exportable: false drops the menu;
+   *   title, caption() and settings() for exported files (the legend carries the export menu);
    *   scale: a colour scale from ui/diverging.js (default viridis over [0, 1]), replaceable
    *   with setScale; maskLegend: false leaves the masked-cell key out of the legend }
    */
@@ -53,7 +53,7 @@ class HeatmapView {
     this.legendHigh = h('span', {}, this.scale.high);
     this.legend = h('div', { class: 'al-legend', part: 'legend' }, this.legendLow, this.legendBar, this.legendHigh,
       opts.maskLegend === false ? null : h('span', {}, h('span', { class: 'al-legend-mask', 'aria-hidden': 'true' }), ' masked (\u2212\u221e before softmax)'));
-    if (opts.exportable !== false) this.legend.append(exportMenu(() => this.figure(), { label: opts.title || opts.label }).root);
+    this.legend.append(exportMenu(() => this.figure(), { label: opts.title || opts.label }).root);
     this.root = h('div', { class: 'al-heatmap-wrap' }, this.canvasAxes, h('div', { class: 'al-scroll' }, this.grid, this.canvas), opts.readout ? null : this.live, this.legend);
     this.size = null;
   }
