@@ -60,33 +60,26 @@ function ticks(lo, hi, count = 5) {
  */
 const TEXT_SIZES = [{ size: 11 }, { maxWidth: 520, size: 14 }, { maxWidth: 440, size: 17 }, { maxWidth: 360, size: 20 }];
 
-// A tick label's extent along its axis, in viewBox units at text size `size`: digits are
-// about 0.6 em wide in the fonts charts fall back to, and 0.75 em high.
-const labelWidth = (label, size) => 0.6 * size * label.length;
-const labelHeight = (label, size) => 0.75 * size;
+// A tick label's extent along its axis, in ems: digits are about 0.6 em wide in the fonts
+// charts fall back to, and 0.75 em high.
+const labelWidth = (label) => 0.6 * label.length;
+const labelHeight = () => 0.75;
 
 /**
  * Which labels of an axis show at each text size: every label where they fit, else every
  * 2nd, every 4th, ... (from the first), so each larger size shows a subset of the smaller's.
  * Neighbouring labels keep one em of space between them.
- * @param ticks [{ at, label }] in axis order; extent(label, size) its length along the axis
+ * @param ticks [{ at, label }] in axis order; extent(label): its length along the axis in ems
  * @return for each tick, the index into TEXT_SIZES from which it is hidden (TEXT_SIZES.length: never)
  */
 function thinTicks(ticks, extent) {
-  const hideFrom = ticks.map(() => TEXT_SIZES.length);
-  TEXT_SIZES.forEach(({ size }, level) => {
-    let stride = 1;
-    const fits = (k) => {
-      for (let i = k; i < ticks.length; i += k) {
-        const a = ticks[i - k], b = ticks[i];
-        if (Math.abs(b.at - a.at) < (extent(a.label, size) + extent(b.label, size)) / 2 + size) return false;
-      }
-      return true;
-    };
-    while (2 * stride < ticks.length && !fits(stride)) stride *= 2;
-    ticks.forEach((_, i) => { if (i % stride && hideFrom[i] > level) hideFrom[i] = level; });
-  });
-  return hideFrom;
+  let stride = 1;
+  return TEXT_SIZES.reduce((hide, { size }, level) => {
+    const fits = () => ticks.every((b, i) => i < stride || i % stride
+      || Math.abs(b.at - ticks[i - stride].at) >= size * ((extent(b.label) + extent(ticks[i - stride].label)) / 2 + 1));
+    while (2 * stride < ticks.length && !fits()) stride *= 2;
+    return hide.map((h, i) => (i % stride && h > level ? level : h));
+  }, ticks.map(() => TEXT_SIZES.length));
 }
 
 /** "M x y L x y ..." through the points. */

@@ -219,7 +219,7 @@ class AttentionStepper extends LabElement {
 
   /** The working behind a number (monospace, so its lines align), or, with none, the hint in prose. */
   showDerivation(text) {
-    this.derivation.classList.toggle('al-hint', !text);
+    this.derivation.classList.toggle('al-muted', !text);
     this.derivation.textContent = text || 'Focus or hover a number to see where it comes from.';
   }
 

@@ -79,13 +79,13 @@ button:disabled { opacity: .5; cursor: default; }
 .al-term { padding: 0 .1em; border-radius: 4px; }
 .al-term-active { background: var(--_hl); color: var(--_hl-fg); }
 .al-narration { min-height: 3em; padding: calc(.5 * var(--_rem)) calc(.75 * var(--_rem)); background: var(--_panel); border-radius: 8px; }
-.al-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }
+.al-sr, .al-heads.al-compact .al-axis-query > span { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }
 .al-table { border-collapse: collapse; font-variant-numeric: tabular-nums; margin: calc(.25 * var(--_rem)) 0; }
 .al-table th, .al-table td { border: 1px solid var(--_line); padding: calc(.2 * var(--_rem)) calc(.45 * var(--_rem)); text-align: right; }
 .al-table td { white-space: nowrap; }
 .al-table th { background: var(--_panel); text-align: left; font-weight: 600; }
 .al-table tr.al-current td, .al-table tr.al-current th { background: var(--_hl); color: var(--_hl-fg); }
-.al-scroll { overflow-x: auto; max-width: 100%; scroll-padding-inline: calc(1.5 * var(--_rem)); }
+.al-scroll { overflow-x: auto; max-width: 100%; --_fade: calc(1.5 * var(--_rem)); scroll-padding-inline: var(--_fade); }
 /* A box that scrolls sideways fades out on each side that has more to show: phones hide
    scrollbars. A scroll-driven animation follows the box's own scroll position; a box with
    nothing to scroll has no timeline, so no fade. Focus scrolls things clear of the fades
@@ -95,16 +95,13 @@ button:disabled { opacity: .5; cursor: default; }
   .al-scroll:focus-visible { outline-offset: -3px; }
 }
 @keyframes al-more {
-  from, 2%, 98%, to {
-    mask-image: linear-gradient(to right, transparent, #000 calc(1.5 * var(--_rem)), #000 calc(100% - 1.5 * var(--_rem)), transparent);
-    mask-repeat: no-repeat; mask-position: 0 0; mask-size: 100% 100%;
-  }
-  from { mask-position: calc(-1.5 * var(--_rem)) 0; }
-  from, to { mask-size: calc(100% + 1.5 * var(--_rem)) 100%; }
+  from { mask: linear-gradient(90deg, #0000, #000 var(--_fade), #000 calc(100% - var(--_fade)), #0000) calc(-1 * var(--_fade)) 0 / calc(100% + var(--_fade)) 100% no-repeat; }
+  2%, 98% { mask: linear-gradient(90deg, #0000, #000 var(--_fade), #000 calc(100% - var(--_fade)), #0000) 0 0 / 100% 100% no-repeat; }
+  to { mask: linear-gradient(90deg, #0000, #000 var(--_fade), #000 calc(100% - var(--_fade)), #0000) 0 0 / calc(100% + var(--_fade)) 100% no-repeat; }
 }
 .al-cell-button { font-variant-numeric: tabular-nums; min-width: calc(3.2 * var(--_rem)); }
 .al-derivation { font-family: ui-monospace, "SF Mono", Menlo, Consolas, monospace; font-size: .88em; min-height: 1.5em; white-space: pre-wrap; }
-.al-derivation.al-hint { font-family: inherit; font-size: .9em; color: var(--_muted); white-space: normal; }
+.al-derivation.al-muted { font-family: inherit; white-space: normal; }
 .al-bar { display: inline-block; height: calc(.8 * var(--_rem)); background: var(--_accent); border-radius: 3px; vertical-align: middle; }
 .al-heatmap-wrap { display: inline-block; max-width: 100%; }
 .al-heatmap { display: grid; gap: 2px; font-variant-numeric: tabular-nums; font-size: calc(.8 * var(--_rem)); }
@@ -156,9 +153,8 @@ button:disabled { opacity: .5; cursor: default; }
 .al-heads.al-compact .al-heatmap { grid-template-columns: calc(2.2 * var(--_rem)) repeat(var(--al-cols), calc(1 * var(--_rem))) !important; gap: 1px; }
 .al-heads.al-compact .al-cell { min-width: 0; }
 .al-heads.al-compact .al-heatmap [role="columnheader"], .al-heads.al-compact .al-heatmap [role="rowheader"] { font-size: 11px; padding: 0 1px; }
-/* Small multiples: the note above them names the axes once, for every head (the corner's name stays for screen readers). */
+/* Small multiples: the note above them names the axes once, for every head (the corner's name stays for screen readers, .al-sr). */
 .al-heads.al-compact .al-heatmap .al-axis-key { display: none; }
-.al-heads.al-compact .al-heatmap .al-axis-query > span { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 .al-heads.al-compact .al-legend { display: none; }
 .al-head, .al-matrix { margin: 0; }
 .al-head figcaption, .al-matrix-title { font-size: calc(.85 * var(--_rem)); color: var(--_muted); }

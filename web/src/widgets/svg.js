@@ -24,9 +24,9 @@ function lineChart(opts) {
   const svg = s('svg', { class: 'al-chart', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-labelledby': titleId },
     s('title', { id: titleId }, `${opts.title}. ${opts.desc}`));
   svg.append(s('line', { class: 'al-axis', x1: L, y1: bottom, x2: right, y2: bottom }), s('line', { class: 'al-axis', x1: L, y1: T, x2: L, y2: bottom }));
-  // A label left out at some text size (ui/chart.js thinTicks) carries the class the
-  // stylesheet hides it with from that size on.
-  const thin = (t) => (t.hideFrom < chart.TEXT_SIZES.length ? { class: `al-thin-${t.hideFrom}` } : {});
+  // A label's class names the text size from which the stylesheet leaves it out (ui/chart.js
+  // thinTicks; al-thin-4, never, has no rule); one left out at every size is not drawn.
+  const thin = (t) => ({ class: `al-thin-${t.hideFrom}` });
   for (const t of g.xTicks) {
     svg.append(s('line', { class: 'al-axis', x1: t.at, y1: bottom, x2: t.at, y2: bottom + 3 }));
     if (t.hideFrom) svg.append(s('text', { x: t.at, y: bottom + 14, 'text-anchor': 'middle', ...thin(t) }, t.label));
