@@ -93,7 +93,11 @@ test('the stepper narrates ties, spread-out rows and the unscaled comparison fro
   assert.match(text, new RegExp(`most of its attention on "arrow" \\(${flies[4].toFixed(2)}\\)`));
   assert.match(text, new RegExp(`"arrow" would get ${fliesNone[4].toFixed(2)} instead of ${flies[4].toFixed(2)}`));
   assert.equal(fliesNone[4].toFixed(2), '0.95');
-  assert.deepEqual(await p.$$eval('#lab td.al-unscaled', (tds) => tds.map((td) => td.textContent)), fliesNone.map((w) => w.toFixed(2)));
+  // Both weight columns follow the stepper's one rule: 3 decimals, trailing zeros dropped (a
+  // weight too small to show there in scientific notation).
+  const three = (w) => (w !== 0 && w < 5e-4 ? w.toExponential(1) : String(Number(w.toFixed(3))));
+  assert.deepEqual(await p.$$eval('#lab td.al-unscaled', (tds) => tds.map((td) => td.textContent)), fliesNone.map(three));
+  assert.deepEqual(await p.$$eval('#lab [data-key^="weight:"]', (els) => els.map((e) => e.textContent)), flies.map(three));
   const d = lab.explainRow(ex.Q, ex.K, ex.V, 1, {});
   assert.equal(await p.textContent('#lab [data-sum="shifted"]'), num(d.sumShifted, 4));
   assert.equal(await p.textContent('#lab [data-sum="raw"]'), num(d.sumRaw, 4));
@@ -105,6 +109,41 @@ test('the stepper narrates ties, spread-out rows and the unscaled comparison fro
   text = await p.textContent('#lab .al-narration');
   assert.doesNotMatch(text, /mostly/);
   assert.match(text, /no single source: the weights are spread over time 0\.46, /);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test("the stepper's help line reads as prose, in the widget's font; the working behind a number is monospace", async () => {
+  const { page: p, problems, close } = await open('lesson-1.html');
+  const fonts = () => p.$eval('#lab', (el) => ['.al-derivation', '.al-narration'].map((s) => getComputedStyle(el.shadowRoot.querySelector(s)).fontFamily));
+  await p.click('#lab button[aria-pressed] >> text="time"');
+  await p.click('#lab button:has-text("Next")');
+  assert.match(await p.textContent('#lab .al-derivation'), /^Focus or hover a number/);
+  const [help, prose] = await fonts();
+  assert.equal(help, prose);
+  assert.doesNotMatch(help, /monospace/);
+  await p.hover('#lab [data-key="score:4"]');
+  assert.match(await p.textContent('#lab .al-derivation'), /^q\u00b7k\(arrow\) = /);
+  assert.match((await fonts())[0], /monospace/);
+  await p.click('#lab button:has-text("Next")');
+  assert.equal((await fonts())[0], prose, 'the next step starts again with the help line, in prose');
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('a pasted 300-word text is refused with its true length: nothing is cut off first', async () => {
+  const { page: p, problems, close } = await open('lesson-1.html');
+  await p.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  const words = Array.from({ length: 300 }, (_, i) => ['attention', 'is', 'a', 'weighted', 'average', 'of', 'values'][i % 7]);
+  await p.evaluate((text) => navigator.clipboard.writeText(text), words.join(' '));
+  const input = '#lab .al-sentence input';
+  await p.click(input);
+  await p.keyboard.press('Control+A');
+  await p.keyboard.press('Control+V');
+  assert.equal(await p.inputValue(input), words.join(' '), 'the box holds the whole paste');
+  await p.keyboard.press('Enter');
+  assert.match(await p.textContent('#lab .al-sentence-message'), /^Type 2 to 12 words separated by spaces \(your text has 300 words\)\.$/);
+  assert.deepEqual((await stateOf(p, '#lab')).tokens, ['time', 'flies', 'like', 'an', 'arrow']);
   assert.deepEqual(problems, []);
   await close();
 });
@@ -140,7 +179,7 @@ test("the learner's own sentence gets seeded vectors, a limit with a message, an
   const input = '#lab .al-sentence input';
   await p.fill(input, 'one two three four five six seven eight nine ten eleven twelve thirteen');
   await p.press(input, 'Enter');
-  assert.match(await p.textContent('#lab .al-sentence-message'), /2 to 12 words .*you typed 13/);
+  assert.match(await p.textContent('#lab .al-sentence-message'), /2 to 12 words .*your text has 13 words\)/);
   assert.deepEqual((await stateOf(p, '#lab')).tokens, ['time', 'flies', 'like', 'an', 'arrow']);
   await p.fill(input, 'the cat sat on the mat');
   await p.click('#lab button:has-text("Use it")');
@@ -343,6 +382,33 @@ test('on a 390 px phone no page scrolls sideways, no widget text is under 11 px,
     });
     assert.equal(result.scroll, 0, `${page} scrolls sideways`);
     assert.deepEqual(result.small.slice(0, 10), [], `${page} has text under 11 px`);
+    await close();
+  }
+});
+
+test("the scaling experiment's axis labels never overlap: all ten d_k at 1280 px, every other one at 390 px", async () => {
+  for (const width of [1280, 390]) {
+    const { page: p, problems, close } = await open('lesson-2.html', { width, height: 900 });
+    await p.click('#scaling button:has-text("Show the results without guessing")');
+    await p.waitForFunction(() => document.querySelector('#scaling').shadowRoot.querySelectorAll('svg.al-chart').length === 2, null, { timeout: 10000 });
+    const charts = await p.$eval('#scaling', (el) => Array.from(el.shadowRoot.querySelectorAll('svg.al-chart'), (svg) => {
+      const shown = (t) => t.getClientRects().length > 0;
+      const box = (t) => { const r = t.getBoundingClientRect(); return { text: t.textContent, middle: t.getAttribute('text-anchor') === 'middle', left: r.left, right: r.right, top: r.top, bottom: r.bottom }; };
+      // The tick labels (the axis titles have room of their own).
+      const texts = Array.from(svg.querySelectorAll(':scope > text')).filter((t) => shown(t) && !t.hasAttribute('transform') && t.getAttribute('y') < svg.viewBox.baseVal.height - 10).map(box);
+      return { texts, x: texts.filter((t) => t.middle && /^\d+$/.test(t.text)).map((t) => t.text) };
+    }));
+    for (const [k, chart] of charts.entries()) {
+      assert.deepEqual(chart.x, width === 1280 ? ['1', '2', '4', '8', '16', '32', '64', '128', '256', '512'] : ['1', '4', '16', '64', '256'], `chart ${k + 1} at ${width} px`);
+      const t = chart.texts;
+      for (let i = 0; i < t.length; i++) {
+        for (let j = i + 1; j < t.length; j++) {
+          const apart = t[i].right <= t[j].left || t[j].right <= t[i].left || t[i].bottom <= t[j].top || t[j].bottom <= t[i].top;
+          assert.ok(apart, `chart ${k + 1} at ${width} px: "${t[i].text}" and "${t[j].text}" overlap`);
+        }
+      }
+    }
+    assert.deepEqual(problems, []);
     await close();
   }
 });

@@ -202,6 +202,25 @@ test('chart layout maps domains to pixels and picks round ticks', () => {
   assert.equal(chart.path([[0, 0], [1.25, 2]]), 'M0.0 0.0 L1.3 2.0');
 });
 
+test('chart tick labels thin out as chart text grows: every d_k at the smallest size, every other one from 17 units, never closer than an em', () => {
+  const g = chart.lineLayout({ xs: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512], yMax: 25, series: [] });
+  const shownAt = (ticks, level) => ticks.filter((t) => t.hideFrom > level);
+  assert.deepEqual(chart.TEXT_SIZES.map((_, level) => shownAt(g.xTicks, level).map((t) => t.value)), [
+    [1, 2, 4, 8, 16, 32, 64, 128, 256, 512], [1, 2, 4, 8, 16, 32, 64, 128, 256, 512], [1, 4, 16, 64, 256], [1, 4, 16, 64, 256]]);
+  assert.ok(g.yTicks.every((t) => t.hideFrom === chart.TEXT_SIZES.length), 'six y labels fit at every size');
+  // Seven sizes to n = 16384 on a log-y axis of eight decades (the cost lab's charts).
+  const cost = chart.lineLayout({ xs: [256, 512, 1024, 2048, 4096, 8192, 16384], yLog: true, yMin: 0.001, yMax: 5000, series: [] });
+  for (const [level, { size }] of chart.TEXT_SIZES.entries()) {
+    // The layout's bound (a digit at most 0.6 em wide); tests/browser/teaching.test.js measures real glyphs.
+    const xs = shownAt(cost.xTicks, level);
+    for (let i = 1; i < xs.length; i++) assert.ok(xs[i].at - xs[i - 1].at >= 0.6 * size * (xs[i].label.length + xs[i - 1].label.length) / 2 + size, `x labels ${xs[i - 1].label}, ${xs[i].label} at ${size}`);
+    const ys = shownAt(cost.yTicks, level);
+    for (let i = 1; i < ys.length; i++) assert.ok(ys[i - 1].at - ys[i].at >= 1.75 * size, `y labels ${ys[i - 1].label}, ${ys[i].label} at ${size}`);
+    assert.ok(xs.length >= 4 && ys.length >= 4, `at ${size} units at least four labels per axis remain`);
+  }
+  assert.deepEqual(shownAt(cost.xTicks, 3).map((t) => t.value), [256, 1024, 4096, 16384]);
+});
+
 test('the stepper has the four operations in order, each with a formula', () => {
   assert.deepEqual(STEPS.map((s) => s.id), ['project', 'score', 'softmax', 'sum']);
   for (const s of STEPS) assert.ok(FORMULAS[s.formula], `formula for ${s.id}`);

@@ -52,6 +52,36 @@ function ticks(lo, hi, count = 5) {
   return out;
 }
 
+/**
+ * Chart text is in viewBox units (W = 480 wide), and a chart shrinks with its widget, so on a
+ * narrower widget its text is set larger to stay 11 CSS px or more once scaled: from each
+ * widget width (CSS px, the frame's inline size) down, this size. The stylesheet's container
+ * queries and the tick thinning below both come from this table.
+ */
+const TEXT_SIZES = [{ size: 11 }, { maxWidth: 520, size: 14 }, { maxWidth: 440, size: 17 }, { maxWidth: 360, size: 20 }];
+
+// A tick label's extent along its axis, in ems: digits are about 0.6 em wide in the fonts
+// charts fall back to, and 0.75 em high.
+const labelWidth = (label) => 0.6 * label.length;
+const labelHeight = () => 0.75;
+
+/**
+ * Which labels of an axis show at each text size: every label where they fit, else every
+ * 2nd, every 4th, ... (from the first), so each larger size shows a subset of the smaller's.
+ * Neighbouring labels keep one em of space between them.
+ * @param ticks [{ at, label }] in axis order; extent(label): its length along the axis in ems
+ * @return for each tick, the index into TEXT_SIZES from which it is hidden (TEXT_SIZES.length: never)
+ */
+function thinTicks(ticks, extent) {
+  let stride = 1;
+  return TEXT_SIZES.reduce((hide, { size }, level) => {
+    const fits = () => ticks.every((b, i) => i < stride || i % stride
+      || Math.abs(b.at - ticks[i - stride].at) >= size * ((extent(b.label) + extent(ticks[i - stride].label)) / 2 + 1));
+    while (2 * stride < ticks.length && !fits()) stride *= 2;
+    return hide.map((h, i) => (i % stride && h > level ? level : h));
+  }, ticks.map(() => TEXT_SIZES.length));
+}
+
 /** "M x y L x y ..." through the points. */
 function path(points) {
   return points.map(([x, y], i) => `${i ? 'L' : 'M'}${x.toFixed(1)} ${y.toFixed(1)}`).join(' ');
@@ -60,9 +90,10 @@ function path(points) {
 /**
  * Geometry of a log-x line chart, shared by the on-page SVG and the exported files.
  * @param opts { xs: number[] (> 0, ascending), yMax, series: [{ ys }], yLog?: a log-10 y
- *   axis from yMin to yMax (both > 0), xTicks?: the x values to label (default all of xs) }; a y that is null or not finite (a size not
+ *   axis from yMin to yMax (both > 0) }; a y that is null or not finite (a size not
  *   measured) leaves its point out
- * @return { W, H, plot: { left, right, top, bottom }, xTicks, yTicks: [{ value, at, label }], series: [points] }
+ * @return { W, H, plot: { left, right, top, bottom }, xTicks, yTicks: [{ value, at, label, hideFrom }], series: [points] },
+ *   hideFrom: the TEXT_SIZES index from which the label is left out so its neighbours fit (thinTicks)
  */
 function lineLayout(opts) {
   // Margins leave room for the larger text narrow widgets use (styles.js scales chart text up).
@@ -71,13 +102,14 @@ function lineLayout(opts) {
   const yDecades = opts.yLog ? decades(opts.yMin, opts.yMax) : null;
   const y = opts.yLog ? log10([yDecades[0], yDecades[yDecades.length - 1]], [H - B, T]) : linear([0, opts.yMax], [H - B, T]);
   const shown = (v) => typeof v === 'number' && Number.isFinite(v) && (!opts.yLog || v > 0);
+  const thinned = (list, extent) => thinTicks(list, extent).map((hideFrom, i) => ({ ...list[i], hideFrom }));
   return {
     W, H,
     plot: { left: L, right: W - R, top: T, bottom: H - B },
-    xTicks: (opts.xTicks || opts.xs).map((value) => ({ value, at: x(value) })),
-    yTicks: (yDecades || ticks(0, opts.yMax, 5)).map((value) => ({ value, at: y(value), label: opts.yLog ? decadeLabel(value) : String(value) })),
+    xTicks: thinned(opts.xs.map((value) => ({ value, at: x(value), label: String(value) })), labelWidth),
+    yTicks: thinned((yDecades || ticks(0, opts.yMax, 5)).map((value) => ({ value, at: y(value), label: opts.yLog ? decadeLabel(value) : String(value) })), labelHeight),
     series: opts.series.map((ser) => opts.xs.flatMap((xv, i) => (shown(ser.ys[i]) ? [[x(xv), y(ser.ys[i])]] : []))),
   };
 }
 
-module.exports = { linear, log2, log10, decades, decadeLabel, ticks, path, lineLayout };
+module.exports = { linear, log2, log10, decades, decadeLabel, ticks, path, lineLayout, thinTicks, TEXT_SIZES };

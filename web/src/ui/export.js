@@ -89,7 +89,7 @@ function toJSON(fig) {
 /** A chart figure from the options of the on-page line chart (widgets/svg.js lineChart). */
 function chartFigure(opts, settings = {}, note = '') {
   return { kind: 'chart', title: opts.title, caption: [opts.desc, note].filter(Boolean).join(' '), settings, xLabel: opts.xLabel, yLabel: opts.yLabel,
-    xs: opts.xs, yMax: opts.yMax, ...(opts.yLog ? { yLog: true, yMin: opts.yMin } : {}), ...(opts.xTicks ? { xTicks: opts.xTicks } : {}), series: opts.series };
+    xs: opts.xs, yMax: opts.yMax, ...(opts.yLog ? { yLog: true, yMin: opts.yMin } : {}), series: opts.series };
 }
 
 /** "attention-weights-head-1.svg" from the title. */
@@ -207,10 +207,11 @@ function chartLayout(fig) {
   const X = (x) => x + dx, Y = (y) => y + dy;
   items.push({ t: 'line', x1: X(left), y1: Y(bottom), x2: X(right), y2: Y(bottom), stroke: THEME.line });
   items.push({ t: 'line', x1: X(left), y1: Y(top), x2: X(left), y2: Y(bottom), stroke: THEME.line });
-  for (const tk of g.xTicks) items.push({ t: 'text', x: X(tk.at), y: Y(bottom + 14), text: String(tk.value), size: 11, fill: THEME.muted, anchor: 'middle' });
+  // Exported text is the smallest chart size (chart.TEXT_SIZES[0]): labels left out even there stay out.
+  for (const tk of g.xTicks) if (tk.hideFrom > 0) items.push({ t: 'text', x: X(tk.at), y: Y(bottom + 14), text: tk.label, size: 11, fill: THEME.muted, anchor: 'middle' });
   for (const tk of g.yTicks) {
     items.push({ t: 'line', x1: X(left - 4), y1: Y(tk.at), x2: X(left), y2: Y(tk.at), stroke: THEME.line });
-    items.push({ t: 'text', x: X(left - 6), y: Y(tk.at + 4), text: tk.label, size: 11, fill: THEME.muted, anchor: 'end' });
+    if (tk.hideFrom > 0) items.push({ t: 'text', x: X(left - 8), y: Y(tk.at + 4), text: tk.label, size: 11, fill: THEME.muted, anchor: 'end' });
   }
   items.push({ t: 'text', x: X((left + right) / 2), y: Y(g.H - 6), text: fig.xLabel, size: 11, fill: THEME.muted, anchor: 'middle' });
   items.push({ t: 'text', x: X(12), y: Y((top + bottom) / 2), text: fig.yLabel, size: 11, fill: THEME.muted, anchor: 'middle', rotate: -90 });

@@ -2,6 +2,8 @@
 // The learner's own sentence (stepper and heatmap): the limits, the message past them, and
 // what the widget says once it switches. DOM-free; widgets/sentence-input.js draws it.
 
+const { counted } = require('./format.js');
+
 const MIN_WORDS = 2;
 const MAX_WORDS = 12;
 const MAX_WORD_LENGTH = 40;
@@ -12,7 +14,7 @@ const MAX_WORD_LENGTH = 40;
 function parseSentence(text) {
   const tokens = String(text || '').trim().split(/\s+/).filter(Boolean);
   if (tokens.length < MIN_WORDS || tokens.length > MAX_WORDS) {
-    return { error: `Type ${MIN_WORDS} to ${MAX_WORDS} words separated by spaces (you typed ${tokens.length}).` };
+    return { error: `Type ${MIN_WORDS} to ${MAX_WORDS} words separated by spaces (your text has ${counted(tokens.length, 'word')}).` };
   }
   const long = tokens.find((t) => t.length > MAX_WORD_LENGTH);
   if (long) return { error: `"${long.slice(0, 12)}\u2026" is ${long.length} characters long; each word may have at most ${MAX_WORD_LENGTH}.` };

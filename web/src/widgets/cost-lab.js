@@ -407,8 +407,7 @@ class CostLab extends LabElement {
         box.replaceChildren(h('p', { class: 'al-muted' }, 'No size measured yet.'));
         return;
       }
-      // Every other size is labelled: five labels fit a phone's width.
-      const o = { ...opts, xs, xTicks: xs.filter((_, i) => i % 2 === 0), yLog: true, yMin: Math.min(...all), yMax: Math.max(...all) };
+      const o = { ...opts, xs, yLog: true, yMin: Math.min(...all), yMax: Math.max(...all) };
       box.replaceChildren(lineChart(o), h('div', { class: 'al-chart-tools' }, exportMenu(() => chartFigure(o, settings, note), { label: opts.title }).root));
     };
     return [() => chartOf({

@@ -19,7 +19,7 @@ class HeatmapView {
    * @param opts { label, onCell(cell) on focus/hover, onPick(cell) on click/Enter, digits,
    *   words: { rowWord, colWord, valueWord } for axis titles, readout and cell names,
    *   readout: an element to read cells out into (shared by small multiples), readoutPrefix,
-   *   title, caption() and settings() for exported files; exportable: false drops the menu;
+   *   title, caption() and settings() for exported files (the legend carries the export menu);
    *   scale: a colour scale from ui/diverging.js (default viridis over [0, 1]), replaceable
    *   with setScale; maskLegend: false leaves the masked-cell key out of the legend }
    */
@@ -53,8 +53,9 @@ class HeatmapView {
     this.legendHigh = h('span', {}, this.scale.high);
     this.legend = h('div', { class: 'al-legend', part: 'legend' }, this.legendLow, this.legendBar, this.legendHigh,
       opts.maskLegend === false ? null : h('span', {}, h('span', { class: 'al-legend-mask', 'aria-hidden': 'true' }), ' masked (\u2212\u221e before softmax)'));
-    if (opts.exportable !== false) this.legend.append(exportMenu(() => this.figure(), { label: opts.title || opts.label }).root);
-    this.root = h('div', { class: 'al-heatmap-wrap' }, this.canvasAxes, h('div', { class: 'al-scroll' }, this.grid, this.canvas), opts.readout ? null : this.live, this.legend);
+    this.legend.append(exportMenu(() => this.figure(), { label: opts.title || opts.label }).root);
+    this.scroller = h('div', { class: 'al-scroll' }, this.grid, this.canvas);
+    this.root = h('div', { class: 'al-heatmap-wrap' }, this.canvasAxes, this.scroller, opts.readout ? null : this.live, this.legend);
     this.size = null;
   }
 
@@ -144,10 +145,11 @@ class HeatmapView {
   }
 
   build(rows, cols, rowLabels, colLabels) {
-    // Axis titles for the eye; a screen reader hears query and key in every cell's name.
+    // The key axis title is for the eye (a screen reader hears query and key in every cell's
+    // name); the corner is the header of the row labels' column, so it names them: "query".
     const keyTitle = h('div', { class: 'al-axis al-axis-key', 'aria-hidden': 'true' }, `${this.colWord} \u2192`);
-    const header = h('div', { role: 'row' }, h('span', { role: 'columnheader', class: 'al-axis al-axis-query', 'aria-label': `${this.rowWord} \\ ${this.colWord}` },
-      h('span', { 'aria-hidden': 'true' }, `${this.rowWord} \u2193`)),
+    const header = h('div', { role: 'row' }, h('span', { role: 'columnheader', class: 'al-axis al-axis-query' },
+      h('span', {}, this.rowWord, h('span', { 'aria-hidden': 'true' }, ' \u2193'))),
       colLabels.map((t) => h('span', { role: 'columnheader', title: t }, t)));
     this.cellEls = [];
     const body = [];
@@ -173,6 +175,9 @@ class HeatmapView {
     this.grid.setAttribute('aria-rowcount', String(rows + 1));
     this.grid.setAttribute('aria-colcount', String(cols + 1));
     this.grid.replaceChildren(keyTitle, header, ...body);
+    // Chromium keeps a box's scroll-driven fade (styles.js) at its end when the box stops
+    // scrolling while scrolled, where it should drop it: a new grid starts the fade afresh.
+    if (this.scroller.getAnimations) for (const a of this.scroller.getAnimations()) { a.cancel(); a.play(); }
     const [fi, fj] = [Math.min(this.focus[0], rows - 1), Math.min(this.focus[1], cols - 1)];
     this.focus = [Math.max(0, fi), Math.max(0, fj)];
     if (rows && cols) this.cellEls[this.focus[0]][this.focus[1]].tabIndex = 0;

@@ -5,7 +5,7 @@
 
 const { h, uid } = require('./dom.js');
 const { resolveInputs } = require('./inputs.js');
-const { parseSentence, sentenceNote, MAX_WORDS, MAX_WORD_LENGTH } = require('../ui/sentence.js');
+const { parseSentence, sentenceNote } = require('../ui/sentence.js');
 
 class SentenceInput {
   /**
@@ -16,8 +16,10 @@ class SentenceInput {
     this.opts = opts;
     this.own = false;
     const id = uid(), hint = uid();
+    // No maxlength: it would cut a long paste silently, and the message would then count the
+    // words that were left. parseSentence sees the whole text and says what is too long.
     this.input = h('input', { id, type: 'text', autocomplete: 'off', spellcheck: 'false', 'aria-describedby': hint,
-      maxlength: String(MAX_WORDS * (MAX_WORD_LENGTH + 1)), value: opts.tokens.join(' ') });
+      value: opts.tokens.join(' ') });
     this.input.addEventListener('keydown', (e) => { if (e.key === 'Enter') this.use(); });
     this.message = h('p', { class: 'al-sentence-message', id: hint, 'aria-live': 'polite' });
     this.controls = h('div', { class: 'al-controls al-sentence', part: 'controls' },

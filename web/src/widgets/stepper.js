@@ -10,7 +10,12 @@ const { STEPS, argmax } = require('../ui/steps.js');
 const { SentenceInput } = require('./sentence-input.js');
 const { PredictView } = require('./predict-view.js');
 const { question, judgeRow } = require('../ui/row-question.js');
-const { num, fixed, vector, MINUS } = require('../ui/format.js');
+const { num, vector, MINUS } = require('../ui/format.js');
+
+// Every score, weight and result in the stepper's tables, the comparison column without the
+// scaling too, is shown to this many decimals.
+const DIGITS = 3;
+const cell = (x) => num(x, DIGITS);
 
 const ACTIVE_TERMS = { project: ['q', 'k', 'v'], score: ['s', 'q', 'k', 'terms'], softmax: ['w', 'softmax', 'scaled', 'exp'], sum: ['o', 'sum', 'w', 'v'] };
 
@@ -166,7 +171,7 @@ class AttentionStepper extends LabElement {
     });
     this.stepTitle.textContent = `Step ${this.step + 1} of ${STEPS.length}: ${step.title}`;
     this.formulaBox.replaceChildren(formula(step.formula, ACTIVE_TERMS[step.id]));
-    this.derivation.textContent = 'Focus or hover a number to see where it comes from.';
+    this.showDerivation(null);
 
     const rowOf = (t, r) => Array.from(t.data.subarray(r * t.shape[1], (r + 1) * t.shape[1]));
     const scores = Array.from(d.scores.data), weights = Array.from(d.weights.data);
@@ -207,9 +212,15 @@ class AttentionStepper extends LabElement {
   }
 
   explainOn(el, text) {
-    el.addEventListener('focus', () => { this.derivation.textContent = text; });
-    el.addEventListener('mouseenter', () => { this.derivation.textContent = text; });
+    el.addEventListener('focus', () => this.showDerivation(text));
+    el.addEventListener('mouseenter', () => this.showDerivation(text));
     return el;
+  }
+
+  /** The working behind a number (monospace, so its lines align), or, with none, the hint in prose. */
+  showDerivation(text) {
+    this.derivation.classList.toggle('al-muted', !text);
+    this.derivation.textContent = text || 'Focus or hover a number to see where it comes from.';
   }
 
   cellButton(text, explanation, label, key) {
@@ -238,7 +249,7 @@ class AttentionStepper extends LabElement {
       const expl = `q\u00b7k(${t}) = ${q.map((qv, c) => `${num(qv, 2)}\u00d7${num(k[c], 2)}`).join(' + ')}\n` +
         `          = ${terms.map((x) => num(x, 3)).join(' + ')} = ${num(ctx.scores[j], 4)}`;
       return h('tr', { class: j === ctx.best ? 'al-current' : '' }, h('th', { scope: 'row' }, t), h('td', {}, vector(k, 2)),
-        h('td', {}, this.cellButton(num(ctx.scores[j], 3), expl, `score of ${ctx.token} against ${t}`, `score:${j}`)));
+        h('td', {}, this.cellButton(cell(ctx.scores[j]), expl, `score of ${ctx.token} against ${t}`, `score:${j}`)));
     });
     return scrollBox('Scores', h('p', {}, `query q(${ctx.token}) = ${vector(q, 2)}`),
       h('table', { class: 'al-table' }, h('thead', {}, h('tr', {}, h('th', {}, 'key token'), h('th', {}, 'key k'), h('th', {}, 'score q\u00b7k'))), h('tbody', {}, rows)));
@@ -256,9 +267,9 @@ class AttentionStepper extends LabElement {
           `${num(ex[j], 4)} \u00f7 ${num(d.sumShifted, 4)} = ${num(ctx.weights[j], 4)}\n` +
           `by hand, unshifted: e^${num(masked[j], 4)} = ${num(raw[j], 4)}, and ${num(raw[j], 4)} \u00f7 ${num(d.sumRaw, 4)} gives the same weight`;
       return h('tr', { class: j === ctx.best ? 'al-current' : '' }, h('th', { scope: 'row', title: t }, t),
-        h('td', {}, num(ctx.scores[j], 3)), h('td', {}, hidden ? `${MINUS}\u221e` : num(scaled[j], 3)),
-        h('td', {}, this.cellButton(num(ctx.weights[j], 3), expl, `weight of ${ctx.token} on ${t}`, `weight:${j}`)),
-        ctx.unscaled ? h('td', { class: 'al-unscaled' }, fixed(ctx.unscaled[j], 2)) : null,
+        h('td', {}, cell(ctx.scores[j])), h('td', {}, hidden ? `${MINUS}\u221e` : cell(scaled[j])),
+        h('td', {}, this.cellButton(cell(ctx.weights[j]), expl, `weight of ${ctx.token} on ${t}`, `weight:${j}`)),
+        ctx.unscaled ? h('td', { class: 'al-unscaled' }, cell(ctx.unscaled[j])) : null,
         h('td', { class: 'al-bar-cell' }, h('span', { class: 'al-bar', style: { width: `${Math.round(ctx.weights[j] * 120)}px` }, 'aria-hidden': 'true' })));
     });
     const sums = h('p', { class: 'al-muted al-sums' },
@@ -277,12 +288,12 @@ class AttentionStepper extends LabElement {
       const wv = rowOf(d.weightedValues, j);
       const expl = `${num(ctx.weights[j], 4)} \u00d7 ${vector(rowOf(V, j), 2)} = ${vector(wv, 4)}`;
       return h('tr', { class: j === ctx.best ? 'al-current' : '' }, h('th', { scope: 'row', title: t }, t),
-        h('td', { 'data-label': 'weight' }, this.cellButton(num(ctx.weights[j], 3), `weight of ${ctx.token} on ${t}, from the softmax step`, `weight of ${ctx.token} on ${t}`, `weight:${j}`)),
-        h('td', { 'data-label': 'v' }, vector(rowOf(V, j), 2)), h('td', { 'data-label': 'weight \u00d7 v' }, this.cellButton(vector(wv, 3), expl, `weighted value of ${t}`, `weighted:${j}`)));
+        h('td', { 'data-label': 'weight' }, this.cellButton(cell(ctx.weights[j]), `weight of ${ctx.token} on ${t}, from the softmax step`, `weight of ${ctx.token} on ${t}`, `weight:${j}`)),
+        h('td', { 'data-label': 'v' }, vector(rowOf(V, j), 2)), h('td', { 'data-label': 'weight \u00d7 v' }, this.cellButton(vector(wv, DIGITS), expl, `weighted value of ${t}`, `weighted:${j}`)));
     });
     return scrollBox('Weighted values', h('table', { class: 'al-table al-stack' },
       h('thead', {}, h('tr', {}, h('th', {}, 'key'), h('th', {}, 'weight'), h('th', {}, 'value v'), h('th', {}, 'weight \u00d7 v'))),
-      h('tbody', {}, rows), h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'output'), h('td', {}), h('td', {}), h('td', { class: 'al-output', 'data-label': 'output' }, vector(ctx.output, 3))))));
+      h('tbody', {}, rows), h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'output'), h('td', {}), h('td', {}), h('td', { class: 'al-output', 'data-label': 'output' }, vector(ctx.output, DIGITS))))));
   }
 }
 

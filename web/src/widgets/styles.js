@@ -10,6 +10,19 @@ const { PRINT_CSS } = require('./print.js');
 const { MISTAKES_CSS } = require('./mistakes-styles.js');
 const { ONLINE_SOFTMAX_CSS, KV_CACHE_CSS } = require('./stepper-styles.js');
 const { COST_CSS } = require('./cost-styles.js');
+const { TEXT_SIZES } = require('../ui/chart.js');
+
+/**
+ * Chart text sizes by widget width, and the tick labels left out at each (ui/chart.js decides
+ * both). Chart text is in viewBox units: a narrow widget shrinks its charts, so their text is
+ * set larger to stay 11 CSS px or more once scaled.
+ */
+function chartTextCss() {
+  return TEXT_SIZES.map(({ maxWidth, size }, i) => {
+    const rules = `.al-chart text{font-size:${size}px}${i ? `.al-chart text.al-thin-${i}{display:none}` : ''}`;
+    return maxWidth ? `@container (max-width:${maxWidth}px){${rules}}` : rules;
+  }).join('');
+}
 
 const CSS = `
 :host { display: block; margin: 1.25em 0; max-width: 100%; }
@@ -66,15 +79,29 @@ button:disabled { opacity: .5; cursor: default; }
 .al-term { padding: 0 .1em; border-radius: 4px; }
 .al-term-active { background: var(--_hl); color: var(--_hl-fg); }
 .al-narration { min-height: 3em; padding: calc(.5 * var(--_rem)) calc(.75 * var(--_rem)); background: var(--_panel); border-radius: 8px; }
-.al-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }
+.al-sr, .al-heads.al-compact .al-axis-query > span { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }
 .al-table { border-collapse: collapse; font-variant-numeric: tabular-nums; margin: calc(.25 * var(--_rem)) 0; }
 .al-table th, .al-table td { border: 1px solid var(--_line); padding: calc(.2 * var(--_rem)) calc(.45 * var(--_rem)); text-align: right; }
 .al-table td { white-space: nowrap; }
 .al-table th { background: var(--_panel); text-align: left; font-weight: 600; }
 .al-table tr.al-current td, .al-table tr.al-current th { background: var(--_hl); color: var(--_hl-fg); }
-.al-scroll { overflow-x: auto; max-width: 100%; }
+.al-scroll { overflow-x: auto; max-width: 100%; --_fade: calc(1.5 * var(--_rem)); scroll-padding-inline: var(--_fade); }
+/* A box that scrolls sideways fades out on each side that has more to show: phones hide
+   scrollbars. A scroll-driven animation follows the box's own scroll position; a box with
+   nothing to scroll has no timeline, so no fade. Focus scrolls things clear of the fades
+   (scroll-padding), and the box's own focus ring is drawn inside, where the mask keeps it. */
+@supports (animation-timeline: scroll()) {
+  .al-scroll { animation: al-more linear both; animation-timeline: scroll(self inline); }
+  .al-scroll:focus-visible { outline-offset: -3px; }
+}
+@keyframes al-more {
+  from { mask: linear-gradient(90deg, #0000, #000 var(--_fade), #000 calc(100% - var(--_fade)), #0000) calc(-1 * var(--_fade)) 0 / calc(100% + var(--_fade)) 100% no-repeat; }
+  2%, 98% { mask: linear-gradient(90deg, #0000, #000 var(--_fade), #000 calc(100% - var(--_fade)), #0000) 0 0 / 100% 100% no-repeat; }
+  to { mask: linear-gradient(90deg, #0000, #000 var(--_fade), #000 calc(100% - var(--_fade)), #0000) 0 0 / calc(100% + var(--_fade)) 100% no-repeat; }
+}
 .al-cell-button { font-variant-numeric: tabular-nums; min-width: calc(3.2 * var(--_rem)); }
 .al-derivation { font-family: ui-monospace, "SF Mono", Menlo, Consolas, monospace; font-size: .88em; min-height: 1.5em; white-space: pre-wrap; }
+.al-derivation.al-muted { font-family: inherit; white-space: normal; }
 .al-bar { display: inline-block; height: calc(.8 * var(--_rem)); background: var(--_accent); border-radius: 3px; vertical-align: middle; }
 .al-heatmap-wrap { display: inline-block; max-width: 100%; }
 .al-heatmap { display: grid; gap: 2px; font-variant-numeric: tabular-nums; font-size: calc(.8 * var(--_rem)); }
@@ -107,7 +134,7 @@ button:disabled { opacity: .5; cursor: default; }
 .al-row { display: flex; flex-wrap: wrap; gap: calc(1 * var(--_rem)); align-items: flex-start; }
 .al-heads { display: flex; flex-wrap: wrap; gap: calc(1 * var(--_rem)); }
 .al-chart { width: 100%; max-width: calc(34 * var(--_rem)); height: auto; display: block; }
-.al-chart text { fill: var(--_muted); font-size: 11px; }
+.al-chart text { fill: var(--_muted); }
 .al-chart .al-axis { stroke: var(--_line); }
 .al-chart .al-curve { fill: none; stroke: var(--_accent); stroke-width: 2; }
 .al-chart .al-curve-2 { fill: none; stroke: var(--_focus); stroke-width: 2; stroke-dasharray: 5 3; }
@@ -126,8 +153,8 @@ button:disabled { opacity: .5; cursor: default; }
 .al-heads.al-compact .al-heatmap { grid-template-columns: calc(2.2 * var(--_rem)) repeat(var(--al-cols), calc(1 * var(--_rem))) !important; gap: 1px; }
 .al-heads.al-compact .al-cell { min-width: 0; }
 .al-heads.al-compact .al-heatmap [role="columnheader"], .al-heads.al-compact .al-heatmap [role="rowheader"] { font-size: 11px; padding: 0 1px; }
-/* Small multiples: the note above them names the axes once, for every head. */
-.al-heads.al-compact .al-heatmap .al-axis-key, .al-heads.al-compact .al-heatmap .al-axis-query > span { display: none; }
+/* Small multiples: the note above them names the axes once, for every head (the corner's name stays for screen readers, .al-sr). */
+.al-heads.al-compact .al-heatmap .al-axis-key { display: none; }
 .al-heads.al-compact .al-legend { display: none; }
 .al-head, .al-matrix { margin: 0; }
 .al-head figcaption, .al-matrix-title { font-size: calc(.85 * var(--_rem)); color: var(--_muted); }
@@ -141,11 +168,6 @@ button:disabled { opacity: .5; cursor: default; }
 .al-table th[title] { max-width: calc(8 * var(--_rem)); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .al-unscaled { color: var(--_muted); }
 .al-sums strong { color: var(--_fg); }
-/* Chart text is in viewBox units (480 wide): on a narrow widget the chart shrinks, so its
-   text is set larger to stay at 11 CSS px or more once scaled. */
-@container (max-width: 520px) { .al-chart text { font-size: 14px; } }
-@container (max-width: 440px) { .al-chart text { font-size: 17px; } }
-@container (max-width: 360px) { .al-chart text { font-size: 20px; } }
 @container (max-width: 520px) {
   .al-bar-cell, th.al-bar-cell { display: none; }
   .al-table th, .al-table td { padding: calc(.15 * var(--_rem)) calc(.3 * var(--_rem)); }
@@ -162,7 +184,7 @@ button:disabled { opacity: .5; cursor: default; }
 @media (prefers-reduced-motion: no-preference) {
   .al-cell, .al-bar { transition: background-color .18s ease, width .25s ease; }
 }
-` + EXPORT_CSS + COST_CSS + ONLINE_SOFTMAX_CSS + KV_CACHE_CSS + MISTAKES_CSS + PRINT_CSS;
+` + EXPORT_CSS + COST_CSS + ONLINE_SOFTMAX_CSS + KV_CACHE_CSS + MISTAKES_CSS + PRINT_CSS + chartTextCss();
 
 const sheets = new WeakMap();
 

@@ -24,11 +24,16 @@ function lineChart(opts) {
   const svg = s('svg', { class: 'al-chart', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-labelledby': titleId },
     s('title', { id: titleId }, `${opts.title}. ${opts.desc}`));
   svg.append(s('line', { class: 'al-axis', x1: L, y1: bottom, x2: right, y2: bottom }), s('line', { class: 'al-axis', x1: L, y1: T, x2: L, y2: bottom }));
+  // A label's class names the text size from which the stylesheet leaves it out (ui/chart.js
+  // thinTicks; al-thin-4, never, has no rule); one left out at every size is not drawn.
+  const thin = (t) => ({ class: `al-thin-${t.hideFrom}` });
   for (const t of g.xTicks) {
-    svg.append(s('text', { x: t.at, y: bottom + 14, 'text-anchor': 'middle' }, String(t.value)));
+    svg.append(s('line', { class: 'al-axis', x1: t.at, y1: bottom, x2: t.at, y2: bottom + 3 }));
+    if (t.hideFrom) svg.append(s('text', { x: t.at, y: bottom + 14, 'text-anchor': 'middle', ...thin(t) }, t.label));
   }
   for (const t of g.yTicks) {
-    svg.append(s('line', { class: 'al-axis', x1: L - 4, y1: t.at, x2: L, y2: t.at }), s('text', { x: L - 6, y: t.at + 4, 'text-anchor': 'end' }, t.label));
+    svg.append(s('line', { class: 'al-axis', x1: L - 4, y1: t.at, x2: L, y2: t.at }));
+    if (t.hideFrom) svg.append(s('text', { x: L - 8, y: t.at + 4, 'text-anchor': 'end', ...thin(t) }, t.label));
   }
   svg.append(s('text', { x: (L + right) / 2, y: H - 6, 'text-anchor': 'middle' }, opts.xLabel));
   svg.append(s('text', { x: 12, y: (T + bottom) / 2, 'text-anchor': 'middle', transform: `rotate(-90 12 ${(T + bottom) / 2})` }, opts.yLabel));
