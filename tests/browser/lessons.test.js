@@ -82,3 +82,21 @@ test("lesson 1's step names open the stepper at that step, on a token other than
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('on a phone, lesson 2 shows the worked example and the softmax demo each after its own paragraphs', async () => {
+  // One column at 390 px: a figure comes after all the prose of its section, so a section
+  // holding two widgets showed both after the second one's text, far from the first one's.
+  const url = pathToFileURL(path.join(root, 'dist', 'lesson-2.html')).href;
+  const { page, problems, context } = await openPage(url, { viewport: { width: 390, height: 900 } });
+  await page.goto(url);
+  const top = (selector) => page.locator(selector).first().evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
+  const worked = await top('#worked');
+  const heading = await top('h2:has-text("A softmax that never overflows")');
+  const softmax = await top('#softmax');
+  const prompt = await top('p:has-text("Predict with the small widget")');
+  assert.ok(worked < heading, `the worked example (at ${worked} px) comes before the softmax section (${heading} px)`);
+  assert.ok(prompt < softmax, `the softmax demo (at ${softmax} px) comes after the paragraph that asks to use it (${prompt} px)`);
+  assert.ok(softmax - prompt < 900, `the softmax demo is within a screen of its question (${Math.round(softmax - prompt)} px)`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
