@@ -85,7 +85,8 @@ button:disabled { opacity: .5; cursor: default; }
 .al-table td { white-space: nowrap; }
 .al-table th { background: var(--_panel); text-align: left; font-weight: 600; }
 .al-table tr.al-current td, .al-table tr.al-current th { background: var(--_hl); color: var(--_hl-fg); }
-.al-scroll { overflow-x: auto; max-width: 100%; --_fade: calc(1.5 * var(--_rem)); scroll-padding-inline: var(--_fade); }
+.al-scroll { overflow-x: auto; max-width: 100%; --_fade: calc(1.5 * var(--_rem)); scroll-padding-inline: var(--_fade);
+  --_more: linear-gradient(90deg, #0000, #000 var(--_fade), #000 calc(100% - var(--_fade)), #0000); }
 /* A box that scrolls sideways fades out on each side that has more to show: phones hide
    scrollbars. A scroll-driven animation follows the box's own scroll position; a box with
    nothing to scroll has no timeline, so no fade. Focus scrolls things clear of the fades
@@ -95,9 +96,9 @@ button:disabled { opacity: .5; cursor: default; }
   .al-scroll:focus-visible { outline-offset: -3px; }
 }
 @keyframes al-more {
-  from { mask: linear-gradient(90deg, #0000, #000 var(--_fade), #000 calc(100% - var(--_fade)), #0000) calc(-1 * var(--_fade)) 0 / calc(100% + var(--_fade)) 100% no-repeat; }
-  2%, 98% { mask: linear-gradient(90deg, #0000, #000 var(--_fade), #000 calc(100% - var(--_fade)), #0000) 0 0 / 100% 100% no-repeat; }
-  to { mask: linear-gradient(90deg, #0000, #000 var(--_fade), #000 calc(100% - var(--_fade)), #0000) 0 0 / calc(100% + var(--_fade)) 100% no-repeat; }
+  from { mask: var(--_more) calc(-1 * var(--_fade)) 0 / calc(100% + var(--_fade)) 100% no-repeat; }
+  2%, 98% { mask: var(--_more) 0 0 / 100% 100% no-repeat; }
+  to { mask: var(--_more) 0 0 / calc(100% + var(--_fade)) 100% no-repeat; }
 }
 .al-cell-button { font-variant-numeric: tabular-nums; min-width: calc(3.2 * var(--_rem)); }
 .al-derivation { font-family: ui-monospace, "SF Mono", Menlo, Consolas, monospace; font-size: .88em; min-height: 1.5em; white-space: pre-wrap; }
