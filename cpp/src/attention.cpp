@@ -20,16 +20,6 @@ std::size_t product(const shape_t& s) {
     return p;
 }
 
-shape_t unflatten(const shape_t& lead, std::size_t batch, std::size_t row) {
-    shape_t index(lead.size() + 1);
-    index.back() = row;
-    for (std::size_t d = lead.size(); d-- > 0;) {
-        index[d] = batch % lead[d];
-        batch /= lead[d];
-    }
-    return index;
-}
-
 // Queries per block of the hot path: about 64 KB per score-sized stage, so a block's four
 // stages stay in L2 from its Q K^T to its weights V; a multiple of the matmul's 4-row tile.
 std::size_t block_rows(std::size_t n) {
@@ -40,6 +30,16 @@ std::size_t block_rows(std::size_t n) {
 }  // namespace
 
 namespace detail {
+
+shape_t row_index(const shape_t& lead, std::size_t batch, std::size_t row) {
+    shape_t index(lead.size() + 1);
+    index.back() = row;
+    for (std::size_t d = lead.size(); d-- > 0;) {
+        index[d] = batch % lead[d];
+        batch /= lead[d];
+    }
+    return index;
+}
 
 void compute(const tensor& q, const tensor& k, const tensor& v, const row_masks& masks,
              const shape_t& lead, std::size_t m, std::size_t n, std::size_t d_k, std::size_t d_v,
@@ -90,7 +90,7 @@ void compute(const tensor& q, const tensor& k, const tensor& v, const row_masks&
                     for (std::size_t j = seen.begin; j < seen.end; ++j) dst[j] = allow[j * cs] != 0.0f ? dst[j] : neg_inf;
                 }
                 if (!kernels::softmax_row(dst, weights + i * n, n)) {
-                    r.fully_masked_rows.push_back(unflatten(lead, b, i));
+                    r.fully_masked_rows.push_back(row_index(lead, b, i));
                 }
             }
             // pass 4: output [rows, d_v] = weights [rows, n] V [n, d_v]; masked rows give 0.

@@ -43,15 +43,15 @@ const std::vector<mistake_info> catalog = {
      "Mask the keys at or past each sequence's valid length before the softmax."},
 };
 
-// Entry (i, j) of a matrix: plain indexing, since element access through xtensor's
-// dynamic-rank strides costs code at every use.
-float& at(tensor& t, std::size_t i, std::size_t j) { return t.data()[i * t.shape()[1] + j]; }
-float at(const tensor& t, std::size_t i, std::size_t j) { return t.data()[i * t.shape()[1] + j]; }
+// Entry (i, j) of a matrix, or of row i counted across the batch slices of [..., m, n]: plain
+// indexing, since element access through xtensor's dynamic-rank strides costs code at every use.
+float& at(tensor& t, std::size_t i, std::size_t j) { return t.data()[i * t.shape().back() + j]; }
+float at(const tensor& t, std::size_t i, std::size_t j) { return t.data()[i * t.shape().back() + j]; }
 
 void require_matrix(const tensor& t, const char* name, const char* axes, const std::string& fn) {
     if (t.dimension() != 2) {
         fail(error_text(fn) << ": " << name << " has shape " << shape_of(t) << "; expected a matrix " << axes
-            << " (one head, no batch axes)");
+            << " (one head, no batch axes; only no-causal-mask and no-padding-mask take batch axes)");
     }
 }
 
@@ -69,7 +69,7 @@ bool hidden(const attention_result& r, std::size_t i, std::size_t j) {
 }
 
 bool row_visible(const attention_result& r, std::size_t i) {
-    return kernels::row_max(r.masked.data() + i * r.masked.shape()[1], r.masked.shape()[1]) != neg_inf;
+    return kernels::row_max(r.masked.data() + i * r.masked.shape().back(), r.masked.shape().back()) != neg_inf;
 }
 
 // Largest |row sum - 1| over the rows that see at least one key (`correct` says which).
@@ -121,32 +121,44 @@ std::pair<double, double> saturation(const tensor& w, const attention_result& co
     return rows ? std::make_pair(top / rows, entropy / rows) : std::make_pair(0.0, 0.0);
 }
 
-// Largest total weight one row puts on keys that `with_mask` hides and `without` shows, over
-// the rows `counted` marks.
-double leaked_weight(const attention_result& with_mask, const attention_result& without, const std::vector<char>& counted) {
-    const std::size_t m = without.weights.shape()[0], n = without.weights.shape()[1];
-    double worst = 0;
-    for (std::size_t i = 0; i < m; ++i) {
+// The largest total weight one row puts on keys that `with_mask` hides and `without` shows,
+// over the rows `counted` marks, and that row (counted across the batch slices; the first on
+// a tie; none when no row leaks anything).
+struct leak {
+    double value = 0;
+    std::optional<std::size_t> row;
+};
+
+leak leaked_weight(const attention_result& with_mask, const attention_result& without, const std::vector<char>& counted) {
+    const std::size_t n = without.weights.shape().back(), rows = counted.size();
+    leak worst;
+    for (std::size_t i = 0; i < rows; ++i) {
         if (!counted[i]) continue;
         double s = 0;
         for (std::size_t j = 0; j < n; ++j) {
             if (hidden(with_mask, i, j) && !hidden(without, i, j)) s += at(without.weights, i, j);
         }
-        worst = std::max(worst, s);
+        if (s > worst.value) worst = {s, i};
     }
     return worst;
 }
 
-// The query rows that are real tokens, not padding. In self-attention (m = n) query i is the
-// token at key position i, so it is real when i is below its valid length; with m != n the
-// queries come from another sequence, which the keys' valid lengths say nothing about.
-std::vector<char> real_query_rows(const mask_options& masks, std::size_t m, std::size_t n, const std::string& fn) {
-    std::vector<char> real(m, true);
+// The query rows [...lead, m] that are real tokens, not padding. In self-attention (m = n)
+// query i is the token at key position i, so it is real when i is below its valid length;
+// with m != n the queries come from another sequence, which the keys' valid lengths say
+// nothing about.
+std::vector<char> real_query_rows(const mask_options& masks, const shape_t& lead, std::size_t m, std::size_t n,
+                                  const std::string& fn) {
+    std::size_t slices = 1;
+    for (std::size_t x : lead) slices *= x;
+    std::vector<char> real(slices * m, true);
     if (!masks.valid_lens || m != n) return real;
     mask_options lens_only;
     lens_only.valid_lens = masks.valid_lens;
-    const row_masks rows(lens_only, {}, m, n, fn);
-    for (std::size_t i = 0; i < m; ++i) real[i] = i < rows.limit(0, i);
+    const row_masks rows(lens_only, lead, m, n, fn);
+    for (std::size_t b = 0; b < slices; ++b) {
+        for (std::size_t i = 0; i < m; ++i) real[b * m + i] = i < rows.limit(b, i);
+    }
     return real;
 }
 
@@ -273,9 +285,14 @@ mistake_result run_mistake(const std::string& name, const tensor& q, const tenso
         fail(error_text(fn) << ": name = \"" << name << "\" is not a known mistake; expected one of "
             << names);
     }
-    require_matrix(q, "Q", "[m, d_k]", fn);
-    require_matrix(k, "K", "[n, d_k]", fn);
-    require_matrix(v, "V", "[n, d_v]", fn);
+    // The masking mistakes' figures are about rows, which a batch only adds more of; the
+    // others' figures are one head's.
+    const bool masking = name == "no-causal-mask" || name == "no-padding-mask";
+    if (!masking) {
+        require_matrix(q, "Q", "[m, d_k]", fn);
+        require_matrix(k, "K", "[n, d_k]", fn);
+        require_matrix(v, "V", "[n, d_v]", fn);
+    }
     attention_options opts = with_masks(masks);
     if (name == "no-causal-mask") opts.causal = true;
     if (name == "no-padding-mask" && !opts.valid_lens) {
@@ -283,7 +300,9 @@ mistake_result run_mistake(const std::string& name, const tensor& q, const tenso
             << ": 'no-padding-mask' needs validLens (the padding the mistake forgets); expected spec.validLens");
     }
     const attention_result correct = attention(q, k, v, opts, fn);
-    const std::size_t m = q.shape()[0], n = k.shape()[0], d_k = q.shape()[1];
+    // Q [...lead, m, d_k], K [...lead, n, d_k]: attention() has checked the ranks and leading axes.
+    const shape_t lead(q.shape().begin(), q.shape().end() - 2);
+    const std::size_t m = q.shape()[lead.size()], n = k.shape()[lead.size()], d_k = q.shape().back();
 
     mistake_result r;
     r.name = name;
@@ -336,17 +355,20 @@ mistake_result run_mistake(const std::string& name, const tensor& q, const tenso
         kernels::transpose(k.data(), key_t.data(), n, d_k);
         const attention_result w = attention(q, key_t, v, opts, fn);
         r.mistaken = {w.weights, w.output};
-    } else if (name == "no-causal-mask" || name == "no-padding-mask") {
+    } else if (masking) {
         attention_options wrong = opts;
         if (name == "no-causal-mask") wrong.causal = false;
         else wrong.valid_lens.reset();
         const attention_result w = attention(q, k, v, wrong, fn);
         r.mistaken = {w.weights, w.output};
         // The padding symptom is about real tokens: a pad query's own weights are never used.
-        const std::vector<char> counted = name == "no-causal-mask" ? std::vector<char>(m, true) : real_query_rows(opts, m, n, fn);
+        const std::vector<char> counted = name == "no-causal-mask" ? std::vector<char>(correct.weights.size() / n, true)
+                                                                   : real_query_rows(opts, lead, m, n, fn);
+        const leak leaked = leaked_weight(correct, w, counted);
         add_figure(r, name == "no-causal-mask" ? "largest weight on future tokens (one row's total)"
                                                : "largest weight a real token puts on pad tokens (one row's total)",
-                   leaked_weight(correct, w, counted), leaked_weight(correct, correct, counted));
+                   leaked.value, leaked_weight(correct, correct, counted).value);
+        if (leaked.row) r.figures.back().row = detail::row_index(lead, *leaked.row / m, *leaked.row % m);
     }
     auto minus = [](const tensor& a, const tensor& b) {
         tensor d = a;
@@ -355,8 +377,8 @@ mistake_result run_mistake(const std::string& name, const tensor& q, const tenso
     };
     r.difference = {minus(r.mistaken.weights, r.correct.weights), minus(r.mistaken.output, r.correct.output)};
     double largest = 0;
-    r.cells = zeros({m, n});
-    for (std::size_t i = 0; i < m * n; ++i) {
+    r.cells = zeros(shape_of(r.difference.weights));
+    for (std::size_t i = 0; i < r.cells.size(); ++i) {
         const float d = r.difference.weights.data()[i];
         largest = std::max(largest, double(std::abs(d)));
         r.cells.data()[i] = std::isnan(d) || std::abs(d) > cell_tolerance ? 1.0f : 0.0f;

@@ -241,5 +241,81 @@ TEST_CASE("unknown mistakes and batched inputs are refused by name", "[mistakes]
                                                   "mask-after-softmax, no-scaling, scale-by-dk, fp16-mask-fill, keys-not-transposed, "
                                                   "no-causal-mask, no-padding-mask"));
     CHECK_THROWS_MATCHES(attnlab::run_mistake("no-scaling", attnlab::zeros({1, 5, 4}), ex.k, ex.v, {}), attnlab::argument_error,
-                         Catch::Matchers::Message("mistake: Q has shape [1, 5, 4]; expected a matrix [m, d_k] (one head, no batch axes)"));
+                         Catch::Matchers::Message("mistake: Q has shape [1, 5, 4]; expected a matrix [m, d_k] (one head, no batch axes; "
+                                                  "only no-causal-mask and no-padding-mask take batch axes)"));
+}
+
+TEST_CASE("a batch of padded sentences: the padding figure names the sentence and token of the leakiest real row, as float64 attention per sentence gives it", "[mistakes]") {
+    // Three self-attention sequences of 6 tokens with valid lengths 6, 2 and 4, d_k = 3.
+    std::mt19937 gen(29);
+    const std::size_t batch = 3, n = 6, dk = 3, dv = 2;
+    const std::size_t lens[batch] = {6, 2, 4};
+    const tensor q = ref::random_tensor({batch, n, dk}, gen), k = ref::random_tensor({batch, n, dk}, gen);
+    const tensor v = ref::random_tensor({batch, n, dv}, gen);
+    attnlab::mask_options masks;
+    masks.valid_lens = tensor::from_shape({batch});
+    std::copy(std::begin(lens), std::end(lens), masks.valid_lens->begin());
+    const auto r = attnlab::run_mistake("no-padding-mask", q, k, v, masks);
+
+    // Reference: each sentence's unmasked float64 attention; every real row's weight on its pads.
+    double best = -1;
+    attnlab::shape_t where;
+    double diff = 0;
+    for (std::size_t b = 0; b < batch; ++b) {
+        const auto free = ref::attention(q.data() + b * n * dk, k.data() + b * n * dk, v.data() + b * n * dv, n, n, dk, dv,
+                                         1 / std::sqrt(double(dk)), ref::everything);
+        diff = std::max(diff, ref::max_diff(r.mistaken.weights, free.weights, b * n * n));
+        for (std::size_t i = 0; i < lens[b]; ++i) {
+            double on_pads = 0;
+            for (std::size_t j = lens[b]; j < n; ++j) on_pads += free.weights[i * n + j];
+            if (on_pads > best) {
+                best = on_pads;
+                where = {b, i};
+            }
+        }
+    }
+    INFO("largest |mistaken - float64 reference| " << diff << "; reference leak " << best);
+    CHECK(diff < 1e-6);
+    REQUIRE(best > 0.05);
+    CHECK(*r.figures[0].value == Approx(best).margin(1e-6));
+    REQUIRE(r.figures[0].row);
+    CHECK(*r.figures[0].row == where);
+    CHECK(r.figures[0].correct_value == 0);
+    CHECK(attnlab::shape_of(r.cells) == attnlab::shape_t{batch, n, n});
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = 0; j < n; ++j) CHECK(r.cells(0, i, j) == 0.0f);  // sentence 1 has no padding
+    }
+    CHECK(r.cells(1, 0, 0) == 1.0f);
+
+    // No padding anywhere: nothing leaks, and no row is named.
+    std::fill(masks.valid_lens->begin(), masks.valid_lens->end(), float(n));
+    const auto none = attnlab::run_mistake("no-padding-mask", q, k, v, masks);
+    CHECK(*none.figures[0].value == 0);
+    CHECK_FALSE(none.figures[0].row);
+}
+
+TEST_CASE("a batched decoder without its causal mask names the row with the most weight on future tokens", "[mistakes]") {
+    std::mt19937 gen(31);
+    const std::size_t heads = 2, n = 5, dk = 4;
+    const tensor q = ref::random_tensor({1, heads, n, dk}, gen), k = ref::random_tensor({1, heads, n, dk}, gen);
+    const tensor v = ref::random_tensor({1, heads, n, dk}, gen);
+    const auto r = attnlab::run_mistake("no-causal-mask", q, k, v, {});
+    double best = -1;
+    attnlab::shape_t where;
+    for (std::size_t h = 0; h < heads; ++h) {
+        const auto free = ref::attention(q.data() + h * n * dk, k.data() + h * n * dk, v.data() + h * n * dk, n, n, dk, dk, 0.5,
+                                         ref::everything);
+        for (std::size_t i = 0; i < n; ++i) {
+            double future = 0;
+            for (std::size_t j = i + 1; j < n; ++j) future += free.weights[i * n + j];
+            if (future > best) {
+                best = future;
+                where = {0, h, i};
+            }
+        }
+    }
+    CHECK(*r.figures[0].value == Approx(best).margin(1e-6));
+    REQUIRE(r.figures[0].row);
+    CHECK(*r.figures[0].row == where);
+    CHECK(attnlab::shape_of(r.correct.weights) == attnlab::shape_t{1, heads, n, n});
 }

@@ -111,6 +111,10 @@ qkv_shapes check_qkv(const tensor& q, const tensor& k, const tensor& v, const st
 void allocate_stages(attention_result& r, const shape_t& lead, std::size_t m, std::size_t n, std::size_t d_v,
                      std::size_t max_elements, const std::string& fn);
 
+/// @brief The index [...batch, row] of query `row` in batch slice `batch` (slices counted in
+/// row-major order over `lead`): how fully masked rows and mistake figures name a row.
+shape_t row_index(const shape_t& lead, std::size_t batch, std::size_t row);
+
 /// @brief Floats of scratch for one head's K and V, packed for kernels::matmul_packed.
 std::size_t packed_floats(std::size_t n, std::size_t d_k, std::size_t d_v);
 
