@@ -467,7 +467,10 @@ export interface MistakeInfo {
   fix: string;
 }
 
-/** One head: Q [m, d_k], K [n, d_k], V [n, d_v], and the masks the correct computation uses. */
+/**
+ * One head: Q [m, d_k], K [n, d_k], V [n, d_v], and the masks the correct computation uses.
+ * no-causal-mask and no-padding-mask also take leading batch axes, as attention() does.
+ */
 export interface MistakeSpec {
   Q: TensorInput;
   K: TensorInput;
@@ -484,6 +487,11 @@ export interface MistakeFigure {
   /** null when the mistaken computation failed (keys-not-transposed with n != d_k). */
   value: number | null;
   correctValue: number;
+  /**
+   * The query row the value comes from, as its index [...batch, i], for a figure that is one
+   * row's total (no-causal-mask, no-padding-mask); null when no row leaks or for other figures.
+   */
+  row: number[] | null;
 }
 
 export interface WeightsAndOutput {
@@ -493,7 +501,7 @@ export interface WeightsAndOutput {
   output: Tensor;
 }
 
-export interface MistakeResult {
+export interface MistakeResult<Cells extends Nested<boolean> = boolean[][]> {
   name: MistakeName;
   /** Always finite. For fp16-mask-fill: float16 with the usual fix. */
   correct: WeightsAndOutput;
@@ -504,8 +512,8 @@ export interface MistakeResult {
   /** figures[0]. */
   figure: MistakeFigure;
   figures: MistakeFigure[];
-  /** [m][n]: the weight differs by more than 1e-6 (or is NaN). */
-  cells: boolean[][];
+  /** [m][n] ([...batch][m][n] with batch axes): the weight differs by more than 1e-6 (or is NaN). */
+  cells: Cells;
 }
 
 /** The API around one loaded engine. Bad input throws an Error naming the function and argument. */
@@ -544,8 +552,11 @@ export interface Lab {
   kvCacheBytes(spec: KVCacheBytesSpec): { bytesPerToken: number; tokensCached: number; bytes: number };
   attentionMatrixBytes(spec: AttentionMatrixBytesSpec): { keysPerQuery: number; elements: number; bytes: number };
   createKVCache(spec: KVCacheSpec): KVCache;
-  /** A classic mistake computed beside the correct attention (one head). */
-  mistake(name: MistakeName, spec: MistakeSpec): MistakeResult;
+  /**
+   * A classic mistake computed beside the correct attention (one head; a batch for the masking
+   * mistakes: name the cells' rank you expect, e.g. `lab.mistake<boolean[][][]>(...)`).
+   */
+  mistake<Cells extends Nested<boolean> = boolean[][]>(name: MistakeName, spec: MistakeSpec): MistakeResult<Cells>;
   /** Every mistake, in teaching order. */
   readonly MISTAKES: readonly MistakeInfo[];
   Tensor: TensorConstructor;

@@ -9,15 +9,15 @@
 
 namespace attnlab::bindings {
 
-namespace {
-
-bool present(const val& v) { return !v.isUndefined() && !v.isNull(); }
-
 val shape_to_js(const shape_t& shape) {
     val out = val::array();
     for (std::size_t i = 0; i < shape.size(); ++i) out.set(i, static_cast<double>(shape[i]));
     return out;
 }
+
+namespace {
+
+bool present(const val& v) { return !v.isUndefined() && !v.isNull(); }
 
 }  // namespace
 

@@ -42,6 +42,9 @@ tensor to_tensor(const val& js, const char* fn, const char* name);
 /// A JS-owned copy: { shape, data: Float32Array }.
 val to_js(const tensor& t);
 
+/// A shape or an index as a JS array of numbers.
+val shape_to_js(const shape_t& shape);
+
 attention_options to_attention_options(const val& js, const char* fn);
 mha_inputs to_mha_inputs(const val& js);
 

@@ -44,12 +44,7 @@ val mistake_js(const std::string& name, const val& spec) {
             f.set("label", r.figures[i].label);
             f.set("value", r.figures[i].value ? val(*r.figures[i].value) : val::null());
             f.set("correctValue", r.figures[i].correct_value);
-            val row = val::null();
-            if (r.figures[i].row) {
-                row = val::array();
-                for (std::size_t d = 0; d < r.figures[i].row->size(); ++d) row.set(d, double((*r.figures[i].row)[d]));
-            }
-            f.set("row", row);
+            f.set("row", r.figures[i].row ? shape_to_js(*r.figures[i].row) : val::null());
             figures.set(i, f);
         }
         out.set("figures", figures);

@@ -134,17 +134,20 @@ test('keyboard only: the padding mask is switched off and on with Space and its 
   assert.equal(state.forget, true);
   assert.ok(state.padWeight > 0);
   assert.match(await textIn(p, '#padding'), new RegExp(`gives ${num(state.padWeight * 100, 1)}% of its attention to (the <pad> slot|its \\d <pad> slots)`));
-  // The share is the token's whole row over the pad columns, read back from the grids' cells.
-  const shares = await p.$eval('#padding', (el) => Array.from(el.shadowRoot.querySelectorAll('.al-heatmap'), (grid) => {
+  // The share is the token's whole row over the pad columns, read back from the grids' cells:
+  // the sentence names the token and sentence whose share is largest, and that share.
+  const shares = await p.$eval('#padding', (el) => Array.from(el.shadowRoot.querySelectorAll('.al-heatmap'), (grid, b) => {
     const cols = Array.from(grid.querySelectorAll('[role="columnheader"]'), (c) => c.textContent.trim());
     return Array.from(grid.querySelectorAll('[role="row"]')).filter((r) => r.querySelector('[role="gridcell"]') && r.querySelector('[role="rowheader"]').textContent.trim() !== '<pad>')
       .map((r) => {
         const cells = Array.from(r.querySelectorAll('[role="gridcell"]'));
         const keys = cols.slice(-cells.length);  // after the corner's header
-        return cells.reduce((sum, c, j) => sum + (keys[j] === '<pad>' ? Number(c.dataset.value) : 0), 0);
+        return { b, token: r.querySelector('[role="rowheader"]').textContent.trim(), share: cells.reduce((sum, c, j) => sum + (keys[j] === '<pad>' ? Number(c.dataset.value) : 0), 0) };
       });
   }).flat());
-  assert.ok(Math.abs(Math.max(...shares) - state.padWeight) < 1e-6, `${Math.max(...shares)} against ${state.padWeight}`);
+  const top = shares.reduce((a, s) => (s.share > a.share ? s : a));
+  assert.ok(Math.abs(top.share - state.padWeight) < 1e-6, `${top.share} against ${state.padWeight}`);
+  assert.ok((await textIn(p, '#padding')).includes(`"${top.token}" in sentence ${top.b + 1} gives ${num(top.share * 100, 1)}% of its attention`));
   const readouts = () => p.$eval('#padding', (el) => Array.from(el.shadowRoot.querySelectorAll('.al-readout'), (r) => r.textContent));
   // The first sentence's grid, then (past its export menu) the second's: "the cat sat" padded to 5.
   await k.tabTo((f) => f.includes('|gridcell|'));

@@ -175,7 +175,7 @@ const cases = [
   ['a forgotten padding mask with no padding to forget', (lab) => lab.mistake('no-padding-mask', { Q: q, K: k, V: v }),
     "mistake: 'no-padding-mask' needs validLens (the padding the mistake forgets); expected spec.validLens"],
   ['a batched Q for a mistake', (lab) => lab.mistake('no-scaling', { Q: [q], K: [k], V: [v] }),
-    'mistake: Q has shape [1, 2, 2]; expected a matrix [m, d_k] (one head, no batch axes)'],
+    'mistake: Q has shape [1, 2, 2]; expected a matrix [m, d_k] (one head, no batch axes; only no-causal-mask and no-padding-mask take batch axes)'],
   ['a float16 mistake with V past 65504', (lab) => lab.mistake('fp16-mask-fill', { Q: q, K: k, V: [[1, 2], [3, 1e5], [5, 6]] }),
     "mistake: V[1, 1] = 100000 does not fit float16 (largest finite 65504); expected smaller values for 'fp16-mask-fill'"],
   ['a mistake whose mask does not fit', (lab) => lab.mistake('mask-after-softmax', { Q: q, K: k, V: v, mask: [[1, 0]] }),

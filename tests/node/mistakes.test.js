@@ -5,6 +5,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { loadAttentionLab } = require('./lab.js');
 const { random, randomNested, attentionHead, maxDiff } = require('./reference.js');
+const { splitTokens, seedFrom } = require('../../web/src/ui/author-data.js');
 
 const NAMES = ['softmax-wrong-axis', 'mask-after-softmax', 'no-scaling', 'scale-by-dk', 'fp16-mask-fill',
   'keys-not-transposed', 'no-causal-mask', 'no-padding-mask'];
@@ -122,6 +123,9 @@ test('a forgotten causal or padding mask leaks weight that the float64 reference
   const onPads = free.weights.map((row) => row[3] + row[4]);
   const pad = Math.max(...onPads.slice(0, 3));
   assert.ok(Math.abs(p.figure.value - pad) < 1e-6, `${p.figure.value} vs ${pad}`);
+  assert.deepEqual(p.figure.row, [onPads.indexOf(pad)], 'the row the figure comes from');
+  const futures = free.weights.map((row, i) => row.reduce((s, w, j) => s + (j > i ? w : 0), 0));
+  assert.deepEqual(c.figure.row, [futures.indexOf(future)]);
   assert.equal(p.figure.label, 'largest weight a real token puts on pad tokens (one row\'s total)');
   assert.ok(maxDiff(p.correct.weights.data, attentionHead(Q, K, V, 0.5, (i, j) => j < 3).weights) < 1e-6);
   checkDifference(c);
@@ -154,4 +158,50 @@ test('every mistake runs on the lesson example and returns finite correct result
     assert.deepEqual(r.correct.weights.shape, [5, 5]);
     assert.equal(r.figure, r.figures[0]);
   }
+});
+
+test('a forgotten padding mask over a batch names the sentence and token of the leakiest real row, as float64 attention per sentence gives it', async () => {
+  const lab = await loadAttentionLab();
+  const rand = random(41);
+  const lens = [4, 6, 2, 5];
+  const X = randomNested([4, 6, 3], rand);
+  const r = lab.mistake('no-padding-mask', { Q: X, K: X, V: X, validLens: lens });
+  let best = -1, where = null;
+  X.forEach((x, b) => {
+    const free = attentionHead(x, x, x, 1 / Math.sqrt(3));
+    assert.ok(maxDiff(r.mistaken.weights.data.subarray(b * 36, (b + 1) * 36), free.weights) < 1e-6, `sentence ${b}`);
+    assert.ok(maxDiff(r.correct.weights.data.subarray(b * 36, (b + 1) * 36), attentionHead(x, x, x, 1 / Math.sqrt(3), (i, j) => j < lens[b]).weights) < 1e-6);
+    for (let i = 0; i < lens[b]; i++) {
+      const share = free.weights[i].slice(lens[b]).reduce((a, w) => a + w, 0);
+      if (share > best) { best = share; where = [b, i]; }
+    }
+  });
+  assert.ok(best > 0.05, `the reference leaks ${best}`);
+  assert.ok(Math.abs(r.figure.value - best) < 1e-6, `${r.figure.value} vs ${best}`);
+  assert.deepEqual(r.figure.row, where);
+  assert.equal(r.figure.correctValue, 0);
+  assert.deepEqual(r.cells.map((rows) => rows.length), [6, 6, 6, 6]);
+  assert.ok(r.cells[1].flat().every((c) => !c), 'the unpadded sentence does not change');
+  assert.equal(r.cells[2][0][0], true);
+  const none = lab.mistake('no-padding-mask', { Q: X, K: X, V: X, validLens: 6 });
+  assert.deepEqual([none.figure.value, none.figure.row], [0, null], 'no padding: nothing leaks and no row is named');
+  assert.equal(lab.mistake('no-scaling', { Q: X[0], K: X[0], V: X[0] }).figure.row, null, 'a figure that is not one row\'s names none');
+});
+
+test('the <padding-mask> sentence: on its default batch the engine names the token a sum over the shown weights finds, with the same share', async () => {
+  const lab = await loadAttentionLab();
+  // The widget's inputs (web/src/widgets/padding-mask.js), built the same way.
+  const raw = ['time flies like an arrow', 'the cat sat', 'hi'];
+  const sentences = raw.map(splitTokens), lens = sentences.map((s) => s.length);
+  const X = lab.randomNormal({ shape: [3, 5, 4], seed: seedFrom(raw.join('|')) });
+  const shown = lab.attention(X, X, X).weights.toArray();
+  let share = 0, where = null;
+  shown.forEach((rows, b) => rows.slice(0, lens[b]).forEach((row, i) => {
+    const s = row.slice(lens[b]).reduce((a, w) => a + w, 0);
+    if (s > share) { share = s; where = [b, i]; }
+  }));
+  const figure = lab.mistake('no-padding-mask', { Q: X, K: X, V: X, validLens: lens }).figure;
+  assert.deepEqual(figure.row, where);
+  assert.equal(figure.value, share, 'the same float32 weights, added in the same order');
+  assert.equal((figure.value * 100).toFixed(1), (share * 100).toFixed(1));
 });

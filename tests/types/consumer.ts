@@ -42,7 +42,10 @@ export async function computeOnce(): Promise<number> {
   const leak: number = wrong.figure.value ?? 0;
   const changed: boolean = wrong.cells[0][0];
   const failed = 'error' in wrong.mistaken ? wrong.mistaken.error.length : wrong.mistaken.weights.shape[0];
-  return leak + Number(changed) + failed + weight + rows[0][1] + hidden.length + out[0] + Number(isTensor) + kept[0] + std + shapes.length
+  const batchLeak = lab.mistake<boolean[][][]>('no-padding-mask', { Q: [K, K], K: [K, K], V: [V, V], validLens: [1, 2] });
+  const leakingRow: number = batchLeak.figure.row?.[1] ?? -1;
+  const batchCell: boolean = batchLeak.cells[1][0][0];
+  return leak + Number(changed) + failed + leakingRow + Number(batchCell) + weight + rows[0][1] + hidden.length + out[0] + Number(isTensor) + kept[0] + std + shapes.length
     + heads.output.shape[0] + soft.data[2] + row.sumShifted + worked.length + lab.memory().heapInUse;
 }
 

@@ -12,10 +12,14 @@ function pair(raw) {
   return { weights: fromEngine(raw.weights), output: fromEngine(raw.output) };
 }
 
-/** Rows of booleans from the engine's 0/1 cells tensor [m, n]. */
+/** Nested arrays of booleans ([m][n], or [...batch][m][n]) from the engine's 0/1 cells tensor. */
 function cellRows(raw) {
-  const [m, n] = raw.shape;
-  return Array.from({ length: m }, (_, i) => Array.from(raw.data.subarray(i * n, (i + 1) * n), (x) => x === 1));
+  const nest = (axis, offset) => {
+    if (axis === raw.shape.length - 1) return Array.from(raw.data.subarray(offset, offset + raw.shape[axis]), (x) => x === 1);
+    const stride = raw.shape.slice(axis + 1).reduce((a, b) => a * b, 1);
+    return Array.from({ length: raw.shape[axis] }, (_, i) => nest(axis + 1, offset + i * stride));
+  };
+  return nest(0, 0);
 }
 
 /**
@@ -28,12 +32,13 @@ function mistakesApi(core, ctx, unwrap) {
   const MISTAKES = () => catalog || (catalog = Object.freeze(core.mistakeCatalog().map((m) => Object.freeze(m))));
   return {
     /**
-     * One mistake beside the correct computation, for one head.
+     * One mistake beside the correct computation, for one head (no-causal-mask and
+     * no-padding-mask also take leading batch axes, as attention does).
      * @param name one of MISTAKES[i].name
      * @param spec { Q [m, d_k], K [n, d_k], V [n, d_v], causal?, validLens?, mask? }
      * @returns { name, correct: { weights, output }, mistaken: { weights, output } | { error },
-     *   difference: { weights, output } | null, figure, figures: [{ label, value, correctValue }],
-     *   cells: boolean[][] }
+     *   difference: { weights, output } | null, figure,
+     *   figures: [{ label, value, correctValue, row: [...batch, i] | null }], cells: boolean[][] }
      */
     mistake(name, spec) {
       const fn = 'mistake';

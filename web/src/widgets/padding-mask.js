@@ -53,21 +53,17 @@ class PaddingMask extends LabElement {
     this.forget.checked = this.st.forget;
     const r = this.lab.attention(this.X, this.X, this.X, this.st.forget ? {} : { validLens: this.lens });
     const weights = r.weights.toArray(), masked = r.masked.toArray();
-    // The real token that gives padding the largest share of its attention: its row's total
-    // over the pad columns (the engine's weights, added up for the sentence below).
-    let worst = 0, where = null;
     this.padded.forEach((tokens, b) => {
       this.views[b].update({ weights: weights[b], masked: maskedFrom(masked[b]), rowLabels: tokens, colLabels: tokens, showNumbers: this.len <= 6 });
-      for (let i = 0; i < this.lens[b]; i++) {
-        let share = 0;
-        for (let j = this.lens[b]; j < this.len; j++) share += weights[b][i][j];
-        if (share > worst) { worst = share; where = [b, i]; }
-      }
     });
-    this.padWeight = worst;
-    const pads = where ? this.len - this.lens[where[0]] : 0;
-    this.report.textContent = worst > 0
-      ? `Without the mask, real tokens attend to padding: "${this.padded[where[0]][where[1]]}" in sentence ${where[0] + 1} gives ${num(worst * 100, 1)}% of its attention to ${pads === 1 ? `the ${PAD} slot` : `its ${pads} ${PAD} slots`}.`
+    // The engine's figure: the real token that gives padding the largest share of its
+    // attention without the mask (its row, [sentence, token]), and 0 with it.
+    const leak = this.lab.mistake('no-padding-mask', { Q: this.X, K: this.X, V: this.X, validLens: this.lens }).figure;
+    this.padWeight = this.st.forget ? leak.value : leak.correctValue;
+    const [b, i] = this.st.forget && leak.row ? leak.row : [];
+    const pads = b === undefined ? 0 : this.len - this.lens[b];
+    this.report.textContent = b !== undefined
+      ? `Without the mask, real tokens attend to padding: "${this.padded[b][i]}" in sentence ${b + 1} gives ${num(this.padWeight * 100, 1)}% of its attention to ${pads === 1 ? `the ${PAD} slot` : `its ${pads} ${PAD} slots`}.`
       : 'With the mask, every weight on a padding column is exactly 0: no real token attends to padding. (Rows of padding queries do not matter; their outputs are thrown away.)';
     if (save) this.saveState({ forget: this.st.forget });
   }
