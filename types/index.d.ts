@@ -159,6 +159,8 @@ export interface ExplainRowResult {
   sumShifted: number;
   /** expRaw / sumRaw: NaN where exp overflows, which is the point. */
   naiveWeights: Tensor;
+  /** Largest |naiveWeights - weights| over the naive weights that are numbers (0 if none is). */
+  naiveError: number;
   weights: Tensor;
   /** weight_j * v_j: [n, d_v]. */
   weightedValues: Tensor;

@@ -168,6 +168,7 @@ val to_js(const row_derivation& d) {
     out.set("sumRaw", d.sum_raw);
     out.set("sumShifted", d.sum_shifted);
     out.set("naiveWeights", to_js(d.naive_weights));
+    out.set("naiveError", d.naive_error);
     out.set("weights", to_js(d.weights));
     out.set("weightedValues", to_js(d.weighted_values));
     out.set("output", to_js(d.output));

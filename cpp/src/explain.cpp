@@ -68,7 +68,11 @@ row_derivation explain_row(const tensor& q, const tensor& k, const tensor& v,
     }
     d.sum_raw = naive_sum;
     d.naive_weights = empty({n});
-    for (std::size_t j = 0; j < n; ++j) d.naive_weights.data()[j] = d.exp_raw.data()[j] / naive_sum;
+    for (std::size_t j = 0; j < n; ++j) {
+        d.naive_weights.data()[j] = d.exp_raw.data()[j] / naive_sum;
+        const double gap = std::abs(double(d.naive_weights.data()[j]) - double(d.weights.data()[j]));
+        if (!std::isnan(gap)) d.naive_error = std::max(d.naive_error, gap);
+    }
     std::copy_n(r.output.data() + row * d_v, d_v, d.output.data());
     return d;
 }

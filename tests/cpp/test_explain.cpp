@@ -73,6 +73,23 @@ TEST_CASE("the naive softmax is float32 throughout: overflow at 100 and underflo
     const auto fine = attnlab::explain_row(tensor{{80.0f, 81.0f, 82.0f}}, keys, keys, opts, 0);
     CHECK(std::isfinite(fine.sum_raw));
     CHECK(fine.naive_weights(2) == Approx(fine.weights(2)).epsilon(1e-5));
+    CHECK(big.naive_error == 0);  // no naive weight is a number
+    CHECK(tiny.naive_error == 0);
+}
+
+TEST_CASE("naive_error is the largest gap between the float32 naive weights and the weights, as float64 finds it", "[explain]") {
+    attnlab::attention_options opts;
+    opts.scale = 1.0f;
+    const tensor keys = {{1.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 1.0f}};
+    const auto d = attnlab::explain_row(tensor{{80.0f, 81.5f, 82.25f}}, keys, keys, opts, 0);
+    // Reference: the float32 naive path written out here, against the engine's weights.
+    float e[3], sum = 0;
+    for (std::size_t j = 0; j < 3; ++j) sum += (e[j] = std::exp(float(d.masked(j))));
+    double gap = 0;
+    for (std::size_t j = 0; j < 3; ++j) gap = std::max(gap, std::abs(double(e[j] / sum) - double(d.weights(j))));
+    INFO("reference gap " << gap);
+    CHECK(d.naive_error == gap);
+    CHECK(d.naive_error < 1e-6);
 }
 
 TEST_CASE("random_normal repeats for a seed and has the asked spread", "[random]") {

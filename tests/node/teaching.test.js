@@ -123,7 +123,7 @@ function demo(values) {
   const keys = values.map((_, j) => values.map((__, c) => (c === j ? 1 : 0)));
   const d = lab.explainRow([values], keys, keys, 0, { scale: 1 });
   const safe = Array.from(lab.softmax(values).data);
-  return { d, safe, verdict: compare({ values, expRaw: Array.from(d.expRaw.data), sumRaw: d.sumRaw, naiveWeights: Array.from(d.naiveWeights.data) }, safe) };
+  return { d, safe, verdict: compare({ values, expRaw: Array.from(d.expRaw.data), sumRaw: d.sumRaw, naiveWeights: Array.from(d.naiveWeights.data), rowMax: d.rowMax, naiveError: d.naiveError }) };
 }
 
 test('the engine\'s naive path is float32: e^100 overflows and e^-1000 underflows, and the demo says so', () => {

@@ -109,7 +109,8 @@ function createLab(core) {
     /**
      * Every arithmetic step behind one query row of 2-D attention.
      * @returns { row, scale, terms [n, d_k], scores, scaled, masked, rowMax, expRaw, expShifted,
-     *   sumRaw, sumShifted, naiveWeights (expRaw / sumRaw, NaN on overflow), weights,
+     *   sumRaw, sumShifted, naiveWeights (expRaw / sumRaw, NaN on overflow), naiveError (largest
+     *   |naiveWeights - weights| over its numbers), weights,
      *   weightedValues [n, d_v], output, fullyMasked }
      */
     explainRow(Q, K, V, row, options) {

@@ -27,6 +27,9 @@ struct row_derivation {
     /// exp_raw / sum_raw in float32: the naive softmax, kept to show why the max is subtracted.
     /// It is NaN when exp_raw overflows (inf / inf) or every term underflows (0 / 0); `weights` never is.
     tensor naive_weights;    ///< [n]
+    /// Largest |naive_weights - weights| over the keys whose naive weight is a number (0 when
+    /// none is): float32 rounding of the naive path, where it did not overflow or underflow.
+    double naive_error = 0;
     tensor weights;          ///< [n]
     tensor weighted_values;  ///< weights[j] * v_j: [n, d_v]; their column sums are the output
     tensor output;           ///< [d_v]

@@ -33,14 +33,14 @@ function shiftLabel(rowMax) {
 }
 
 /**
- * What happened on the naive path, from the engine's float32 numbers.
- * @param naive { expRaw: number[], sumRaw, naiveWeights: number[] }
- * @param safe the safe softmax
+ * What happened on the naive path, from the engine's float32 numbers (lab.explainRow).
+ * @param naive { values: the inputs, expRaw: number[], sumRaw, naiveWeights: number[],
+ *   rowMax: the largest input, naiveError: largest |naive - safe weight| }
  * @returns { kind: 'agree' | 'overflow' | 'underflow' | 'differ', message }
  */
-function compare({ values, expRaw, sumRaw, naiveWeights }, safe) {
+function compare({ values, expRaw, sumRaw, naiveWeights, rowMax: largest, naiveError: diff }) {
   const nanCount = naiveWeights.filter(Number.isNaN).length;
-  const largest = Math.max(...values), smallest = Math.min(...values);
+  const smallest = Math.min(...values);
   const of = (k) => `${k} of ${naiveWeights.length}`;
   if (expRaw.some((e) => e === Infinity)) {
     const first = values[expRaw.indexOf(Infinity)];
@@ -59,8 +59,6 @@ function compare({ values, expRaw, sumRaw, naiveWeights }, safe) {
         `Subtracting the maximum (${num(largest, 4)}) first makes the largest term e^0 = 1.`,
     };
   }
-  let diff = 0;
-  for (let j = 0; j < safe.length; j++) diff = Math.max(diff, Math.abs(naiveWeights[j] - safe[j]));
   if (nanCount === 0 && diff <= 1e-6) {
     const under = expRaw.filter((e) => e === 0).length;
     return {

@@ -94,7 +94,7 @@ class SoftmaxDemo extends LabElement {
         row(`safe: ${shiftLabel(d.rowMax)}`, Array.from(d.expShifted.data, (x) => num(x, 4))),
         row('safe: softmax', safe.map((x) => fixed(x, 4)))));
     this.frame.dataset.softmax = safe.join(',');
-    const verdict = compare({ values: inputs, expRaw: Array.from(d.expRaw.data), sumRaw: d.sumRaw, naiveWeights: Array.from(d.naiveWeights.data) }, safe);
+    const verdict = compare({ values: inputs, expRaw: Array.from(d.expRaw.data), sumRaw: d.sumRaw, naiveWeights: Array.from(d.naiveWeights.data), rowMax: d.rowMax, naiveError: d.naiveError });
     this.message.textContent = verdict.message;
     this.message.dataset.kind = verdict.kind;
   }
