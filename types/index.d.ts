@@ -436,6 +436,10 @@ export interface KVCacheStep {
   multiplyAdds: number;
   /** Recomputing causal attention over the prefix: heads x length (length + 1) / 2 x 2 dHead. */
   multiplyAddsWithoutCache: number;
+  /** Decoding every token so far, one step each, with the cache: heads x length (length + 1) / 2 x 2 dHead. */
+  decodeMultiplyAdds: number;
+  /** The same without the cache: heads x length (length + 1) (length + 2) / 6 x 2 dHead. */
+  decodeMultiplyAddsWithoutCache: number;
 }
 
 export interface KVCache {

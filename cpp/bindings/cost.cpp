@@ -168,7 +168,8 @@ val attention_matrix_bytes_js(double batch, double heads, double n, const std::s
 //   op 3: append(k, v), returns the new length;
 //   op 4: attend(q), returns 1 and writes a header to the scratch doubles: [0] address of the
 //     output [heads, d_head], [1] of the weights [heads, length], [2] length, [3] multiply-adds,
-//     [4] without the cache. The step is held until the next attend() or release().
+//     [4] without the cache, [5] and [6] the same for decoding every token so far. The step is
+//     held until the next attend() or release().
 // A failure returns -1 with last_error() set, and frees the inputs.
 class kv_cache_handle {
 public:
@@ -221,6 +222,8 @@ public:
             h[2] = static_cast<double>(cache_->length());
             h[3] = r.multiply_adds;
             h[4] = r.multiply_adds_without_cache;
+            h[5] = r.decode_multiply_adds;
+            h[6] = r.decode_multiply_adds_without_cache;
             return 1;
         } catch (const std::bad_alloc&) {
             error_ = attending ? "KVCache.attend: out of memory; expected smaller inputs"

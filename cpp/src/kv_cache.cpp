@@ -116,6 +116,8 @@ kv_step kv_cache::attend(const tensor& q) const {
     const double per_pair = 2.0 * double(d), hd = double(heads_), len = double(n);
     s.multiply_adds = hd * len * per_pair;
     s.multiply_adds_without_cache = hd * (len * (len + 1) / 2) * per_pair;
+    s.decode_multiply_adds = s.multiply_adds_without_cache;
+    s.decode_multiply_adds_without_cache = hd * (len * (len + 1) * (len + 2) / 6) * per_pair;
     return s;
 }
 

@@ -22,7 +22,7 @@ void check_every_step(std::size_t heads, std::size_t kv_heads, std::size_t d, st
     std::mt19937 gen(seed);
     kv_cache cache(double(heads), double(kv_heads), double(d), double(steps), std::nullopt);
     std::vector<tensor> qs, ks, vs;
-    double worst = 0;
+    double worst = 0, with_total = 0, without_total = 0;
     for (std::size_t t = 0; t < steps; ++t) {
         qs.push_back(ref::random_tensor({heads, d}, gen));
         ks.push_back(ref::random_tensor({kv_heads, d}, gen));
@@ -49,6 +49,10 @@ void check_every_step(std::size_t heads, std::size_t kv_heads, std::size_t d, st
         }
         CHECK(step.multiply_adds == double(heads) * (t + 1) * 2 * d);
         CHECK(step.multiply_adds_without_cache == double(heads) * (t + 1) * (t + 2) / 2 * 2 * d);
+        with_total += step.multiply_adds;
+        without_total += step.multiply_adds_without_cache;
+        CHECK(step.decode_multiply_adds == with_total);
+        CHECK(step.decode_multiply_adds_without_cache == without_total);
     }
     INFO("max |cache - full causal| = " << worst);
     CHECK(worst <= 1e-6);

@@ -194,7 +194,7 @@ function checkCacheEveryStep(lab, heads, kvHeads, dHead, steps, seed) {
   const cache = lab.createKVCache({ heads, kvHeads, dHead, maxLength: steps });
   assert.equal(cache.bytesPerToken, 2 * kvHeads * dHead * 4);
   const qs = [], ks = [], vs = [];
-  let worst = 0, worstEngine = 0;
+  let worst = 0, worstEngine = 0, withTotal = 0, withoutTotal = 0;
   try {
     for (let t = 0; t < steps; t++) {
       qs.push(randomNested([heads, dHead], rand));
@@ -207,6 +207,9 @@ function checkCacheEveryStep(lab, heads, kvHeads, dHead, steps, seed) {
       assert.deepEqual(step.weights.shape, [heads, t + 1]);
       assert.equal(step.multiplyAdds, heads * (t + 1) * 2 * dHead);
       assert.equal(step.multiplyAddsWithoutCache, heads * ((t + 1) * (t + 2) / 2) * 2 * dHead);
+      withTotal += step.multiplyAdds;
+      withoutTotal += step.multiplyAddsWithoutCache;
+      assert.deepEqual([step.decodeMultiplyAdds, step.decodeMultiplyAddsWithoutCache], [withTotal, withoutTotal], `decoding ${t + 1} tokens`);
       for (let h = 0; h < heads; h++) {
         const g = Math.floor(h / (heads / kvHeads));
         const Q = qs.map((q) => q[h]), K = ks.map((k) => k[g]), V = vs.map((v) => v[g]);

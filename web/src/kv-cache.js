@@ -86,7 +86,8 @@ class KVCache {
 
   /**
    * Attends q [heads, dHead], the newest token's query, over every cached token.
-   * @returns { output [heads, dHead], weights [heads, length], multiplyAdds, multiplyAddsWithoutCache }
+   * @returns { output [heads, dHead], weights [heads, length], multiplyAdds, multiplyAddsWithoutCache,
+   *   decodeMultiplyAdds, decodeMultiplyAddsWithoutCache (every step of decoding the `length` tokens) }
    */
   attend(q) {
     const fn = 'KVCache.attend';
@@ -102,6 +103,8 @@ class KVCache {
       weights: new Tensor([heads, length], f32.slice(weights, weights + heads * length)),
       multiplyAdds: h[s + 3],
       multiplyAddsWithoutCache: h[s + 4],
+      decodeMultiplyAdds: h[s + 5],
+      decodeMultiplyAddsWithoutCache: h[s + 6],
     };
   }
 

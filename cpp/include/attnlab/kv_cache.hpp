@@ -25,6 +25,12 @@ struct kv_step {
     double multiply_adds = 0;                ///< this step with the cache: heads x length x 2 d_head
     double multiply_adds_without_cache = 0;  ///< recomputing causal attention over the prefix:
                                              ///< heads x length (length + 1) / 2 x 2 d_head
+    /// Decoding all `length` tokens one at a time, a step per token: the sum of multiply_adds
+    /// over lengths 1..length (heads x length (length + 1) / 2 x 2 d_head, which equals this
+    /// step's multiply_adds_without_cache), and of multiply_adds_without_cache
+    /// (heads x length (length + 1) (length + 2) / 6 x 2 d_head).
+    double decode_multiply_adds = 0;
+    double decode_multiply_adds_without_cache = 0;
 };
 
 /// @brief The grouped-query rule: kv_heads divides heads (so kv_heads <= heads).

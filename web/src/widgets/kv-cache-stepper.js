@@ -147,6 +147,7 @@ class KvCacheStepper extends LabElement {
         this.run.push({
           length: cache.length, bytes: cache.bytes, bytesPerToken: cache.bytesPerToken,
           multiplyAdds: r.multiplyAdds, withoutCache: r.multiplyAddsWithoutCache,
+          decodeTotal: r.decodeMultiplyAdds, decodeTotalWithout: r.decodeMultiplyAddsWithoutCache,
           weights: kv.rowsOf(r.weights), output: kv.rowsOf(r.output), diff: lab.maxAbsDiff(r.output, lab.tensor(fullRow)),
         });
       }
@@ -205,11 +206,7 @@ class KvCacheStepper extends LabElement {
 
   renderFigures(t, hidden) {
     const s = this.run[t];
-    let withTotal = 0, withoutTotal = 0;
-    for (let i = 0; i <= t; i++) {
-      withTotal += this.run[i].multiplyAdds;
-      withoutTotal += this.run[i].withoutCache;
-    }
+    const withTotal = s.decodeTotal, withoutTotal = s.decodeTotalWithout;
     const secret = (x) => (hidden ? '?' : grouped(x));
     const row = (name, ...cells) => h('tr', {}, h('th', { scope: 'row' }, name), cells.map((c) => h('td', {}, c)));
     this.figures.replaceChildren(scrollBox('Cost of this step', h('table', { class: 'al-table al-kv-figures' },
