@@ -35,7 +35,11 @@ const root = path.resolve(__dirname, '..');
 // sideways, chart tick labels thinned by text size, one precision in the stepper, the corner
 // header named for axe) and +71 B of glue that starts faster in node (no TextDecoders):
 // script 142600 -> 143100.
-const SIZE_BUDGET = { script: 143100, wasm: 66700 };
+// Session 8: the engine names the row of the masking mistakes' figure and takes a padded batch
+// for them, explainRow's naiveError and the KV cache's decode totals (numbers the widgets had
+// computed themselves): wasm 66099 -> 66955 B gzip, script 142877 -> 143907 B, each budget
+// raised by that growth: wasm 66700 -> 67556, script 143100 -> 144130.
+const SIZE_BUDGET = { script: 144130, wasm: 67556 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {
