@@ -7,15 +7,17 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('path');
 const { pathToFileURL } = require('url');
-const { launch, sendPolicy, CSP } = require('./browser.js');
+const { launch, sendPolicy, settled, CSP } = require('./browser.js');
 const { startServer } = require('../../scripts/server.js');
+const { loadAttentionLab } = require('../../index.js');
 
 const root = path.resolve(__dirname, '..', '..');
 
-let browser, server;
+let browser, server, lab;
 test.before(async () => {
   browser = await launch();
   server = await startServer({ root });
+  lab = await loadAttentionLab();
 });
 test.after(async () => {
   await server.close();
@@ -99,4 +101,43 @@ test('on a phone, lesson 2 shows the worked example and the softmax demo each af
   assert.ok(softmax - prompt < 900, `the softmax demo is within a screen of its question (${Math.round(softmax - prompt)} px)`);
   assert.deepEqual(problems, []);
   await context.close();
+});
+
+test('lesson 1: a reader who answers the row of flies wrong sees none of its weights before answering, on the heatmap below either', async () => {
+  const ex = lab.examples().timeFlies;
+  const weights = Array.from(lab.explainRow(ex.Q, ex.K, ex.V, 1, {}).weights.data);
+  // The heatmap prints two decimals, the stepper three; the 0.80 (arrow) and 0.18 (flies) of the row.
+  const shown = [weights[4].toFixed(2), weights[1].toFixed(2), String(Number(weights[4].toFixed(3))), String(Number(weights[1].toFixed(3)))];
+  assert.deepEqual(shown, ['0.80', '0.18', '0.796', '0.178']);
+  for (const width of [1280, 390]) {
+    const url = pathToFileURL(path.join(root, 'dist', 'lesson-1.html')).href;
+    const { page, problems, context } = await openPage(url, { viewport: { width, height: 900 } });
+    await page.goto(url);
+    await settled(page);
+    // What a reader can read: the page's rendered text and each widget's, with the heatmap in view.
+    const readable = () => page.evaluate(() => [document.body.innerText,
+      ...Array.from(document.querySelectorAll('attention-stepper, attention-heatmap'), (el) => el.shadowRoot.querySelector('.al-frame').innerText)].join('\n'));
+    const fliesRow = () => page.$$eval('#matrix [role="gridcell"][data-row="1"]', (cells) => cells.map((c) => c.innerText.trim()));
+    await page.locator('#matrix').scrollIntoViewIfNeeded();
+    assert.deepEqual(await fliesRow(), ['', '', '', '', ''], `${width} px: the heatmap's row of flies has no numbers before an answer`);
+    const before = await readable();
+    for (const x of shown.slice(0, 2)) assert.ok(!before.includes(` ${x}`) && !before.includes(`\n${x}`), `${width} px: ${x} readable before an answer`);
+    for (const x of shown.slice(2)) assert.ok(!before.includes(x), `${width} px: ${x} readable before an answer`);
+    // The exercise as the page asks for it: flies, Next, five scores, then five weights (both wrong).
+    await page.click('#lab button[aria-pressed] >> text="flies"');
+    await page.click('#lab button:has-text("Next")');
+    await page.fill('#lab .al-predict input[type="text"]', '1, 1, 1, 1, 1');
+    await page.press('#lab .al-predict input[type="text"]', 'Enter');
+    await page.click('#lab button:has-text("Next")');
+    assert.ok(!(await readable()).includes(shown[2]), `${width} px: the weights wait for their own answer`);
+    await page.fill('#lab .al-predict input[type="text"]', '0.2, 0.2, 0.2, 0.2, 0.2');
+    await page.press('#lab .al-predict input[type="text"]', 'Enter');
+    // Answered (wrongly): the stepper now shows the engine's row; the heatmap's numbers are the reader's to switch on.
+    assert.deepEqual(await page.$$eval('#lab [data-key^="weight:"]', (els) => els.map((e) => e.textContent)), weights.map((w) => String(Number(w.toFixed(3)))));
+    assert.deepEqual(await fliesRow(), ['', '', '', '', '']);
+    await page.click('#matrix label:has-text("numbers")');
+    assert.deepEqual(await fliesRow(), weights.map((w) => w.toFixed(2)));
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
 });

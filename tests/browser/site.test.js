@@ -111,6 +111,9 @@ test('turning the causal mask on makes every weight above the diagonal read 0', 
   const read = () => p.$$eval('#matrix [role="gridcell"]', (cells) => cells.map((c) => ({
     i: Number(c.dataset.row), j: Number(c.dataset.col), text: c.textContent, label: c.getAttribute('aria-label'), masked: c.classList.contains('al-masked'),
   })));
+  // Lesson 1 starts with the numbers off (the row of flies is an exercise above it).
+  assert.ok((await read()).every((c) => c.text === ''), 'no numbers before they are switched on');
+  await p.click('#matrix label:has-text("numbers")');
   const off = await read();
   assert.ok(off.filter((c) => c.j > c.i).every((c) => !c.masked && c.text !== '0.00'), 'no cell is masked before');
   await p.click('#matrix label:has-text("causal mask")');
@@ -137,6 +140,10 @@ test('heatmap cells are walked with the arrow keys and announced', async () => {
   await p.keyboard.press('End');
   const live = await p.textContent('#matrix [aria-live="polite"].al-readout');
   assert.equal(live, 'query \u201cflies\u201d \u2192 key \u201carrow\u201d: 0.80');
+  // With the numbers off the cell's name leaves out the printed number; the readout still gives it.
+  assert.match(await p.$eval('#matrix', (el) => el.shadowRoot.activeElement.getAttribute('aria-label')), /^query flies, key arrow, weight 0\.79\d\d$/);
+  await p.click('#matrix label:has-text("numbers")');
+  await p.focus('#matrix [role="gridcell"][data-row="1"][data-col="4"]');
   assert.match(await p.$eval('#matrix', (el) => el.shadowRoot.activeElement.getAttribute('aria-label')), /^0\.80: query flies, key arrow, weight 0\.79\d\d$/);
   await close();
 });
