@@ -35,7 +35,9 @@ const root = path.resolve(__dirname, '..');
 // sideways, chart tick labels thinned by text size, one precision in the stepper, the corner
 // header named for axe) and +71 B of glue that starts faster in node (no TextDecoders):
 // script 142600 -> 143100.
-const SIZE_BUDGET = { script: 143100, wasm: 66700 };
+// Session 8: +0.8 KB (142877 -> 143649 B measured) for the export menu in the top layer and
+// widgets that are skipped out of view and first shown part by part: script 143100 -> 143900.
+const SIZE_BUDGET = { script: 143900, wasm: 66700 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {
