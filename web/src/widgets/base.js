@@ -308,10 +308,12 @@ class LabElement extends HTMLElement {
    * the stylesheet picks one, so nothing reads the layout while the page is still being parsed.
    */
   showLoading() {
-    const rows = this.getAttribute('query-tokens') !== null ? this.getAttribute('query-tokens') : this.getAttribute('tokens');
-    const tokens = (rows || '').trim().split(/\s+/).filter(Boolean).length;
+    const count = (name) => (this.getAttribute(name) || '').trim().split(/\s+/).filter(Boolean).length;
+    const cross = this.getAttribute('query-tokens') !== null;
+    const tokens = count(cross ? 'query-tokens' : 'tokens');
+    const keys = cross ? count('tokens') || 5 : undefined;
     const quiz = this.hasAttribute('quiz') && !/^(false|0|off)$/i.test(this.getAttribute('quiz').trim());
-    estimateHeights(this.localName, { tokens: tokens || undefined, quiz }).forEach((height, i) => {
+    estimateHeights(this.localName, { tokens: tokens || undefined, keys, quiz }).forEach((height, i) => {
       // The frame's padding and border (2 x 15px + 2 x 1px at the default size) are outside its content.
       this.frame.style.setProperty(`--al-h${i}`, `${Math.max(0, height - 32)}px`);
     });
