@@ -284,7 +284,8 @@ class LabElement extends HTMLElement {
         await new Promise((resolve) => schedule.afterRendering(this, resolve));
         if (this.overtaken(generation)) throw STALE;
       }
-      for (let i = 0; i < parts.length && line.checkVisibility({ contentVisibilityAuto: true });) {
+      const drawn = () => typeof line.checkVisibility !== 'function' || line.checkVisibility({ contentVisibilityAuto: true });
+      for (let i = 0; i < parts.length && drawn();) {
         const start = schedule.now();
         // Reading a part's size lays it out now, in this task, instead of in the next frame's.
         do parts[i++].classList.remove('al-unlaid');
