@@ -28,7 +28,14 @@ const open = (page, opts) => openSettled(browser, `${server.url}dist/${page}`, o
 const stateOf = (p, selector) => p.$eval(selector, (el) => el.state);
 // What the widget shows and what assistive technology reads: rendered text (innerText leaves
 // out display: none, such as the print-only "answer: ..." lines).
-const textOf = (p, selector) => p.$eval(selector, (el) => el.shadowRoot.querySelector('.al-frame').innerText);
+// A widget far out of view is not drawn (content-visibility: auto) and has no innerText: read it drawn.
+const textOf = (p, selector) => p.$eval(selector, (el) => {
+  const frame = el.shadowRoot.querySelector('.al-frame');
+  frame.style.contentVisibility = 'visible';
+  const text = frame.innerText;
+  frame.style.contentVisibility = '';
+  return text;
+});
 /** The focused element inside the widget: its tag and data-key, or 'BODY' when focus fell out. */
 const focusIn = (p, selector) => p.evaluate((sel) => {
   const host = document.querySelector(sel);
