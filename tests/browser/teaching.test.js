@@ -314,6 +314,9 @@ test('multi-head: h = 8 in a compact grid, d_k kept back until answered, and the
   await p.selectOption('#heads select', '8');
   assert.equal(await p.locator('#heads figure.al-head').count(), 8);
   assert.doesNotMatch(await textOf(p, '#heads'), /d\u2096 = 1\b/);
+  // Scrolled to, as a reader would: far out of view the widget is not drawn and keeps its reserved height.
+  await p.$eval('#heads', (el) => el.scrollIntoView());
+  await p.waitForFunction(() => document.querySelector('#heads').shadowRoot.querySelector('.al-frame > *').checkVisibility({ contentVisibilityAuto: true }));
   const box = await p.$eval('#heads', (el) => el.getBoundingClientRect().height);
   assert.ok(box <= 900, `the widget at h = 8 is ${box} px tall`);
   await p.fill('#heads .al-predict input[type="text"]', '1');
@@ -439,7 +442,7 @@ test('keyboard only: the worked example prompts are answered with Tab, Enter and
   await p.keyboard.press('Enter');
   assert.equal(await focusedText(), 'worked:Practice query q = [0, 2]', 'focus stays on the button that started the round');
   for (let i = 0; i < 10 && !/INPUT$/.test(await focusedText()); i++) await p.keyboard.press('Tab');
-  assert.equal(await p.evaluate(() => document.activeElement.shadowRoot.activeElement.placeholder), 'e.g. 0.6');
+  assert.equal(await p.evaluate(() => document.activeElement.shadowRoot.activeElement.placeholder), 'e.g. 0.6', await focusedText());
   const w1 = lab.explainRow([[0, 2]], ex.K, ex.V, 0).weights.get(0);
   await p.keyboard.type(w1.toFixed(3));
   await p.keyboard.press('Enter');
