@@ -37,9 +37,10 @@ const root = path.resolve(__dirname, '..');
 // script 142600 -> 143100.
 // Session 8: the engine names the row of the masking mistakes' figure and takes a padded batch
 // for them, explainRow's naiveError and the KV cache's decode totals (numbers the widgets had
-// computed themselves): wasm 66099 -> 66955 B gzip, script 142877 -> 143907 B, each budget
-// raised by that growth: wasm 66700 -> 67556, script 143100 -> 144130.
-const SIZE_BUDGET = { script: 144130, wasm: 67556 };
+// computed themselves): wasm 66099 -> 66955 B gzip, script 142877 -> 143907 B; the export menu
+// in the top layer and widgets skipped out of view and first shown part by part: +772 B.
+// Budgets raised by the measured growth: wasm 66700 -> 67556, script 143100 -> 144902.
+const SIZE_BUDGET = { script: 144902, wasm: 67556 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {

@@ -57,7 +57,10 @@ async function sendPolicy(page, url, csp) {
 function textSlips(where) {
   return where.evaluate((tags) => Array.from(document.querySelectorAll(tags.join(','))).flatMap((el) => {
     const frame = el.shadowRoot && el.shadowRoot.querySelector('.al-frame');
+    // A widget far out of view is not drawn (content-visibility: auto) and has no innerText: read it drawn.
+    if (frame) frame.style.contentVisibility = 'visible';
     const text = frame ? frame.innerText : '';
+    if (frame) frame.style.contentVisibility = '';
     const m = /(^|[^\w-])(null|undefined|\[object Object\])(?![\w-])/.exec(text);
     return m ? [`${el.localName}#${el.id}: ...${text.slice(Math.max(0, m.index - 60), m.index + 40)}...`] : [];
   }), TAGS);

@@ -6,7 +6,7 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
 const zlib = require('zlib');
-const { launch, watchedPage, openSettled } = require('./browser.js');
+const { launch, watchedPage, openSettled, sendPolicy, CSP } = require('./browser.js');
 const { parseCSV } = require('../node/csv-reader.js');
 const { startServer } = require('../../scripts/server.js');
 const { loadAttentionLab } = require('../../index.js');
@@ -343,3 +343,62 @@ test('under a strict CSP (img-src and style-src \'self\') exports work with no v
   assert.deepEqual(violations, []);
   await w.close();
 });
+
+for (const [policy, label] of [[null, 'no policy'], [CSP.strict, 'a strict CSP'], [CSP.trustedTypes, 'a strict CSP with Trusted Types']]) {
+  test(`under ${label}, the Export menu of a widget inside an overflow: hidden, contain: paint box opens whole: every item can be hit and clicked`, async () => {
+    const w = await watchedPage(browser, { width: 1000, height: 700 });
+    const p = w.page;
+    await p.addInitScript(() => {
+      window.violations = [];
+      document.addEventListener('securitypolicyviolation', (e) => window.violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+    });
+    const url = `${server.url}tests/browser/hosts/clipped.html`;
+    if (policy) await sendPolicy(p, url, policy);
+    await p.goto(url);
+    await p.waitForFunction(() => document.querySelector('#clipped').status === 'ready', null, { timeout: 20000 });
+    const button = p.locator('#clipped .al-export-button');
+    // The button near the top of the window: the menu opens below it, past the box's bottom edge.
+    await button.evaluate((b) => b.scrollIntoView({ block: 'start' }));
+    await button.click();
+    assert.equal(await button.getAttribute('aria-expanded'), 'true');
+    // Each item's centre, and what the browser finds there (inside the widget's shadow root).
+    const hits = () => p.evaluate(() => {
+      const el = document.querySelector('#clipped');
+      const box = document.querySelector('.clip').getBoundingClientRect();
+      return Array.from(el.shadowRoot.querySelectorAll('[role="menuitem"]'), (item) => {
+        const r = item.getBoundingClientRect();
+        const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
+        return { text: item.textContent, x, y, hit: el.shadowRoot.elementFromPoint(x, y) === item, outside: y > box.bottom || y < box.top };
+      });
+    });
+    let items = await hits();
+    assert.deepEqual(items.map((i) => i.text), ['PNG image', 'SVG image', 'CSV numbers', 'JSON data', 'Copy numbers']);
+    assert.deepEqual(items.filter((i) => !i.hit).map((i) => i.text), [], 'no item is clipped or covered');
+    assert.ok(items.some((i) => i.outside), 'the menu reaches past the clipping box (so the test can fail)');
+    // The page scrolls while the menu is open: the menu follows its button.
+    await p.mouse.wheel(0, 60);
+    await p.waitForTimeout(100);
+    const buttonBox = await button.boundingBox();
+    items = await hits();
+    assert.deepEqual(items.filter((i) => !i.hit).map((i) => i.text), [], 'every item is still hit after scrolling');
+    assert.ok(Math.abs(items[0].y - (buttonBox.y + buttonBox.height)) < 60, 'the menu stays next to its button');
+    // A person clicks "CSV numbers" with the mouse: the file is saved and the menu closes.
+    const csv = items.find((i) => i.text === 'CSV numbers');
+    const [download] = await Promise.all([p.waitForEvent('download'), p.mouse.click(csv.x, csv.y)]);
+    assert.equal(download.suggestedFilename(), 'attention-weights.csv');
+    const rows = parseCSV(fs.readFileSync(await download.path(), 'utf8').slice(1));
+    const { Q, K, V } = lab.examples().timeFlies;
+    assert.deepEqual(rows.slice(1).flatMap((row) => row.slice(1, -1).map((s) => Math.fround(Number(s)))), Array.from(lab.attention(Q, K, V).weights.data));
+    assert.equal(await button.getAttribute('aria-expanded'), 'false');
+    assert.equal(await p.locator('#clipped .al-export-list').isVisible(), false);
+    // Opened again and dismissed by a click elsewhere on the page.
+    await button.click();
+    assert.equal(await p.locator('#clipped .al-export-list').isVisible(), true);
+    await p.mouse.click(5, 5);
+    assert.equal(await button.getAttribute('aria-expanded'), 'false');
+    assert.equal(await p.locator('#clipped .al-export-list').isVisible(), false);
+    assert.deepEqual(await p.evaluate(() => window.violations), []);
+    assert.deepEqual(w.problems, []);
+    await w.close();
+  });
+}

@@ -81,7 +81,14 @@ function keys(p, id) {
   };
 }
 
-const textIn = (p, sel) => p.$eval(sel, (el) => el.shadowRoot.querySelector('.al-frame').innerText);
+// A widget far out of view is not drawn (content-visibility: auto) and has no innerText: read it drawn.
+const textIn = (p, sel) => p.$eval(sel, (el) => {
+  const frame = el.shadowRoot.querySelector('.al-frame');
+  frame.style.contentVisibility = 'visible';
+  const text = frame.innerText;
+  frame.style.contentVisibility = '';
+  return text;
+});
 const isButton = (label) => (f) => f.includes('|BUTTON|') && f.endsWith(`|${label}`);
 /** A button whose label is longer than the 40 characters focused() reports. */
 const isLongButton = (label) => (f) => f.includes('|BUTTON|') && f.endsWith(`|${label.slice(0, 40)}`);

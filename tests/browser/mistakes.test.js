@@ -23,14 +23,17 @@ test.after(() => browser.close());
 /** The widget's visible text, its accessibility tree as text, and the cells of each heatmap. */
 const read = (p, id) => p.$eval(`#${id}`, (el) => {
   const root = el.shadowRoot;
+  // A widget far out of view is not drawn (content-visibility: auto) and has no innerText: read it drawn.
+  root.querySelector('.al-frame').style.contentVisibility = 'visible';
   const figures = Array.from(root.querySelectorAll('.al-mistake-maps figure')).map((f) => ({
     caption: f.querySelector('figcaption').textContent,
     visible: f.checkVisibility(),
     values: Array.from(f.querySelectorAll('.al-cell')).map((c) => c.dataset.value),
     texts: Array.from(f.querySelectorAll('.al-cell')).map((c) => c.textContent),
   }));
-  return { text: root.querySelector('.al-frame').innerText, figures,
-    figureLines: Array.from(root.querySelectorAll('.al-figures li')).map((li) => li.textContent) };
+  const text = root.querySelector('.al-frame').innerText;
+  root.querySelector('.al-frame').style.contentVisibility = '';
+  return { text, figures, figureLines: Array.from(root.querySelectorAll('.al-figures li')).map((li) => li.textContent) };
 });
 
 async function focusedInWidget(p) {

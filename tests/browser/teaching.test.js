@@ -28,7 +28,14 @@ const open = (page, opts) => openSettled(browser, `${server.url}dist/${page}`, o
 const stateOf = (p, selector) => p.$eval(selector, (el) => el.state);
 // What the widget shows and what assistive technology reads: rendered text (innerText leaves
 // out display: none, such as the print-only "answer: ..." lines).
-const textOf = (p, selector) => p.$eval(selector, (el) => el.shadowRoot.querySelector('.al-frame').innerText);
+// A widget far out of view is not drawn (content-visibility: auto) and has no innerText: read it drawn.
+const textOf = (p, selector) => p.$eval(selector, (el) => {
+  const frame = el.shadowRoot.querySelector('.al-frame');
+  frame.style.contentVisibility = 'visible';
+  const text = frame.innerText;
+  frame.style.contentVisibility = '';
+  return text;
+});
 /** The focused element inside the widget: its tag and data-key, or 'BODY' when focus fell out. */
 const focusIn = (p, selector) => p.evaluate((sel) => {
   const host = document.querySelector(sel);
@@ -307,6 +314,9 @@ test('multi-head: h = 8 in a compact grid, d_k kept back until answered, and the
   await p.selectOption('#heads select', '8');
   assert.equal(await p.locator('#heads figure.al-head').count(), 8);
   assert.doesNotMatch(await textOf(p, '#heads'), /d\u2096 = 1\b/);
+  // Scrolled to, as a reader would: far out of view the widget is not drawn and keeps its reserved height.
+  await p.$eval('#heads', (el) => el.scrollIntoView());
+  await p.waitForFunction(() => document.querySelector('#heads').shadowRoot.querySelector('.al-frame > *').checkVisibility({ contentVisibilityAuto: true }));
   const box = await p.$eval('#heads', (el) => el.getBoundingClientRect().height);
   assert.ok(box <= 900, `the widget at h = 8 is ${box} px tall`);
   await p.fill('#heads .al-predict input[type="text"]', '1');
@@ -432,7 +442,7 @@ test('keyboard only: the worked example prompts are answered with Tab, Enter and
   await p.keyboard.press('Enter');
   assert.equal(await focusedText(), 'worked:Practice query q = [0, 2]', 'focus stays on the button that started the round');
   for (let i = 0; i < 10 && !/INPUT$/.test(await focusedText()); i++) await p.keyboard.press('Tab');
-  assert.equal(await p.evaluate(() => document.activeElement.shadowRoot.activeElement.placeholder), 'e.g. 0.6');
+  assert.equal(await p.evaluate(() => document.activeElement.shadowRoot.activeElement.placeholder), 'e.g. 0.6', await focusedText());
   const w1 = lab.explainRow([[0, 2]], ex.K, ex.V, 0).weights.get(0);
   await p.keyboard.type(w1.toFixed(3));
   await p.keyboard.press('Enter');

@@ -225,3 +225,35 @@ test('the stepper has the four operations in order, each with a formula', () => 
   assert.deepEqual(STEPS.map((s) => s.id), ['project', 'score', 'softmax', 'sum']);
   for (const s of STEPS) assert.ok(FORMULAS[s.formula], `formula for ${s.id}`);
 });
+
+test('an export menu opens below its button, right edges aligned, and flips above or shifts left to stay in the viewport', () => {
+  const { menuPosition } = require('../../web/src/ui/menu-position.js');
+  const view = { width: 800, height: 600 };
+  const menu = { width: 170, height: 180 };
+  // Room below: under the button, 4 px apart, right edges aligned.
+  assert.deepEqual(menuPosition({ left: 500, top: 100, right: 580, bottom: 130 }, menu, view), { left: 410, top: 134 });
+  // Near the bottom of the viewport with room above: above the button.
+  assert.deepEqual(menuPosition({ left: 500, top: 500, right: 580, bottom: 530 }, menu, view), { left: 410, top: 316 });
+  // A button at the left edge: the menu shifts right to stay 4 px inside.
+  assert.deepEqual(menuPosition({ left: 0, top: 100, right: 60, bottom: 130 }, menu, view), { left: 4, top: 134 });
+  // A viewport too short either way: below the button, pulled up to fit as far as it can.
+  assert.deepEqual(menuPosition({ left: 500, top: 20, right: 580, bottom: 50 }, menu, { width: 800, height: 150 }), { left: 410, top: 4 });
+  assert.throws(() => menuPosition(null, menu, view), /menuPosition: button must be an object/);
+});
+
+test('a cross-attention heatmap reserves within 16 px of its drawn height, rows from the queries and cell size from the keys', () => {
+  const { estimateHeight, WIDTHS } = require('../../web/src/ui/reserve.js');
+  // Heights drawn in Chromium 156 (queries x keys: 4 x 6, 8 x 3, 2 x 10) at each width.
+  const drawn = {
+    320: [460, 708, 384], 360: [482, 708, 384], 480: [478, 678, 355], 560: [441, 641, 334],
+    640: [411, 611, 311], 800: [411, 611, 311], 1000: [411, 611, 311],
+  };
+  for (const width of WIDTHS) {
+    [[4, 6], [8, 3], [2, 10]].forEach(([tokens, keys], i) => {
+      const est = estimateHeight('attention-heatmap', width, { tokens, keys });
+      assert.ok(Math.abs(est - drawn[width][i]) <= 16, `${tokens} x ${keys} at ${width} px: reserved ${est}, drawn ${drawn[width][i]}`);
+    });
+  }
+  // Without keys, the same call is the self-attention heatmap's (with its sentence input).
+  assert.ok(estimateHeight('attention-heatmap', 640, { tokens: 6 }) > estimateHeight('attention-heatmap', 640, { tokens: 6, keys: 6 }) + 80);
+});

@@ -24,6 +24,9 @@ const BASE = {
   'kv-cache-stepper': [1690, 1501, 1302, 1196, 1064, 1042, 999],
   'cost-lab': [1197, 1029, 828, 671, 608, 608, 586],
 };
+// A heatmap of one sentence's queries over another's keys (query-tokens): no sentence input,
+// no causal mask or prompts. Measured with 4 x 6, 8 x 3 and 2 x 10 queries x keys.
+const CROSS_HEATMAP = [308, 308, 278, 241, 211, 211, 211];
 
 function column(width) {
   let i = 0;
@@ -31,27 +34,30 @@ function column(width) {
   return i;
 }
 
-/** Height of a heatmap's rows: square cells that share the width, within the CSS limits. */
-function heatmapRows(width, n) {
-  if (n > 32) return Math.min(n * Math.max(1, Math.min(12, Math.floor(512 / n))), width - 70);
+/** Height of a heatmap's `rows` rows: square cells that share the width among `cols` columns, within the CSS limits. */
+function heatmapRows(width, rows, cols = rows) {
+  const n = Math.max(rows, cols);
+  if (n > 32) return Math.min(rows * Math.max(1, Math.min(12, Math.floor(512 / n))), width - 70);
   const avail = width - 34 - 42;
-  const minCell = n > 16 ? 13.5 : 36;
-  const cell = Math.max(minCell, Math.min(48, avail / n - 2));
-  return n * (cell + 2);
+  const minCell = cols > 16 ? 13.5 : 36;
+  const cell = Math.max(minCell, Math.min(48, avail / cols - 2));
+  return rows * (cell + 2);
 }
 
 /**
  * @param tag element name
  * @param width the widget's width in CSS pixels
- * @param config { tokens: number of tokens (heatmap, stepper), quiz: boolean (shape tracer) }
+ * @param config { tokens: number of tokens, or of query tokens when `keys` is given (heatmap,
+ *   stepper), keys: number of key tokens of a cross-attention heatmap, quiz: boolean (shape tracer) }
  * @returns estimated height in CSS pixels (0 for an unknown widget)
  */
 function estimateHeight(tag, width, config = {}) {
-  const base = BASE[tag];
+  const cross = tag === 'attention-heatmap' && config.keys > 0;
+  const base = cross ? CROSS_HEATMAP : BASE[tag];
   if (!base || !(width > 0)) return 0;
   const c = column(width);
   let h = base[c];
-  if (tag === 'attention-heatmap') h += heatmapRows(width, config.tokens || 5);
+  if (tag === 'attention-heatmap') h += heatmapRows(width, config.tokens || 5, cross ? config.keys : undefined);
   if (tag === 'attention-stepper') h += 22 * (config.tokens || 5);
   if (tag === 'shape-tracer' && config.quiz && width < 560) h += 450;
   return Math.round(h);

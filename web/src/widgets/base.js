@@ -23,6 +23,9 @@ const hostPage = require('./host-page.js');
 const JSON_SELECTOR = ':scope > script[type="application/json"]';
 // Thrown by pause() when the build it belongs to was overtaken.
 const STALE = Symbol('stale build');
+// Layout work per task while a first view is revealed (unveil()): what is left of a 50 ms
+// task under load, with the setup's own work around it.
+const REVEAL_BUDGET_MS = 8;
 
 class LabElement extends HTMLElement {
   /** JSON keys this widget accepts besides tokens and tensors. */
@@ -184,11 +187,12 @@ class LabElement extends HTMLElement {
       // The view is built off the page, over one task or several (setup may pause between
       // its parts), and shown whole: the page lays it out once, at its final size.
       this.detachFrame();
+      this.frame.classList.remove('al-staging');  // left by a first build overtaken while it was shown (unveil)
       this.frame.replaceChildren();
       this.frame.style.minHeight = '';
       await this.setup(lab, data);
       if (this.overtaken(generation)) return;
-      this.attachFrame();
+      await this.unveil(generation);
       if (this.shown) this.shown();
       this._built = true;
       this._status = 'ready';
@@ -256,21 +260,66 @@ class LabElement extends HTMLElement {
   }
 
   /**
+   * Puts a first-built view on the page in place of the loading line without one long task:
+   * the view goes in unseen (the frame keeps the loading line's size, its parts hidden) and
+   * its parts are laid out a few at a time, each task within a small budget, then shown
+   * together, so the final layout mostly reuses theirs. A view the browser is not drawing
+   * (content-visibility: far out of view) is shown at once: it costs nothing until it comes
+   * near. Rebuilds swap the whole view, as the old one stays shown until then.
+   */
+  async unveil(generation) {
+    const line = this._stand && !this._built ? this._stand.querySelector(':scope > .al-loading') : null;
+    const parts = Array.from(this.frame.children);
+    if (!line || parts.length < 2) {
+      this.attachFrame();
+      return;
+    }
+    parts.forEach((part) => part.classList.add('al-unlaid'));
+    this.frame.classList.add('al-staging');
+    this.frame.prepend(line);
+    this.attachFrame();
+    try {
+      // Out of view, whether the browser draws the frame at all is known after its next rendering.
+      if (!schedule.inView(this)) {
+        await new Promise((resolve) => schedule.afterRendering(this, resolve));
+        if (this.overtaken(generation)) throw STALE;
+      }
+      const drawn = () => typeof line.checkVisibility !== 'function' || line.checkVisibility({ contentVisibilityAuto: true });
+      for (let i = 0; i < parts.length && drawn();) {
+        const start = schedule.now();
+        // Reading a part's size lays it out now, in this task, instead of in the next frame's.
+        do parts[i++].classList.remove('al-unlaid');
+        while (i < parts.length && parts[i - 1].getBoundingClientRect() && schedule.now() - start < REVEAL_BUDGET_MS);
+        // The next part in a task of its own, straight after: the reader is waiting for this view.
+        if (i < parts.length) await schedule.pause();
+        if (this.overtaken(generation)) throw STALE;
+      }
+    } finally {
+      if (generation === this._generation) {
+        line.remove();
+        parts.forEach((part) => part.classList.remove('al-unlaid'));
+        this.frame.classList.remove('al-staging');
+      }
+    }
+  }
+
+  /**
    * The loading line, in a box of roughly the widget's final height so the page does not jump.
-   * The heights for each width go in custom properties and a container query in the stylesheet
-   * picks one, so nothing reads the layout while the page is still being parsed.
+   * The heights for each width go in custom properties on the frame and a container query in
+   * the stylesheet picks one, so nothing reads the layout while the page is still being parsed.
    */
   showLoading() {
-    const rows = this.getAttribute('query-tokens') !== null ? this.getAttribute('query-tokens') : this.getAttribute('tokens');
-    const tokens = (rows || '').trim().split(/\s+/).filter(Boolean).length;
+    const count = (name) => (this.getAttribute(name) || '').trim().split(/\s+/).filter(Boolean).length;
+    const cross = this.getAttribute('query-tokens') !== null;
+    const tokens = count(cross ? 'query-tokens' : 'tokens');
+    const keys = cross ? count('tokens') || 5 : undefined;
     const quiz = this.hasAttribute('quiz') && !/^(false|0|off)$/i.test(this.getAttribute('quiz').trim());
-    const line = h('p', { class: 'al-loading', part: 'message' }, 'Loading the attention engine\u2026');
-    estimateHeights(this.localName, { tokens: tokens || undefined, quiz }).forEach((height, i) => {
-      // The frame's padding and border (2 x 15px + 2 x 1px at the default size) are outside the line.
-      line.style.setProperty(`--al-h${i}`, `${Math.max(0, height - 32)}px`);
+    estimateHeights(this.localName, { tokens: tokens || undefined, keys, quiz }).forEach((height, i) => {
+      // The frame's padding and border (2 x 15px + 2 x 1px at the default size) are outside its content.
+      this.frame.style.setProperty(`--al-h${i}`, `${Math.max(0, height - 32)}px`);
     });
     this.frame.style.minHeight = '';
-    this.frame.replaceChildren(h('div', { class: 'al-reserve' }, line));
+    this.frame.replaceChildren(h('p', { class: 'al-loading', part: 'message' }, 'Loading the attention engine\u2026'));
   }
 
   /** Runs fn; any error becomes the in-widget message instead of breaking the page. */

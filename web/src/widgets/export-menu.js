@@ -3,15 +3,21 @@
 // built from the figure data a widget hands over (files made in ui/export.js). Follows the
 // ARIA menu-button pattern: Enter/Space/ArrowDown open it on the first item, arrow keys,
 // Home and End move, Escape closes it and returns focus to the button, Tab leaves it.
+// The list opens in the top layer (a manual popover placed from the button's rectangle), so
+// an ancestor's overflow or containment (content-visibility on the widget, a host's
+// overflow: hidden) cannot clip it; browsers without popovers place it absolutely as before.
 
 const { h, uid } = require('./dom.js');
 const exporter = require('../ui/export.js');
+const { menuPosition } = require('../ui/menu-position.js');
 
 const EXPORT_CSS = `
 .al-export { position: relative; display: inline-block; }
 .al-legend .al-export { margin-left: auto; }
 .al-export-list { position: absolute; z-index: 3; right: 0; top: calc(100% + 4px); display: flex; flex-direction: column; min-width: calc(11 * var(--_rem));
   padding: calc(.25 * var(--_rem)); background: var(--_bg); border: 1px solid var(--_line); border-radius: 8px; box-shadow: 0 4px 14px rgb(0 0 0 / .2); }
+.al-export-list[popover] { position: fixed; inset: auto; margin: 0; color: var(--_fg); font: inherit; overflow: visible; }
+.al-export-list[popover]:not(:popover-open) { display: none; }
 .al-export-list button { border: 0; background: transparent; text-align: left; border-radius: 4px; white-space: nowrap; }
 .al-export-list button:hover, .al-export-list button:focus { background: var(--_panel); }
 .al-export-fallback { display: block; margin-top: calc(.4 * var(--_rem)); }
@@ -66,19 +72,47 @@ function exportMenu(getFigure, opts = {}) {
   const fallback = h('div', { class: 'al-export-fallback', hidden: true });
   const root = h('div', { class: 'al-export', part: 'export' }, button, list, status, fallback);
 
+  const popover = typeof list.showPopover === 'function';
+  if (popover) list.setAttribute('popover', 'manual');
+  const view = () => root.ownerDocument.defaultView;
+  // A menu in the top layer is placed in the viewport: it follows its button when the page
+  // (or any box around the widget) scrolls or the window is resized while it is open.
+  const place = () => {
+    const win = view();
+    if (!popover || !win) return;
+    const r = button.getBoundingClientRect();
+    const at = menuPosition(r, { width: list.offsetWidth, height: list.offsetHeight },
+      { width: win.document.documentElement.clientWidth || win.innerWidth, height: win.innerHeight });
+    list.style.left = `${at.left}px`;
+    list.style.top = `${at.top}px`;
+  };
+  let following = null;
+
   const isOpen = () => !list.hidden;
   const open = (index = 0) => {
     list.hidden = false;
+    if (popover && !list.matches(':popover-open')) {
+      list.showPopover();
+      place();
+      following = new AbortController();
+      view().addEventListener('scroll', place, { capture: true, passive: true, signal: following.signal });
+      view().addEventListener('resize', place, { signal: following.signal });
+    }
     button.setAttribute('aria-expanded', 'true');
     items[(index + items.length) % items.length].focus();
   };
   const close = (refocus) => {
     if (!isOpen()) return;
     list.hidden = true;
+    if (following) following.abort();
+    following = null;
+    if (popover && list.matches(':popover-open')) list.hidePopover();
     button.setAttribute('aria-expanded', 'false');
     if (refocus) button.focus();
   };
 
+  // The browser closes a popover itself when the widget leaves the page: keep the state in step.
+  if (popover) list.addEventListener('toggle', (e) => { if (e.newState === 'closed') close(false); });
   button.addEventListener('click', () => (isOpen() ? close(true) : open(0)));
   button.addEventListener('keydown', (e) => {
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {

@@ -47,6 +47,9 @@ function watch(el, onReport) {
   else visible.set(el, false);  // no observer: page order
 }
 
+/** Whether the observer last reported `el` in view (false before its first report). */
+const inView = (el) => visible.get(el) === true;
+
 /** Stops following `el` (removed from the page). */
 function unwatch(el) {
   const io = observer(el);
@@ -136,4 +139,4 @@ function pause() {
 /** Milliseconds since the page started, for work budgets. */
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
-module.exports = { turn, watch, unwatch, pause, afterRendering, now };
+module.exports = { turn, watch, unwatch, inView, pause, afterRendering, now };

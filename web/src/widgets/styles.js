@@ -11,6 +11,12 @@ const { MISTAKES_CSS } = require('./mistakes-styles.js');
 const { ONLINE_SOFTMAX_CSS, KV_CACHE_CSS } = require('./stepper-styles.js');
 const { COST_CSS } = require('./cost-styles.js');
 const { TEXT_SIZES } = require('../ui/chart.js');
+const { WIDTHS } = require('../ui/reserve.js');
+
+/** Picks the reserved height (--al-h<i>, set by base.js) for the host's width, for each of reserve.js's WIDTHS. */
+function reserveCss() {
+  return WIDTHS.slice(1).map((w, i) => `@container (min-width:${w}px){.al-frame{--_reserve:var(--al-h${i + 1},0px)}}`).join('');
+}
 
 /**
  * Chart text sizes by widget width, and the tick labels left out at each (ui/chart.js decides
@@ -24,9 +30,16 @@ function chartTextCss() {
   }).join('');
 }
 
-const CSS = `
-:host { display: block; margin: 1.25em 0; max-width: 100%; }
+const WIDGET_CSS = `
+:host { display: block; margin: 1.25em 0; max-width: 100%; container-type: inline-size; }
 :host([hidden]) { display: none; }
+/* The space a widget holds before it is drawn, by its width (reserve.js: the heights, set on
+   the frame as --al-h<i> by base.js, one for each of reserve.js's WIDTHS). The loading line
+   keeps it open while the widget is in view; out of view, content-visibility skips the
+   widget's style, layout and paint, and the frame keeps that size (or, once drawn, the last
+   size it had). Menus open in the top layer, which the frame's paint containment cannot clip. */
+.al-frame { --_reserve: var(--al-h0, 0px); content-visibility: auto; contain-intrinsic-block-size: auto var(--_reserve); }
+
 .al-frame {
   --_rem: var(--al-font-size, 15px);
   --_fg: var(--al-fg, light-dark(#1b1b1f, #ececf1)); --_muted: var(--al-muted, light-dark(#55555f, #b4b4c0));
@@ -51,14 +64,12 @@ h3 { margin: 0 0 calc(.5 * var(--_rem)); font-size: calc(1.05 * var(--_rem)); }
 p { margin: calc(.4 * var(--_rem)) 0; }
 .al-muted { color: var(--_muted); font-size: .9em; }
 math { font-family: "STIX Two Math", "Cambria Math", "Latin Modern Math", "DejaVu Math TeX Gyre", math; }
-.al-loading { color: var(--_muted); font-style: italic; margin: 0; min-height: var(--al-h0, 0); }
-.al-reserve { container-type: inline-size; }
-@container (min-width: 328px) { .al-loading { min-height: var(--al-h1, 0); } }
-@container (min-width: 448px) { .al-loading { min-height: var(--al-h2, 0); } }
-@container (min-width: 528px) { .al-loading { min-height: var(--al-h3, 0); } }
-@container (min-width: 608px) { .al-loading { min-height: var(--al-h4, 0); } }
-@container (min-width: 768px) { .al-loading { min-height: var(--al-h5, 0); } }
-@container (min-width: 968px) { .al-loading { min-height: var(--al-h6, 0); } }
+.al-loading { color: var(--_muted); font-style: italic; margin: 0; min-height: var(--_reserve); }
+/* A first view being laid out part by part behind the loading line (base.js unveil()). */
+.al-frame.al-staging { contain: size; overflow: clip; }
+.al-staging > .al-loading { position: absolute; }
+.al-staging > :not(.al-loading) { visibility: hidden; }
+.al-staging > .al-unlaid { display: none !important; }
 .al-error { border-left: 4px solid var(--_bad); padding: calc(.5 * var(--_rem)) calc(.75 * var(--_rem)); background: var(--_panel); }
 .al-error-message { font-family: ui-monospace, "SF Mono", Menlo, Consolas, monospace; font-size: .9em; }
 button, select, input {
@@ -185,7 +196,9 @@ button:disabled { opacity: .5; cursor: default; }
 @media (prefers-reduced-motion: no-preference) {
   .al-cell, .al-bar { transition: background-color .18s ease, width .25s ease; }
 }
-` + EXPORT_CSS + COST_CSS + ONLINE_SOFTMAX_CSS + KV_CACHE_CSS + MISTAKES_CSS + PRINT_CSS + chartTextCss();
+`;
+
+const CSS = WIDGET_CSS + reserveCss() + EXPORT_CSS + COST_CSS + ONLINE_SOFTMAX_CSS + KV_CACHE_CSS + MISTAKES_CSS + PRINT_CSS + chartTextCss();
 
 const sheets = new WeakMap();
 
