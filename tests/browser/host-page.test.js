@@ -355,31 +355,3 @@ test("a page's colour scheme, a dark background, the theme attribute and reduced
   assert.deepEqual(problems, []);
   await close();
 });
-
-test('a widget far out of view holds its reserved height while the browser skips drawing it, and Tab moves focus into it', async () => {
-  const { estimateHeight } = require('../../web/src/ui/reserve.js');
-  const { page, problems, close } = await open(host('offscreen.html'), { width: 1000, height: 700 });
-  const look = () => page.$eval('#far', (el) => {
-    const frame = el.shadowRoot.querySelector('.al-frame');
-    return { height: el.getBoundingClientRect().height, width: el.getBoundingClientRect().width, top: el.getBoundingClientRect().top,
-      drawn: frame.firstElementChild.checkVisibility({ contentVisibilityAuto: true }) };
-  });
-  const before = await look();
-  assert.equal(before.drawn, false, 'drawn although far out of view: content-visibility is not skipping it');
-  // Never drawn yet: the frame is as tall as the reservation for six tokens at its width.
-  assert.equal(Math.round(before.height), estimateHeight('attention-heatmap', before.width, { tokens: 6 }));
-  await page.focus('#before');
-  await page.keyboard.press('Tab');
-  const inside = await page.evaluate(() => {
-    const el = document.querySelector('#far');
-    const a = el.shadowRoot.activeElement;
-    return document.activeElement === el && a ? a.textContent || a.getAttribute('aria-label') || a.localName : null;
-  });
-  assert.ok(inside, 'Tab moved focus into the widget');
-  await page.waitForTimeout(200);
-  const after = await look();
-  assert.equal(after.drawn, true, 'focused, the widget is drawn');
-  assert.ok(after.top >= 0 && after.top < 700, `scrolled into view (top ${after.top.toFixed(0)} px)`);
-  assert.deepEqual(problems, []);
-  await close();
-});

@@ -264,7 +264,7 @@ class LabElement extends HTMLElement {
    * the view goes in unseen (the frame keeps the loading line's size, its parts hidden) and
    * its parts are laid out a few at a time, each task within a small budget, then shown
    * together, so the final layout mostly reuses theirs. A view the browser is not drawing
-   * (content-visibility: far out of view) is shown at once: it costs nothing until it comes
+   * (in a host's content-visibility: auto box far out of view) is shown at once: it costs nothing until it comes
    * near. Rebuilds swap the whole view, as the old one stays shown until then.
    */
   async unveil(generation) {

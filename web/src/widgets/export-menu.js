@@ -4,8 +4,8 @@
 // ARIA menu-button pattern: Enter/Space/ArrowDown open it on the first item, arrow keys,
 // Home and End move, Escape closes it and returns focus to the button, Tab leaves it.
 // The list opens in the top layer (a manual popover placed from the button's rectangle), so
-// an ancestor's overflow or containment (content-visibility on the widget, a host's
-// overflow: hidden) cannot clip it; browsers without popovers place it absolutely as before.
+// an ancestor's overflow or containment (a host's overflow: hidden, content-visibility on
+// the host's sections) cannot clip it; browsers without popovers place it absolutely as before.
 
 const { h, uid } = require('./dom.js');
 const exporter = require('../ui/export.js');

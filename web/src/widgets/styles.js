@@ -34,11 +34,10 @@ const WIDGET_CSS = `
 :host { display: block; margin: 1.25em 0; max-width: 100%; container-type: inline-size; }
 :host([hidden]) { display: none; }
 /* The space a widget holds before it is drawn, by its width (reserve.js: the heights, set on
-   the frame as --al-h<i> by base.js, one for each of reserve.js's WIDTHS). The loading line
-   keeps it open while the widget is in view; out of view, content-visibility skips the
-   widget's style, layout and paint, and the frame keeps that size (or, once drawn, the last
-   size it had). Menus open in the top layer, which the frame's paint containment cannot clip. */
-.al-frame { --_reserve: var(--al-h0, 0px); content-visibility: auto; contain-intrinsic-block-size: auto var(--_reserve); }
+   the frame as --al-h<i> by base.js, one for each of reserve.js's WIDTHS); the loading line
+   keeps it open. Not content-visibility: auto on the frame: in Chromium 156 a widget in view
+   then kept stale styles after a change, and Tab skipped a prompt it had just shown. */
+.al-frame { --_reserve: var(--al-h0, 0px); }
 
 .al-frame {
   --_rem: var(--al-font-size, 15px);
@@ -66,7 +65,7 @@ p { margin: calc(.4 * var(--_rem)) 0; }
 math { font-family: "STIX Two Math", "Cambria Math", "Latin Modern Math", "DejaVu Math TeX Gyre", math; }
 .al-loading { color: var(--_muted); font-style: italic; margin: 0; min-height: var(--_reserve); }
 /* A first view being laid out part by part behind the loading line (base.js unveil()). */
-.al-frame.al-staging { contain: size; overflow: clip; }
+.al-frame.al-staging { contain: size; contain-intrinsic-block-size: var(--_reserve); overflow: clip; }
 .al-staging > .al-loading { position: absolute; }
 .al-staging > :not(.al-loading) { visibility: hidden; }
 .al-staging > .al-unlaid { display: none !important; }
