@@ -5,7 +5,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('path');
-const { launch, openSettled, textSlips } = require('./browser.js');
+const { launch, openSettled, textSlips, drawnText } = require('./browser.js');
 const { startServer } = require('../../scripts/server.js');
 const { loadAttentionLab } = require('../../index.js');
 const { resolveInputs } = require('../../web/src/widgets/inputs.js');
@@ -28,14 +28,7 @@ test.after(async () => {
 
 const open = (opts) => openSettled(browser, `${server.url}dist/lesson-4.html`, opts);
 const stateOf = (p, selector) => p.$eval(selector, (el) => el.state);
-// A widget far out of view is not drawn (content-visibility: auto) and has no innerText: read it drawn.
-const textOf = (p, selector) => p.$eval(selector, (el) => {
-  const frame = el.shadowRoot.querySelector('.al-frame');
-  frame.style.contentVisibility = 'visible';
-  const text = frame.innerText;
-  frame.style.contentVisibility = '';
-  return text;
-});
+const textOf = drawnText;
 const tableRows = (p, selector) => p.$$eval(`${selector} tbody tr`, (trs) => Object.fromEntries(trs.map((r) => [r.querySelector('th').textContent, Array.from(r.querySelectorAll('td'), (td) => td.textContent)])));
 /** The focused element inside the widget, or the tag that has focus when it fell out. */
 const focusIn = (p, selector) => p.evaluate((sel) => {

@@ -6,7 +6,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('path');
-const { launch, openSettled, textSlips } = require('./browser.js');
+const { launch, openSettled, textSlips, drawnText } = require('./browser.js');
 const { startServer } = require('../../scripts/server.js');
 const { loadAttentionLab } = require('../../index.js');
 const { fixed, num } = require('../../web/src/ui/format.js');
@@ -81,14 +81,7 @@ function keys(p, id) {
   };
 }
 
-// A widget far out of view is not drawn (content-visibility: auto) and has no innerText: read it drawn.
-const textIn = (p, sel) => p.$eval(sel, (el) => {
-  const frame = el.shadowRoot.querySelector('.al-frame');
-  frame.style.contentVisibility = 'visible';
-  const text = frame.innerText;
-  frame.style.contentVisibility = '';
-  return text;
-});
+const textIn = drawnText;
 const isButton = (label) => (f) => f.includes('|BUTTON|') && f.endsWith(`|${label}`);
 /** A button whose label is longer than the 40 characters focused() reports. */
 const isLongButton = (label) => (f) => f.includes('|BUTTON|') && f.endsWith(`|${label.slice(0, 40)}`);

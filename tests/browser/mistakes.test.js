@@ -7,7 +7,7 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
 const { pathToFileURL } = require('url');
-const { launch, openSettled } = require('./browser.js');
+const { launch, openSettled, whileDrawn } = require('./browser.js');
 const { loadAttentionLab } = require('../../index.js');
 const lesson = require('../../web/src/ui/mistake-lab.js');
 
@@ -21,10 +21,8 @@ test.before(async () => {
 test.after(() => browser.close());
 
 /** The widget's visible text, its accessibility tree as text, and the cells of each heatmap. */
-const read = (p, id) => p.$eval(`#${id}`, (el) => {
+const read = (p, id) => whileDrawn(p, `#${id}`, () => p.$eval(`#${id}`, (el) => {
   const root = el.shadowRoot;
-  // A widget far out of view is not drawn (content-visibility: auto) and has no innerText: read it drawn.
-  root.querySelector('.al-frame').style.contentVisibility = 'visible';
   const figures = Array.from(root.querySelectorAll('.al-mistake-maps figure')).map((f) => ({
     caption: f.querySelector('figcaption').textContent,
     visible: f.checkVisibility(),
@@ -32,9 +30,8 @@ const read = (p, id) => p.$eval(`#${id}`, (el) => {
     texts: Array.from(f.querySelectorAll('.al-cell')).map((c) => c.textContent),
   }));
   const text = root.querySelector('.al-frame').innerText;
-  root.querySelector('.al-frame').style.contentVisibility = '';
   return { text, figures, figureLines: Array.from(root.querySelectorAll('.al-figures li')).map((li) => li.textContent) };
-});
+}));
 
 async function focusedInWidget(p) {
   return p.evaluate(() => {

@@ -6,7 +6,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('path');
-const { launch, watchedPage, openSettled } = require('./browser.js');
+const { launch, watchedPage, openSettled, drawnText } = require('./browser.js');
 const { startServer } = require('../../scripts/server.js');
 const { loadAttentionLab } = require('../../index.js');
 const { num } = require('../../web/src/ui/format.js');
@@ -28,14 +28,7 @@ const open = (page, opts) => openSettled(browser, `${server.url}dist/${page}`, o
 const stateOf = (p, selector) => p.$eval(selector, (el) => el.state);
 // What the widget shows and what assistive technology reads: rendered text (innerText leaves
 // out display: none, such as the print-only "answer: ..." lines).
-// A widget far out of view is not drawn (content-visibility: auto) and has no innerText: read it drawn.
-const textOf = (p, selector) => p.$eval(selector, (el) => {
-  const frame = el.shadowRoot.querySelector('.al-frame');
-  frame.style.contentVisibility = 'visible';
-  const text = frame.innerText;
-  frame.style.contentVisibility = '';
-  return text;
-});
+const textOf = drawnText;
 /** The focused element inside the widget: its tag and data-key, or 'BODY' when focus fell out. */
 const focusIn = (p, selector) => p.evaluate((sel) => {
   const host = document.querySelector(sel);
