@@ -316,6 +316,7 @@ test('multi-head: h = 8 in a compact grid, d_k kept back until answered, and the
   await p.press('#heads .al-predict input[type="text"]', 'Enter');
   assert.match(await p.textContent('#heads .al-frame'), /Each head: d\u2096 = 1, scale 1;/);
   assert.equal(await p.locator('#heads td.al-differs').count(), 0);
+  await p.locator('#heads p:has-text("Both pictures are the same.")').waitFor();
   await p.click('#heads label:has-text("forget the head transpose")');
   const state = await stateOf(p, '#heads');
   assert.ok(state.diff > 0);
@@ -323,6 +324,8 @@ test('multi-head: h = 8 in a compact grid, d_k kept back until answered, and the
   await p.locator('#heads td.al-differs').first().waitFor();
   const differs = await p.locator('#heads td.al-differs').count();
   assert.ok(differs > 10, `${differs} cells of the merged picture differ`);
+  // The sentence under the pictures agrees with the outlines.
+  assert.equal(await p.locator('#heads p:has-text("Outlined cells differ from the loop")').count(), 1);
   assert.deepEqual(problems, []);
   await close();
 });

@@ -117,20 +117,17 @@ class MultiheadView extends LabElement {
     // The merged matrices come a task later (their size never changes with h): at h = 8, the
     // heads and the matrices laid out in one task took 45-73 ms of CPU.
     const right = loop.concat.toArray(), got = batched.concat.toArray();
-    const mergedDiff = this.lab.maxAbsDiff(loop.concat, batched.concat);
-    this.soon(() => this.renderMerged(right, got, heads, forget, mergedDiff));
+    this.soon(() => this.renderMerged(right, got, heads, forget));
     if (save) this.saveState({ heads, forget });
   }
 
   /** The merged heads [n, d_model] before W_O: the loop's beside the batched one, same colours. */
-  renderMerged(right, got, heads, forget, mergedDiff) {
+  renderMerged(right, got, heads, forget) {
     const lo_hi = range(right, got);
     const width = right[0].length / heads;
-    const picture = (title, matrix, other) => {
-      const cells = pictureCells(matrix, lo_hi, other);
-      return h('div', { class: 'al-matrix', role: 'group', 'aria-label': title }, h('p', { class: 'al-matrix-title' }, title),
+    const picture = (title, cells) => h('div', { class: 'al-matrix', role: 'group', 'aria-label': title }, h('p', { class: 'al-matrix-title' }, title),
         h('table', { class: 'al-matrix-table' },
-          h('caption', { class: 'al-sr' }, `${title}: ${matrix.length} rows (tokens) by ${matrix[0].length} columns, heads side by side`),
+          h('caption', { class: 'al-sr' }, `${title}: ${cells.length} rows (tokens) by ${cells[0].length} columns, heads side by side`),
           h('tbody', {}, cells.map((row, i) => h('tr', {},
             h('th', { scope: 'row', title: this.words[i] }, this.words[i]),
             row.map((c, j) => h('td', {
@@ -138,14 +135,15 @@ class MultiheadView extends LabElement {
               class: `${c.differs ? 'al-differs' : ''}${j > 0 && j % width === 0 ? ' al-head-edge' : ''}`.trim() || null,
               style: { backgroundColor: c.background, color: c.foreground },
             }, h('span', { class: 'al-sr' }, c.differs ? `${c.text} (wrong)` : c.text))))))));
-    };
-    const wrong = mergedDiff > 1e-5;
+    // The sentence under the pictures says whether any cell is outlined: pictureCells decides both.
+    const gotCells = pictureCells(got, lo_hi, right);
+    const wrong = gotCells.some((row) => row.some((c) => c.differs));
     this.merged.replaceChildren(
       h('p', { class: 'al-muted' }, `The heads merged back into one [${right.length}, ${right[0].length}] matrix before W_O, one colour per number on a shared scale` +
         `${heads > 1 ? '; each head fills a block of columns' : ''}.`),
       h('div', { class: 'al-row' },
-        picture('loop over heads (right)', right, null),
-        picture(forget ? 'batched, transpose forgotten' : 'batched', got, right)),
+        picture('loop over heads (right)', pictureCells(right, lo_hi)),
+        picture(forget ? 'batched, transpose forgotten' : 'batched', gotCells)),
       h('p', { class: 'al-muted' }, wrong ? 'Outlined cells differ from the loop: the forgotten transpose moved numbers between tokens and heads.'
         : forget ? 'With one head the forgotten transpose changes nothing.' : 'Both pictures are the same.'));
   }
