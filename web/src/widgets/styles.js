@@ -33,13 +33,12 @@ function chartTextCss() {
 const WIDGET_CSS = `
 :host { display: block; margin: 1.25em 0; max-width: 100%; container-type: inline-size; }
 :host([hidden]) { display: none; }
-/* The space a widget holds before it is drawn, by its width (reserve.js: the heights, set on
-   the frame as --al-h<i> by base.js, one for each of reserve.js's WIDTHS); the loading line
-   keeps it open. Not content-visibility: auto on the frame: in Chromium 156 a widget in view
-   then kept stale styles after a change, and Tab skipped a prompt it had just shown. */
-.al-frame { --_reserve: var(--al-h0, 0px); }
-
 .al-frame {
+  /* The space a widget holds before it is drawn, by its width (reserve.js: the heights, set on
+     the frame as --al-h<i> by base.js, one for each of reserve.js's WIDTHS); the loading line
+     keeps it open. Not content-visibility: auto on the frame: in Chromium 156 a widget in view
+     then kept stale styles after a change, and Tab skipped a prompt it had just shown. */
+  --_reserve: var(--al-h0, 0px);
   --_rem: var(--al-font-size, 15px);
   --_fg: var(--al-fg, light-dark(#1b1b1f, #ececf1)); --_muted: var(--al-muted, light-dark(#55555f, #b4b4c0));
   --_bg: var(--al-bg, light-dark(#ffffff, #18181d)); --_panel: var(--al-panel, light-dark(#f4f4f7, #23232a));
