@@ -55,31 +55,27 @@ async function sendPolicy(page, url, csp) {
  * as words in any widget of the page (or frame), each as '<tag#id>: ...context...'.
  */
 function textSlips(where) {
-  return where.evaluate((tags) => Array.from(document.querySelectorAll(tags.join(','))).flatMap((el) => {
+  return whileDrawn(where, TAGS.join(','), () => where.evaluate((tags) => Array.from(document.querySelectorAll(tags.join(','))).flatMap((el) => {
     const frame = el.shadowRoot && el.shadowRoot.querySelector('.al-frame');
-    // A widget in a box the page skips (content-visibility: auto, as the lesson pages' later
-    // sections) has no innerText: read it with those boxes drawn.
-    const skipped = [];
-    for (let n = el; n; n = n.parentElement) if (getComputedStyle(n).contentVisibility === 'auto') skipped.push(n);
-    for (const n of skipped) n.style.contentVisibility = 'visible';
     const text = frame ? frame.innerText : '';
-    for (const n of skipped) n.style.contentVisibility = '';
     const m = /(^|[^\w-])(null|undefined|\[object Object\])(?![\w-])/.exec(text);
     return m ? [`${el.localName}#${el.id}: ...${text.slice(Math.max(0, m.index - 60), m.index + 40)}...`] : [];
-  }), TAGS);
+  }), TAGS));
 }
 
-
 /**
- * Runs read() with the content-visibility: auto boxes around `selector` drawn: the lesson pages
- * skip sections far out of view, and what a skipped box holds has no innerText or layout.
+ * Runs read() with the content-visibility: auto boxes around the elements `selector` matches
+ * drawn: the lesson pages skip sections far out of view, and what a skipped box holds has no
+ * innerText or layout.
  */
 async function whileDrawn(where, selector, read) {
-  await where.$eval(selector, (el) => {
-    for (let n = el; n; n = n.parentElement) {
-      if (getComputedStyle(n).contentVisibility !== 'auto') continue;
-      n.dataset.alTestDrawn = '';
-      n.style.contentVisibility = 'visible';
+  await where.$$eval(selector, (els) => {
+    for (const el of els) {
+      for (let n = el; n; n = n.parentElement) {
+        if (getComputedStyle(n).contentVisibility !== 'auto') continue;
+        n.dataset.alTestDrawn = '';
+        n.style.contentVisibility = 'visible';
+      }
     }
   });
   try {
@@ -91,6 +87,7 @@ async function whileDrawn(where, selector, read) {
 
 /** A widget's rendered text (innerText leaves out display: none, such as print-only lines). */
 const drawnText = (where, selector) => whileDrawn(where, selector, () => where.$eval(selector, (el) => el.shadowRoot.querySelector('.al-frame').innerText));
+
 /** Waits until every widget in the page (or frame) is drawn or shows its message; none may show a missing value as text. */
 async function settled(where, timeout = 20000) {
   await where.waitForFunction((tags) => Array.from(document.querySelectorAll(tags.join(',')))
