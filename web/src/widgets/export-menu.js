@@ -80,11 +80,14 @@ function exportMenu(getFigure, opts = {}) {
   const place = () => {
     const win = view();
     if (!popover || !win) return;
-    const r = button.getBoundingClientRect();
-    const at = menuPosition(r, { width: list.offsetWidth, height: list.offsetHeight },
+    // Rectangles are in viewport pixels, but an ancestor's CSS zoom (which the list inherits,
+    // even in the top layer) multiplies the list's own left and top: divide it out.
+    const zoom = list.currentCSSZoom || 1;
+    const menu = list.getBoundingClientRect();
+    const at = menuPosition(button.getBoundingClientRect(), { width: menu.width, height: menu.height },
       { width: win.document.documentElement.clientWidth || win.innerWidth, height: win.innerHeight });
-    list.style.left = `${at.left}px`;
-    list.style.top = `${at.top}px`;
+    list.style.left = `${at.left / zoom}px`;
+    list.style.top = `${at.top / zoom}px`;
   };
   let following = null;
 
