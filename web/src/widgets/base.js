@@ -121,6 +121,11 @@ class LabElement extends HTMLElement {
     else this.scheduleBuild();
   }
 
+  /** Moved into another document (adoptNode into a frame): constructed sheets belong to one document. */
+  adoptedCallback() {
+    adoptStyles(this.shadowRoot);
+  }
+
   disconnectedCallback() {
     schedule.unwatch(this);
     this._hostTheme = undefined;
