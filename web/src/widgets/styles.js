@@ -57,6 +57,9 @@ const WIDGET_CSS = `
 .al-frame.al-dark { color-scheme: dark; }
 .al-frame.al-light { color-scheme: light; }
 *, *::before, *::after { box-sizing: inherit; }
+/* A page without a doctype (quirks mode) gives tables the browser's medium font and normal
+   line height instead of inheriting them: the widget's own sizes must reach its tables. */
+table { font: inherit; color: inherit; }
 [hidden] { display: none !important; }
 h3 { margin: 0 0 calc(.5 * var(--_rem)); font-size: calc(1.05 * var(--_rem)); }
 p { margin: calc(.4 * var(--_rem)) 0; }
@@ -190,6 +193,15 @@ button:disabled { opacity: .5; cursor: default; }
   .al-stack th[title] { max-width: none; }
   .al-stack td[data-label]::before { content: attr(data-label) ": "; color: var(--_muted); }
   .al-stack td:empty { display: none; }
+}
+/* Forced colours (Windows high contrast) replace every colour with the reader's palette. The
+   colours of the data pictures are their content: keep them. What marks the chosen, current
+   or highlighted thing is drawn in the palette's own Highlight, unforced there, else the
+   browser draws its Canvas backplate behind the HighlightText. */
+@media (forced-colors: active) {
+  .al-cell, .al-legend-bar, .al-legend-mask, .al-matrix-table td, .al-bar { forced-color-adjust: none; }
+  .al-cell.al-masked, .al-legend-mask { background: repeating-linear-gradient(135deg, Canvas 0 4px, GrayText 4px 6px); color: CanvasText; }
+  button[aria-pressed="true"], .al-steps [aria-current="step"], .al-term-active, .al-table .al-current > * { forced-color-adjust: none; background: Highlight; color: HighlightText; border-color: Highlight; }
 }
 @media (prefers-reduced-motion: no-preference) {
   .al-cell, .al-bar { transition: background-color .18s ease, width .25s ease; }
