@@ -40,7 +40,10 @@ const root = path.resolve(__dirname, '..');
 // computed themselves): wasm 66099 -> 66955 B gzip, script 142877 -> 143907 B; the export menu
 // in the top layer and widgets skipped out of view and first shown part by part: +772 B.
 // Budgets raised by the measured growth: wasm 66700 -> 67556, script 143100 -> 144902.
-const SIZE_BUDGET = { script: 144902, wasm: 67556 };
+// Session 9: pages we had not tried (tests/browser/hosts2.test.js): forced-colours rules,
+// tables in quirks mode, the export menu under a CSS zoom, the script included twice and
+// widgets moved into another document cost 230 B (144724 -> 144954): script 144902 -> 145000.
+const SIZE_BUDGET = { script: 145000, wasm: 67556 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {
