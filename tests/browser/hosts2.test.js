@@ -66,7 +66,8 @@ test('the export menu opens beside its button under a CSS zoom, a transform and 
 
 test('in forced colours (high contrast) the heatmap keeps its colours and the chosen things stay marked', async () => {
   const w = await watchedPage(browser);
-  await w.page.emulateMedia({ forcedColors: 'active' });
+  // A dark high-contrast palette: the widget's own light-dark() colours would differ from it.
+  await w.page.emulateMedia({ forcedColors: 'active', colorScheme: 'dark' });
   const { page } = w;
   await page.goto(host('forced.html'));
   await page.waitForFunction(() => ['heatmap', 'stepper', 'kv'].every((id) => document.getElementById(id).status === 'ready'), null, { timeout: 20000 });
@@ -100,12 +101,18 @@ test('in forced colours (high contrast) the heatmap keeps its colours and the ch
     const row = el.shadowRoot.querySelector('.al-table tr.al-current td');
     const plainRow = el.shadowRoot.querySelector('.al-table tr:not(.al-current) td');
     const term = el.shadowRoot.querySelector('.al-term-active');
-    return { pressed: look(pressed), other: look(other), step: look(step), nextStep: look(nextStep), row: look(row), plainRow: look(plainRow), term: look(term) };
+    const probe = document.createElement('span');
+    probe.style.background = 'Highlight';
+    document.body.append(probe);
+    const highlight = getComputedStyle(probe).backgroundColor;
+    probe.remove();
+    return { highlight, pressed: look(pressed), other: look(other), step: look(step), nextStep: look(nextStep), row: look(row), plainRow: look(plainRow), term: look(term) };
   });
   for (const [name, on, off] of [['query token', 'pressed', 'other'], ['step', 'step', 'nextStep'], ['table row', 'row', 'plainRow']]) {
     assert.notEqual(marks[on].bg, marks[off].bg, `the current ${name} stands out (${marks[on].bg} vs ${marks[off].bg})`);
   }
   for (const name of ['pressed', 'step', 'row', 'term']) {
+    assert.equal(marks[name].bg, marks.highlight, `${name}: drawn in the palette's Highlight colour`);
     assert.notEqual(marks[name].fg, marks[name].bg, `${name}: text and background differ`);
     // Forced text gets a Canvas-coloured backplate, which hides HighlightText on Highlight.
     assert.equal(marks[name].adjust, 'none', `${name}: no backplate behind its text`);

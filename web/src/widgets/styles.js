@@ -201,7 +201,7 @@ button:disabled { opacity: .5; cursor: default; }
 @media (forced-colors: active) {
   .al-cell, .al-legend-bar, .al-legend-mask, .al-matrix-table td, .al-bar { forced-color-adjust: none; }
   .al-cell.al-masked, .al-legend-mask { background: repeating-linear-gradient(135deg, Canvas 0 4px, GrayText 4px 6px); color: CanvasText; }
-  button[aria-pressed="true"], .al-steps [aria-current="step"], .al-term-active, .al-table .al-current > * { forced-color-adjust: none; background: Highlight; color: HighlightText; border-color: Highlight; }
+  button[aria-pressed="true"], .al-steps li[aria-current="step"], .al-term-active, .al-table tr.al-current td, .al-table tr.al-current th { forced-color-adjust: none; background: Highlight; color: HighlightText; border-color: Highlight; }
 }
 @media (prefers-reduced-motion: no-preference) {
   .al-cell, .al-bar { transition: background-color .18s ease, width .25s ease; }
