@@ -174,3 +174,42 @@ test('the script twice, a tag the page defined first, a template clone and a mov
   assert.deepEqual(w.problems, []);
   await w.close();
 });
+
+test("a widget inside another component's shadow root keeps its link and follows the page's dark background", async () => {
+  const w = await watchedPage(browser);
+  const warnings = [];
+  w.page.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()); });
+  const { page } = w;
+  const ready = () => page.waitForFunction(() => ['slotted', 'inner'].every((id) => {
+    const el = document.getElementById(id) || document.getElementById('card').shadowRoot.getElementById(id);
+    return el.status === 'ready';
+  }), null, { timeout: 20000 });
+  await page.goto(host('component.html'));
+  await ready();
+  const dark = () => page.evaluate(() => [document.getElementById('slotted'), document.getElementById('card').shadowRoot.getElementById('inner')]
+    .map((el) => el.shadowRoot.querySelector('.al-frame').classList.contains('al-dark')));
+  assert.deepEqual(await dark(), [true, true], 'both widgets see the dark background around the component');
+  await page.click('course-card >> #inner >> label:has-text("causal mask")');
+  await page.waitForFunction(() => /inner\.causal=1/.test(location.search), null, { timeout: 3000 });
+  assert.deepEqual(warnings.filter((t) => t.startsWith('attention-lab')), [], 'an id unique on the page is not called a duplicate');
+  // The shared link reopens the inner widget's view.
+  await page.goto(page.url());
+  await ready();
+  assert.equal(await page.evaluate(() => document.getElementById('card').shadowRoot.getElementById('inner').state.causal), true);
+  // A page widget with the same id as the one inside the component: neither writes the URL.
+  await page.goto(host('component.html'));
+  await ready();
+  await page.evaluate(() => {
+    const twin = document.createElement('attention-heatmap');
+    twin.id = 'inner';
+    twin.setAttribute('tokens', 'p q');
+    document.body.append(twin);
+  });
+  await page.waitForFunction(() => document.querySelector('body > #inner').status === 'ready', null, { timeout: 20000 });
+  await page.click('course-card >> #inner >> label:has-text("causal mask")');
+  await page.waitForTimeout(400);
+  assert.equal(new URL(page.url()).search, '', 'no state for an id two widgets share');
+  assert.equal(warnings.filter((t) => /more than one element has id="inner"/.test(t)).length, 1);
+  assert.deepEqual(w.problems, []);
+  await w.close();
+});

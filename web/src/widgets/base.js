@@ -83,6 +83,7 @@ class LabElement extends HTMLElement {
         this[key] = value;
       }
     }
+    hostPage.track(this, true);
     this._listeners = new AbortController();
     const { signal } = this._listeners;
     const onUrl = () => this.guard(() => {
@@ -127,6 +128,7 @@ class LabElement extends HTMLElement {
   }
 
   disconnectedCallback() {
+    hostPage.track(this, false);
     schedule.unwatch(this);
     this._hostTheme = undefined;
     if (this._listeners) this._listeners.abort();

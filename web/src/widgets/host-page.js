@@ -33,13 +33,28 @@ function pageUrlStateOff(doc) {
   return Boolean(meta && /(^|[\s,;])url-state\s*=\s*off\b/.test(meta.getAttribute('content') || ''));
 }
 
+// The connected widgets, also those inside other components' shadow roots, where the
+// document's getElementById cannot see them: an id there is unique only in its own root,
+// but the URL they would write is the page's.
+const widgets = new Set();
+
+function track(el, connected) {
+  if (connected) widgets.add(el);
+  else widgets.delete(el);
+}
+
 function duplicateId(el) {
-  const doc = el.ownerDocument;
-  if (doc.getElementById(el.id) !== el) return true;
+  const root = el.getRootNode();
+  const tree = typeof root.getElementById === 'function' ? root : el.ownerDocument;
+  if (tree.getElementById(el.id) !== el) return true;
   let count = 0;
-  for (const other of doc.querySelectorAll('[id]')) if (other.id === el.id && ++count > 1) return true;
+  for (const other of tree.querySelectorAll('[id]')) if (other.id === el.id && ++count > 1) return true;
+  for (const other of widgets) if (other !== el && other.id === el.id) return true;
   return false;
 }
+
+/** The element around `node`, stepping out of a shadow root to its host. */
+const around = (node) => node.parentElement || node.getRootNode().host || null;
 
 function parseRgb(text) {
   const m = /^rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+%?))?\s*\)$/.exec(text || '');
@@ -57,7 +72,7 @@ function hostTheme(el) {
   const view = el.ownerDocument.defaultView;
   if (!view || !view.getComputedStyle) return 'auto';
   try {
-    for (let node = el.parentElement; node; node = node.parentElement) {
+    for (let node = around(el); node; node = around(node)) {
       const rgb = parseRgb(view.getComputedStyle(node).backgroundColor);
       if (rgb) return luminance(rgb) < 0.2 ? 'dark' : 'auto';
     }
@@ -79,4 +94,4 @@ function writeUrl(id, state) {
   }
 }
 
-module.exports = { logOnce, wasmBlocked, pageUrlStateOff, duplicateId, hostTheme, writeUrl };
+module.exports = { logOnce, wasmBlocked, pageUrlStateOff, track, duplicateId, hostTheme, writeUrl };
