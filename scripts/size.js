@@ -41,9 +41,10 @@ const root = path.resolve(__dirname, '..');
 // in the top layer and widgets skipped out of view and first shown part by part: +772 B.
 // Budgets raised by the measured growth: wasm 66700 -> 67556, script 143100 -> 144902.
 // Session 9: pages we had not tried (tests/browser/hosts2.test.js): forced-colours rules,
-// tables in quirks mode, the export menu under a CSS zoom, the script included twice and
-// widgets moved into another document cost 230 B (144724 -> 144954): script 144902 -> 145000.
-const SIZE_BUDGET = { script: 145000, wasm: 67556 };
+// tables in quirks mode, the export menu under a CSS zoom, the script included twice,
+// widgets moved into another document or placed inside another component's shadow root
+// cost 306 B (144724 -> 145030): script 144902 -> 145100.
+const SIZE_BUDGET = { script: 145100, wasm: 67556 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {
