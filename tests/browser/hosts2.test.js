@@ -23,7 +23,7 @@ test.after(async () => {
 
 const host = (name) => `${server.url}tests/browser/hosts/${name}`;
 
-test("a page without a doctype (quirks mode) still gives the widgets' tables the widget's font size", async () => {
+test("a page without a doctype (quirks mode) still gives the widgets' tables their font size and formula lines their height", async () => {
   const { page, problems, close } = await openSettled(browser, host('quirks.html'));
   assert.equal(await page.evaluate(() => document.compatMode), 'BackCompat');
   for (const id of ['stepper', 'worked', 'shapes']) {
@@ -37,6 +37,12 @@ test("a page without a doctype (quirks mode) still gives the widgets' tables the
     // Only the widget's own size, never the browser's quirks-mode medium (16px, line height normal).
     assert.deepEqual(sizes.cells, [`18px/${sizes.line}`], `${id}: table cells ${sizes.cells.join(', ')}`);
   }
+  // A line of formulas (MathML only) is as tall as a line of text, so its highlight is not cut.
+  const line = await page.$eval('#stepper', (el) => ({
+    formula: el.shadowRoot.querySelector('.al-formula-line').getBoundingClientRect().height,
+    text: parseFloat(getComputedStyle(el.shadowRoot.querySelector('.al-formula-line')).lineHeight),
+  }));
+  assert.ok(line.formula >= line.text, `the formula line is ${line.formula.toFixed(1)} px tall, at least its line height ${line.text.toFixed(1)} px`);
   assert.deepEqual(problems, []);
   await close();
 });

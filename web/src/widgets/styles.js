@@ -58,8 +58,10 @@ const WIDGET_CSS = `
 .al-frame.al-light { color-scheme: light; }
 *, *::before, *::after { box-sizing: inherit; }
 /* A page without a doctype (quirks mode) gives tables the browser's medium font and normal
-   line height instead of inheriting them: the widget's own sizes must reach its tables. */
+   line height instead of inheriting them: the widget's own sizes must reach its tables. And
+   a line holding only MathML gets no line height there: a zero-width space gives it one. */
 table { font: inherit; color: inherit; }
+.al-term::before { content: "\200b"; }
 [hidden] { display: none !important; }
 h3 { margin: 0 0 calc(.5 * var(--_rem)); font-size: calc(1.05 * var(--_rem)); }
 p { margin: calc(.4 * var(--_rem)) 0; }
