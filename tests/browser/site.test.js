@@ -262,6 +262,40 @@ test("widgets take their author's tokens, vectors and embeddings, and show the e
   await close();
 });
 
+test('every sentence of <padding-mask> is true with and without padding, with the mask on and forgotten', async () => {
+  const lab = await loadAttentionLab();
+  const { page: p, problems, close } = await open(pathToFileURL(path.join(root, 'tests', 'browser', 'author-data.html')).href);
+  const read = (id) => p.$eval(`#${id}`, (el) => ({
+    text: el.shadowRoot.querySelector('.al-frame').innerText,
+    report: el.shadowRoot.querySelector('p[aria-live]').textContent,
+    values: Array.from(el.shadowRoot.querySelectorAll('.al-cell'), (c) => c.dataset.value),
+  }));
+  const forget = (id) => p.click(`#${id} label:has-text("forget the padding mask")`);
+  // Padded ("a b c d", "e f"): the mask zeroes the pad columns; forgotten, the engine's row leaks.
+  const padded = await read('own-sentences');
+  assert.match(padded.report, /^With the mask, every weight on a padding column is exactly 0/);
+  await forget('own-sentences');
+  const leaked = await read('own-sentences');
+  const X = lab.randomNormal({ shape: [2, 4, 4], seed: require('../../web/src/ui/author-data.js').seedFrom('a b c d|e f') });
+  const figure = lab.mistake('no-padding-mask', { Q: X, K: X, V: X, validLens: [4, 2] }).figure;
+  const [b, i] = figure.row;
+  assert.equal(leaked.report, `Without the mask, real tokens attend to padding: "${['a b c d', 'e f'][b].split(' ')[i]}" in sentence ${b + 1} gives ${num(figure.value * 100, 1)}% of its attention to its 2 <pad> slots.`);
+  // Same lengths: no pad token, so nothing may be said about padding weights in either state.
+  const check = async (state) => {
+    const seen = await read('same-lengths');
+    assert.doesNotMatch(seen.text, /With the mask|Without the mask|padded to|valid length/, `${state}: no sentence about padding that is not there`);
+    assert.match(seen.report, /^No sentence here is padded, so there is nothing for the mask to hide/, state);
+    assert.match(seen.text, /A batch of 2 sentences, all 3 tokens long, so no padding is needed\./, state);
+    assert.equal((await stateOf(p, '#same-lengths')).padWeight, 0, state);
+    return seen.values;
+  };
+  const masked = await check('mask on');
+  await forget('same-lengths');
+  assert.deepEqual(await check('mask forgotten'), masked, 'the weights are the same with the mask on or forgotten, as the sentence says');
+  assert.deepEqual(problems, []);
+  await close();
+});
+
 test("a shared link with the worked example's query opens a practice round on it", async () => {
   const lab = await loadAttentionLab();
   const ex = lab.examples().worked;
