@@ -262,6 +262,44 @@ test("widgets take their author's tokens, vectors and embeddings, and show the e
   await close();
 });
 
+test('on a phone no line of any page starts with the punctuation that follows a formula', async () => {
+  const { page: p, problems, close } = await open(urls('index.html')['file://'], { width: 390, height: 900 });
+  for (const page of PAGES) {
+    await p.goto(urls(page)['file://']);
+    // Sections far below are laid out only when near the screen: lay them all out to measure them.
+    await p.addStyleTag({ content: '* { content-visibility: visible !important; }' });
+    for (const width of [390, 320, 360, 414]) {
+      await p.setViewportSize({ width, height: 900 });
+      // Each text node of the prose that starts with punctuation, where its first character sits
+      // below the last character before it: it begins a line of its own.
+      const orphans = await p.evaluate(() => {
+        const found = [];
+        const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+        const rect = (node, from, to) => {
+          const r = document.createRange();
+          r.setStart(node, from);
+          r.setEnd(node, to);
+          return Array.from(r.getClientRects()).pop();
+        };
+        let prev = null;
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          if (n.parentElement.closest('pre, annotation, script, style, [hidden]')) continue;
+          // Inside a formula, a character may sit lower than the one before it (a fraction).
+          if (prev && !n.parentElement.closest('math') && /^[.,;:!?)\]\u2019\u201d]/.test(n.data)) {
+            const first = rect(n, 0, 1), last = rect(prev, prev.length - 1, prev.length);
+            if (first && last && first.top >= last.bottom - 2) found.push(`${prev.data.slice(-24)}|${n.data.slice(0, 24)}`.replace(/\s+/g, ' '));
+          }
+          if (n.data.trim()) prev = n;
+        }
+        return found;
+      });
+      assert.deepEqual(orphans, [], `${page} at ${width} px: punctuation wrapped onto a line of its own`);
+    }
+  }
+  assert.deepEqual(problems, []);
+  await close();
+});
+
 test('every sentence of <padding-mask> is true with and without padding, with the mask on and forgotten', async () => {
   const lab = await loadAttentionLab();
   const { page: p, problems, close } = await open(pathToFileURL(path.join(root, 'tests', 'browser', 'author-data.html')).href);
