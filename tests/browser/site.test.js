@@ -262,6 +262,40 @@ test("widgets take their author's tokens, vectors and embeddings, and show the e
   await close();
 });
 
+test('on a phone the site header is one short row: its lessons strip opens at the current page and follows the keyboard', async () => {
+  const { page: p, problems, close } = await open(urls('index.html')['file://'], { width: 390, height: 800 });
+  const header = () => p.evaluate(() => {
+    const nav = document.querySelector('.site-header nav'), box = nav.getBoundingClientRect();
+    const seen = (a) => { const r = a.getBoundingClientRect(); return r.left >= box.left - 0.5 && r.right <= box.right + 0.5; };
+    const focused = nav.contains(document.activeElement) ? document.activeElement : null;
+    return { height: document.querySelector('.site-header').getBoundingClientRect().height, pageWidth: document.documentElement.scrollWidth,
+      current: seen(nav.querySelector('[aria-current="page"]')), focused: focused && focused.textContent, focusedSeen: focused ? seen(focused) : null };
+  });
+  for (const page of PAGES) {
+    await p.goto(urls(page)['file://']);
+    const h = await header();
+    assert.ok(h.height <= 64, `${page}: the header is ${h.height} px tall at 390 px`);
+    assert.equal(h.pageWidth, 390, `${page}: nothing sticks out sideways`);
+    assert.ok(h.current, `${page}: the current page's link is in view`);
+  }
+  // From the top of lesson 5 with Tab only: the skip link, the brand, then every lesson, each in view as it takes focus.
+  const names = [];
+  for (let tabs = 0; tabs < 8; tabs++) {
+    await p.keyboard.press('Tab');
+    const h = await header();
+    if (!h.focused) continue;
+    assert.ok(h.focusedSeen, `"${h.focused}" is scrolled into view when it takes focus`);
+    names.push(h.focused);
+  }
+  assert.deepEqual(names, ['Start', '1. Weighted averages', '2. Masks, scaling, heads', '3. Queries, keys, values', '4. What attention costs', '5. Common mistakes']);
+  await p.keyboard.press('Shift+Tab');
+  await p.keyboard.press('Enter');
+  await p.waitForURL(/lesson-4\.html$/);
+  assert.ok((await header()).current, 'lesson 4 opens with its own link in view');
+  assert.deepEqual(problems, []);
+  await close();
+});
+
 test('on a phone no line of any page starts with the punctuation that follows a formula', async () => {
   const { page: p, problems, close } = await open(urls('index.html')['file://'], { width: 390, height: 900 });
   for (const page of PAGES) {
