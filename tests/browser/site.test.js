@@ -111,10 +111,11 @@ test('turning the causal mask on makes every weight above the diagonal read 0', 
   const read = () => p.$$eval('#matrix [role="gridcell"]', (cells) => cells.map((c) => ({
     i: Number(c.dataset.row), j: Number(c.dataset.col), text: c.textContent, label: c.getAttribute('aria-label'), masked: c.classList.contains('al-masked'),
   })));
-  // Lesson 1 starts with the numbers off (the row of flies is an exercise above it).
-  assert.ok((await read()).every((c) => c.text === ''), 'no numbers before they are switched on');
-  await p.click('#matrix label:has-text("numbers")');
+  // Lesson 1 keeps the row of flies back (an exercise above it) until the reader asks for it.
+  assert.deepEqual((await read()).filter((c) => c.i === 1).map((c) => c.text), ['?', '?', '?', '?', '?'], 'the row of flies waits');
+  await p.click('#matrix button:has-text("Show the row")');
   const off = await read();
+  assert.equal(off[5].text, lab.attention(ex.Q, ex.K, ex.V).weights.get(1, 0).toFixed(2), 'the row of flies once asked for');
   assert.ok(off.filter((c) => c.j > c.i).every((c) => !c.masked && c.text !== '0.00'), 'no cell is masked before');
   await p.click('#matrix label:has-text("causal mask")');
   const on = await read();
@@ -138,13 +139,20 @@ test('heatmap cells are walked with the arrow keys and announced', async () => {
   await p.focus('#matrix [role="gridcell"][tabindex="0"]');
   await p.keyboard.press('ArrowDown');
   await p.keyboard.press('End');
-  const live = await p.textContent('#matrix [aria-live="polite"].al-readout');
-  assert.equal(live, 'query \u201cflies\u201d \u2192 key \u201carrow\u201d: 0.80');
-  // With the numbers off the cell's name leaves out the printed number; the readout still gives it.
-  assert.match(await p.$eval('#matrix', (el) => el.shadowRoot.activeElement.getAttribute('aria-label')), /^query flies, key arrow, weight 0\.79\d\d$/);
-  await p.click('#matrix label:has-text("numbers")');
+  const live = () => p.textContent('#matrix [aria-live="polite"].al-readout');
+  const name = () => p.$eval('#matrix', (el) => el.shadowRoot.activeElement.getAttribute('aria-label'));
+  // The row of flies is an exercise above the heatmap: the readout keeps it back too.
+  assert.equal(await live(), 'query \u201cflies\u201d \u2192 key \u201carrow\u201d: hidden until you answer the question');
+  await p.click('#matrix button:has-text("Show the row")');
   await p.focus('#matrix [role="gridcell"][data-row="1"][data-col="4"]');
-  assert.match(await p.$eval('#matrix', (el) => el.shadowRoot.activeElement.getAttribute('aria-label')), /^0\.80: query flies, key arrow, weight 0\.79\d\d$/);
+  assert.equal(await live(), 'query \u201cflies\u201d \u2192 key \u201carrow\u201d: 0.80');
+  assert.match(await name(), /^0\.80: query flies, key arrow, weight 0\.79\d\d$/);
+  // With the numbers off the cell's name leaves out the printed number; the readout still gives it.
+  await p.click('#matrix label:has-text("numbers")');
+  await p.focus('#matrix [role="gridcell"][data-row="1"][data-col="3"]');
+  await p.keyboard.press('ArrowRight');
+  assert.equal(await live(), 'query \u201cflies\u201d \u2192 key \u201carrow\u201d: 0.80');
+  assert.match(await name(), /^query flies, key arrow, weight 0\.79\d\d$/);
   await close();
 });
 
