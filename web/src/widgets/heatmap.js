@@ -9,8 +9,8 @@ const { PredictView } = require('./predict-view.js');
 const { resolveInputs, resolveCrossInputs, authorOptions } = require('./inputs.js');
 const { SentenceInput } = require('./sentence-input.js');
 const { maskedFrom, prefixOnes, renormalisation } = require('../ui/heatmap-model.js');
-const { num, vector } = require('../ui/format.js');
-const { question, judgeRow } = require('../ui/row-question.js');
+const { rowPrompt } = require('./row-prompt.js');
+const { num } = require('../ui/format.js');
 
 const SCALINGS = [['sqrt', '1/\u221ad\u2096'], ['none', 'none'], ['dk', '1/d\u2096 (mistake)']];
 const TEMPERATURES = [0.25, 0.5, 1, 2, 4];
@@ -114,21 +114,13 @@ class AttentionHeatmap extends LabElement {
       if (i < 0) throw new Error(`<${this.localName}>: predict is "${predictToken}"; expected one of the tokens (${this.authorTokens.join(' ')})`);
       this.predictRow = i;
       // The row as the author's settings give it, whatever the controls show when the reader answers.
-      const explain = (extra = {}) => this.lab.explainRow(this.inputs.Q, this.inputs.K, this.inputs.V, i,
+      const explain = (extra) => this.lab.explainRow(this.inputs.Q, this.inputs.K, this.inputs.V, i,
         { causal: this.defaults.causal, scaling: this.defaults.scaling, temperature: TEMPERATURES[this.defaults.temp], ...extra });
-      const rows = (t) => Array.from({ length: t.shape[0] }, (_, r) => Array.from(t.data.subarray(r * t.shape[1], (r + 1) * t.shape[1])));
-      this.rowPrompt = new PredictView({
-        question: question('softmax', predictToken, this.authorTokens.length),
-        input: { label: 'weights', placeholder: 'e.g. 0.1, 0.3, ...' },
-        judge: (text) => judgeRow('softmax', text, { d: explain(), tokens: this.inputs.tokens, q: rows(this.inputs.Q)[i], keys: rows(this.inputs.K),
-          plain: this.defaults.scaling === 'none' ? null : explain({ scaling: 'none' }) }),
-        skip: `Show the row of \u201c${predictToken}\u201d`,
-        onReveal: () => { this.rowAnswered = true; this.render(); },
-        printAnswer: () => vector(explain().weights.data, 4),
-      });
-      this.rowPrompt.root.classList.add('al-row-question');
+      this.rowPrompt = rowPrompt({ kind: 'softmax', i, token: predictToken, inputs: () => this.inputs, explain,
+        plain: () => (this.defaults.scaling === 'none' ? null : explain({ scaling: 'none' })),
+        skip: `Show the row of \u201c${predictToken}\u201d`, onReveal: () => { this.rowAnswered = true; this.render(); } });
     }
-    for (const p of [this.row0, this.causalPrompt, this.rowPrompt]) if (p) p.refreshPrint();
+    for (const p of [this.row0, this.causalPrompt]) if (p) p.refreshPrint();
     this.frame.replaceChildren(...[this.sentence && this.sentence.controls, this.sentence && this.sentence.message, controls,
       this.causalPrompt && this.causalPrompt.root, this.rowPrompt && this.rowPrompt.root, this.view.root, this.renorm, this.caption, this.row0 && this.row0.root].filter(Boolean));
     this.restore(this.readState(), false);

@@ -69,12 +69,12 @@ class PaddingMask extends LabElement {
     const pads = b === undefined ? 0 : this.len - this.lens[b];
     let report;
     if (this.padless) {
-      report = `No sentence here is padded, so there is nothing for the mask to hide: every token attends only to real tokens, and the weights are the same with the mask on or forgotten.`;
+      report = 'No sentence here is padded, so there is nothing for the mask to hide: the weights are the same with the mask on or forgotten.';
     } else if (b !== undefined) {
       report = `Without the mask, real tokens attend to padding: "${this.padded[b][i]}" in sentence ${b + 1} gives ${num(this.padWeight * 100, 1)}% of its attention to ${pads === 1 ? `the ${PAD} slot` : `its ${pads} ${PAD} slots`}.`;
     } else if (this.st.forget) {
       // Only when every leaked weight underflows to 0 in float32: the engine names no row.
-      report = `Without the mask, the weights on the ${PAD} columns are too small to register here: no real token gives padding a measurable share.`;
+      report = 'Without the mask, no real token gives padding a measurable share here.';
     } else {
       report = 'With the mask, every weight on a padding column is exactly 0: no real token attends to padding. (Rows of padding queries do not matter; their outputs are thrown away.)';
     }
