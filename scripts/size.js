@@ -40,7 +40,10 @@ const root = path.resolve(__dirname, '..');
 // computed themselves): wasm 66099 -> 66955 B gzip, script 142877 -> 143907 B; the export menu
 // in the top layer and widgets skipped out of view and first shown part by part: +772 B.
 // Budgets raised by the measured growth: wasm 66700 -> 67556, script 143100 -> 144902.
-const SIZE_BUDGET = { script: 144902, wasm: 67556 };
+// Session 9: the heatmap's predict="flies" (lesson 1's row kept back until answered, its prompt
+// shared with the stepper) and the padding mask's sentences for a batch with no padding:
+// script 144724 -> 145288 B (+564), budget 144902 -> 145466.
+const SIZE_BUDGET = { script: 145466, wasm: 67556 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {
