@@ -154,7 +154,7 @@ test('lesson 1: a reader who answers the row of flies wrong sees none of its wei
       const a = document.querySelector('#matrix').shadowRoot.activeElement;
       return a ? `${a.localName}:${a.type === 'text' ? 'text' : a.textContent}` : '';
     });
-    const target = width === 390 ? 'input:text' : 'button:Show the row of \u201cflies\u201d';
+    const target = width === 390 ? 'input:text' : 'button:Show the row of "flies"';
     for (let tabs = 0; tabs < 5 && await focused() !== target; tabs++) await page.keyboard.press('Tab');
     assert.equal(await focused(), target, `${width} px: the question is reached with Tab`);
     if (width === 390) {

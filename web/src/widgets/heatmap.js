@@ -118,7 +118,7 @@ class AttentionHeatmap extends LabElement {
         { causal: this.defaults.causal, scaling: this.defaults.scaling, temperature: TEMPERATURES[this.defaults.temp], ...extra });
       this.rowPrompt = rowPrompt({ kind: 'softmax', i, token: predictToken, inputs: () => this.inputs, explain,
         plain: () => (this.defaults.scaling === 'none' ? null : explain({ scaling: 'none' })),
-        skip: `Show the row of \u201c${predictToken}\u201d`, onReveal: () => { this.rowAnswered = true; this.render(); } });
+        skip: `Show the row of "${predictToken}"`, onReveal: () => { this.rowAnswered = true; this.render(); } });
     }
     for (const p of [this.row0, this.causalPrompt]) if (p) p.refreshPrint();
     this.frame.replaceChildren(...[this.sentence && this.sentence.controls, this.sentence && this.sentence.message, controls,
