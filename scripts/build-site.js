@@ -30,10 +30,16 @@ function typeset(html, file) {
       throw new Error(`${file}: cannot typeset ${JSON.stringify(tex)}: ${err.message}`);
     }
   };
+  // Chromium may break a line after a <math> element (an atomic inline) even before a full stop:
+  // inline math and the punctuation right after it (also after a <span data-fact> holding only
+  // that math) are kept on one line.
+  const PUNCT = '[.,;:!?)\\]\u2019\u201d]+';
+  const keep = (inner, punct) => (punct ? `<span class="nobr">${inner}${punct}</span>` : inner);
   // Code listings are left as written: Python may contain dollar signs or backslashes.
   return html.split(/(<pre[\s\S]*?<\/pre>)/).map((part) => (part.startsWith('<pre') ? part : part
     .replace(/\$\$([\s\S]+?)\$\$/g, (_, tex) => `<div class="math-display">${render(tex, true)}</div>`)
-    .replace(/\\\(([\s\S]+?)\\\)/g, (_, tex) => render(tex, false)))).join('');
+    .replace(new RegExp(`(<span data-fact="[^"]*">)\\\\\\(((?:(?!\\\\\\))[\\s\\S])+?)\\\\\\)</span>(${PUNCT})`, 'g'), (_, open, tex, punct) => keep(`${open}${render(tex, false)}</span>`, punct))
+    .replace(new RegExp(`\\\\\\(([\\s\\S]+?)\\\\\\)(${PUNCT})?`, 'g'), (_, tex, punct) => keep(render(tex, false), punct)))).join('');
 }
 
 function layout({ title, body, current }) {

@@ -43,8 +43,12 @@ const root = path.resolve(__dirname, '..');
 // Session 9: pages we had not tried (tests/browser/hosts2.test.js): forced-colours rules,
 // tables in quirks mode, the export menu under a CSS zoom, the script included twice,
 // widgets moved into another document or placed inside another component's shadow root
-// and formula lines in quirks mode cost 320 B (144724 -> 145044): script 144902 -> 145100.
-const SIZE_BUDGET = { script: 145100, wasm: 67556 };
+// and formula lines in quirks mode cost 320 B (144724 -> 145044).
+// Session 9: the heatmap's predict="flies" (lesson 1's row kept back until answered, its prompt
+// shared with the stepper) and the padding mask's sentences for a batch with no padding:
+// script 144724 -> 145288 B (+564).
+// Both merged: script 144724 -> 145606 B (+882), so the budget is 144902 -> 145784.
+const SIZE_BUDGET = { script: 145784, wasm: 67556 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {

@@ -115,11 +115,23 @@ test('lesson 1: a reader who answers the row of flies wrong sees none of its wei
     await page.goto(url);
     await settled(page);
     // What a reader can read: the page's rendered text and each widget's, with the heatmap in view.
+    // The heatmap's other rows may hold the same two-decimal numbers (0.18 is in the row of "an"):
+    // its grid is read cell by cell below instead.
     const readable = () => page.evaluate(() => [document.body.innerText,
-      ...Array.from(document.querySelectorAll('attention-stepper, attention-heatmap'), (el) => el.shadowRoot.querySelector('.al-frame').innerText)].join('\n'));
-    const fliesRow = () => page.$$eval('#matrix [role="gridcell"][data-row="1"]', (cells) => cells.map((c) => c.innerText.trim()));
+      ...Array.from(document.querySelectorAll('attention-stepper, attention-heatmap'), (el) => {
+        const text = el.shadowRoot.querySelector('.al-frame').innerText, grid = el.shadowRoot.querySelector('[role="grid"]');
+        return grid ? text.replace(grid.innerText, '') : text;
+      })].join('\n'));
+    // A row as a reader sees it: each cell's text and its painted fill.
+    const row = (i) => page.$$eval(`#matrix [role="gridcell"][data-row="${i}"]`, (cells) => cells.map((c) => ({ text: c.innerText.trim(), fill: getComputedStyle(c).backgroundColor })));
+    const fills = async (i) => new Set((await row(i)).map((c) => c.fill)).size;
     await page.locator('#matrix').scrollIntoViewIfNeeded();
-    assert.deepEqual(await fliesRow(), ['', '', '', '', ''], `${width} px: the heatmap's row of flies has no numbers before an answer`);
+    const kept = async (when) => {
+      assert.ok((await row(1)).every((c) => !/\d/.test(c.text)), `${width} px, ${when}: the heatmap's row of flies has no numbers`);
+      assert.equal(await fills(1), 1, `${width} px, ${when}: the cells of the row of flies are painted alike, so its colours tell nothing`);
+      assert.ok(await fills(0) > 1, `${width} px: the other rows keep their colours`);
+    };
+    await kept('before any answer');
     const before = await readable();
     for (const x of shown.slice(0, 2)) assert.ok(!before.includes(` ${x}`) && !before.includes(`\n${x}`), `${width} px: ${x} readable before an answer`);
     for (const x of shown.slice(2)) assert.ok(!before.includes(x), `${width} px: ${x} readable before an answer`);
@@ -132,11 +144,28 @@ test('lesson 1: a reader who answers the row of flies wrong sees none of its wei
     assert.ok(!(await readable()).includes(shown[2]), `${width} px: the weights wait for their own answer`);
     await page.fill('#lab .al-predict input[type="text"]', '0.2, 0.2, 0.2, 0.2, 0.2');
     await page.press('#lab .al-predict input[type="text"]', 'Enter');
-    // Answered (wrongly): the stepper now shows the engine's row; the heatmap's numbers are the reader's to switch on.
+    // Answered (wrongly): the stepper now shows the engine's row; the heatmap's row waits for the reader there.
     assert.deepEqual(await page.$$eval('#lab [data-key^="weight:"]', (els) => els.map((e) => e.textContent)), weights.map((w) => String(Number(w.toFixed(3)))));
-    assert.deepEqual(await fliesRow(), ['', '', '', '', '']);
-    await page.click('#matrix label:has-text("numbers")');
-    assert.deepEqual(await fliesRow(), weights.map((w) => w.toFixed(2)));
+    await kept('answered in the stepper');
+    // By keyboard alone, from the heatmap's last control: Tab to the question, then answer it
+    // (at 390 px by typing a wrong row and Enter; at 1280 px by asking to see the row, with Space).
+    await page.focus('#matrix label:has-text("numbers") input');
+    const focused = () => page.evaluate(() => {
+      const a = document.querySelector('#matrix').shadowRoot.activeElement;
+      return a ? `${a.localName}:${a.type === 'text' ? 'text' : a.textContent}` : '';
+    });
+    const target = width === 390 ? 'input:text' : 'button:Show the row of "flies"';
+    for (let tabs = 0; tabs < 5 && await focused() !== target; tabs++) await page.keyboard.press('Tab');
+    assert.equal(await focused(), target, `${width} px: the question is reached with Tab`);
+    if (width === 390) {
+      await page.keyboard.type('0.2, 0.2, 0.2, 0.2, 0.2');
+      await page.keyboard.press('Enter');
+      assert.match(await page.textContent('#matrix .al-predict'), /Not quite: the engine gives \[0\.0088, 0\.1776, 0\.0088, 0\.0088, 0\.7959\]/);
+    } else {
+      await page.keyboard.press('Space');
+    }
+    assert.deepEqual((await row(1)).map((c) => c.text), weights.map((w) => w.toFixed(2)), `${width} px: the row is shown once asked for`);
+    assert.equal(await fills(1), 3, `${width} px: and coloured by weight (three distinct weights: 0.0088 three times, 0.18, 0.80)`);
     assert.deepEqual(problems, []);
     await context.close();
   }

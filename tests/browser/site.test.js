@@ -111,10 +111,11 @@ test('turning the causal mask on makes every weight above the diagonal read 0', 
   const read = () => p.$$eval('#matrix [role="gridcell"]', (cells) => cells.map((c) => ({
     i: Number(c.dataset.row), j: Number(c.dataset.col), text: c.textContent, label: c.getAttribute('aria-label'), masked: c.classList.contains('al-masked'),
   })));
-  // Lesson 1 starts with the numbers off (the row of flies is an exercise above it).
-  assert.ok((await read()).every((c) => c.text === ''), 'no numbers before they are switched on');
-  await p.click('#matrix label:has-text("numbers")');
+  // Lesson 1 keeps the row of flies back (an exercise above it) until the reader asks for it.
+  assert.deepEqual((await read()).filter((c) => c.i === 1).map((c) => c.text), ['?', '?', '?', '?', '?'], 'the row of flies waits');
+  await p.click('#matrix button:has-text("Show the row")');
   const off = await read();
+  assert.equal(off[5].text, lab.attention(ex.Q, ex.K, ex.V).weights.get(1, 0).toFixed(2), 'the row of flies once asked for');
   assert.ok(off.filter((c) => c.j > c.i).every((c) => !c.masked && c.text !== '0.00'), 'no cell is masked before');
   await p.click('#matrix label:has-text("causal mask")');
   const on = await read();
@@ -138,13 +139,20 @@ test('heatmap cells are walked with the arrow keys and announced', async () => {
   await p.focus('#matrix [role="gridcell"][tabindex="0"]');
   await p.keyboard.press('ArrowDown');
   await p.keyboard.press('End');
-  const live = await p.textContent('#matrix [aria-live="polite"].al-readout');
-  assert.equal(live, 'query \u201cflies\u201d \u2192 key \u201carrow\u201d: 0.80');
-  // With the numbers off the cell's name leaves out the printed number; the readout still gives it.
-  assert.match(await p.$eval('#matrix', (el) => el.shadowRoot.activeElement.getAttribute('aria-label')), /^query flies, key arrow, weight 0\.79\d\d$/);
-  await p.click('#matrix label:has-text("numbers")');
+  const live = () => p.textContent('#matrix [aria-live="polite"].al-readout');
+  const name = () => p.$eval('#matrix', (el) => el.shadowRoot.activeElement.getAttribute('aria-label'));
+  // The row of flies is an exercise above the heatmap: the readout keeps it back too.
+  assert.equal(await live(), 'query \u201cflies\u201d \u2192 key \u201carrow\u201d: hidden until you answer the question');
+  await p.click('#matrix button:has-text("Show the row")');
   await p.focus('#matrix [role="gridcell"][data-row="1"][data-col="4"]');
-  assert.match(await p.$eval('#matrix', (el) => el.shadowRoot.activeElement.getAttribute('aria-label')), /^0\.80: query flies, key arrow, weight 0\.79\d\d$/);
+  assert.equal(await live(), 'query \u201cflies\u201d \u2192 key \u201carrow\u201d: 0.80');
+  assert.match(await name(), /^0\.80: query flies, key arrow, weight 0\.79\d\d$/);
+  // With the numbers off the cell's name leaves out the printed number; the readout still gives it.
+  await p.click('#matrix label:has-text("numbers")');
+  await p.focus('#matrix [role="gridcell"][data-row="1"][data-col="3"]');
+  await p.keyboard.press('ArrowRight');
+  assert.equal(await live(), 'query \u201cflies\u201d \u2192 key \u201carrow\u201d: 0.80');
+  assert.match(await name(), /^query flies, key arrow, weight 0\.79\d\d$/);
   await close();
 });
 
@@ -258,6 +266,112 @@ test("widgets take their author's tokens, vectors and embeddings, and show the e
   assert.equal((await stateOf(p, '#own-sentences')).padWeight, 0);
   await p.click('#own-sentences label:has-text("forget the padding mask")');
   assert.ok((await stateOf(p, '#own-sentences')).padWeight > 0);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('on a phone the site header is one short row: its lessons strip opens at the current page and follows the keyboard', async () => {
+  const { page: p, problems, close } = await open(urls('index.html')['file://'], { width: 390, height: 800 });
+  const header = () => p.evaluate(() => {
+    const nav = document.querySelector('.site-header nav'), box = nav.getBoundingClientRect();
+    const seen = (a) => { const r = a.getBoundingClientRect(); return r.left >= box.left - 0.5 && r.right <= box.right + 0.5; };
+    const focused = nav.contains(document.activeElement) ? document.activeElement : null;
+    return { height: document.querySelector('.site-header').getBoundingClientRect().height, pageWidth: document.documentElement.scrollWidth,
+      current: seen(nav.querySelector('[aria-current="page"]')), focused: focused && focused.textContent, focusedSeen: focused ? seen(focused) : null };
+  });
+  for (const page of PAGES) {
+    await p.goto(urls(page)['file://']);
+    const h = await header();
+    assert.ok(h.height <= 64, `${page}: the header is ${h.height} px tall at 390 px`);
+    assert.equal(h.pageWidth, 390, `${page}: nothing sticks out sideways`);
+    assert.ok(h.current, `${page}: the current page's link is in view`);
+  }
+  // From the top of lesson 5 with Tab only: the skip link, the brand, then every lesson, each in view as it takes focus.
+  const names = [];
+  for (let tabs = 0; tabs < 8; tabs++) {
+    await p.keyboard.press('Tab');
+    const h = await header();
+    if (!h.focused) continue;
+    assert.ok(h.focusedSeen, `"${h.focused}" is scrolled into view when it takes focus`);
+    names.push(h.focused);
+  }
+  assert.deepEqual(names, ['Start', '1. Weighted averages', '2. Masks, scaling, heads', '3. Queries, keys, values', '4. What attention costs', '5. Common mistakes']);
+  await p.keyboard.press('Shift+Tab');
+  await p.keyboard.press('Enter');
+  await p.waitForURL(/lesson-4\.html$/);
+  assert.ok((await header()).current, 'lesson 4 opens with its own link in view');
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('on a phone no line of any page starts with the punctuation that follows a formula', async () => {
+  const { page: p, problems, close } = await open(urls('index.html')['file://'], { width: 390, height: 900 });
+  for (const page of PAGES) {
+    await p.goto(urls(page)['file://']);
+    // Sections far below are laid out only when near the screen: lay them all out to measure them.
+    await p.addStyleTag({ content: '* { content-visibility: visible !important; }' });
+    for (const width of [390, 320, 360, 414]) {
+      await p.setViewportSize({ width, height: 900 });
+      // Each text node of the prose that starts with punctuation, where its first character sits
+      // below the last character before it: it begins a line of its own.
+      const orphans = await p.evaluate(() => {
+        const found = [];
+        const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+        const rect = (node, from, to) => {
+          const r = document.createRange();
+          r.setStart(node, from);
+          r.setEnd(node, to);
+          return Array.from(r.getClientRects()).pop();
+        };
+        let prev = null;
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          if (n.parentElement.closest('pre, annotation, script, style, [hidden]')) continue;
+          // Inside a formula, a character may sit lower than the one before it (a fraction).
+          if (prev && !n.parentElement.closest('math') && /^[.,;:!?)\]\u2019\u201d]/.test(n.data)) {
+            const first = rect(n, 0, 1), last = rect(prev, prev.length - 1, prev.length);
+            if (first && last && first.top >= last.bottom - 2) found.push(`${prev.data.slice(-24)}|${n.data.slice(0, 24)}`.replace(/\s+/g, ' '));
+          }
+          if (n.data.trim()) prev = n;
+        }
+        return found;
+      });
+      assert.deepEqual(orphans, [], `${page} at ${width} px: punctuation wrapped onto a line of its own`);
+    }
+  }
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('every sentence of <padding-mask> is true with and without padding, with the mask on and forgotten', async () => {
+  const lab = await loadAttentionLab();
+  const { page: p, problems, close } = await open(pathToFileURL(path.join(root, 'tests', 'browser', 'author-data.html')).href);
+  const read = (id) => p.$eval(`#${id}`, (el) => ({
+    text: el.shadowRoot.querySelector('.al-frame').innerText,
+    report: el.shadowRoot.querySelector('p[aria-live]').textContent,
+    values: Array.from(el.shadowRoot.querySelectorAll('.al-cell'), (c) => c.dataset.value),
+  }));
+  const forget = (id) => p.click(`#${id} label:has-text("forget the padding mask")`);
+  // Padded ("a b c d", "e f"): the mask zeroes the pad columns; forgotten, the engine's row leaks.
+  const padded = await read('own-sentences');
+  assert.match(padded.report, /^With the mask, every weight on a padding column is exactly 0/);
+  await forget('own-sentences');
+  const leaked = await read('own-sentences');
+  const X = lab.randomNormal({ shape: [2, 4, 4], seed: require('../../web/src/ui/author-data.js').seedFrom('a b c d|e f') });
+  const figure = lab.mistake('no-padding-mask', { Q: X, K: X, V: X, validLens: [4, 2] }).figure;
+  const [b, i] = figure.row;
+  assert.equal(leaked.report, `Without the mask, real tokens attend to padding: "${['a b c d', 'e f'][b].split(' ')[i]}" in sentence ${b + 1} gives ${num(figure.value * 100, 1)}% of its attention to its 2 <pad> slots.`);
+  // Same lengths: no pad token, so nothing may be said about padding weights in either state.
+  const check = async (state) => {
+    const seen = await read('same-lengths');
+    assert.doesNotMatch(seen.text, /With the mask|Without the mask|padded to|valid length/, `${state}: no sentence about padding that is not there`);
+    assert.match(seen.report, /^No sentence here is padded, so there is nothing for the mask to hide/, state);
+    assert.match(seen.text, /A batch of 2 sentences, all 3 tokens long, so no padding is needed\./, state);
+    assert.equal((await stateOf(p, '#same-lengths')).padWeight, 0, state);
+    return seen.values;
+  };
+  const masked = await check('mask on');
+  await forget('same-lengths');
+  assert.deepEqual(await check('mask forgotten'), masked, 'the weights are the same with the mask on or forgotten, as the sentence says');
   assert.deepEqual(problems, []);
   await close();
 });

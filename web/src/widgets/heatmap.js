@@ -9,6 +9,7 @@ const { PredictView } = require('./predict-view.js');
 const { resolveInputs, resolveCrossInputs, authorOptions } = require('./inputs.js');
 const { SentenceInput } = require('./sentence-input.js');
 const { maskedFrom, prefixOnes, renormalisation } = require('../ui/heatmap-model.js');
+const { rowPrompt } = require('./row-prompt.js');
 const { num } = require('../ui/format.js');
 
 const SCALINGS = [['sqrt', '1/\u221ad\u2096'], ['none', 'none'], ['dk', '1/d\u2096 (mistake)']];
@@ -62,8 +63,9 @@ class AttentionHeatmap extends LabElement {
           this.rowLabels = inputs.tokens;
           this.picked = null;
           this.renormRow = null;
-          if (this.predict) this.predict.verdict.replaceChildren();
+          if (this.causalPrompt) this.causalPrompt.verdict.replaceChildren();
           if (this.row0) this.row0.setQuestion(this.row0Question());
+          if (this.rowPrompt) this.rowPrompt.root.hidden = this.sentence.own;
           if (this._status === 'ready') this.render();
         },
         onError: (err) => this.showError(err) });
@@ -97,17 +99,40 @@ class AttentionHeatmap extends LabElement {
       });
     }
     if (prompts.includes('causal')) {
-      this.predict = new PredictView({
+      this.causalPrompt = new PredictView({
         question: 'before turning the causal mask on, click a cell you expect it to set to 0, then tick "causal mask".',
         hint: 'Pick with a click, or with the arrow keys and Enter.',
         judge: () => ({ ok: false, close: false, message: '' }),
         printAnswer: () => 'every cell above the diagonal (a query looking at a later key) becomes 0.',
       });
     }
-    for (const p of [this.row0, this.predict]) if (p) p.refreshPrint();
+    // predict="flies": as in the stepper, that row is the reader's to work out. It stays out of
+    // the page (colour, numbers, readout, exports) until they type its weights or ask to see it.
+    const predictToken = this.cross ? '' : this.attr('predict', '');
+    if (predictToken) {
+      const i = this.authorTokens.indexOf(predictToken);
+      if (i < 0) throw new Error(`<${this.localName}>: predict is "${predictToken}"; expected one of the tokens (${this.authorTokens.join(' ')})`);
+      this.predictRow = i;
+      // The row as the author's settings give it, whatever the controls show when the reader answers.
+      const explain = (extra) => this.lab.explainRow(this.inputs.Q, this.inputs.K, this.inputs.V, i,
+        { causal: this.defaults.causal, scaling: this.defaults.scaling, temperature: TEMPERATURES[this.defaults.temp], ...extra });
+      this.rowPrompt = rowPrompt({ kind: 'softmax', i, token: predictToken, inputs: () => this.inputs, explain,
+        plain: () => (this.defaults.scaling === 'none' ? null : explain({ scaling: 'none' })),
+        skip: `Show the row of "${predictToken}"`, onReveal: () => { this.rowAnswered = true; this.render(); } });
+    }
+    for (const p of [this.row0, this.causalPrompt]) if (p) p.refreshPrint();
     this.frame.replaceChildren(...[this.sentence && this.sentence.controls, this.sentence && this.sentence.message, controls,
-      this.predict && this.predict.root, this.view.root, this.renorm, this.caption, this.row0 && this.row0.root].filter(Boolean));
+      this.causalPrompt && this.causalPrompt.root, this.rowPrompt && this.rowPrompt.root, this.view.root, this.renorm, this.caption, this.row0 && this.row0.root].filter(Boolean));
     this.restore(this.readState(), false);
+  }
+
+  /** Rows whose question is still open: they stay out of the page until it is answered. */
+  hiddenRows() {
+    const rows = [];
+    // Row 0 under the mask is the row-0 question's answer.
+    if (this.row0 && !this.row0Answered && this.st.causal) rows.push(0);
+    if (this.rowPrompt && !this.rowAnswered && !(this.sentence && this.sentence.own)) rows.push(this.predictRow);
+    return rows;
   }
 
   row0Question() {
@@ -120,7 +145,7 @@ class AttentionHeatmap extends LabElement {
    * engine's weighted sums W U with U[j][c] = 1 for j <= c (prefixOnes): [i][i] adds keys 0..i.
    */
   showRenorm(i) {
-    const hidden = this.row0 && !this.row0Answered && i === 0;
+    const hidden = this.hiddenRows().includes(i);
     if (!this.st.causal || this.cross || hidden || i === undefined) {
       this.renorm.hidden = true;
       this.renormRow = hidden ? null : this.renormRow;
@@ -181,13 +206,13 @@ class AttentionHeatmap extends LabElement {
     const turningOnCausal = change.causal === true && !this.st.causal;
     Object.assign(this.st, change);
     this.render();
-    if (turningOnCausal && this.predict && this.picked) this.judgePick();
+    if (turningOnCausal && this.causalPrompt && this.picked) this.judgePick();
   }
 
   onPick(cell) {
-    if (!this.predict || this.st.causal) return;
+    if (!this.causalPrompt || this.st.causal) return;
     this.picked = [cell.row, cell.col];
-    this.predict.verdict.textContent = `You picked query "${this.inputs.tokens[cell.row]}", key "${this.inputs.tokens[cell.col]}". Now tick "causal mask".`;
+    this.causalPrompt.verdict.textContent = `You picked query "${this.inputs.tokens[cell.row]}", key "${this.inputs.tokens[cell.col]}". Now tick "causal mask".`;
     this.render();
   }
 
@@ -195,7 +220,7 @@ class AttentionHeatmap extends LabElement {
     const [i, j] = this.picked;
     const masked = this.last.masked.get(i, j) === -Infinity;
     const tokens = this.inputs.tokens;
-    this.predict.verdict.replaceChildren(h('span', { class: masked ? 'al-verdict-ok' : 'al-verdict-bad' },
+    this.causalPrompt.verdict.replaceChildren(h('span', { class: masked ? 'al-verdict-ok' : 'al-verdict-bad' },
       masked ? `Right: "${tokens[i]}" may not look ahead at "${tokens[j]}", so that weight is now 0. Every cell above the diagonal is masked.`
         : `Not this one: "${tokens[j]}" comes at or before "${tokens[i]}", so "${tokens[i]}" may still see it. Only cells above the diagonal (later keys) are masked.`));
   }
@@ -222,9 +247,7 @@ class AttentionHeatmap extends LabElement {
     this.last = r;
     this.renormSums = null;
     this.view.update({ weights: r.weights.toArray(), masked: maskedFrom(r.masked.toArray()), rowLabels: this.rowLabels, colLabels: tokens,
-      showNumbers: st.numbers, picked: this.picked || null,
-      // Row 0 under the mask is the row-0 question's answer: it stays out of the page until answered.
-      hiddenRows: this.row0 && !this.row0Answered && st.causal ? [0] : [] });
+      showNumbers: st.numbers, picked: this.picked || null, hiddenRows: this.hiddenRows() });
     this.caption.textContent = `Scale ${num(r.scale, 4)}${st.causal ? ', causal mask on' : ''}${st.self ? ', Q = K = V = X' : ''}. Each row sums to 1.`;
     this.frame.dataset.causal = String(st.causal);
     this.showRenorm(this.renormRow === null || this.renormRow === undefined || this.renormRow >= tokens.length ? undefined : this.renormRow);

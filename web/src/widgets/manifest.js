@@ -82,6 +82,7 @@ const WIDGETS = {
       { name: 'scaling', property: 'scaling', type: 'enum', values: ['sqrt', 'none', 'dk'], state: true, description: 'Scaling rule: 1/sqrt(d_k), none, or 1/d_k.' },
       { name: 'temperature', property: 'temperature', type: 'enum', values: ['0.25', '0.5', '1', '2', '4'], state: true, description: 'Softmax temperature.' },
       { name: 'prompt', property: 'prompt', type: 'string', description: 'Predict-first prompts to show: "causal" (pick a cell the mask hides), "row0" (the first row under the mask).' },
+      { name: 'predict', property: 'predict', type: 'string', description: 'A token whose row the reader types (or chooses to see) before the heatmap shows it: until then the row has no colour, numbers or readout, and exports leave it out (predict-first).' },
     ],
     parts: [{ name: 'heatmap', description: 'The grid (or canvas) of weights.' }, { name: 'legend', description: 'The colour legend.' }, { name: 'caption', description: 'The line under the heatmap.' }],
     state: '{ causal: boolean, scaling: string, temp: number, temperature: number, self: boolean, numbers: boolean, tokens: string[], ownSentence: boolean }',

@@ -29,14 +29,19 @@ class PaddingMask extends LabElement {
     const id = uid();
     this.forget = h('input', { id, type: 'checkbox', onchange: () => this.guard(() => { this.st.forget = this.forget.checked; this.render(); }) });
     this.views = this.padded.map((tokens, b) => new HeatmapView({ label: `Sentence ${b + 1} attention weights`,
-      caption: () => `Sentence ${b + 1} of ${this.sentences.length}, padded to ${this.len} tokens, valid length ${this.lens[b]}; padding mask ${this.st.forget ? 'forgotten' : 'on'}.`,
+      caption: () => `Sentence ${b + 1} of ${this.sentences.length}, ${this.padless ? `${this.len} tokens, no padding` : `padded to ${this.len} tokens, valid length ${this.lens[b]}`}; padding mask ${this.st.forget ? 'forgotten' : 'on'}.`,
       settings: () => ({ validLength: this.lens[b], paddedLength: this.len, paddingMask: !this.st.forget }) }));
     this.report = h('p', { 'aria-live': 'polite' });
+    // A batch whose sentences all have the longest length has no pad token: nothing to mask or to forget.
+    this.padless = this.lens.every((n) => n === this.len);
+    const count = this.sentences.length, sentences = count === 1 ? '1 sentence' : `${count} sentences`;
     this.frame.replaceChildren(
-      h('p', { class: 'al-muted' }, `A batch of ${this.sentences.length} sentences padded to ${this.len} tokens. Valid lengths: ${this.lens.join(', ')}.`),
+      h('p', { class: 'al-muted' }, this.padless
+        ? `A batch of ${sentences}, ${count === 1 ? 'it' : 'all'} ${this.len} tokens long, so no padding is needed.`
+        : `A batch of ${sentences} padded to ${this.len} tokens. Valid lengths: ${this.lens.join(', ')}.`),
       h('div', { class: 'al-controls', part: 'controls' }, h('label', { for: id }, this.forget, 'forget the padding mask')),
       this.report,
-      h('div', { class: 'al-heads' }, this.views.map((v, b) => h('figure', {}, h('figcaption', {}, `sentence ${b + 1} (valid length ${this.lens[b]})`), v.root))));
+      h('div', { class: 'al-heads' }, this.views.map((v, b) => h('figure', {}, h('figcaption', {}, `sentence ${b + 1} (${this.padless ? `${this.len} tokens` : `valid length ${this.lens[b]}`})`), v.root))));
     this.restore(this.readState(), false);
   }
 
@@ -62,9 +67,18 @@ class PaddingMask extends LabElement {
     this.padWeight = this.st.forget ? leak.value : leak.correctValue;
     const [b, i] = this.st.forget && leak.row ? leak.row : [];
     const pads = b === undefined ? 0 : this.len - this.lens[b];
-    this.report.textContent = b !== undefined
-      ? `Without the mask, real tokens attend to padding: "${this.padded[b][i]}" in sentence ${b + 1} gives ${num(this.padWeight * 100, 1)}% of its attention to ${pads === 1 ? `the ${PAD} slot` : `its ${pads} ${PAD} slots`}.`
-      : 'With the mask, every weight on a padding column is exactly 0: no real token attends to padding. (Rows of padding queries do not matter; their outputs are thrown away.)';
+    let report;
+    if (this.padless) {
+      report = 'No sentence here is padded, so there is nothing for the mask to hide: the weights are the same with the mask on or forgotten.';
+    } else if (b !== undefined) {
+      report = `Without the mask, real tokens attend to padding: "${this.padded[b][i]}" in sentence ${b + 1} gives ${num(this.padWeight * 100, 1)}% of its attention to ${pads === 1 ? `the ${PAD} slot` : `its ${pads} ${PAD} slots`}.`;
+    } else if (this.st.forget) {
+      // Only when every leaked weight underflows to 0 in float32: the engine names no row.
+      report = 'Without the mask, no real token gives padding a measurable share here.';
+    } else {
+      report = 'With the mask, every weight on a padding column is exactly 0: no real token attends to padding. (Rows of padding queries do not matter; their outputs are thrown away.)';
+    }
+    this.report.textContent = report;
     if (save) this.saveState({ forget: this.st.forget });
   }
 }

@@ -8,8 +8,7 @@ const { formula } = require('./formulas.js');
 const { resolveInputs, authorOptions } = require('./inputs.js');
 const { STEPS, argmax } = require('../ui/steps.js');
 const { SentenceInput } = require('./sentence-input.js');
-const { PredictView } = require('./predict-view.js');
-const { question, judgeRow } = require('../ui/row-question.js');
+const { rowPrompt } = require('./row-prompt.js');
 const { num, vector, MINUS } = require('../ui/format.js');
 
 // Every score, weight and result in the stepper's tables, the comparison column without the
@@ -88,24 +87,10 @@ class AttentionStepper extends LabElement {
     const kind = this.step === 1 || !this.answered.score ? 'score' : 'softmax';
     if (!this.rowPrompts[kind]) {
       const i = this.token;
-      this.rowPrompts[kind] = new PredictView({
-        question: question(kind, tokens[i], tokens.length),
-        input: { label: kind === 'score' ? 'scores' : 'weights', placeholder: kind === 'score' ? 'e.g. 1, 0, 2, ...' : 'e.g. 0.1, 0.3, ...' },
-        judge: (text) => {
-          const d = this.lab.explainRow(this.inputs.Q, this.inputs.K, this.inputs.V, i, this.options);
-          const rows = (t) => Array.from({ length: t.shape[0] }, (_, r) => Array.from(t.data.subarray(r * t.shape[1], (r + 1) * t.shape[1])));
-          const plain = kind === 'softmax' ? this.unscaledRow(i) : null;
-          return judgeRow(kind, text, { d, tokens: this.inputs.tokens, q: rows(this.inputs.Q)[i], keys: rows(this.inputs.K), plain });
-        },
-        skip: 'Show me without guessing',
-        onReveal: () => { this.answered[kind] = true; this.render(); },
-        printAnswer: () => {
-          const d = this.lab.explainRow(this.inputs.Q, this.inputs.K, this.inputs.V, i, this.options);
-          return vector(kind === 'score' ? d.scores.data : d.weights.data, kind === 'score' ? 2 : 4);
-        },
-      });
-      this.rowPrompts[kind].root.classList.add('al-row-question');
-      this.rowPrompts[kind].refreshPrint();
+      this.rowPrompts[kind] = rowPrompt({ kind, i, token: tokens[i], inputs: () => this.inputs,
+        explain: () => this.lab.explainRow(this.inputs.Q, this.inputs.K, this.inputs.V, i, this.options),
+        plain: () => this.unscaledRow(i), skip: 'Show me without guessing',
+        onReveal: () => { this.answered[kind] = true; this.render(); } });
     }
     return { kind, prompt: this.rowPrompts[kind] };
   }
