@@ -170,3 +170,31 @@ test('lesson 1: a reader who answers the row of flies wrong sees none of its wei
     await context.close();
   }
 });
+
+test("lesson 1: the heatmap's question about flies is judged with the settings the reader has chosen, the ones its answer is then shown with", async () => {
+  const ex = lab.examples().timeFlies;
+  const row = (opts) => Array.from(lab.explainRow(ex.Q, ex.K, ex.V, 1, opts).weights.data);
+  const atOne = row({}), atTwo = row({ temperature: 2 });
+  assert.ok(atOne.some((w, j) => Math.abs(w - atTwo[j]) > 0.05), 'temperature 2 gives flies another row');
+  const url = pathToFileURL(path.join(root, 'dist', 'lesson-1.html')).href;
+  const { page, problems, context } = await openPage(url);
+  await page.goto(url);
+  await settled(page);
+  await page.locator('#matrix').scrollIntoViewIfNeeded();
+  // The reader moves the temperature slider from 1 to 2 with the keyboard, then types the row they
+  // worked out at temperature 1.
+  await page.focus('#matrix input[type="range"]');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.textContent('#matrix output'), '2');
+  await page.fill('#matrix .al-predict input[type="text"]', atOne.map((w) => w.toFixed(4)).join(', '));
+  await page.press('#matrix .al-predict input[type="text"]', 'Enter');
+  const verdict = await page.textContent('#matrix .al-predict');
+  assert.match(verdict, /Not quite/, 'the temperature-1 row is not the row the heatmap now shows');
+  const given = verdict.match(/the engine gives \[([^\]]+)\]/);
+  assert.ok(given, verdict);
+  given[1].split(',').map(Number).forEach((x, j) => assert.ok(Math.abs(x - atTwo[j]) < 1e-4, `weight ${j}: ${x} against the engine's ${atTwo[j]} at temperature 2`));
+  const shown = await page.$$eval('#matrix [role="gridcell"][data-row="1"]', (cells) => cells.map((c) => c.innerText.trim()));
+  assert.deepEqual(shown, atTwo.map((w) => w.toFixed(2)), 'the row shown after the answer is the one it was judged against');
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -113,11 +113,17 @@ class AttentionHeatmap extends LabElement {
       const i = this.authorTokens.indexOf(predictToken);
       if (i < 0) throw new Error(`<${this.localName}>: predict is "${predictToken}"; expected one of the tokens (${this.authorTokens.join(' ')})`);
       this.predictRow = i;
-      // The row as the author's settings give it, whatever the controls show when the reader answers.
-      const explain = (extra) => this.lab.explainRow(this.inputs.Q, this.inputs.K, this.inputs.V, i,
-        { causal: this.defaults.causal, scaling: this.defaults.scaling, temperature: TEMPERATURES[this.defaults.temp], ...extra });
-      this.rowPrompt = rowPrompt({ kind: 'softmax', i, token: predictToken, inputs: () => this.inputs, explain,
-        plain: () => (this.defaults.scaling === 'none' ? null : explain({ scaling: 'none' })),
+      // The row as the controls set it when the reader answers, which is the row shown afterwards.
+      const current = () => {
+        const { tokens, Q, K, V, X } = this.inputs;
+        return this.st.self ? { tokens, Q: X, K: X, V: X } : { tokens, Q, K, V };
+      };
+      const explain = (extra) => {
+        const { Q, K, V } = current();
+        return this.lab.explainRow(Q, K, V, i, { causal: this.st.causal, scaling: this.st.scaling, temperature: TEMPERATURES[this.st.temp], ...extra });
+      };
+      this.rowPrompt = rowPrompt({ kind: 'softmax', i, token: predictToken, inputs: current, explain,
+        plain: () => (this.st.scaling === 'none' ? null : explain({ scaling: 'none' })),
         skip: `Show the row of "${predictToken}"`, onReveal: () => { this.rowAnswered = true; this.render(); } });
     }
     for (const p of [this.row0, this.causalPrompt]) if (p) p.refreshPrint();
