@@ -165,6 +165,9 @@ test('lesson 1: a reader who answers the row of flies wrong sees none of its wei
       await page.keyboard.press('Space');
     }
     assert.deepEqual((await row(1)).map((c) => c.text), weights.map((w) => w.toFixed(2)), `${width} px: the row is shown once asked for`);
+    // The cells fade to their colours (a .18 s transition): read the fills once it has run.
+    await page.evaluate(() => Promise.all(document.querySelector('#matrix').shadowRoot.getAnimations()
+      .filter((a) => a instanceof CSSTransition).map((a) => a.finished)));
     assert.equal(await fills(1), 3, `${width} px: and coloured by weight (three distinct weights: 0.0088 three times, 0.18, 0.80)`);
     assert.deepEqual(problems, []);
     await context.close();
