@@ -17,12 +17,15 @@ function launch() {
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: process.env.EXTRA_ARGS ? ARGS.concat(process.env.EXTRA_ARGS.split(' ')) : ARGS, headless: true });
 }
 
-/** Opens a page that records problems; `origin` is the only allowed request origin ('file' for file://). */
+/** Opens a page that records problems (and console warnings, apart); `origin` is the only allowed request origin ('file' for file://). */
 async function watchedPage(browser, { width = 1280, height = 900 } = {}) {
   const context = await browser.newContext({ viewport: { width, height } });
   const page = await context.newPage();
-  const problems = [];
-  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });
+  const problems = [], warnings = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
+    else if (msg.type() === 'warning') warnings.push(msg.text());
+  });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   page.on('request', (req) => {
     const url = new URL(req.url());
@@ -31,7 +34,7 @@ async function watchedPage(browser, { width = 1280, height = 900 } = {}) {
     const allowed = url.protocol === 'data:' || (url.protocol === 'file:' && own.protocol === 'file:') || url.origin === own.origin;
     if (!allowed) problems.push(`request outside the page's origin: ${req.url()}`);
   });
-  return { page, problems, close: () => context.close() };
+  return { page, problems, warnings, close: () => context.close() };
 }
 
 /** The Content-Security-Policy profiles the widgets are tested under (issue 6 and the README). */

@@ -273,8 +273,7 @@ for (const [policy, label] of [[CSP.strict, 'strict CSP'], [CSP.trustedTypes, 's
 
 test('without wasm-unsafe-eval the engine is tried once and each widget says so in one plain sentence', async () => {
   const w = await watchedPage(browser);
-  const warnings = [];
-  w.page.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()); });
+  const { warnings } = w;
   await w.page.addInitScript(() => {
     window.compiles = 0;
     for (const name of ['instantiate', 'compile', 'instantiateStreaming', 'compileStreaming']) {

@@ -136,8 +136,7 @@ test('in forced colours (high contrast) the heatmap keeps its colours and the ch
 
 test('the script twice, a tag the page defined first, a template clone and a move into a frame: one engine, working widgets', async () => {
   const w = await watchedPage(browser);
-  const warnings = [];
-  w.page.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()); });
+  const { warnings } = w;
   await w.page.addInitScript(() => {
     window.compiles = 0;
     const original = WebAssembly.instantiate;
@@ -183,8 +182,7 @@ test('the script twice, a tag the page defined first, a template clone and a mov
 
 test("a widget inside another component's shadow root keeps its link and follows the page's dark background", async () => {
   const w = await watchedPage(browser);
-  const warnings = [];
-  w.page.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()); });
+  const { warnings } = w;
   const { page } = w;
   const ready = () => page.waitForFunction(() => ['slotted', 'inner'].every((id) => {
     const el = document.getElementById(id) || document.getElementById('card').shadowRoot.getElementById(id);
