@@ -95,7 +95,7 @@ test('on a phone, lesson 2 shows the worked example and the softmax demo each af
   const worked = await top('#worked');
   const heading = await top('h2:has-text("A softmax that never overflows")');
   const softmax = await top('#softmax');
-  const prompt = await top('p:has-text("Predict with the small widget")');
+  const prompt = await top('p:has-text("Predict with the softmax demo")');
   assert.ok(worked < heading, `the worked example (at ${worked} px) comes before the softmax section (${heading} px)`);
   assert.ok(prompt < softmax, `the softmax demo (at ${softmax} px) comes after the paragraph that asks to use it (${prompt} px)`);
   assert.ok(softmax - prompt < 900, `the softmax demo is within a screen of its question (${Math.round(softmax - prompt)} px)`);
