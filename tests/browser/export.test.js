@@ -111,9 +111,9 @@ test('heatmap exports: CSV and JSON numbers equal the engine\'s, the SVG parses 
   const { page: p, problems, close } = await open('lesson-1.html');
   await p.check('#matrix input[type="checkbox"] >> nth=0');   // causal mask on
   const button = p.locator('#matrix .al-export-button');
-  // Lesson 1's row of flies is an exercise: an export leaves it out until the reader asks for it.
+  // Lesson 1's row of like is an exercise: an export leaves it out until the reader asks for it.
   const waiting = JSON.parse((await exportWithKeys(p, button, 'JSON data')).bytes.toString('utf8'));
-  assert.deepEqual(waiting.values[1], [null, null, null, null, null]);
+  assert.deepEqual(waiting.values[2], [null, null, null, null, null]);
   await p.click('#matrix button:has-text("Show the row")');
 
   const json = await exportWithKeys(p, button, 'JSON data');
@@ -171,7 +171,7 @@ test('heatmap exports: CSV and JSON numbers equal the engine\'s, the SVG parses 
 test('Copy numbers puts tab-separated numbers on the clipboard, or shows them selected when the clipboard is blocked', async () => {
   const { page: p, problems, close } = await open('lesson-1.html');
   await p.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url.replace(/\/$/, '') });
-  await p.click('#matrix button:has-text("Show the row")');   // lesson 1's row of flies, kept back until asked for
+  await p.click('#matrix button:has-text("Show the row")');   // lesson 1's row of like, kept back until asked for
   const button = p.locator('#matrix .al-export-button');
   await button.focus();
   await p.keyboard.press('Enter');

@@ -46,7 +46,21 @@ const CLAIMS = {
   'function-words-spread'(lab) {
     const { Q, K, V } = lab.examples().timeFlies;
     const w = lab.attention(Q, K, V).weights.toArray();
-    for (const i of [2, 3]) assert.ok(Math.max(...w[i]) < 1 / 3, `row ${i} has no weight of a third or more`);
+    assert.ok(Math.max(...w[3]) < 1 / 3, 'the row of "an" has no weight of a third or more');
+  },
+  'like-spreads'(lab) {
+    const { Q, K, V } = lab.examples().timeFlies;
+    const d = lab.explainRow(Q, K, V, 2);
+    const q = Q.toArray()[2], scores = Array.from(d.scores.data), scaled = Array.from(d.scaled.data), w = Array.from(d.weights.data);
+    const spread = (xs) => Math.max(...xs) - Math.min(...xs);
+    const flies = Array.from(lab.explainRow(Q, K, V, 1).scores.data);
+    assert.ok(Math.max(...q.map(Math.abs)) < 1, 'the query of like has no large entry');
+    assert.ok(spread(scores) < spread(flies) / 4, `its scores are close together (a spread of ${spread(scores)} against flies' ${spread(flies)})`);
+    assert.ok(spread(scaled) < spread(scores), 'and the scaling brings them closer still');
+    assert.ok(Math.max(...w) < 1 / 3, 'no token takes a third of the weight');
+    assert.equal(argmax(w), 0, 'time gets the largest share');
+    const k = K.toArray()[0];
+    assert.ok(k.some((x, c) => x >= 2 && q[c] !== 0), 'the key of time is large where the query of like is not zero');
   },
   temperature(lab) {
     const { Q, K, V } = lab.examples().timeFlies;

@@ -94,6 +94,7 @@ test('under the causal mask the focused row says which weights it keeps, their s
   const causal64 = reference.attentionHead(Q, K, K, scale, (i, j) => j <= i).weights;
   const { page: p, problems, close } = await open('lesson-1.html');
   assert.equal(await p.isVisible('#matrix .al-renorm'), false, 'nothing to renormalise without the mask');
+  await p.click('#matrix button:has-text("Show the row")');   // lesson 1's row of like, kept back until asked for
   await p.click('#matrix label:has-text("causal mask")');
   await p.hover('#matrix [role="gridcell"][data-row="2"][data-col="4"]');
   const kept = causal64[2].slice(0, 3);
@@ -160,10 +161,10 @@ test("the heatmap takes the learner's own sentence with the stepper's limits, me
   await again.page.press('#matrix .al-sentence input', 'Enter');
   assert.match(await again.page.textContent('#matrix .al-sentence-message'), /Back to the original sentence/);
   const ex = lab.examples().timeFlies;
-  // The row of flies is lesson 1's exercise again, kept back until the reader asks for it.
-  assert.equal(await again.page.textContent('#matrix [role="gridcell"][data-row="1"][data-col="4"]'), '?');
+  // The row of like is lesson 1's exercise again, kept back until the reader asks for it.
+  assert.equal(await again.page.textContent('#matrix [role="gridcell"][data-row="2"][data-col="4"]'), '?');
   await again.page.click('#matrix button:has-text("Show the row")');
-  assert.equal(Number(await again.page.getAttribute('#matrix [role="gridcell"][data-row="1"][data-col="4"]', 'data-value')).toFixed(4), lab.attention(ex.Q, ex.K, ex.V).weights.get(1, 4).toFixed(4));
+  assert.equal(Number(await again.page.getAttribute('#matrix [role="gridcell"][data-row="2"][data-col="4"]', 'data-value')).toFixed(4), lab.attention(ex.Q, ex.K, ex.V).weights.get(2, 4).toFixed(4));
   await again.page.waitForFunction(() => !/matrix\.words/.test(location.search), null, { timeout: 2000 });
   assert.deepEqual(again.problems, []);
   await again.close();

@@ -111,11 +111,11 @@ test('turning the causal mask on makes every weight above the diagonal read 0', 
   const read = () => p.$$eval('#matrix [role="gridcell"]', (cells) => cells.map((c) => ({
     i: Number(c.dataset.row), j: Number(c.dataset.col), text: c.textContent, label: c.getAttribute('aria-label'), masked: c.classList.contains('al-masked'),
   })));
-  // Lesson 1 keeps the row of flies back (an exercise above it) until the reader asks for it.
-  assert.deepEqual((await read()).filter((c) => c.i === 1).map((c) => c.text), ['?', '?', '?', '?', '?'], 'the row of flies waits');
+  // Lesson 1 keeps the row of like back (the heatmap's exercise) until the reader asks for it.
+  assert.deepEqual((await read()).filter((c) => c.i === 2).map((c) => c.text), ['?', '?', '?', '?', '?'], 'the row of like waits');
   await p.click('#matrix button:has-text("Show the row")');
   const off = await read();
-  assert.equal(off[5].text, lab.attention(ex.Q, ex.K, ex.V).weights.get(1, 0).toFixed(2), 'the row of flies once asked for');
+  assert.equal(off[10].text, lab.attention(ex.Q, ex.K, ex.V).weights.get(2, 0).toFixed(2), 'the row of like once asked for');
   assert.ok(off.filter((c) => c.j > c.i).every((c) => !c.masked && c.text !== '0.00'), 'no cell is masked before');
   await p.click('#matrix label:has-text("causal mask")');
   const on = await read();
@@ -141,18 +141,21 @@ test('heatmap cells are walked with the arrow keys and announced', async () => {
   await p.keyboard.press('End');
   const live = () => p.textContent('#matrix [aria-live="polite"].al-readout');
   const name = () => p.$eval('#matrix', (el) => el.shadowRoot.activeElement.getAttribute('aria-label'));
-  // The row of flies is an exercise above the heatmap: the readout keeps it back too.
-  assert.equal(await live(), 'query \u201cflies\u201d \u2192 key \u201carrow\u201d: hidden until you answer the question');
-  await p.click('#matrix button:has-text("Show the row")');
-  await p.focus('#matrix [role="gridcell"][data-row="1"][data-col="4"]');
   assert.equal(await live(), 'query \u201cflies\u201d \u2192 key \u201carrow\u201d: 0.80');
   assert.match(await name(), /^0\.80: query flies, key arrow, weight 0\.79\d\d$/);
+  // The row of like is the heatmap's exercise: the readout keeps it back too.
+  await p.keyboard.press('ArrowDown');
+  assert.equal(await live(), 'query \u201clike\u201d \u2192 key \u201carrow\u201d: hidden until you answer the question');
+  await p.click('#matrix button:has-text("Show the row")');
+  await p.focus('#matrix [role="gridcell"][data-row="2"][data-col="4"]');
+  assert.equal(await live(), 'query \u201clike\u201d \u2192 key \u201carrow\u201d: 0.13');
+  assert.match(await name(), /^0\.13: query like, key arrow, weight 0\.1299$/);
   // With the numbers off the cell's name leaves out the printed number; the readout still gives it.
   await p.click('#matrix label:has-text("numbers")');
-  await p.focus('#matrix [role="gridcell"][data-row="1"][data-col="3"]');
+  await p.focus('#matrix [role="gridcell"][data-row="2"][data-col="3"]');
   await p.keyboard.press('ArrowRight');
-  assert.equal(await live(), 'query \u201cflies\u201d \u2192 key \u201carrow\u201d: 0.80');
-  assert.match(await name(), /^query flies, key arrow, weight 0\.79\d\d$/);
+  assert.equal(await live(), 'query \u201clike\u201d \u2192 key \u201carrow\u201d: 0.13');
+  assert.match(await name(), /^query like, key arrow, weight 0\.1299$/);
   await close();
 });
 
