@@ -345,36 +345,57 @@ test('on a phone no line of any page starts with the punctuation that follows a 
   await close();
 });
 
-test('every sentence of <padding-mask> is true with and without padding, with the mask on and forgotten', async () => {
+test('every sentence of <padding-mask> is true with and without padding; with no padding there is no mask to forget, no masked key, and no focusable control that does nothing', async () => {
   const lab = await loadAttentionLab();
   const { page: p, problems, close } = await open(pathToFileURL(path.join(root, 'tests', 'browser', 'author-data.html')).href);
-  const read = (id) => p.$eval(`#${id}`, (el) => ({
-    text: el.shadowRoot.querySelector('.al-frame').innerText,
-    report: el.shadowRoot.querySelector('p[aria-live]').textContent,
-    values: Array.from(el.shadowRoot.querySelectorAll('.al-cell'), (c) => c.dataset.value),
-  }));
+  const read = (id) => p.$eval(`#${id}`, (el) => {
+    const root = el.shadowRoot, box = root.querySelector('.al-controls input[type="checkbox"]');
+    const reason = box.getAttribute('aria-describedby') && root.getElementById(box.getAttribute('aria-describedby'));
+    return {
+      text: root.querySelector('.al-frame').innerText,
+      report: root.querySelector('p[aria-live]').textContent,
+      values: Array.from(root.querySelectorAll('.al-cell'), (c) => Number(c.dataset.value)),
+      disabled: box.disabled,
+      reason: reason ? reason.textContent : null,
+      maskKeys: Array.from(root.querySelectorAll('.al-legend-mask')).filter((k) => k.getClientRects().length > 0).length,
+      masked: root.querySelectorAll('.al-masked').length,
+    };
+  });
   const forget = (id) => p.click(`#${id} label:has-text("forget the padding mask")`);
   // Padded ("a b c d", "e f"): the mask zeroes the pad columns; forgotten, the engine's row leaks.
   const padded = await read('own-sentences');
   assert.match(padded.report, /^With the mask, every weight on a padding column is exactly 0/);
+  assert.equal(padded.disabled, false);
+  assert.equal(padded.maskKeys, 2, 'each heatmap keys the masked colour its pad columns use');
+  assert.ok(padded.masked > 0);
   await forget('own-sentences');
   const leaked = await read('own-sentences');
   const X = lab.randomNormal({ shape: [2, 4, 4], seed: require('../../web/src/ui/author-data.js').seedFrom('a b c d|e f') });
   const figure = lab.mistake('no-padding-mask', { Q: X, K: X, V: X, validLens: [4, 2] }).figure;
   const [b, i] = figure.row;
   assert.equal(leaked.report, `Without the mask, real tokens attend to padding: "${['a b c d', 'e f'][b].split(' ')[i]}" in sentence ${b + 1} gives ${num(figure.value * 100, 1)}% of its attention to its 2 <pad> slots.`);
-  // Same lengths: no pad token, so nothing may be said about padding weights in either state.
-  const check = async (state) => {
-    const seen = await read('same-lengths');
-    assert.doesNotMatch(seen.text, /With the mask|Without the mask|padded to|valid length/, `${state}: no sentence about padding that is not there`);
-    assert.match(seen.report, /^No sentence here is padded, so there is nothing for the mask to hide/, state);
-    assert.match(seen.text, /A batch of 2 sentences, all 3 tokens long, so no padding is needed\./, state);
-    assert.equal((await stateOf(p, '#same-lengths')).padWeight, 0, state);
-    return seen.values;
-  };
-  const masked = await check('mask on');
-  await forget('same-lengths');
-  assert.deepEqual(await check('mask forgotten'), masked, 'the weights are the same with the mask on or forgotten, as the sentence says');
+  // Same lengths: no pad token. The control says why it cannot be used, the keyboard passes it
+  // by, and nothing on the widget speaks of masked cells or padding weights.
+  const same = await read('same-lengths');
+  assert.match(same.text, /A batch of 2 sentences, all 3 tokens long, so no padding is needed\./);
+  assert.equal(same.disabled, true, 'nothing to forget: the control is disabled');
+  assert.equal(same.reason, 'nothing to forget: no sentence is padded');
+  assert.match(same.text, /forget the padding mask\s*nothing to forget: no sentence is padded/, 'and the reason is shown beside it');
+  assert.equal(same.maskKeys, 0, 'no legend keys a masked colour that no cell has');
+  assert.equal(same.masked, 0);
+  assert.doesNotMatch(same.text, /With the mask|Without the mask|padded to|valid length|masked/, 'no sentence about padding or masks that is not there');
+  const sameX = lab.randomNormal({ shape: [2, 3, 4], seed: require('../../web/src/ui/author-data.js').seedFrom('a b c|d e f') });
+  const want = Array.from(lab.attention(sameX, sameX, sameX).weights.data);
+  same.values.forEach((v, j) => assert.ok(Math.abs(v - want[j]) < 1e-6, `cell ${j}: ${v} against the engine's ${want[j]}`));
+  // Tab from the widget's first focusable element never lands on the disabled control.
+  const stops = await p.evaluate(() => {
+    const root = document.querySelector('#same-lengths').shadowRoot;
+    return Array.from(root.querySelectorAll('button, input, select, [tabindex]')).filter((e) => !e.disabled && e.tabIndex >= 0).map((e) => e.type || e.getAttribute('role'));
+  });
+  assert.ok(!stops.includes('checkbox'), `tab stops: ${stops.join(', ')}`);
+  await p.click('#same-lengths label:has-text("forget the padding mask")', { force: true });
+  assert.equal((await stateOf(p, '#same-lengths')).forget, false, 'a click on the disabled control changes nothing');
+  assert.equal((await stateOf(p, '#same-lengths')).padWeight, 0);
   assert.deepEqual(problems, []);
   await close();
 });

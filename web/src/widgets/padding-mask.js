@@ -26,20 +26,24 @@ class PaddingMask extends LabElement {
     this.lens = this.sentences.map((s) => s.length);
     this.X = lab.randomNormal({ shape: [this.sentences.length, this.len, 4], seed: seedFrom(raw.join('|')) });
     this.st = { forget: false };
-    const id = uid();
-    this.forget = h('input', { id, type: 'checkbox', onchange: () => this.guard(() => { this.st.forget = this.forget.checked; this.render(); }) });
-    this.views = this.padded.map((tokens, b) => new HeatmapView({ label: `Sentence ${b + 1} attention weights`,
-      caption: () => `Sentence ${b + 1} of ${this.sentences.length}, ${this.padless ? `${this.len} tokens, no padding` : `padded to ${this.len} tokens, valid length ${this.lens[b]}`}; padding mask ${this.st.forget ? 'forgotten' : 'on'}.`,
-      settings: () => ({ validLength: this.lens[b], paddedLength: this.len, paddingMask: !this.st.forget }) }));
-    this.report = h('p', { 'aria-live': 'polite' });
-    // A batch whose sentences all have the longest length has no pad token: nothing to mask or to forget.
+    // A batch whose sentences all have the longest length has no pad token: nothing to mask or
+    // to forget, so the control is disabled (out of the tab order) with its reason beside it,
+    // and no heatmap keys a "masked" colour that none of its cells has.
     this.padless = this.lens.every((n) => n === this.len);
+    const id = uid(), reasonId = uid();
+    this.forget = h('input', { id, type: 'checkbox', disabled: this.padless, 'aria-describedby': this.padless ? reasonId : null,
+      onchange: () => this.guard(() => { this.st.forget = this.forget.checked; this.render(); }) });
+    const reason = this.padless ? h('span', { id: reasonId, class: 'al-muted' }, 'nothing to forget: no sentence is padded') : null;
+    this.views = this.padded.map((tokens, b) => new HeatmapView({ label: `Sentence ${b + 1} attention weights`, maskLegend: !this.padless,
+      caption: () => `Sentence ${b + 1} of ${this.sentences.length}, ${this.padless ? `${this.len} tokens, no padding.` : `padded to ${this.len} tokens, valid length ${this.lens[b]}; padding mask ${this.st.forget ? 'forgotten' : 'on'}.`}`,
+      settings: () => ({ validLength: this.lens[b], paddedLength: this.len, paddingMask: !this.st.forget }) }));
+    this.report = h('p', { 'aria-live': 'polite', hidden: this.padless });
     const count = this.sentences.length, sentences = count === 1 ? '1 sentence' : `${count} sentences`;
     this.frame.replaceChildren(
       h('p', { class: 'al-muted' }, this.padless
         ? `A batch of ${sentences}, ${count === 1 ? 'it' : 'all'} ${this.len} tokens long, so no padding is needed.`
         : `A batch of ${sentences} padded to ${this.len} tokens. Valid lengths: ${this.lens.join(', ')}.`),
-      h('div', { class: 'al-controls', part: 'controls' }, h('label', { for: id }, this.forget, 'forget the padding mask')),
+      h('div', { class: 'al-controls', part: 'controls' }, h('label', { for: id }, this.forget, 'forget the padding mask'), reason),
       this.report,
       h('div', { class: 'al-heads' }, this.views.map((v, b) => h('figure', {}, h('figcaption', {}, `sentence ${b + 1} (${this.padless ? `${this.len} tokens` : `valid length ${this.lens[b]}`})`), v.root))));
     this.restore(this.readState(), false);
@@ -50,7 +54,7 @@ class PaddingMask extends LabElement {
   }
 
   restore(s, save = true) {
-    this.st.forget = urlState.bool(s.forget, this.st.forget);
+    this.st.forget = urlState.bool(s.forget, this.st.forget) && !this.padless;
     this.render(save);
   }
 
@@ -69,7 +73,7 @@ class PaddingMask extends LabElement {
     const pads = b === undefined ? 0 : this.len - this.lens[b];
     let report;
     if (this.padless) {
-      report = 'No sentence here is padded, so there is nothing for the mask to hide: the weights are the same with the mask on or forgotten.';
+      report = '';
     } else if (b !== undefined) {
       report = `Without the mask, real tokens attend to padding: "${this.padded[b][i]}" in sentence ${b + 1} gives ${num(this.padWeight * 100, 1)}% of its attention to ${pads === 1 ? `the ${PAD} slot` : `its ${pads} ${PAD} slots`}.`;
     } else if (this.st.forget) {
