@@ -162,6 +162,16 @@ const CLAIMS = {
       assert.equal(c.full.multiplyAdds, c.tiled.multiplyAdds, `n = ${n}: the tiled method does the same arithmetic`);
     }
   },
+  'tiled-writes'(lab) {
+    // The cost lab's table: its sizes (n up to 16,384, d = 64), tiled in its blocks of 64.
+    for (const n of [1024, 4096, 16384]) {
+      const { full, tiled } = lab.costFigures({ m: n, n, dk: 64 });
+      assert.ok(Math.abs(tiled.floatsRead / full.floatsRead - 1) < 0.1, `n = ${n}: reads about as many (${tiled.floatsRead} against ${full.floatsRead})`);
+      assert.ok(tiled.floatsWritten * 30 < full.floatsWritten, `n = ${n}: writes far fewer (${tiled.floatsWritten} against ${full.floatsWritten})`);
+      const ratio = (tiled.floatsRead + tiled.floatsWritten) / (full.floatsRead + full.floatsWritten);
+      assert.ok(ratio > 0.45 && ratio < 0.55, `n = ${n}: moves about half as many in all (${ratio})`);
+    }
+  },
   'tiled-traffic'(lab) {
     for (const n of [1024, 4096]) {
       const { full, tiled } = lab.costFigures({ m: n, n, dk: 64 });
