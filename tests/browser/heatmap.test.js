@@ -293,3 +293,23 @@ test('on a 390 px phone every box of every lesson that scrolls sideways has the 
     await close();
   }
 });
+
+test('a heatmap keys the masked colour only where a mask can be on: lesson 1 (its causal control) but not lesson 3\'s cross-attention or lesson 2\'s heads', async () => {
+  const keys = (p, id) => p.$eval(id, (el) => Array.from(el.shadowRoot.querySelectorAll('.al-legend'), (l) => l.textContent.includes('masked')));
+  const l1 = await open('lesson-1.html');
+  assert.deepEqual(await keys(l1.page, '#matrix'), [true], 'lesson 1: the causal mask can be ticked');
+  await l1.close();
+  const l3 = await open('lesson-3.html');
+  assert.deepEqual(await keys(l3.page, '#cross'), [false], 'a cross-attention has no mask to turn on');
+  assert.equal(await l3.page.locator('#cross label:has-text("causal mask")').count(), 0);
+  assert.deepEqual(l3.problems, []);
+  await l3.close();
+  const l2 = await open('lesson-2.html');
+  assert.deepEqual(await keys(l2.page, '#heads'), [false, false], 'the heads are never masked');
+  assert.equal(await l2.page.locator('#heads .al-masked').count(), 0);
+  // The loop's picture is the correct one; "(right)" read as a place, and on a phone it is above.
+  await l2.page.waitForFunction(() => document.querySelector('#heads').shadowRoot.querySelectorAll('.al-matrix').length === 2);
+  assert.deepEqual(await l2.page.$$eval('#heads .al-matrix-title', (ps) => ps.map((e) => e.textContent)), ['loop over heads (correct)', 'batched']);
+  assert.deepEqual(l2.problems, []);
+  await l2.close();
+});

@@ -94,7 +94,7 @@ class MultiheadView extends LabElement {
     const weights = loop.weights.toArray();
     const compact = heads > 2;
     this.views = weights.map((w, i) => {
-      const view = new HeatmapView({ label: `Head ${i + 1} attention weights`, readout: this.readout, readoutPrefix: `head ${i + 1}: `,
+      const view = new HeatmapView({ label: `Head ${i + 1} attention weights`, readout: this.readout, readoutPrefix: `head ${i + 1}: `, maskLegend: false,
         caption: () => `Head ${i + 1} of ${heads}, d_model = ${D_MODEL}, d\u2096 = ${loop.q.shape[2]}, scale ${num(loop.scale, 4)}; rows: query tokens, columns: key tokens.`,
         settings: () => ({ heads, head: i + 1, dModel: D_MODEL, dk: loop.q.shape[2], scale: loop.scale, seed: this.attr('seed', 7) }) });
       view.update({ weights: w, masked: null, rowLabels: this.words, colLabels: this.words, showNumbers: !compact });
@@ -142,7 +142,7 @@ class MultiheadView extends LabElement {
       h('p', { class: 'al-muted' }, `The heads merged back into one [${right.length}, ${right[0].length}] matrix before W_O, one colour per number on a shared scale` +
         `${heads > 1 ? '; each head fills a block of columns' : ''}.`),
       h('div', { class: 'al-row' },
-        picture('loop over heads (right)', pictureCells(right, lo_hi)),
+        picture('loop over heads (correct)', pictureCells(right, lo_hi)),
         picture(forget ? 'batched, transpose forgotten' : 'batched', gotCells)),
       h('p', { class: 'al-muted' }, wrong ? 'Outlined cells differ from the loop: the forgotten transpose moved numbers between tokens and heads.'
         : forget ? 'With one head the forgotten transpose changes nothing.' : 'Both pictures are the same.'));
