@@ -294,10 +294,15 @@ test('on a 390 px phone every box of every lesson that scrolls sideways has the 
   }
 });
 
-test('a heatmap keys the masked colour only where a mask can be on: lesson 1 (its causal control) but not lesson 3\'s cross-attention or lesson 2\'s heads', async () => {
-  const keys = (p, id) => p.$eval(id, (el) => Array.from(el.shadowRoot.querySelectorAll('.al-legend'), (l) => l.textContent.includes('masked')));
+test('a heatmap keys the masked colour only while it has masked cells: lesson 1 once its causal mask is ticked, never lesson 3\'s cross-attention or lesson 2\'s heads', async () => {
+  const keys = (p, id) => p.$eval(id, (el) => Array.from(el.shadowRoot.querySelectorAll('.al-legend'),
+    (l) => Array.from(l.querySelectorAll('.al-legend-mask')).some((k) => k.getClientRects().length > 0)));
   const l1 = await open('lesson-1.html');
-  assert.deepEqual(await keys(l1.page, '#matrix'), [true], 'lesson 1: the causal mask can be ticked');
+  assert.equal(await l1.page.locator('#matrix .al-masked').count(), 0);
+  assert.deepEqual(await keys(l1.page, '#matrix'), [false], 'lesson 1 before the causal mask: nothing masked, no key');
+  await l1.page.locator('#matrix label:has-text("causal mask")').click();
+  await l1.page.waitForFunction(() => document.querySelector('#matrix').shadowRoot.querySelectorAll('.al-masked').length > 0);
+  assert.deepEqual(await keys(l1.page, '#matrix'), [true], 'with the causal mask ticked the masked colour is keyed');
   await l1.close();
   const l3 = await open('lesson-3.html');
   assert.deepEqual(await keys(l3.page, '#cross'), [false], 'a cross-attention has no mask to turn on');

@@ -206,3 +206,23 @@ test('the scaling mistakes\' key width switches to seeded vectors, and the figur
   assert.deepEqual(problems, []);
   await close();
 });
+
+test('a heatmap keys the masked colour only when it has masked cells: the correct weights of a mask mistake, no picture of the axis mistake', async () => {
+  const { page: p, problems, close } = await openSettled(browser, url, { width: 1280, height: 900 });
+  const keys = async (id) => {
+    await p.locator(`#${id}`).getByRole('button', { name: 'Show me without predicting' }).click();
+    return whileDrawn(p, `#${id}`, () => p.$eval(`#${id}`, (el) => Array.from(el.shadowRoot.querySelectorAll('.al-mistake-maps figure'), (f) => ({
+      caption: f.querySelector('figcaption').textContent,
+      keys: Array.from(f.querySelectorAll('.al-legend-mask')).filter((k) => k.getClientRects().length > 0).length,
+      masked: f.querySelectorAll('.al-masked').length,
+    }))));
+  };
+  const masks = await keys('mistakes-masks');
+  assert.equal(masks.length, 3);
+  assert.ok(masks[0].masked > 0, 'the correct weights draw the causal mask');
+  assert.deepEqual(masks.map((f) => f.keys), [1, 0, 0], JSON.stringify(masks));
+  const axis = await keys('mistakes-axis');
+  assert.deepEqual(axis.map((f) => [f.masked, f.keys]), [[0, 0], [0, 0], [0, 0]], JSON.stringify(axis));
+  assert.deepEqual(problems, []);
+  await close();
+});

@@ -366,7 +366,7 @@ test('every sentence of <padding-mask> is true with and without padding; with no
   const padded = await read('own-sentences');
   assert.match(padded.report, /^With the mask, every weight on a padding column is exactly 0/);
   assert.equal(padded.disabled, false);
-  assert.equal(padded.maskKeys, 2, 'each heatmap keys the masked colour its pad columns use');
+  assert.equal(padded.maskKeys, 1, 'the padded sentence\'s heatmap keys the masked colour of its pad columns; the full-length one has none to key');
   assert.ok(padded.masked > 0);
   await forget('own-sentences');
   const leaked = await read('own-sentences');

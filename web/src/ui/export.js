@@ -12,6 +12,7 @@
 const colors = require('./colors.js');
 const chart = require('./chart.js');
 const { fixed } = require('./format.js');
+const { anyMasked } = require('./heatmap-model.js');
 
 // The widgets' light-theme colours: files are read outside the page, on paper or slides.
 const THEME = { fg: '#1b1b1f', muted: '#55555f', bg: '#ffffff', line: '#c9c9d3', accent: '#1f5fbf', focus: '#c2410c', mask: 'rgb(154, 154, 166)' };
@@ -153,12 +154,10 @@ function heatmapLayout(fig) {
     });
     rowText.forEach((s, i) => items.push({ t: 'text', x: left - 6, y: gridTop + i * cell + cell / 2 + 4, text: s, size, fill: THEME.muted, anchor: 'end' }));
   }
-  let anyMasked = false;
   const numbers = fig.showNumbers !== false && cell >= 28;
   const scale = fig.scale || colors;
   fig.values.forEach((row, i) => row.forEach((v, j) => {
     const masked = Boolean(fig.masked && fig.masked[i] && fig.masked[i][j]);
-    anyMasked = anyMasked || masked;
     const x = left + j * cell, y = gridTop + i * cell;
     if (v === null) {
       // A row kept back until the reader answers a question about it.
@@ -177,7 +176,7 @@ function heatmapLayout(fig) {
   items.push({ t: 'gradient', x: left + lowW, y, w: 160, h: 10, stops: fig.scale ? fig.scale.stops : Array.from({ length: 11 }, (_, k) => [k / 10, colors.color(k / 10)]) });
   items.push({ t: 'text', x: left + lowW + 166, y: y + 9, text: high, size, fill: THEME.fg });
   let legendEnd = fig.scale ? left + lowW + 170 + Math.ceil(textWidth(high, size)) : left + 190;
-  if (anyMasked) {
+  if (anyMasked(fig.masked)) {
     items.push({ t: 'rect', x: left + 200, y, w: 14, h: 10, fill: THEME.mask });
     const label = 'masked (\u2212\u221e before softmax)';
     items.push({ t: 'text', x: left + 220, y: y + 9, text: label, size, fill: THEME.fg });

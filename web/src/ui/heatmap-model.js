@@ -92,6 +92,11 @@ function maskedFrom(maskedRows) {
   return maskedRows.map((row) => row.map((x) => x === -Infinity));
 }
 
+/** Whether rows of booleans (or null) mark any cell masked: a legend keys the masked colour only then. */
+function anyMasked(masked) {
+  return Boolean(masked) && masked.some((row) => Boolean(row) && row.some(Boolean));
+}
+
 /** Next focused cell for an arrow/Home/End key, clamped to the grid; null for other keys. */
 function move(key, row, col, rows, cols) {
   switch (key) {
@@ -105,4 +110,4 @@ function move(key, row, col, rows, cols) {
   }
 }
 
-module.exports = { cells, readout, prefixOnes, renormalisation, maskedFrom, move };
+module.exports = { cells, readout, prefixOnes, renormalisation, maskedFrom, anyMasked, move };

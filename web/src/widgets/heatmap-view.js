@@ -21,7 +21,7 @@ class HeatmapView {
    *   readout: an element to read cells out into (shared by small multiples), readoutPrefix,
    *   title, caption() and settings() for exported files (the legend carries the export menu);
    *   scale: a colour scale from ui/diverging.js (default viridis over [0, 1]), replaceable
-   *   with setScale; maskLegend: false leaves the masked-cell key out of the legend }
+   *   with setScale }
    */
   constructor(opts = {}) {
     this.opts = opts;
@@ -51,8 +51,9 @@ class HeatmapView {
     this.legendLow = h('span', {}, this.scale.low);
     this.legendBar = h('span', { class: 'al-legend-bar', style: { background: this.scale.gradient() }, 'aria-hidden': 'true' });
     this.legendHigh = h('span', {}, this.scale.high);
-    this.legend = h('div', { class: 'al-legend', part: 'legend' }, this.legendLow, this.legendBar, this.legendHigh,
-      opts.maskLegend === false ? null : h('span', {}, h('span', { class: 'al-legend-mask', 'aria-hidden': 'true' }), ' masked (\u2212\u221e before softmax)'));
+    // Keyed only while the picture has a masked cell (update), as in exported files.
+    this.maskKey = h('span', { hidden: true }, h('span', { class: 'al-legend-mask', 'aria-hidden': 'true' }), ' masked (\u2212\u221e before softmax)');
+    this.legend = h('div', { class: 'al-legend', part: 'legend' }, this.legendLow, this.legendBar, this.legendHigh, this.maskKey);
     this.legend.append(exportMenu(() => this.figure(), { label: opts.title || opts.label }).root);
     this.scroller = h('div', { class: 'al-scroll' }, this.grid, this.canvas);
     this.root = h('div', { class: 'al-heatmap-wrap' }, this.canvasAxes, this.scroller, opts.readout ? null : this.live, this.legend);
@@ -81,6 +82,7 @@ class HeatmapView {
     this.canvasAxes.hidden = !this.canvasMode;
     this.root.classList.toggle('al-canvas-mode', this.canvasMode);
     this.canvas.hidden = !this.canvasMode;
+    this.maskKey.hidden = !model.anyMasked(masked);
     if (this.canvasMode) {
       this.updateCanvas(weights, masked, rowLabels, colLabels);
       this.refreshReadout();

@@ -47,7 +47,6 @@ class AttentionHeatmap extends LabElement {
     this.view = new HeatmapView({
       label: 'Attention weights: one row per query token, one column per key token',
       title: 'Attention weights',
-      maskLegend: !this.cross,  // between two sentences there is no mask to turn on
       caption: () => this.exportCaption(),
       settings: () => ({ causal: this.st.causal, scaling: this.st.scaling, scale: this.last.scale, temperature: TEMPERATURES[this.st.temp],
         inputs: this.st.self ? 'Q = K = V = X' : 'learned projections' }),

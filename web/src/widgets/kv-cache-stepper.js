@@ -47,7 +47,6 @@ class KvCacheStepper extends LabElement {
       label: 'Weights of the newest query over the cache: one row per query head, one column per cached token',
       title: 'New query weights over the KV cache',
       words: { rowWord: 'head', colWord: 'key' },
-      maskLegend: false,  // nothing is masked: the cache holds only the past
       caption: () => `Step ${this.st.step + 1}: the query of "${this.words[this.st.step]}" over ${this.st.step + 1} cached tokens; ${HEADS} query heads, ${this.st.kvHeads} key/value heads, d_head = ${D_HEAD}.`,
       settings: () => ({ step: this.st.step + 1, heads: HEADS, kvHeads: this.st.kvHeads, dHead: D_HEAD }),
     });

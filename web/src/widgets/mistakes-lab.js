@@ -45,7 +45,7 @@ class MistakesLab extends LabElement {
       caption: () => this.caption('correct'), settings: () => this.settings() });
     this.mistakenView = new HeatmapView({ label: 'Mistaken weights', title: 'Mistaken weights', words,
       caption: () => this.caption('mistaken'), settings: () => this.settings() });
-    this.diffView = new HeatmapView({ label: 'Difference, mistaken minus correct', title: 'Difference (mistaken \u2212 correct)', maskLegend: false,
+    this.diffView = new HeatmapView({ label: 'Difference, mistaken minus correct', title: 'Difference (mistaken \u2212 correct)',
       words: { ...words, valueWord: 'difference' }, scale: divergingScale(1), caption: () => this.caption('difference'), settings: () => this.settings() });
     this.mistakenFigure = h('figure', {}, h('figcaption', {}, 'With the mistake'), this.mistakenView.root);
     this.failure = h('p', { class: 'al-error-message', role: 'note' });

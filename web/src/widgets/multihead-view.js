@@ -94,7 +94,7 @@ class MultiheadView extends LabElement {
     const weights = loop.weights.toArray();
     const compact = heads > 2;
     this.views = weights.map((w, i) => {
-      const view = new HeatmapView({ label: `Head ${i + 1} attention weights`, readout: this.readout, readoutPrefix: `head ${i + 1}: `, maskLegend: false,
+      const view = new HeatmapView({ label: `Head ${i + 1} attention weights`, readout: this.readout, readoutPrefix: `head ${i + 1}: `,
         caption: () => `Head ${i + 1} of ${heads}, d_model = ${D_MODEL}, d\u2096 = ${loop.q.shape[2]}, scale ${num(loop.scale, 4)}; rows: query tokens, columns: key tokens.`,
         settings: () => ({ heads, head: i + 1, dModel: D_MODEL, dk: loop.q.shape[2], scale: loop.scale, seed: this.attr('seed', 7) }) });
       view.update({ weights: w, masked: null, rowLabels: this.words, colLabels: this.words, showNumbers: !compact });

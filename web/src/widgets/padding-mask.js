@@ -34,7 +34,7 @@ class PaddingMask extends LabElement {
     this.forget = h('input', { id, type: 'checkbox', disabled: this.padless, 'aria-describedby': this.padless ? reasonId : null,
       onchange: () => this.guard(() => { this.st.forget = this.forget.checked; this.render(); }) });
     const reason = this.padless ? h('span', { id: reasonId, class: 'al-muted' }, 'nothing to forget: no sentence is padded') : null;
-    this.views = this.padded.map((tokens, b) => new HeatmapView({ label: `Sentence ${b + 1} attention weights`, maskLegend: !this.padless,
+    this.views = this.padded.map((tokens, b) => new HeatmapView({ label: `Sentence ${b + 1} attention weights`,
       caption: () => `Sentence ${b + 1} of ${this.sentences.length}, ${this.padless ? `${this.len} tokens, no padding.` : `padded to ${this.len} tokens, valid length ${this.lens[b]}; padding mask ${this.st.forget ? 'forgotten' : 'on'}.`}`,
       settings: () => ({ validLength: this.lens[b], paddedLength: this.len, paddingMask: !this.st.forget }) }));
     this.report = h('p', { 'aria-live': 'polite', hidden: this.padless });
