@@ -413,3 +413,31 @@ test("a shared link with the worked example's query opens a practice round on it
   assert.deepEqual(await p.$$eval('#practice tbody tr.al-current td', (tds) => tds.map((td) => td.textContent)), [num(w1, 4), num(lab.explainRow([[0, 3]], ex.K, ex.V, 0).weights.get(1), 4)]);
   await close();
 });
+
+test('at 390 px a control keeps what it says whole: the worked example\'s query vector on one line, the KV cache stepper\'s heads menu showing its whole choice', async () => {
+  const l2 = await open(urls('lesson-2.html')['file://'], { width: 390, height: 844 });
+  const vector = await l2.page.$eval('#worked', (el) => {
+    const inputs = el.shadowRoot.querySelectorAll('input[type="number"]');
+    const group = inputs[0].parentElement;
+    return Array.from(group.children, (c) => Math.round(c.getBoundingClientRect().top + c.getBoundingClientRect().height / 2));
+  });
+  assert.equal(vector.length, 5, 'q = [ a , b ]');
+  assert.ok(Math.max(...vector) - Math.min(...vector) <= 2, `the parts of "query q = [a, b]" are on one line: centres at ${vector}`);
+  assert.deepEqual(l2.problems, []);
+  await l2.close();
+  const l4 = await open(urls('lesson-4.html')['file://'], { width: 390, height: 844 });
+  for (const value of await l4.page.$eval('#kvcache', (el) => Array.from(el.shadowRoot.querySelectorAll('select option'), (o) => o.value))) {
+    await l4.page.locator('#kvcache select').selectOption(value);
+    const fit = await l4.page.$eval('#kvcache', (el) => {
+      const select = el.shadowRoot.querySelector('select');
+      const ctx = document.createElement('canvas').getContext('2d');
+      ctx.font = getComputedStyle(select).font;
+      const text = select.selectedOptions[0].textContent;
+      // The text, the arrow (about 1.5em) and the padding must fit in the menu's box.
+      return { text, need: ctx.measureText(text).width + 1.5 * parseFloat(getComputedStyle(select).fontSize), have: select.clientWidth };
+    });
+    assert.ok(fit.have >= fit.need, `"${fit.text}" needs about ${Math.round(fit.need)} px, the menu is ${fit.have}`);
+  }
+  assert.deepEqual(l4.problems, []);
+  await l4.close();
+});

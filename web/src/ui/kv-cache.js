@@ -26,7 +26,7 @@ function seededInputs(lab, seed, n) {
 /** The key/value head choices for `heads` query heads: one each, shared by pairs, one for all. */
 function kvChoices(heads) {
   const out = [{ kvHeads: heads, name: 'MHA', label: `${heads} (multi-head: one per query head)` }];
-  if (heads >= 4 && heads % 2 === 0) out.push({ kvHeads: heads / 2, name: 'GQA', label: `${heads / 2} (grouped-query: 2 query heads share each)` });
+  if (heads >= 4 && heads % 2 === 0) out.push({ kvHeads: heads / 2, name: 'GQA', label: `${heads / 2} (grouped-query: shared in pairs)` });
   out.push({ kvHeads: 1, name: 'MQA', label: `1 (multi-query: all ${heads} share one)` });
   return out;
 }

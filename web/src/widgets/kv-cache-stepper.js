@@ -68,7 +68,8 @@ class KvCacheStepper extends LabElement {
     });
     this.predict.root.setAttribute('part', 'prompt');
     this.frame.replaceChildren(
-      h('div', { class: 'al-controls', part: 'controls' }, h('label', { for: ids.kv }, 'key/value heads', this.kvSelect)),
+      // The options name the sharing in words: on a phone the menu takes a line of its own.
+      h('div', { class: 'al-controls', part: 'controls' }, h('label', { for: ids.kv, class: 'al-wrap' }, 'key/value heads', this.kvSelect)),
       h('div', { class: 'al-controls', part: 'controls' }, this.back, this.next, h('span', { class: 'al-muted' }, 'or use \u2190 \u2192 keys')),
       this.chips, this.stepTitle, this.predict.root, this.pictures,
       h('p', { class: 'al-muted' }, `The newest query's weights over the cache, one row per query head (h1 to h${HEADS}):`), this.view.root,

@@ -88,6 +88,7 @@ button:disabled { opacity: .5; cursor: default; }
 :focus-visible { outline: 3px solid var(--_focus); outline-offset: 2px; }
 .al-controls { display: flex; flex-wrap: wrap; gap: calc(.5 * var(--_rem)) calc(1 * var(--_rem)); align-items: center; margin: calc(.5 * var(--_rem)) 0 calc(.75 * var(--_rem)); }
 .al-controls label { display: inline-flex; gap: calc(.4 * var(--_rem)); align-items: center; }
+.al-vector { display: inline-flex; gap: calc(.3 * var(--_rem)); align-items: center; white-space: nowrap; }
 .al-group { display: flex; flex-wrap: wrap; gap: calc(.35 * var(--_rem)); align-items: center; }
 .al-formula { display: inline-flex; flex-wrap: wrap; gap: .15em; align-items: center; font-size: 1.1em; }
 .al-term { padding: 0 .1em; border-radius: 4px; }
@@ -163,6 +164,7 @@ button:disabled { opacity: .5; cursor: default; }
 .al-pad { color: var(--_muted); font-style: italic; }
 .al-frame { container-type: inline-size; }
 .al-controls label { max-width: 100%; }
+.al-controls label.al-wrap { flex-wrap: wrap; }
 .al-controls select { max-width: 100%; min-width: 0; flex: 0 1 auto; text-overflow: ellipsis; }
 .al-heads.al-compact { display: grid; grid-template-columns: repeat(auto-fill, minmax(calc((var(--al-cols) * 1.08 + 2.4) * var(--_rem)), 1fr)); gap: calc(.35 * var(--_rem)); }
 .al-heads.al-compact .al-heatmap { grid-template-columns: calc(2.2 * var(--_rem)) repeat(var(--al-cols), calc(1 * var(--_rem))) !important; gap: 1px; }

@@ -65,7 +65,9 @@ class AttentionWorkedExample extends LabElement {
     this.practicePrompt.root.setAttribute('part', 'prompt');
     this.practicePrompt.root.hidden = true;
     this.frame.replaceChildren(
-      h('div', { class: 'al-controls', part: 'controls' }, h('span', {}, 'query q = ['), this.qInputs[0], h('span', {}, ','), this.qInputs[1], h('span', {}, ']'),
+      h('div', { class: 'al-controls', part: 'controls' },
+        // One group, so that a narrow box wraps before the vector, never inside it.
+        h('span', { class: 'al-vector' }, h('span', {}, 'query q = ['), this.qInputs[0], h('span', {}, ','), this.qInputs[1], h('span', {}, ']')),
         this.tryButton, this.practiceButton),
       this.editMessage,
       scrollBox('Numbers', this.table), this.copyPrompt.root, this.practicePrompt.root, this.why, this.outputBox);
