@@ -46,6 +46,7 @@ class LabElement extends HTMLElement {
       if (this.onKey && this._status === 'ready') this.guard(() => this.onKey(e));
     });
     root.append(this.frame);
+    hostPage.keepOwnKeys(root);
     this._status = 'loading';
     this._generation = 0;
     this._data = undefined;

@@ -1,0 +1,75 @@
+'use strict';
+// Pages that change what a widget finds around it: keyboard shortcuts on the document (a slide
+// deck, a docs site's search keys), globals a bundled site or a notebook export leaves behind
+// (an AMD define, CommonJS shims, extended prototypes, elements and frames named like our
+// global), and a single-page app that swaps pages with history.pushState. In Debian's Chromium.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const path = require('path');
+const { launch, openSettled } = require('./browser.js');
+const { startServer } = require('../../scripts/server.js');
+
+const root = path.resolve(__dirname, '..', '..');
+
+let browser, server;
+test.before(async () => {
+  browser = await launch();
+  server = await startServer({ root });
+});
+test.after(async () => {
+  await server.close();
+  await browser.close();
+});
+
+const host = (name) => `${server.url}tests/browser/hosts/${name}`;
+
+test("keys a widget's controls use stay in the widget: the deck's arrows and the docs search keys act only outside it", async () => {
+  const { page, problems, close } = await openSettled(browser, host('shortcuts.html'));
+  const hostKeys = () => page.evaluate(() => ({ ...window.hostKeys }));
+  const none = { slide: 0, slideOnKeyup: 0, search: 0, help: 0, escape: 0 };
+  // Typing a sentence with the search keys, a space and a question mark in it.
+  const sentence = page.locator('#stepper input[type="text"]');
+  await sentence.fill('');
+  await sentence.pressSequentially('the cat sat / on?');
+  await sentence.press('Home');
+  await sentence.press('ArrowRight');
+  assert.equal(await sentence.inputValue(), 'the cat sat / on?');
+  assert.equal(await sentence.evaluate((input) => input.selectionStart), 1, 'the caret moved in the field');
+  assert.deepEqual(await hostKeys(), none, 'no slide moved, no search or help opened while typing');
+  // The stepper's own arrow keys, and Space on its Next button, step once each.
+  await page.locator('#stepper button:has-text("Next")').focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.$eval('#stepper', (el) => el.state.stepIndex), 1);
+  await page.keyboard.press(' ');
+  assert.equal(await page.$eval('#stepper', (el) => el.state.stepIndex), 2, 'Space presses the button');
+  // The heatmap's temperature slider, causal check box and cells.
+  const temp = () => page.$eval('#heatmap', (el) => el.state.temp);
+  const before = await temp();
+  await page.locator('#heatmap input[type="range"]').focus();
+  await page.keyboard.press('ArrowRight');
+  assert.notEqual(await temp(), before, 'the slider moved');
+  await page.locator('#heatmap label:has-text("causal mask") input').focus();
+  await page.keyboard.press(' ');
+  assert.equal(await page.$eval('#heatmap', (el) => el.state.causal), true);
+  await page.locator('#heatmap [role="gridcell"]').first().focus();
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await page.$eval('#heatmap', (el) => Array.from(el.shadowRoot.querySelectorAll('[role="gridcell"]')).indexOf(el.shadowRoot.activeElement)),
+    6, 'the cell below (row 2 of 6 x 6) has the focus');
+  // A number field of the shape tracer.
+  const number = page.locator('#shapes input[type="number"]').first();
+  await number.fill('');
+  await number.pressSequentially('64');
+  await number.press('ArrowUp');
+  assert.equal(await number.inputValue(), '65');
+  assert.deepEqual(await hostKeys(), none, "none of the widgets' keys reached the page's shortcuts");
+  // Keys the widget does not use still do: Escape from inside it, and the page's own keys.
+  await sentence.press('Escape');
+  await page.locator('#own-field').focus();
+  await page.keyboard.press('?');
+  await page.click('.present h2');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('/');
+  assert.deepEqual(await hostKeys(), { slide: 1, slideOnKeyup: 1, search: 1, help: 1, escape: 1 });
+  assert.deepEqual(problems, []);
+  await close();
+});
