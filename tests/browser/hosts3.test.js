@@ -73,3 +73,34 @@ test("keys a widget's controls use stay in the widget: the deck's arrows and the
   assert.deepEqual(problems, []);
   await close();
 });
+
+test("globals the page changed first (AMD define, CommonJS shims, extended prototypes, an element and a frame named AttentionLab) leave the widgets and the API working", async () => {
+  const { page, problems, close } = await openSettled(browser, host('globals.html'));
+  const seen = await page.evaluate(async () => {
+    const api = window.AttentionLab;
+    const lab = await api.loadAttentionLab();
+    const heatmap = document.getElementById('heatmap');
+    return {
+      statuses: Array.from(document.querySelectorAll('attention-heatmap, attention-stepper, multihead-view'), (el) => el.status),
+      apiIsTheElement: api === document.getElementById('AttentionLab'),
+      elementChanged: Object.keys(document.getElementById('AttentionLab')),
+      shims: [Object.keys(window.module), Object.keys(window.exports), window.anonymousDefines],
+      w01: lab.attention([[1, 0], [0, 1]], [[1, 0], [0, 1]], [[1], [2]]).weights.get(0, 1),
+      masked: heatmap.shadowRoot.querySelectorAll('[role="gridcell"].al-masked').length,
+    };
+  });
+  assert.deepEqual(seen.statuses, ['ready', 'ready', 'ready']);
+  assert.equal(seen.apiIsTheElement, false, 'window.AttentionLab is our API, not the page element of that id');
+  assert.deepEqual(seen.elementChanged, [], "the page's element gets no property of ours");
+  assert.deepEqual(seen.shims, [[], [], 0], 'nothing is exported through the shims or defined as an AMD module');
+  assert.ok(Math.abs(seen.w01 - 1 / (1 + Math.exp(1 / Math.SQRT2))) < 1e-6, `the API computes (${seen.w01})`);
+  assert.equal(seen.masked, 15, 'the causal heatmap masks the 15 cells above the diagonal');
+  assert.deepEqual(problems, []);
+  await close();
+  // A frame of another origin named AttentionLab: reading a property of it would throw.
+  const framed = await openSettled(browser, host('named-frame.html'));
+  assert.deepEqual(await framed.page.evaluate(() => [document.getElementById('heatmap').status, window.AttentionLab === window.frames[0],
+    typeof window.AttentionLab.loadAttentionLab]), ['ready', false, 'function']);
+  assert.deepEqual(framed.problems, []);
+  await framed.close();
+});
