@@ -104,3 +104,56 @@ test("globals the page changed first (AMD define, CommonJS shims, extended proto
   assert.deepEqual(framed.problems, []);
   await framed.close();
 });
+
+test('a single-page app swapping pages with pushState: no stale state written to the next address, nothing left listening, a moved widget keeps its link', async () => {
+  const w = await openSettled(browser, host('spa.html'));
+  const { page, problems, warnings } = w;
+  const demo = (read) => page.$eval('#demo', read);
+  const settledDemo = (first) => page.waitForFunction((t) => {
+    const el = document.getElementById('demo');
+    return el && el.status === 'ready' && el.getAttribute('tokens').startsWith(t);
+  }, first, { timeout: 20000 });
+  const windowListeners = async () => {
+    const cdp = await page.context().newCDPSession(page);
+    const { result } = await cdp.send('Runtime.evaluate', { expression: 'window' });
+    const { listeners } = await cdp.send('DOMDebugger.getEventListeners', { objectId: result.objectId });
+    await cdp.detach();
+    return listeners.filter((l) => l.type === 'popstate' || l.type === 'hashchange').length;
+  };
+  const atStart = await windowListeners();
+  // The reader ticks the mask and at once follows a link: the router pushes the next page's
+  // address, then removes this page.
+  await page.evaluate(() => {
+    document.getElementById('demo').shadowRoot.querySelector('input[type="checkbox"]').click();
+    window.route('masks', true);
+  });
+  await settledDemo('time');
+  await page.waitForTimeout(400);
+  assert.equal(new URL(page.url()).search, '?page=masks', "the next page's address gets no state of the removed widget");
+  assert.equal(await demo((el) => el.state.causal), false, "the next page's widget of the same id starts from its own defaults");
+  await page.click('#demo label:has-text("causal mask")');
+  await page.waitForFunction(() => /demo\.causal=1/.test(location.search), null, { timeout: 3000 });
+  // A widget taken out straight after a change and put back a moment later keeps that change in its link.
+  await page.evaluate(async () => {
+    const el = document.getElementById('demo');
+    const parent = el.parentNode;
+    Array.from(el.shadowRoot.querySelectorAll('label')).find((l) => /numbers/.test(l.textContent)).click();
+    el.remove();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    parent.prepend(el);
+  });
+  await page.waitForFunction(() => /demo\.numbers=0/.test(location.search), null, { timeout: 3000 });
+  // Back and forward through the app's history: each page's widget shows its own address's state.
+  for (let i = 0; i < 2; i++) {
+    await page.goBack();
+    await settledDemo('the');
+    assert.equal(await demo((el) => el.state.causal), false);
+    await page.goForward();
+    await settledDemo('time');
+    assert.deepEqual(await demo((el) => [el.state.causal, el.state.numbers]), [true, false], 'the shared link state is read back');
+  }
+  assert.equal(await windowListeners(), atStart, 'removed widgets leave no window listener behind');
+  assert.deepEqual(warnings.filter((t) => t.startsWith('attention-lab')), [], 'no false "more than one element" warning');
+  assert.deepEqual(problems, []);
+  await w.close();
+});
