@@ -157,3 +157,24 @@ test('a single-page app swapping pages with pushState: no stale state written to
   assert.deepEqual(problems, []);
   await w.close();
 });
+
+test('on a page set in vertical writing the widgets stay horizontal diagrams at a readable width', async () => {
+  const { page, problems, close } = await openSettled(browser, host('vertical.html'), { width: 1024, height: 768 });
+  const boxes = await page.$$eval('attention-heatmap, attention-stepper', (els) => els.map((el) => {
+    const frame = el.shadowRoot.querySelector('.al-frame');
+    const scroller = el.shadowRoot.querySelector('.al-scroll, .al-table-wrap') || frame;
+    const cell = el.shadowRoot.querySelector('[role="gridcell"]');
+    const c = cell && cell.getBoundingClientRect();
+    return { id: el.id, mode: getComputedStyle(frame).writingMode, width: frame.getBoundingClientRect().width,
+      overflow: scroller.scrollWidth - scroller.clientWidth, cell: c && [Math.round(c.width), Math.round(c.height)] };
+  }));
+  for (const b of boxes) {
+    assert.equal(b.mode, 'horizontal-tb', `${b.id}: rows run left to right`);
+    assert.ok(b.width >= 600, `${b.id}: the widget is ${b.width} px wide, not a strip`);
+    assert.ok(b.overflow <= 1, `${b.id}: its content fits (${b.overflow} px scroll)`);
+  }
+  const [cw, ch] = boxes[0].cell;
+  assert.ok(cw >= 30 && cw <= 60 && Math.abs(cw - ch) <= 1, `heatmap cells are square (${cw} x ${ch})`);
+  assert.deepEqual(problems, []);
+  await close();
+});

@@ -31,7 +31,7 @@ function chartTextCss() {
 }
 
 const WIDGET_CSS = `
-:host { display: block; margin: 1.25em 0; max-width: 100%; container-type: inline-size; }
+:host { display: block; margin: 1.25em 0; max-width: 100%; container-type: inline-size; writing-mode: horizontal-tb; width: -webkit-fill-available; width: stretch; }
 :host([hidden]) { display: none; }
 .al-frame {
   /* The space a widget holds before it is drawn, by its width (reserve.js: the heights, set on
