@@ -178,3 +178,33 @@ test('on a page set in vertical writing the widgets stay horizontal diagrams at 
   assert.deepEqual(problems, []);
   await close();
 });
+
+test("a page translator that walks open shadow roots translates the widgets' prose, never their tokens, numbers, formulas or code", async () => {
+  const { page, problems, close } = await openSettled(browser, host('translated.html'));
+  const seen = () => page.evaluate(() => {
+    const root = (id) => document.getElementById(id).shadowRoot;
+    const texts = (id, selector) => Array.from(root(id).querySelectorAll(selector), (n) => n.textContent);
+    return {
+      columns: texts('heatmap', '[role="columnheader"][title]'),
+      rows: texts('heatmap', '[role="rowheader"]'),
+      cells: texts('heatmap', '[role="gridcell"]'),
+      formulas: texts('stepper', 'math'),
+      code: texts('mistakes', 'pre'),
+      narration: root('stepper').querySelector('.al-narration').textContent,
+    };
+  });
+  const before = await seen();
+  assert.ok(before.formulas.length > 0 && before.code.length > 0);
+  assert.ok(await page.evaluate(() => window.translatePage()) > 20, 'the translator found text to translate');
+  const after = await seen();
+  assert.match(after.narration, /^\[/, "the stepper's narration is translated");
+  for (const key of ['columns', 'rows', 'cells', 'formulas', 'code']) assert.deepEqual(after[key], before[key], `${key} stay as they were`);
+  // The translated widget still redraws with the engine's numbers: the causal mask's first row is all on "the".
+  await page.click('#heatmap label:has-text("causal mask")');
+  await page.waitForFunction(() => document.getElementById('heatmap').state.causal === true);
+  const row0 = await page.$$eval('#heatmap [role="gridcell"]', (cells) => cells.slice(0, 6).map((c) => [c.textContent, c.classList.contains('al-masked')]));
+  assert.deepEqual(row0[0], ['1.00', false]);
+  assert.ok(row0.slice(1).every(([, masked]) => masked), 'the rest of the first row is masked');
+  assert.deepEqual(problems, []);
+  await close();
+});
