@@ -31,6 +31,9 @@ function chartTextCss() {
 }
 
 const WIDGET_CSS = `
+/* Horizontal also on a page in vertical writing (the diagrams' axes are horizontal); such a box
+   is then orthogonal to its parent, and with inline-size containment it would shrink to nothing
+   unless it fills the space it is given (the same as auto in ordinary block flow). */
 :host { display: block; margin: 1.25em 0; max-width: 100%; container-type: inline-size; writing-mode: horizontal-tb; width: -webkit-fill-available; width: stretch; }
 :host([hidden]) { display: none; }
 .al-frame {
