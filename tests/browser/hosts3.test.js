@@ -208,3 +208,29 @@ test("a page translator that walks open shadow roots translates the widgets' pro
   assert.deepEqual(problems, []);
   await close();
 });
+
+test('widgets inside panels the page hides with visibility: hidden stay hidden and let clicks through, and show when the panel does', async () => {
+  const { page, problems, close } = await openSettled(browser, host('hidden-panels.html'));
+  const look = () => page.evaluate(() => ['in-drawer', 'on-slide-2'].map((id) => {
+    const frame = document.getElementById(id).shadowRoot.querySelector('.al-frame');
+    const r = frame.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + 20);
+    return [getComputedStyle(frame).visibility, hit && (hit.id || hit.localName)];
+  }));
+  assert.deepEqual(await look(), [['hidden', 'slide-1-text'], ['hidden', 'slide-1-text']], "the hidden drawer and slide show nothing over the present slide's text");
+  await page.click('#slide-1-text');
+  await page.evaluate(() => document.getElementById('drawer').classList.add('open'));
+  assert.deepEqual((await look())[0], ['visible', 'in-drawer'], 'the open drawer shows its widget');
+  await page.click('#in-drawer label:has-text("causal mask")');
+  assert.equal(await page.$eval('#in-drawer', (el) => el.state.causal), true);
+  await page.evaluate(() => {
+    document.getElementById('drawer').classList.remove('open');
+    document.getElementById('slide-1').classList.remove('present');
+    document.getElementById('slide-2').classList.add('present');
+  });
+  assert.deepEqual((await look())[1], ['visible', 'on-slide-2'], 'the present slide shows its widget');
+  await page.click('#on-slide-2 button:has-text("Next")');
+  assert.equal(await page.$eval('#on-slide-2', (el) => el.state.stepIndex), 1);
+  assert.deepEqual(problems, []);
+  await close();
+});

@@ -54,7 +54,7 @@ const WIDGET_CSS = `
   border: 1px solid var(--_line); border-radius: var(--al-radius, 10px); background: var(--_bg); color: var(--_fg);
   font: normal normal 400 var(--al-font-size, 15px)/1.45 var(--al-font, system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif);
   letter-spacing: normal; word-spacing: normal; text-transform: none; text-align: start; text-indent: 0; text-shadow: none;
-  white-space: normal; font-variant: normal; visibility: visible; cursor: auto; overflow-wrap: break-word;
+  white-space: normal; font-variant: normal; cursor: auto; overflow-wrap: break-word;
   direction: ltr; writing-mode: horizontal-tb;
 }
 .al-frame.al-dark { color-scheme: dark; }
