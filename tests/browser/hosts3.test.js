@@ -2,7 +2,9 @@
 // Pages that change what a widget finds around it: keyboard shortcuts on the document (a slide
 // deck, a docs site's search keys), globals a bundled site or a notebook export leaves behind
 // (an AMD define, CommonJS shims, extended prototypes, elements and frames named like our
-// global), and a single-page app that swaps pages with history.pushState. In Debian's Chromium.
+// global), a single-page app that swaps pages with history.pushState, vertical writing, a
+// translator that walks open shadow roots, and panels hidden with visibility: hidden. In
+// Debian's Chromium.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('path');
