@@ -48,7 +48,12 @@ const root = path.resolve(__dirname, '..');
 // shared with the stepper) and the padding mask's sentences for a batch with no padding:
 // script 144724 -> 145288 B (+564).
 // Both merged: script 144724 -> 145606 B (+882), so the budget is 144902 -> 145784.
-const SIZE_BUDGET = { script: 145784, wasm: 67556 };
+// Session 10 (tests/browser/hosts3.test.js): the keys a widget's controls use kept from the
+// page's shortcuts (ui/own-keys.js), the global API kept apart from a page element or frame
+// named AttentionLab, URL state of removed widgets, vertical writing, translate="no" on
+// formulas, code and heatmap cells, visibility inherited from the page: script 145635 ->
+// 146541 B (+906), so the budget is 145784 -> 146690.
+const SIZE_BUDGET = { script: 146690, wasm: 67556 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {

@@ -13,6 +13,7 @@ const predict = require('../../web/src/ui/predict.js');
 const chart = require('../../web/src/ui/chart.js');
 const { STEPS } = require('../../web/src/ui/steps.js');
 const { FORMULAS } = require('../../web/src/ui/formula-tex.js');
+const { ownKey } = require('../../web/src/ui/own-keys.js');
 
 test('the colour scale gets steadily lighter from 0 to 1 and its text colour keeps WCAG AA contrast', () => {
   let previous = -1;
@@ -256,4 +257,35 @@ test('a cross-attention heatmap reserves within 16 px of its drawn height, rows 
   }
   // Without keys, the same call is the self-attention heatmap's (with its sentence input).
   assert.ok(estimateHeight('attention-heatmap', 640, { tokens: 6 }) > estimateHeight('attention-heatmap', 640, { tokens: 6, keys: 6 }) + 80);
+});
+
+test("a widget keeps the keys its focused control uses and lets the page's shortcuts have the rest", () => {
+  const key = (k, mods = {}) => ({ key: k, ctrlKey: false, metaKey: false, altKey: false, isComposing: false, ...mods });
+  const text = { tag: 'input', type: 'text' };
+  const kept = (control, keys) => keys.filter((k) => ownKey(control, typeof k === 'string' ? key(k) : key(k.key, k)));
+  const page = ['Tab', 'Escape', 'F1', { key: 'k', ctrlKey: true }, { key: 'k', metaKey: true }];
+  // Typing, including '/', 's', space and characters outside the BMP, and the caret keys.
+  assert.deepEqual(kept(text, ['/', 's', ' ', '?', '\u{1F600}', 'Backspace', 'ArrowLeft', 'Home', 'Enter', ...page]),
+    ['/', 's', ' ', '?', '\u{1F600}', 'Backspace', 'ArrowLeft', 'Home', 'Enter']);
+  assert.equal(ownKey(text, key('@', { ctrlKey: true, altKey: true })), true, 'AltGr characters are typing');
+  assert.equal(ownKey(text, key('ArrowLeft', { ctrlKey: true })), true, 'a word to the left is caret movement');
+  assert.equal(ownKey(text, key('Process', { isComposing: true })), true, 'an input method composing');
+  assert.deepEqual(kept(text, ['ArrowUp', 'PageDown']), [], 'a one-line field leaves the vertical keys to the page');
+  assert.deepEqual(kept({ tag: 'input', type: 'number' }, ['ArrowUp', '7', ...page]), ['ArrowUp', '7']);
+  assert.deepEqual(kept({ tag: 'input' }, ['x']), ['x'], 'an input without a type is a text field');
+  assert.deepEqual(kept({ tag: 'textarea' }, ['ArrowDown', 'PageUp', 'Enter', ...page]), ['ArrowDown', 'PageUp', 'Enter']);
+  assert.deepEqual(kept({ tag: 'div', editable: true }, ['ArrowDown', 'q']), ['ArrowDown', 'q']);
+  assert.deepEqual(kept({ tag: 'input', type: 'range' }, ['ArrowRight', 'ArrowDown', 'End', 'PageUp', ' ', 'x', { key: 'ArrowRight', altKey: true }, ...page]), ['ArrowRight', 'ArrowDown', 'End', 'PageUp']);
+  assert.deepEqual(kept({ tag: 'input', type: 'checkbox' }, [' ', 'Enter', 'ArrowRight', ...page]), [' ']);
+  assert.deepEqual(kept({ tag: 'input', type: 'radio' }, [' ', 'ArrowDown', 'Enter']), [' ', 'ArrowDown']);
+  assert.deepEqual(kept({ tag: 'select' }, ['ArrowDown', ' ', 'Enter', 'b', ...page]), ['ArrowDown', ' ', 'Enter', 'b']);
+  for (const control of [{ tag: 'button' }, { tag: 'summary' }, { tag: 'input', type: 'submit' }, { tag: 'span', role: 'menuitem' }]) {
+    assert.deepEqual(kept(control, [' ', 'Enter', 'ArrowRight', 's', ...page]), [' ', 'Enter'], JSON.stringify(control));
+  }
+  assert.deepEqual(kept({ tag: 'a' }, ['Enter', ' ']), ['Enter']);
+  assert.deepEqual(kept({ tag: 'div', role: 'slider' }, ['ArrowLeft', 'Home']), ['ArrowLeft', 'Home']);
+  // Text, figures and cells: the widget's own handlers decide (preventDefault), not this rule.
+  for (const control of [{ tag: 'p' }, { tag: 'td', role: 'gridcell' }, { tag: 'span' }]) {
+    assert.deepEqual(kept(control, ['ArrowRight', ' ', 'Enter', 's']), [], JSON.stringify(control));
+  }
 });

@@ -46,6 +46,7 @@ class LabElement extends HTMLElement {
       if (this.onKey && this._status === 'ready') this.guard(() => this.onKey(e));
     });
     root.append(this.frame);
+    hostPage.keepOwnKeys(root);
     this._status = 'loading';
     this._generation = 0;
     this._data = undefined;
@@ -84,6 +85,7 @@ class LabElement extends HTMLElement {
       }
     }
     hostPage.track(this, true);
+    if (this._pendingState && !this._saveTimer) this._saveTimer = setTimeout(() => this.flushState(), 200);
     this._listeners = new AbortController();
     const { signal } = this._listeners;
     const onUrl = () => this.guard(() => {
@@ -133,7 +135,11 @@ class LabElement extends HTMLElement {
     this._hostTheme = undefined;
     if (this._listeners) this._listeners.abort();
     if (this._observer) this._observer.disconnect();
-    this.flushState();
+    // A change not yet in the URL waits until the widget is back on the page: a single-page
+    // app pushes the next page's address before it removes the old page, and that address is
+    // not this view's to write.
+    clearTimeout(this._saveTimer);
+    this._saveTimer = null;
   }
 
   attributeChangedCallback(name, old, value) {

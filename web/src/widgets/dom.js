@@ -1,8 +1,13 @@
 'use strict';
 // A tiny element builder: h('button', { class: 'x', onclick }, 'text', child).
 
+// Code is the same in every language: page translators (some walk open shadow roots) leave
+// it alone. Formulas get the same mark in mathml().
+const UNTRANSLATED = new Set(['pre', 'code']);
+
 function h(tag, props, ...children) {
   const el = document.createElement(tag);
+  if (UNTRANSLATED.has(tag)) el.setAttribute('translate', 'no');
   for (const [key, value] of Object.entries(props || {})) {
     if (value === undefined || value === null || value === false) continue;
     if (key.startsWith('on') && typeof value === 'function') el.addEventListener(key.slice(2), value);
@@ -30,6 +35,7 @@ const MATHML = 'http://www.w3.org/1998/Math/MathML';
 function mathml(node) {
   if (typeof node === 'string') return document.createTextNode(node);
   const el = document.createElementNS(MATHML, node[0]);
+  if (node[0] === 'math') el.setAttribute('translate', 'no');
   for (const child of node.slice(1)) {
     if (typeof child === 'string' || Array.isArray(child)) el.append(mathml(child));
     else for (const [key, value] of Object.entries(child)) el.setAttribute(key, value);

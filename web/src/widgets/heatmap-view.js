@@ -152,20 +152,21 @@ class HeatmapView {
     const keyTitle = h('div', { class: 'al-axis al-axis-key', 'aria-hidden': 'true' }, `${this.colWord} \u2192`);
     const header = h('div', { role: 'row' }, h('span', { role: 'columnheader', class: 'al-axis al-axis-query' },
       h('span', {}, this.rowWord, h('span', { 'aria-hidden': 'true' }, ' \u2193'))),
-      colLabels.map((t) => h('span', { role: 'columnheader', title: t }, t)));
+      colLabels.map((t) => h('span', { role: 'columnheader', title: t, translate: 'no' }, t)));
     this.cellEls = [];
     const body = [];
     for (let i = 0; i < rows; i++) {
       const rowEls = [];
       for (let j = 0; j < cols; j++) {
-        const cell = h('div', { role: 'gridcell', class: 'al-cell', tabindex: '-1', dataset: { row: String(i), col: String(j) } });
+        // Tokens are the data the numbers were computed from, and a translator may rewrite the numbers' decimal points.
+        const cell = h('div', { role: 'gridcell', class: 'al-cell', tabindex: '-1', translate: 'no', dataset: { row: String(i), col: String(j) } });
         cell.addEventListener('focus', () => this.announce(i, j));
         cell.addEventListener('mouseenter', () => this.show(this.cellsModel[i][j]));
         cell.addEventListener('click', () => { this.setFocus(i, j, false); this.pick(i, j); });
         rowEls.push(cell);
       }
       this.cellEls.push(rowEls);
-      body.push(h('div', { role: 'row' }, h('span', { role: 'rowheader', title: rowLabels[i] }, rowLabels[i]), rowEls));
+      body.push(h('div', { role: 'row' }, h('span', { role: 'rowheader', title: rowLabels[i], translate: 'no' }, rowLabels[i]), rowEls));
     }
     const longest = Math.max(1, ...rowLabels.map((t) => t.length));
     const rem = (x) => `calc(${x} * var(--_rem))`;

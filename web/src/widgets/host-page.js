@@ -6,6 +6,7 @@
 
 const urlState = require('../ui/url-state.js');
 const { luminance } = require('../ui/colors.js');
+const { ownKey } = require('../ui/own-keys.js');
 
 const logged = new Set();
 let urlBroken = false;
@@ -94,4 +95,32 @@ function writeUrl(id, state) {
   }
 }
 
-module.exports = { logOnce, wasmBlocked, pageUrlStateOff, track, duplicateId, hostTheme, writeUrl };
+/**
+ * Stops, at the widget's shadow root, the key presses the widget uses: those its own code
+ * handled (preventDefault) and those its focused control uses natively (ui/own-keys.js), so
+ * the page's shortcuts on the document do not act on them too. A key kept on keydown is
+ * kept on its keyup as well (some slide decks move on keyup).
+ */
+function keepOwnKeys(root) {
+  // code -> the keydown it began with and whether its control uses it, noted on the way in
+  // (capture): the widget's own handlers may stop the keydown before it bubbles back to root.
+  const down = new Map();
+  const own = (e) => {
+    const el = e.composedPath()[0];
+    return Boolean(el && el.nodeType === 1 && ownKey({ tag: el.localName, type: el.getAttribute('type'), role: el.getAttribute('role'), editable: el.isContentEditable }, e));
+  };
+  const kept = (d) => d.event.defaultPrevented || d.own;
+  root.addEventListener('keydown', (e) => down.set(e.code || e.key, { event: e, own: own(e) }), { capture: true });
+  root.addEventListener('keydown', (e) => {
+    const d = down.get(e.code || e.key);
+    if (d && d.event === e && kept(d)) e.stopPropagation();
+  });
+  root.addEventListener('keypress', (e) => { if (e.defaultPrevented || own(e)) e.stopPropagation(); });
+  root.addEventListener('keyup', (e) => {
+    const d = down.get(e.code || e.key);
+    down.delete(e.code || e.key);
+    if ((d && kept(d)) || own(e)) e.stopPropagation();
+  });
+}
+
+module.exports = { keepOwnKeys, logOnce, wasmBlocked, pageUrlStateOff, track, duplicateId, hostTheme, writeUrl };

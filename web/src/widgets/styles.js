@@ -31,7 +31,10 @@ function chartTextCss() {
 }
 
 const WIDGET_CSS = `
-:host { display: block; margin: 1.25em 0; max-width: 100%; container-type: inline-size; }
+/* Horizontal also on a page in vertical writing (the diagrams' axes are horizontal); such a box
+   is then orthogonal to its parent, and with inline-size containment it would shrink to nothing
+   unless it fills the space it is given (the same as auto in ordinary block flow). */
+:host { display: block; margin: 1.25em 0; max-width: 100%; container-type: inline-size; writing-mode: horizontal-tb; width: -webkit-fill-available; width: stretch; }
 :host([hidden]) { display: none; }
 .al-frame {
   /* The space a widget holds before it is drawn, by its width (reserve.js: the heights, set on
@@ -51,7 +54,7 @@ const WIDGET_CSS = `
   border: 1px solid var(--_line); border-radius: var(--al-radius, 10px); background: var(--_bg); color: var(--_fg);
   font: normal normal 400 var(--al-font-size, 15px)/1.45 var(--al-font, system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif);
   letter-spacing: normal; word-spacing: normal; text-transform: none; text-align: start; text-indent: 0; text-shadow: none;
-  white-space: normal; font-variant: normal; visibility: visible; cursor: auto; overflow-wrap: break-word;
+  white-space: normal; font-variant: normal; cursor: auto; overflow-wrap: break-word;
   direction: ltr; writing-mode: horizontal-tb;
 }
 .al-frame.al-dark { color-scheme: dark; }
