@@ -53,7 +53,11 @@ const root = path.resolve(__dirname, '..');
 // named AttentionLab, URL state of removed widgets, vertical writing, translate="no" on
 // formulas, code and heatmap cells, visibility inherited from the page: script 145635 ->
 // 146541 B (+906), so the budget is 145784 -> 146690.
-const SIZE_BUDGET = { script: 146690, wasm: 67556 };
+// Session 10, merged with the teacher's fixes (no-padding control, the like row, legends that
+// key the masked colour only when a cell is masked, phone fixes of the worked example's query
+// and the KV cache menu, tokens marked translate="no" in the stepper): 146745 B (+1110 over
+// 145635), so the budget is 146690 -> 146900.
+const SIZE_BUDGET = { script: 146900, wasm: 67556 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {

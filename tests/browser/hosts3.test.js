@@ -190,17 +190,18 @@ test("a page translator that walks open shadow roots translates the widgets' pro
       columns: texts('heatmap', '[role="columnheader"][title]'),
       rows: texts('heatmap', '[role="rowheader"]'),
       cells: texts('heatmap', '[role="gridcell"]'),
+      tokens: texts('stepper', 'button[aria-pressed]'),
       formulas: texts('stepper', 'math'),
       code: texts('mistakes', 'pre'),
       narration: root('stepper').querySelector('.al-narration').textContent,
     };
   });
   const before = await seen();
-  assert.ok(before.formulas.length > 0 && before.code.length > 0);
+  assert.ok(before.formulas.length > 0 && before.code.length > 0 && before.tokens.length > 0);
   assert.ok(await page.evaluate(() => window.translatePage()) > 20, 'the translator found text to translate');
   const after = await seen();
   assert.match(after.narration, /^\[/, "the stepper's narration is translated");
-  for (const key of ['columns', 'rows', 'cells', 'formulas', 'code']) assert.deepEqual(after[key], before[key], `${key} stay as they were`);
+  for (const key of ['columns', 'rows', 'cells', 'tokens', 'formulas', 'code']) assert.deepEqual(after[key], before[key], `${key} stay as they were`);
   // The translated widget still redraws with the engine's numbers: the causal mask's first row is all on "the".
   await page.click('#heatmap label:has-text("causal mask")');
   await page.waitForFunction(() => document.getElementById('heatmap').state.causal === true);

@@ -65,7 +65,7 @@ class AttentionStepper extends LabElement {
   }
 
   buildTokenButtons() {
-    this.tokenButtons = this.inputs.tokens.map((t, i) => h('button', { type: 'button', 'aria-pressed': 'false', title: t, onclick: () => this.guard(() => this.select(i)) }, t));
+    this.tokenButtons = this.inputs.tokens.map((t, i) => h('button', { type: 'button', 'aria-pressed': 'false', title: t, translate: 'no', onclick: () => this.guard(() => this.select(i)) }, t));
     this.tokenGroup.replaceChildren(...this.tokenButtons);
   }
 
@@ -217,7 +217,7 @@ class AttentionStepper extends LabElement {
     const i = this.token;
     const head = h('tr', {}, h('th', {}, 'token'), X ? h('th', {}, 'embedding x') : null, h('th', {}, 'query q'), h('th', {}, 'key k'), h('th', {}, 'value v'));
     const rows = tokens.map((t, r) => h('tr', { class: r === i ? 'al-current' : '' },
-      h('th', { scope: 'row', title: t }, t), X ? h('td', { 'data-label': 'x' }, vector(rowOf(X, r), 2)) : null,
+      h('th', { scope: 'row', title: t, translate: 'no' }, t), X ? h('td', { 'data-label': 'x' }, vector(rowOf(X, r), 2)) : null,
       h('td', { 'data-label': 'q' }, vector(rowOf(Q, r), 2)), h('td', { 'data-label': 'k' }, vector(rowOf(K, r), 2)), h('td', { 'data-label': 'v' }, vector(rowOf(V, r), 2))));
     const note = X ? 'Every token gets its own q, k and v from the same three matrices; the highlighted row is the query token.'
       : 'These q, k and v were given directly, so there is no projection to show.';
@@ -233,7 +233,7 @@ class AttentionStepper extends LabElement {
       const k = rowOf(K, j);
       const expl = `q\u00b7k(${t}) = ${q.map((qv, c) => `${num(qv, 2)}\u00d7${num(k[c], 2)}`).join(' + ')}\n` +
         `          = ${terms.map((x) => num(x, 3)).join(' + ')} = ${num(ctx.scores[j], 4)}`;
-      return h('tr', { class: j === ctx.best ? 'al-current' : '' }, h('th', { scope: 'row' }, t), h('td', {}, vector(k, 2)),
+      return h('tr', { class: j === ctx.best ? 'al-current' : '' }, h('th', { scope: 'row', translate: 'no' }, t), h('td', {}, vector(k, 2)),
         h('td', {}, this.cellButton(cell(ctx.scores[j]), expl, `score of ${ctx.token} against ${t}`, `score:${j}`)));
     });
     return scrollBox('Scores', h('p', {}, `query q(${ctx.token}) = ${vector(q, 2)}`),
@@ -251,7 +251,7 @@ class AttentionStepper extends LabElement {
           `e^(${num(masked[j], 4)} ${MINUS} ${num(d.rowMax, 4)}) = ${num(ex[j], 4)}   (shifted by the row max so nothing overflows)\n` +
           `${num(ex[j], 4)} \u00f7 ${num(d.sumShifted, 4)} = ${num(ctx.weights[j], 4)}\n` +
           `by hand, unshifted: e^${num(masked[j], 4)} = ${num(raw[j], 4)}, and ${num(raw[j], 4)} \u00f7 ${num(d.sumRaw, 4)} gives the same weight`;
-      return h('tr', { class: j === ctx.best ? 'al-current' : '' }, h('th', { scope: 'row', title: t }, t),
+      return h('tr', { class: j === ctx.best ? 'al-current' : '' }, h('th', { scope: 'row', title: t, translate: 'no' }, t),
         h('td', {}, cell(ctx.scores[j])), h('td', {}, hidden ? `${MINUS}\u221e` : cell(scaled[j])),
         h('td', {}, this.cellButton(cell(ctx.weights[j]), expl, `weight of ${ctx.token} on ${t}`, `weight:${j}`)),
         ctx.unscaled ? h('td', { class: 'al-unscaled' }, cell(ctx.unscaled[j])) : null,
@@ -272,7 +272,7 @@ class AttentionStepper extends LabElement {
     const rows = tokens.map((t, j) => {
       const wv = rowOf(d.weightedValues, j);
       const expl = `${num(ctx.weights[j], 4)} \u00d7 ${vector(rowOf(V, j), 2)} = ${vector(wv, 4)}`;
-      return h('tr', { class: j === ctx.best ? 'al-current' : '' }, h('th', { scope: 'row', title: t }, t),
+      return h('tr', { class: j === ctx.best ? 'al-current' : '' }, h('th', { scope: 'row', title: t, translate: 'no' }, t),
         h('td', { 'data-label': 'weight' }, this.cellButton(cell(ctx.weights[j]), `weight of ${ctx.token} on ${t}, from the softmax step`, `weight of ${ctx.token} on ${t}`, `weight:${j}`)),
         h('td', { 'data-label': 'v' }, vector(rowOf(V, j), 2)), h('td', { 'data-label': 'weight \u00d7 v' }, this.cellButton(vector(wv, DIGITS), expl, `weighted value of ${t}`, `weighted:${j}`)));
     });
