@@ -10,6 +10,7 @@ const { PredictView } = require('./predict-view.js');
 const { judgeNumber } = require('../ui/predict.js');
 const { num, shape } = require('../ui/format.js');
 const { range, pictureCells } = require('../ui/matrix-picture.js');
+const { pictureReadout } = require('./picture-readout.js');
 
 const D_MODEL = 8;
 const HEADS = [1, 2, 4, 8];
@@ -44,8 +45,9 @@ class MultiheadView extends LabElement {
     });
     this.predict.root.setAttribute('part', 'prompt');
     this.merged = h('div', { class: 'al-merged' });
+    this.mergedReadout = pictureReadout(this.merged);
     this.headsNote = h('p', { class: 'al-muted' });
-    this.readout = h('p', { class: 'al-readout', 'aria-live': 'polite' }, 'Hover or focus a cell to read its value.');
+    this.readout = h('p', { class: 'al-readout', 'aria-live': 'polite' }, 'Tap, hover or focus a cell to read its value.');
     this.frame.replaceChildren(
       h('div', { class: 'al-controls' },
         h('label', { for: ids.heads }, 'heads h', this.headsSelect),
@@ -138,12 +140,14 @@ class MultiheadView extends LabElement {
     // The sentence under the pictures says whether any cell is outlined: pictureCells decides both.
     const gotCells = pictureCells(got, lo_hi, right);
     const wrong = gotCells.some((row) => row.some((c) => c.differs));
+    this.mergedReadout.reset();
     this.merged.replaceChildren(
       h('p', { class: 'al-muted' }, `The heads merged back into one [${right.length}, ${right[0].length}] matrix before W_O, one colour per number on a shared scale` +
         `${heads > 1 ? '; each head fills a block of columns' : ''}.`),
       h('div', { class: 'al-row' },
         picture('loop over heads (correct)', pictureCells(right, lo_hi)),
         picture(forget ? 'batched, transpose forgotten' : 'batched', gotCells)),
+      this.mergedReadout.line,
       h('p', { class: 'al-muted' }, wrong ? 'Outlined cells differ from the loop: the forgotten transpose moved numbers between tokens and heads.'
         : forget ? 'With one head the forgotten transpose changes nothing.' : 'Both pictures are the same.'));
   }

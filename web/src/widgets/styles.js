@@ -183,6 +183,7 @@ button:disabled { opacity: .5; cursor: default; }
 .al-matrix-table td { width: calc(1 * var(--_rem)); height: calc(1 * var(--_rem)); padding: 0; border-radius: 2px; }
 .al-matrix-table td.al-head-edge { box-shadow: -2px 0 0 var(--_bg); }
 .al-matrix-table td.al-differs { outline: 2px solid var(--_bad); outline-offset: -2px; }
+.al-matrix-table td.al-read { outline: 2px solid var(--_fg); outline-offset: 1px; }
 .al-sentence input[type="text"] { flex: 1 1 calc(12 * var(--_rem)); min-width: 0; }
 .al-tokens button { max-width: calc(9 * var(--_rem)); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .al-table th[title] { max-width: calc(8 * var(--_rem)); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
