@@ -105,7 +105,7 @@ class MultiheadView extends LabElement {
     this.headsBox.classList.toggle('al-compact', compact);
     this.headsBox.style.setProperty('--al-cols', String(this.words.length));
     this.headsBox.replaceChildren(...this.views);
-    this.headsNote.textContent = compact ? `${heads} heads, numbers off: rows are queries (\u2193), columns keys (\u2192); brighter is more weight (dark 0, bright 1). Hover a cell or use the arrow keys to read it below.` : '';
+    this.headsNote.textContent = compact ? `${heads} heads, numbers off: rows are queries (\u2193), columns keys (\u2192); brighter is more weight (dark 0, bright 1). Tap or hover a cell, or use the arrow keys, to read it below.` : '';
     // The question asks for d_k at h = 8: until it is answered, the report does not give it away.
     const secret = heads === 8 && !this.dkAnswered;
     this.report.replaceChildren(
