@@ -117,3 +117,84 @@ test('on a phone every checkbox is tapped through a label at least 24 px tall, o
   assert.deepEqual(problems, []);
   await close();
 });
+
+test('on a phone the heatmap\'s temperature slider follows a finger dragged along it, and the page does not scroll sideways', async () => {
+  const { page: p, problems, close } = await phone(distUrl('lesson-1.html'));
+  const slider = p.locator('#matrix input[type="range"]');
+  await slider.scrollIntoViewIfNeeded();
+  assert.equal(await slider.inputValue(), '2');
+  const box = await slider.boundingBox();
+  const cdp = await p.context().newCDPSession(p);
+  const y = box.y + box.height / 2;
+  const at = (x) => [{ x, y, id: 1 }];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(box.x + box.width / 2) });
+  for (let x = box.x + box.width / 2; x <= box.x + box.width + 40; x += 8) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(x) });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await p.waitForFunction(() => document.querySelector('#matrix').state.temperature === 4, null, { timeout: 5000 });
+  assert.equal(await slider.inputValue(), '4');
+  assert.deepEqual(await p.evaluate(() => [scrollX, document.documentElement.scrollWidth]), [0, 390]);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('on a 320 px phone the export menu opens and closes by tap, closes on a tap outside, and fits the screen with 24 px items', async () => {
+  const { page: p, problems, close } = await phone(distUrl('lesson-1.html'));
+  await p.setViewportSize({ width: 320, height: 700 });
+  const button = p.locator('#matrix .al-export-button');
+  await button.scrollIntoViewIfNeeded();
+  const menu = () => p.$eval('#matrix', (el) => {
+    const list = el.shadowRoot.querySelector('.al-export-list');
+    const r = list.getBoundingClientRect();
+    const items = Array.from(list.querySelectorAll('button'), (b) => b.getBoundingClientRect());
+    return { open: !list.hidden, inside: r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight, smallest: Math.min(...items.map((b) => Math.min(b.width, b.height))) };
+  });
+  await button.tap();
+  const opened = await menu();
+  assert.equal(opened.open, true);
+  assert.equal(opened.inside, true, 'the open menu is inside the 320 x 700 screen');
+  assert.ok(opened.smallest >= 24, `menu items are at least 24 px (smallest ${opened.smallest})`);
+  await button.tap();
+  assert.equal((await menu()).open, false, 'a second tap on the button closes it');
+  await button.tap();
+  await p.locator('h1').tap();
+  assert.equal((await menu()).open, false, 'a tap outside closes it');
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('turning the phone re-lays out the widgets of lessons 2 and 4 with nothing sticking out, and a desktop-only viewport keeps the page zoomable', async () => {
+  const { page: p, problems, close } = await phone(distUrl('lesson-2.html'));
+  const outside = () => whileDrawn(p, TAGS.join(','), () => p.evaluate(() => {
+    const width = document.documentElement.clientWidth, found = [];
+    if (document.documentElement.scrollWidth > width) found.push(`page ${document.documentElement.scrollWidth} > ${width}`);
+    for (const el of document.querySelectorAll('*')) {
+      if (!el.shadowRoot || !('status' in el)) continue;
+      const frame = el.shadowRoot.querySelector('.al-frame').getBoundingClientRect();
+      if (frame.right > width + 0.5) found.push(`${el.id} frame ends at ${frame.right}`);
+      const out = Array.from(el.shadowRoot.querySelectorAll('.al-frame *')).find((n) => {
+        const r = n.getBoundingClientRect();
+        return r.width > 0 && r.right > frame.right + 0.5 && !n.closest('.al-scroll') && !n.closest('[popover]');
+      });
+      if (out) found.push(`${el.id}: ${out.localName}.${out.className} ends at ${out.getBoundingClientRect().right}, past the frame`);
+    }
+    return found;
+  }));
+  for (const page of ['lesson-2.html', 'lesson-4.html']) {
+    await p.goto(distUrl(page));
+    await settled(p);
+    for (const [width, height] of [[390, 844], [844, 390], [390, 844]]) {
+      await p.setViewportSize({ width, height });
+      await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      assert.deepEqual(await outside(), [], `${page} at ${width} x ${height}`);
+    }
+  }
+  await p.goto(hostUrl('?viewport=1024'));
+  await settled(p);
+  assert.equal(await p.evaluate(() => innerWidth), 1024, 'the host\'s width=1024 holds');
+  assert.deepEqual(await outside(), []);
+  const blocked = await p.evaluate(() => Array.from(document.querySelectorAll('*')).filter((el) => el.shadowRoot && 'status' in el)
+    .flatMap((el) => Array.from(el.shadowRoot.querySelectorAll('*')).filter((n) => getComputedStyle(n).touchAction !== 'auto').map((n) => `${el.id} ${n.localName}`)));
+  assert.deepEqual(blocked, [], 'no widget part takes pinch-zoom or panning away from the reader');
+  assert.deepEqual(problems, []);
+  await close();
+});
