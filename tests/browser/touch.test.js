@@ -61,7 +61,7 @@ test('on a phone a tap on a 40-token heatmap\'s canvas reads that cell out and r
 test('on a phone a tap on a cell of the merged heads picture shows the engine\'s number for it, and outlines the cell', async () => {
   const { page: p, problems, close } = await phone(hostUrl());
   const heads = p.locator('#heads');
-  const line = heads.locator('.al-merged .al-readout');
+  const line = heads.locator('.al-readout');
   await line.waitFor({ timeout: 5000 });
   assert.match(await line.textContent(), /^Tap/);
   const [i, j] = [2, 5];

@@ -45,9 +45,10 @@ class MultiheadView extends LabElement {
     });
     this.predict.root.setAttribute('part', 'prompt');
     this.merged = h('div', { class: 'al-merged' });
-    this.mergedReadout = pictureReadout(this.merged);
     this.headsNote = h('p', { class: 'al-muted' });
     this.readout = h('p', { class: 'al-readout', 'aria-live': 'polite' }, 'Tap, hover or focus a cell to read its value.');
+    // The merged pictures read out into the heads' line: one more line would lengthen the widget.
+    this.mergedReadout = pictureReadout(this.merged, this.readout);
     this.frame.replaceChildren(
       h('div', { class: 'al-controls' },
         h('label', { for: ids.heads }, 'heads h', this.headsSelect),
@@ -105,7 +106,7 @@ class MultiheadView extends LabElement {
     this.headsBox.classList.toggle('al-compact', compact);
     this.headsBox.style.setProperty('--al-cols', String(this.words.length));
     this.headsBox.replaceChildren(...this.views);
-    this.headsNote.textContent = compact ? `${heads} heads, numbers off: rows are queries (\u2193), columns keys (\u2192); brighter is more weight (dark 0, bright 1). Tap or hover a cell, or use the arrow keys, to read it below.` : '';
+    this.headsNote.textContent = compact ? `${heads} heads, numbers off: rows are queries (\u2193), columns keys (\u2192); brighter is more weight (dark 0, bright 1). Hover a cell or use the arrow keys to read it below.` : '';
     // The question asks for d_k at h = 8: until it is answered, the report does not give it away.
     const secret = heads === 8 && !this.dkAnswered;
     this.report.replaceChildren(
@@ -147,7 +148,6 @@ class MultiheadView extends LabElement {
       h('div', { class: 'al-row' },
         picture('loop over heads (correct)', pictureCells(right, lo_hi)),
         picture(forget ? 'batched, transpose forgotten' : 'batched', gotCells)),
-      this.mergedReadout.line,
       h('p', { class: 'al-muted' }, wrong ? 'Outlined cells differ from the loop: the forgotten transpose moved numbers between tokens and heads.'
         : forget ? 'With one head the forgotten transpose changes nothing.' : 'Both pictures are the same.'));
   }
