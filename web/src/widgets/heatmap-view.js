@@ -33,12 +33,14 @@ class HeatmapView {
     // The value of the cell under the pointer or keyboard focus, in words: readable with the
     // numbers off, and announced (politely) to screen readers as focus moves.
     // Small multiples share one readout (opts.readout, an element of the widget's own).
-    this.live = opts.readout || h('p', { class: 'al-readout', 'aria-live': 'polite' }, 'Hover or focus a cell to read its value.');
+    this.live = opts.readout || h('p', { class: 'al-readout', 'aria-live': 'polite' }, 'Tap, hover or focus a cell to read its value.');
     this.grid = h('div', { class: 'al-heatmap', part: 'heatmap', role: 'grid', 'aria-label': opts.label || 'Attention weights' });
     this.grid.addEventListener('keydown', (e) => this.onKey(e));
     this.canvas = h('canvas', { class: 'al-heatmap-canvas', part: 'heatmap', tabindex: '0', role: 'img', hidden: true, 'aria-label': opts.label || 'Attention weights' });
     this.canvas.addEventListener('keydown', (e) => this.onKey(e));
-    this.canvas.addEventListener('focus', () => this.announce(...this.focus));
+    this.canvas.addEventListener('focus', () => { this.drawCanvas(); this.announce(...this.focus); });
+    // The ring marks the cell being read (by keys or a tap) only while the canvas has focus.
+    this.canvas.addEventListener('blur', () => this.drawCanvas());
     this.canvas.addEventListener('click', (e) => this.onCanvasClick(e));
     this.canvas.addEventListener('mousemove', (e) => {
       const at = this.canvasAt(e);
@@ -223,6 +225,7 @@ class HeatmapView {
   }
 
   drawCanvas() {
+    if (!this.small) return;
     const ctx = this.canvas.getContext('2d');
     ctx.imageSmoothingEnabled = false;
     ctx.drawImage(this.small, 0, 0, this.canvas.width, this.canvas.height);
@@ -237,7 +240,8 @@ class HeatmapView {
   }
 
   ownerFocused() {
-    return this.canvas.ownerDocument.activeElement === this.canvas;
+    // Inside a shadow root the document's activeElement is the host, never the canvas.
+    return this.canvas.getRootNode().activeElement === this.canvas;
   }
 
   canvasCell(i, j) {

@@ -13,6 +13,7 @@ const { PredictView } = require('./predict-view.js');
 const { seedFrom } = require('../ui/author-data.js');
 const kv = require('../ui/kv-cache.js');
 const { range, pictureCells } = require('../ui/matrix-picture.js');
+const { pictureReadout } = require('./picture-readout.js');
 const { num, grouped, counted } = require('../ui/format.js');
 
 const { HEADS, D_HEAD, MAX_TOKENS, DEFAULT_TOKENS } = kv;
@@ -43,6 +44,7 @@ class KvCacheStepper extends LabElement {
     this.chips = h('ol', { class: 'al-steps al-kv-tokens', part: 'steps', tabindex: '-1', 'aria-label': 'Tokens generated so far' });
     this.stepTitle = h('h3', {});  // the narration (live) announces each step once
     this.pictures = h('div', { class: 'al-row al-kv-cache', part: 'cache' });
+    this.picturesReadout = pictureReadout(this.pictures);
     this.view = new HeatmapView({
       label: 'Weights of the newest query over the cache: one row per query head, one column per cached token',
       title: 'New query weights over the KV cache',
@@ -71,7 +73,7 @@ class KvCacheStepper extends LabElement {
       // The options name the sharing in words: on a phone the menu takes a line of its own.
       h('div', { class: 'al-controls', part: 'controls' }, h('label', { for: ids.kv, class: 'al-wrap' }, 'key/value heads', this.kvSelect)),
       h('div', { class: 'al-controls', part: 'controls' }, this.back, this.next, h('span', { class: 'al-muted' }, 'or use \u2190 \u2192 keys')),
-      this.chips, this.stepTitle, this.predict.root, this.pictures,
+      this.chips, this.stepTitle, this.predict.root, this.pictures, this.picturesReadout.line,
       h('p', { class: 'al-muted' }, `The newest query's weights over the cache, one row per query head (h1 to h${HEADS}):`), this.view.root,
       this.figures, this.bytesBox, this.narration);
     // Three tasks: the view, the engine's run, the drawing.
@@ -201,6 +203,7 @@ class KvCacheStepper extends LabElement {
             row.map((c, j) => h('td', { title: c.text, class: j > 0 && j % D_HEAD === 0 ? 'al-head-edge' : null,
               style: { backgroundColor: c.background, color: c.foreground } }, h('span', { class: 'al-sr' }, c.text))))))));
     };
+    this.picturesReadout.reset();
     this.pictures.replaceChildren(picture(`K cache [${t + 1} \u00d7 ${this.st.kvHeads * D_HEAD}]`, this.Kh), picture(`V cache [${t + 1} \u00d7 ${this.st.kvHeads * D_HEAD}]`, this.Vh));
   }
 

@@ -10,6 +10,7 @@ const { PredictView } = require('./predict-view.js');
 const { judgeNumber } = require('../ui/predict.js');
 const { num, shape } = require('../ui/format.js');
 const { range, pictureCells } = require('../ui/matrix-picture.js');
+const { pictureReadout } = require('./picture-readout.js');
 
 const D_MODEL = 8;
 const HEADS = [1, 2, 4, 8];
@@ -45,7 +46,9 @@ class MultiheadView extends LabElement {
     this.predict.root.setAttribute('part', 'prompt');
     this.merged = h('div', { class: 'al-merged' });
     this.headsNote = h('p', { class: 'al-muted' });
-    this.readout = h('p', { class: 'al-readout', 'aria-live': 'polite' }, 'Hover or focus a cell to read its value.');
+    this.readout = h('p', { class: 'al-readout', 'aria-live': 'polite' }, 'Tap, hover or focus a cell to read its value.');
+    // The merged pictures read out into the heads' line: one more line would lengthen the widget.
+    this.mergedReadout = pictureReadout(this.merged, this.readout);
     this.frame.replaceChildren(
       h('div', { class: 'al-controls' },
         h('label', { for: ids.heads }, 'heads h', this.headsSelect),
@@ -138,6 +141,7 @@ class MultiheadView extends LabElement {
     // The sentence under the pictures says whether any cell is outlined: pictureCells decides both.
     const gotCells = pictureCells(got, lo_hi, right);
     const wrong = gotCells.some((row) => row.some((c) => c.differs));
+    this.mergedReadout.reset();
     this.merged.replaceChildren(
       h('p', { class: 'al-muted' }, `The heads merged back into one [${right.length}, ${right[0].length}] matrix before W_O, one colour per number on a shared scale` +
         `${heads > 1 ? '; each head fills a block of columns' : ''}.`),

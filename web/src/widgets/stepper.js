@@ -205,7 +205,7 @@ class AttentionStepper extends LabElement {
   /** The working behind a number (monospace, so its lines align), or, with none, the hint in prose. */
   showDerivation(text) {
     this.derivation.classList.toggle('al-muted', !text);
-    this.derivation.textContent = text || 'Focus or hover a number to see where it comes from.';
+    this.derivation.textContent = text || 'Focus or hover a number, or tap it, to see where it comes from.';
   }
 
   cellButton(text, explanation, label, key) {

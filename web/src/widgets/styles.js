@@ -91,6 +91,8 @@ button:disabled { opacity: .5; cursor: default; }
 :focus-visible { outline: 3px solid var(--_focus); outline-offset: 2px; }
 .al-controls { display: flex; flex-wrap: wrap; gap: calc(.5 * var(--_rem)) calc(1 * var(--_rem)); align-items: center; margin: calc(.5 * var(--_rem)) 0 calc(.75 * var(--_rem)); }
 .al-controls label { display: inline-flex; gap: calc(.4 * var(--_rem)); align-items: center; }
+/* A checkbox is tapped through its label: as tall as a button, so a finger finds it (WCAG 2.5.8 asks 24 px). */
+.al-controls label:has(> input[type="checkbox"]) { min-height: calc(2 * var(--_rem)); }
 .al-vector { display: inline-flex; gap: calc(.3 * var(--_rem)); align-items: center; white-space: nowrap; }
 .al-group { display: flex; flex-wrap: wrap; gap: calc(.35 * var(--_rem)); align-items: center; }
 .al-formula { display: inline-flex; flex-wrap: wrap; gap: .15em; align-items: center; font-size: 1.1em; }
@@ -183,6 +185,7 @@ button:disabled { opacity: .5; cursor: default; }
 .al-matrix-table td { width: calc(1 * var(--_rem)); height: calc(1 * var(--_rem)); padding: 0; border-radius: 2px; }
 .al-matrix-table td.al-head-edge { box-shadow: -2px 0 0 var(--_bg); }
 .al-matrix-table td.al-differs { outline: 2px solid var(--_bad); outline-offset: -2px; }
+.al-matrix-table td.al-read { outline: 2px solid var(--_fg); outline-offset: 1px; }
 .al-sentence input[type="text"] { flex: 1 1 calc(12 * var(--_rem)); min-width: 0; }
 .al-tokens button { max-width: calc(9 * var(--_rem)); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .al-table th[title] { max-width: calc(8 * var(--_rem)); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
