@@ -48,6 +48,14 @@ function scrollBox(label, ...children) {
   return h('div', { class: 'al-scroll', tabindex: '0', role: 'region', 'aria-label': label }, children);
 }
 
+/**
+ * Sets el's text only when it differs from what el already says: a live region rewritten with
+ * the same words is announced again, so a redraw that changes nothing must not touch it.
+ */
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
 let counter = 0;
 /** A page-unique id for aria-labelledby and label[for]. */
 function uid(prefix = 'al') {
@@ -55,4 +63,4 @@ function uid(prefix = 'al') {
   return `${prefix}-${counter}`;
 }
 
-module.exports = { h, append, mathml, uid, scrollBox };
+module.exports = { h, append, mathml, uid, scrollBox, setText };
