@@ -131,3 +131,30 @@ test('the stepper announces each step once: its title and narration, not the hin
   assert.deepEqual(problems, []);
   await close();
 });
+
+test('headings inside a widget continue the outline of the page around it', async () => {
+  const { page, problems, close } = await open('lesson-1.html');
+  const levels = async (id) => page.$eval(`#${id}`, (el) => Array.from(el.shadowRoot.querySelectorAll('h1,h2,h3,h4,h5,h6'),
+    (x) => `${x.getAttribute('aria-level') || x.localName[1]} ${x.textContent}`));
+  // On the lesson page the stepper sits in a section under an h2.
+  assert.deepEqual(await levels('lab'), ['3 Step 1 of 4: Project']);
+  // A course page that puts widgets straight under its title, and one under an h4.
+  await page.evaluate(() => {
+    const section = document.createElement('section');
+    section.innerHTML = '<h1>A course page</h1><attention-stepper id="under-title" tokens="a b c"></attention-stepper>'
+      + '<h4>Deep in the page</h4><cost-lab id="deep"></cost-lab>';
+    document.body.replaceChildren(section);
+  });
+  await settled(page);
+  assert.deepEqual(await levels('under-title'), ['2 Step 1 of 4: Project']);
+  // What Chromium tells a screen reader (playwright's own ariaSnapshot reads the tag, not aria-level).
+  const cdp = await page.context().newCDPSession(page);
+  const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+  const heading = nodes.find((n) => n.role.value === 'heading' && n.name && n.name.value === 'Step 1 of 4: Project');
+  assert.equal(heading.properties.find((x) => x.name === 'level').value.value, 2);
+  const deep = await levels('deep');
+  assert.deepEqual(deep.filter((x) => /Measured in your browser|Memory for/.test(x)).map((x) => x[0]), ['5', '5']);
+  assert.ok(deep.filter((x) => x.startsWith('6 ')).length >= 2, `the cost lab's chart titles sit one level below: ${deep.join(' | ')}`);
+  assert.deepEqual(problems, []);
+  await close();
+});
