@@ -46,7 +46,8 @@ async function open(page) {
   const focused = async () => {
     const { nodes } = await cdp.send('Accessibility.getFullAXTree');
     const f = nodes.filter((n) => n.role.value !== 'RootWebArea' && (n.properties || []).some((p) => p.name === 'focused' && p.value.value)).pop();
-    return f ? { role: f.role.value, name: f.name ? f.name.value : '', value: f.value ? String(f.value.value) : undefined } : null;
+    return f ? { role: f.role.value, name: f.name ? f.name.value : '', value: f.value ? String(f.value.value) : undefined,
+      description: f.description ? f.description.value : '' } : null;
   };
   /** The live-region text written since the last call, for widget `id`. */
   const said = async (id) => (await w.page.evaluate(() => window.alSaid.splice(0))).filter((s) => s.host === id).map((s) => s.text);
@@ -155,6 +156,19 @@ test('headings inside a widget continue the outline of the page around it', asyn
   const deep = await levels('deep');
   assert.deepEqual(deep.filter((x) => /Measured in your browser|Memory for/.test(x)).map((x) => x[0]), ['5', '5']);
   assert.ok(deep.filter((x) => x.startsWith('6 ')).length >= 2, `the cost lab's chart titles sit one level below: ${deep.join(' | ')}`);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('starting a practice round of the worked example takes the reader to its question, which the answer box names', async () => {
+  const { page, problems, close, tabTo, focused, said } = await open('lesson-2.html');
+  await tabTo('worked', (f) => f.role === 'button' && f.name === 'Practice query q = [0, 2]');
+  await page.keyboard.press('Enter');
+  const box = await focused();
+  assert.deepEqual([box.role, box.name, box.description], ['textbox', 'w₁ =', 'Predict first: you changed the query. What weight will k₁ get now?']);
+  await page.keyboard.type('0.5');
+  await page.keyboard.press('Enter');
+  assert.match((await said('worked')).join(' | '), /^Not quite/);
   assert.deepEqual(problems, []);
   await close();
 });

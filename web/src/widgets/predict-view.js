@@ -23,7 +23,8 @@ class PredictView {
     }
     if (opts.input) {
       const id = uid('al-in');
-      this.input = h('input', { id, type: 'text', inputmode: 'decimal', placeholder: opts.input.placeholder || '', autocomplete: 'off' });
+      // The label is short ("w\u2081 ="): the question says what to type.
+      this.input = h('input', { id, type: 'text', inputmode: 'decimal', placeholder: opts.input.placeholder || '', autocomplete: 'off', 'aria-describedby': qid });
       this.input.addEventListener('keydown', (e) => { if (e.key === 'Enter') this.answer(this.input.value); });
       controls.push(h('div', { class: 'al-group' }, h('label', { for: id }, opts.input.label), this.input,
         h('button', { type: 'button', class: 'al-primary', onclick: () => this.answer(this.input.value) }, 'Check')));

@@ -41,7 +41,7 @@ class AttentionWorkedExample extends LabElement {
     });
     this.edited = new Set();
     this.tryButton = h('button', { type: 'button', class: 'al-primary', onclick: () => this.guard(() => this.onEdit(true)) }, 'Try this query');
-    this.practiceButton = h('button', { type: 'button', onclick: () => this.guard(() => this.startPractice(PRACTICE_QUERY)) },
+    this.practiceButton = h('button', { type: 'button', onclick: () => this.guard(() => this.startPractice(PRACTICE_QUERY, true)) },
       `Practice query q = [${PRACTICE_QUERY.join(', ')}]`);
     this.editMessage = h('p', { class: 'al-edit-message', 'aria-live': 'polite' });
     this.table = h('table', { class: 'al-table', part: 'table' });
@@ -133,10 +133,11 @@ class AttentionWorkedExample extends LabElement {
       this.editMessage.textContent = 'Change the other box too, or press "Try this query", to start a practice round.';
       return;
     }
-    this.startPractice(q);
+    this.startPractice(q, confirmed);
   }
 
-  startPractice(q) {
+  /** moveFocus: the reader asked for the round (a button or Enter), so focus goes to its question. */
+  startPractice(q, moveFocus = false) {
     this.qInputs.forEach((input, c) => { input.value = String(q[c]); });
     this.edited.clear();
     this.editMessage.textContent = '';
@@ -147,6 +148,7 @@ class AttentionWorkedExample extends LabElement {
     this.practicePrompt.root.hidden = false;
     this.practicePrompt.reset();
     this.render();
+    if (moveFocus) this.practicePrompt.input.focus();
     this.saveState({ q: this.q.join(',') });
   }
 
