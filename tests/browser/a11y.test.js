@@ -160,15 +160,36 @@ test('headings inside a widget continue the outline of the page around it', asyn
   await close();
 });
 
-test('starting a practice round of the worked example takes the reader to its question, which the answer box names', async () => {
+test('starting a practice round of the worked example is announced with its question, which the answer box also names', async () => {
   const { page, problems, close, tabTo, focused, said } = await open('lesson-2.html');
   await tabTo('worked', (f) => f.role === 'button' && f.name === 'Practice query q = [0, 2]');
+  await said('worked');
   await page.keyboard.press('Enter');
-  const box = await focused();
-  assert.deepEqual([box.role, box.name, box.description], ['textbox', 'w₁ =', 'Predict first: you changed the query. What weight will k₁ get now?']);
+  assert.deepEqual(await said('worked'), ['Practice round for q = [0, 2]: the numbers below are hidden until you answer. '
+    + 'Predict first: you changed the query. What weight will k₁ get now?']);
+  const box = await tabTo('worked', (f) => f.role === 'textbox', { from: false });
+  assert.deepEqual([box.name, box.description], ['w₁ =', 'Predict first: you changed the query. What weight will k₁ get now?']);
   await page.keyboard.type('0.5');
   await page.keyboard.press('Enter');
   assert.match((await said('worked')).join(' | '), /^Not quite/);
+  assert.equal((await focused()).role, 'textbox');
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('the softmax demo\'s inputs head the columns of its table, so every number below is tied to its x', async () => {
+  const { page, problems, close, tabTo } = await open('lesson-2.html');
+  await tabTo('softmax', (f) => f.role === 'button' && f.name === 'the same as softmax([0, 1, 2])');
+  await page.keyboard.press('Enter');
+  const cdp = await page.context().newCDPSession(page);
+  const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+  const table = nodes.find((n) => n.role.value === 'table' && n.name && n.name.value === 'Softmax computed two ways');
+  const byId = new Map(nodes.map((n) => [n.nodeId, n]));
+  const roles = [];
+  const walk = (n) => { if (/header/i.test(n.role.value)) roles.push(`${n.role.value} ${n.name.value}`); (n.childIds || []).forEach((c) => byId.has(c) && walk(byId.get(c))); };
+  walk(table);
+  assert.deepEqual(roles.filter((r) => r.startsWith('columnheader')), ['columnheader 1000', 'columnheader 1001', 'columnheader 1002']);
+  assert.ok(roles.includes('rowheader naive: e^x (float32)'), roles.join(' | '));
   assert.deepEqual(problems, []);
   await close();
 });
