@@ -193,3 +193,17 @@ test('the softmax demo\'s inputs head the columns of its table, so every number 
   assert.deepEqual(problems, []);
   await close();
 });
+
+test('the cost lab tells a screen reader when its sweep starts and ends, not each of its runs', { timeout: 120000 }, async () => {
+  const { page, problems, close, tabTo, said } = await open('lesson-4.html');
+  await tabTo('costs', (f) => f.role === 'combobox' && f.name === 'up to n =');
+  await page.keyboard.press('Home');
+  await tabTo('costs', (f) => f.role === 'button' && f.name === 'Run', { from: false });
+  await said('costs');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /^Done/.test(document.getElementById('costs').shadowRoot.querySelector('.al-cost-status').textContent), null, { timeout: 100000 });
+  const spoken = await said('costs');
+  assert.deepEqual(spoken.filter((s) => /measur/i.test(s)), ['Starting the measurement…', 'Done: measured up to n = 1,024.']);
+  assert.deepEqual(problems, []);
+  await close();
+});
