@@ -207,3 +207,18 @@ test('the cost lab tells a screen reader when its sweep starts and ends, not eac
   assert.deepEqual(problems, []);
   await close();
 });
+
+test('showing the heatmap\'s asked row without guessing says the row\'s weights, as the grid now shows them', async () => {
+  const { page, problems, close, tabTo, said } = await open('lesson-1.html');
+  await tabTo('matrix', (f) => f.role === 'button' && f.name === 'Show the row of "like"');
+  await said('matrix');
+  await page.keyboard.press('Enter');
+  const spoken = await said('matrix');
+  const cells = await page.$eval('#matrix', (el) => Array.from(el.shadowRoot.querySelectorAll('[role="gridcell"]'), (c) => c.getAttribute('aria-label'))
+    .filter((l) => l.includes('query like,')).map((l) => l.replace(/.*weight /, '')));
+  assert.equal(cells.length, 5);
+  assert.ok(cells.every((c) => /^\d/.test(c)), `the row is shown: ${cells.join(', ')}`);
+  assert.deepEqual(spoken, [`The weights of "like": [${cells.join(', ')}].`]);
+  assert.deepEqual(problems, []);
+  await close();
+});

@@ -124,7 +124,7 @@ class AttentionHeatmap extends LabElement {
       };
       this.rowPrompt = rowPrompt({ kind: 'softmax', i, token: predictToken, inputs: current, explain,
         plain: () => (this.st.scaling === 'none' ? null : explain({ scaling: 'none' })),
-        skip: `Show the row of "${predictToken}"`, onReveal: () => { this.rowAnswered = true; this.render(); } });
+        skip: `Show the row of "${predictToken}"`, announceSkip: true, onReveal: () => { this.rowAnswered = true; this.render(); } });
     }
     for (const p of [this.row0, this.causalPrompt]) if (p) p.refreshPrint();
     this.frame.replaceChildren(...[this.sentence && this.sentence.controls, this.sentence && this.sentence.message, controls,
