@@ -9,7 +9,7 @@
 // (a plain copy of their state) and, if they keep state, restore(urlState) and
 // applyAttribute(property, value) for attributes marked `state` in the manifest.
 
-const { h } = require('./dom.js');
+const { h, fitHeadings } = require('./dom.js');
 const { getLab } = require('./engine.js');
 const { readAuthorData } = require('../ui/author-data.js');
 const { parseAttribute } = require('../ui/attributes.js');
@@ -205,6 +205,7 @@ class LabElement extends HTMLElement {
       this.frame.style.minHeight = '';
       await this.setup(lab, data);
       if (this.overtaken(generation)) return;
+      fitHeadings(this.frame, this);
       await this.unveil(generation);
       if (this.shown) this.shown();
       this._built = true;

@@ -64,7 +64,10 @@ class CostLab extends LabElement {
     this.runButton = h('button', { type: 'button', class: 'al-primary', onclick: () => this.guard(() => this.run()) }, 'Run');
     this.cancelButton = h('button', { type: 'button', disabled: true, onclick: () => this.guard(() => this.cancel()) }, 'Cancel');
     this.progress = h('progress', { id: ids.progress, max: '1', value: '0', part: 'progress', 'aria-label': 'Measurement progress' });
-    this.status_ = h('p', { class: 'al-muted al-cost-status', role: 'status' }, 'Press Run to measure full and tiled attention (d = 64) in your browser.');
+    this.status_ = h('p', { class: 'al-muted al-cost-status' }, 'Press Run to measure full and tiled attention (d = 64) in your browser.');
+    // A sweep makes dozens of runs: the line above follows each one, a screen reader hears only
+    // the start and the end (say()).
+    this.announcer = h('p', { class: 'al-sr', role: 'status' });
     this.pageNote = h('p', { class: 'al-cost-note', hidden: true }, PAGE_SENTENCE);
     this.slopes = h('p', { class: 'al-cost-slopes', 'aria-live': 'polite' });
     this.timeChart = h('div', { part: 'chart' });
@@ -103,7 +106,7 @@ class CostLab extends LabElement {
         h('div', { class: 'al-controls', part: 'controls' },
           h('label', { for: ids.maxN }, 'up to n =', this.maxNSelect), this.runButton, this.cancelButton,
           h('span', { class: 'al-cost-progress' }, this.progress)),
-        this.status_, this.pageNote, this.resultsBox),
+        this.status_, this.announcer, this.pageNote, this.resultsBox),
       h('section', { class: 'al-cost-calc', part: 'calculator' },
         h('h3', {}, 'Memory for a model\u2019s shape'),
         h('div', { class: 'al-controls', part: 'controls' },
@@ -256,7 +259,7 @@ class CostLab extends LabElement {
     if (hadFocus) this.cancelButton.focus();
     this.runButton.disabled = true;
     this.progress.value = 0;
-    this.status_.textContent = 'Starting the measurement\u2026';
+    this.say('Starting the measurement\u2026', true);
     try {
       let runner = await this.getRunner();
       if (generation !== this.runGen) return;
@@ -267,7 +270,7 @@ class CostLab extends LabElement {
       const sweep = this.sweep = createSweep({ maxN: Number(this.st.maxN), d: D, repeats: this.attr('repeats', 3),
         budgetMs: BUDGET_MS[runner.kind], minMs: MIN_MS[runner.kind] });
       for (let job = sweep.next(); job; job = sweep.next()) {
-        this.status_.textContent = `Measuring ${NAMES[job.method]} at n = ${grouped(job.n)}\u2026${this.lastResult ? ` (last: ${this.lastResult})` : ''}`;
+        this.say(`Measuring ${NAMES[job.method]} at n = ${grouped(job.n)}\u2026${this.lastResult ? ` (last: ${this.lastResult})` : ''}`, false);
         this.progress.value = sweep.done / sweep.total;
         let result;
         try {
@@ -287,7 +290,7 @@ class CostLab extends LabElement {
       }
       this.progress.value = 1;
       const last = METHODS.map((m) => sweep.rows[m].filter((r) => r.ms !== null).pop()).filter(Boolean);
-      this.status_.textContent = `Done: measured up to n = ${grouped(Math.max(...last.map((r) => r.n), 0))}.`;
+      this.say(`Done: measured up to n = ${grouped(Math.max(...last.map((r) => r.n), 0))}.`, true);
       this.st.ran = true;
       this.draw();
       if (this.predicted) this.prompt.answer(this.predicted);
@@ -298,6 +301,12 @@ class CostLab extends LabElement {
     } finally {
       if (generation === this.runGen) this.finishRun();
     }
+  }
+
+  /** Shows a line about the sweep; `announce` also tells a screen reader. */
+  say(text, announce) {
+    this.status_.textContent = text;
+    if (announce) this.announcer.textContent = text;
   }
 
   finishRun() {
@@ -314,7 +323,7 @@ class CostLab extends LabElement {
     this.runner = null;   // a stopped worker is gone: the next run starts a new one
     this.finishRun();
     const done = this.sweep ? this.sweep.done : 0;
-    this.status_.textContent = `Cancelled after ${done} of ${this.sweep ? this.sweep.total : 0} runs.`;
+    this.say(`Cancelled after ${done} of ${this.sweep ? this.sweep.total : 0} runs.`, true);
     if (this.sweep && !this.resultsBox.hidden) this.draw();
     this.runButton.focus();
   }

@@ -48,6 +48,34 @@ function scrollBox(label, ...children) {
   return h('div', { class: 'al-scroll', tabindex: '0', role: 'region', 'aria-label': label }, children);
 }
 
+/**
+ * Sets el's text only when it differs from what el already says: a live region rewritten with
+ * the same words is announced again, so a redraw that changes nothing must not touch it.
+ */
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+const HEADINGS = 'h1,h2,h3,h4,h5,h6';
+
+/**
+ * Fits the headings inside a widget (root) into the outline of the page around its host: the
+ * widget's highest heading goes one level below the last heading before the host (the level
+ * below a page title when none comes before), and the others keep their distance from it, so
+ * a screen reader's list of headings has no gap or jump wherever an author puts the widget.
+ */
+function fitHeadings(root, host) {
+  const own = Array.from(root.querySelectorAll(HEADINGS));
+  if (!own.length) return;
+  let above = 1;
+  for (const el of host.getRootNode().querySelectorAll(`${HEADINGS},[role="heading"]`)) {
+    if (!(host.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_PRECEDING)) break;
+    above = Number(el.getAttribute('aria-level')) || Number(el.localName[1]) || 2;
+  }
+  const top = Math.min(...own.map((el) => Number(el.localName[1])));
+  for (const el of own) el.setAttribute('aria-level', String(Math.min(6, above + 1 + Number(el.localName[1]) - top)));
+}
+
 let counter = 0;
 /** A page-unique id for aria-labelledby and label[for]. */
 function uid(prefix = 'al') {
@@ -55,4 +83,4 @@ function uid(prefix = 'al') {
   return `${prefix}-${counter}`;
 }
 
-module.exports = { h, append, mathml, uid, scrollBox };
+module.exports = { h, append, mathml, uid, scrollBox, setText, fitHeadings };

@@ -5,7 +5,7 @@
 // with the arrow keys. Either way the cell under the pointer or focus is read out in a
 // visible line that is also a polite live region.
 
-const { h } = require('./dom.js');
+const { h, setText } = require('./dom.js');
 const { VIRIDIS } = require('../ui/diverging.js');
 const model = require('../ui/heatmap-model.js');
 const { exportMenu } = require('./export-menu.js');
@@ -121,7 +121,7 @@ class HeatmapView {
     if (!this.shown) return;
     const [i, j] = this.shown;
     const rows = this.data.weights.length;
-    if (i < rows && j < this.data.weights[0].length) this.live.textContent = this.readoutText(this.cellAt(i, j));
+    if (i < rows && j < this.data.weights[0].length) setText(this.live, this.readoutText(this.cellAt(i, j)));
   }
 
   readoutText(c) {
@@ -135,7 +135,10 @@ class HeatmapView {
   /** Shows one cell in the readout and tells the widget (onCell). */
   show(c) {
     this.shown = [c.row, c.col];
-    this.live.textContent = this.readoutText(c);
+    // A grid cell says its value in its own name when it takes focus; a canvas has only this
+    // readout to say which cell the arrow keys reached.
+    this.live.setAttribute('aria-live', this.canvasMode ? 'polite' : 'off');
+    setText(this.live, this.readoutText(c));
     if (this.opts.onCell) this.opts.onCell(c);
   }
 

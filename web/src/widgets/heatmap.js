@@ -2,7 +2,7 @@
 // <attention-heatmap>: the whole weight matrix with controls for the causal mask, the
 // scaling rule, temperature, and learned projections versus Q = K = V = X.
 
-const { h, uid } = require('./dom.js');
+const { h, uid, setText } = require('./dom.js');
 const { LabElement, urlState } = require('./base.js');
 const { HeatmapView } = require('./heatmap-view.js');
 const { PredictView } = require('./predict-view.js');
@@ -124,7 +124,7 @@ class AttentionHeatmap extends LabElement {
       };
       this.rowPrompt = rowPrompt({ kind: 'softmax', i, token: predictToken, inputs: current, explain,
         plain: () => (this.st.scaling === 'none' ? null : explain({ scaling: 'none' })),
-        skip: `Show the row of "${predictToken}"`, onReveal: () => { this.rowAnswered = true; this.render(); } });
+        skip: `Show the row of "${predictToken}"`, announceSkip: true, onReveal: () => { this.rowAnswered = true; this.render(); } });
     }
     for (const p of [this.row0, this.causalPrompt]) if (p) p.refreshPrint();
     this.frame.replaceChildren(...[this.sentence && this.sentence.controls, this.sentence && this.sentence.message, controls,
@@ -172,8 +172,8 @@ class AttentionHeatmap extends LabElement {
       };
     }
     const r = this.renormSums;
-    this.renorm.textContent = renormalisation({ label: this.rowLabels[i], keys: tokens, weights: r.weights[i], masked: r.masked[i],
-      sum: r.sum.get(i, i), share: r.share.get(i, i) });
+    setText(this.renorm, renormalisation({ label: this.rowLabels[i], keys: tokens, weights: r.weights[i], masked: r.masked[i],
+      sum: r.sum.get(i, i), share: r.share.get(i, i) }));
     this.renorm.hidden = false;
   }
 
@@ -243,7 +243,7 @@ class AttentionHeatmap extends LabElement {
     this.causalBox.checked = st.causal;
     this.scalingSelect.value = st.scaling;
     this.temp.value = String(st.temp);
-    this.tempText.textContent = String(TEMPERATURES[st.temp]);
+    setText(this.tempText, String(TEMPERATURES[st.temp]));
     // The slider's value is a position in TEMPERATURES: a screen reader says the temperature.
     this.temp.setAttribute('aria-valuetext', String(TEMPERATURES[st.temp]));
     this.mode.value = st.self ? 'self' : 'learned';
@@ -254,7 +254,7 @@ class AttentionHeatmap extends LabElement {
     this.renormSums = null;
     this.view.update({ weights: r.weights.toArray(), masked: maskedFrom(r.masked.toArray()), rowLabels: this.rowLabels, colLabels: tokens,
       showNumbers: st.numbers, picked: this.picked || null, hiddenRows: this.hiddenRows() });
-    this.caption.textContent = `Scale ${num(r.scale, 4)}${st.causal ? ', causal mask on' : ''}${st.self ? ', Q = K = V = X' : ''}. Each row sums to 1.`;
+    setText(this.caption, `Scale ${num(r.scale, 4)}${st.causal ? ', causal mask on' : ''}${st.self ? ', Q = K = V = X' : ''}. Each row sums to 1.`);
     this.frame.dataset.causal = String(st.causal);
     this.showRenorm(this.renormRow === null || this.renormRow === undefined || this.renormRow >= tokens.length ? undefined : this.renormRow);
     if (this.row0) this.row0.refreshPrint();

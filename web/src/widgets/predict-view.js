@@ -8,7 +8,7 @@ class PredictView {
   /**
    * @param opts { question, choices?: [{ label, value }], input?: { label, placeholder },
    *   judge(answer) -> { ok, close, message } (message shown; ok=false keeps asking),
-   *   onReveal?(), skip?: label of a button that reveals without an answer,
+   *   onReveal?(), skip?: label of a button that reveals without an answer, skipMessage?() -> what it revealed,
    *   printAnswer?() -> the answer, printed as "answer: ..." (see refreshPrint) }
    */
   constructor(opts) {
@@ -23,14 +23,15 @@ class PredictView {
     }
     if (opts.input) {
       const id = uid('al-in');
-      this.input = h('input', { id, type: 'text', inputmode: 'decimal', placeholder: opts.input.placeholder || '', autocomplete: 'off' });
+      // The label is short ("w\u2081 ="): the question says what to type.
+      this.input = h('input', { id, type: 'text', inputmode: 'decimal', placeholder: opts.input.placeholder || '', autocomplete: 'off', 'aria-describedby': qid });
       this.input.addEventListener('keydown', (e) => { if (e.key === 'Enter') this.answer(this.input.value); });
       controls.push(h('div', { class: 'al-group' }, h('label', { for: id }, opts.input.label), this.input,
         h('button', { type: 'button', class: 'al-primary', onclick: () => this.answer(this.input.value) }, 'Check')));
     }
     if (opts.hint) controls.push(h('p', { class: 'al-muted' }, opts.hint));
     if (opts.skip) {
-      controls.push(h('p', {}, h('button', { type: 'button', class: 'al-skip', onclick: () => { this.revealed = true; opts.onReveal(null); } }, opts.skip)));
+      controls.push(h('p', {}, h('button', { type: 'button', class: 'al-skip', onclick: () => this.skip() }, opts.skip)));
     }
     this.printAnswer = opts.printAnswer ? h('p', { class: 'al-print-answer' }) : null;
     this.questionText = h('span', {}, opts.question);
@@ -45,6 +46,13 @@ class PredictView {
   /** Fills the print-only answer; widgets call it whenever the answer may have changed. */
   refreshPrint() {
     if (this.printAnswer) this.printAnswer.textContent = `answer: ${this.opts.printAnswer()}`;
+  }
+
+  /** Reveals without an answer; opts.skipMessage() (if given) says what was shown, through the live verdict line. */
+  skip() {
+    this.revealed = true;
+    this.opts.onReveal(null);
+    if (this.opts.skipMessage) this.verdict.replaceChildren(h('span', {}, this.opts.skipMessage()));
   }
 
   answer(value) {

@@ -12,9 +12,10 @@ const rowsOf = (t) => Array.from({ length: t.shape[0] }, (_, r) => Array.from(t.
 /**
  * @param opts { kind: 'score' | 'softmax', i: the query row, token, inputs() -> the widget's
  *   current { Q, K, tokens }, explain() -> the engine's explainRow of row i, plain() -> the same
- *   row without the scaling (or null), skip: the label of the button that shows the row, onReveal() }
+ *   row without the scaling (or null), skip: the label of the button that shows the row, announceSkip: that
+ *   button's reveal is said in the verdict line (no narration says it), onReveal() }
  */
-function rowPrompt({ kind, i, token, inputs, explain, plain, skip, onReveal }) {
+function rowPrompt({ kind, i, token, inputs, explain, plain, skip, announceSkip = false, onReveal }) {
   const score = kind === 'score';
   const prompt = new PredictView({
     question: question(kind, token, inputs().tokens.length),
@@ -24,6 +25,8 @@ function rowPrompt({ kind, i, token, inputs, explain, plain, skip, onReveal }) {
       return judgeRow(kind, text, { d: explain(), tokens, q: rowsOf(Q)[i], keys: rowsOf(K), plain: score ? null : plain() });
     },
     skip,
+    // Where nothing else narrates the reveal, the verdict line says the row that appeared.
+    skipMessage: announceSkip ? () => `The ${score ? 'scores' : 'weights'} of "${token}": ${vector(explain()[score ? 'scores' : 'weights'].data, score ? 2 : 4)}.` : undefined,
     onReveal,
     printAnswer: () => vector(explain()[score ? 'scores' : 'weights'].data, score ? 2 : 4),
   });

@@ -84,10 +84,12 @@ class SoftmaxDemo extends LabElement {
     const safe = Array.from(this.lab.softmax(values).data);
     const inputs = Array.from(d.masked.data);
     const row = (label, cells) => h('tr', {}, h('th', { scope: 'row' }, label), cells.map((c) => h('td', {}, c)));
+    // The inputs head their columns: a reader moving down a column hears which x each number belongs to.
+    const header = (label, cells) => h('tr', {}, h('th', { scope: 'row' }, label), cells.map((c) => h('th', { scope: 'col' }, c)));
     this.table.hidden = false;
     this.table.replaceChildren(h('caption', { class: 'al-sr' }, 'Softmax computed two ways'),
       h('tbody', {},
-        row('input x', inputs.map((x) => num(x, 4))),
+        header('input x', inputs.map((x) => num(x, 4))),
         row('naive: e^x (float32)', Array.from(d.expRaw.data, (x) => num(x, 4))),
         row('naive: sum (float32)', [num(d.sumRaw, 4)]),
         row('naive: e^x / sum', Array.from(d.naiveWeights.data, (x) => fixed(x, 4))),

@@ -2,7 +2,7 @@
 // <attention-stepper>: pick a query token and walk the four operations, forward and back,
 // with buttons or arrow keys. Every number comes from the engine's explainRow.
 
-const { h, scrollBox, uid } = require('./dom.js');
+const { h, scrollBox, uid, setText } = require('./dom.js');
 const { LabElement, urlState } = require('./base.js');
 const { formula } = require('./formulas.js');
 const { resolveInputs, authorOptions } = require('./inputs.js');
@@ -37,7 +37,9 @@ class AttentionStepper extends LabElement {
     this.stepTitle = h('h3', { 'aria-live': 'polite' });
     this.formulaBox = h('p', { class: 'al-formula-line' });
     this.panel = h('div', { class: 'al-panel', part: 'table' });
-    this.derivation = h('p', { class: 'al-derivation', 'aria-live': 'polite' });
+    // Not live: the number a reader focuses has the same working in its name, and the hint
+    // that comes back with every step would be said again on each one.
+    this.derivation = h('p', { class: 'al-derivation' });
     this.narration = h('p', { class: 'al-narration', part: 'narration', 'aria-live': 'polite' });
     // predict="flies": the reader types that row's scores, then its weights, before seeing them.
     this.predictToken = this.attr('predict', '');
@@ -154,7 +156,7 @@ class AttentionStepper extends LabElement {
     Array.from(this.stepList.children).forEach((li, j) => {
       if (j === this.step) li.setAttribute('aria-current', 'step'); else li.removeAttribute('aria-current');
     });
-    this.stepTitle.textContent = `Step ${this.step + 1} of ${STEPS.length}: ${step.title}`;
+    setText(this.stepTitle, `Step ${this.step + 1} of ${STEPS.length}: ${step.title}`);
     this.formulaBox.replaceChildren(formula(step.formula, ACTIVE_TERMS[step.id]));
     this.showDerivation(null);
 
@@ -180,9 +182,9 @@ class AttentionStepper extends LabElement {
     // says which step they belong to.
     const from = waiting ? STEPS.findIndex((s) => s.id === asked.kind) : -1;
     const what = waiting && `the ${asked.kind === 'score' ? 'scores' : 'weights'} of "${tokens[i]}"`;
-    this.narration.textContent = !waiting ? step.narrate(ctx)
+    setText(this.narration, !waiting ? step.narrate(ctx)
       : from === this.step ? `Your turn: work out ${what} before the diagram shows them.`
-        : `Your turn first: this step starts from step ${from + 1} (${STEPS[from].title}). Work out ${what} before the diagram shows them.`;
+        : `Your turn first: this step starts from step ${from + 1} (${STEPS[from].title}). Work out ${what} before the diagram shows them.`);
     this.panel.replaceChildren(waiting ? '' : this[`panel_${step.id}`](d, ctx, rowOf, X));
     if (focusKey) this.refocus(focusKey);
     if (save) this.saveState();

@@ -41,9 +41,10 @@ class AttentionWorkedExample extends LabElement {
     });
     this.edited = new Set();
     this.tryButton = h('button', { type: 'button', class: 'al-primary', onclick: () => this.guard(() => this.onEdit(true)) }, 'Try this query');
-    this.practiceButton = h('button', { type: 'button', onclick: () => this.guard(() => this.startPractice(PRACTICE_QUERY)) },
+    this.practiceButton = h('button', { type: 'button', onclick: () => this.guard(() => this.startPractice(PRACTICE_QUERY, true)) },
       `Practice query q = [${PRACTICE_QUERY.join(', ')}]`);
     this.editMessage = h('p', { class: 'al-edit-message', 'aria-live': 'polite' });
+    this.announcer = h('p', { class: 'al-sr', 'aria-live': 'polite' });
     this.table = h('table', { class: 'al-table', part: 'table' });
     this.why = h('p', { class: 'al-why' });
     this.outputBox = h('p', { class: 'al-output-line' });
@@ -69,7 +70,7 @@ class AttentionWorkedExample extends LabElement {
         // One group, so that a narrow box wraps before the vector, never inside it.
         h('span', { class: 'al-vector' }, h('span', {}, 'query q = ['), this.qInputs[0], h('span', {}, ','), this.qInputs[1], h('span', {}, ']')),
         this.tryButton, this.practiceButton),
-      this.editMessage,
+      this.editMessage, this.announcer,
       scrollBox('Numbers', this.table), this.copyPrompt.root, this.practicePrompt.root, this.why, this.outputBox);
     this.render();
     this.restore(this.readState());
@@ -133,10 +134,14 @@ class AttentionWorkedExample extends LabElement {
       this.editMessage.textContent = 'Change the other box too, or press "Try this query", to start a practice round.';
       return;
     }
-    this.startPractice(q);
+    this.startPractice(q, true);
   }
 
-  startPractice(q) {
+  /**
+   * announce: the reader started the round (not a shared link on load). Focus stays where it
+   * was, so a screen reader hears of the new question from the live line instead.
+   */
+  startPractice(q, announce = false) {
     this.qInputs.forEach((input, c) => { input.value = String(q[c]); });
     this.edited.clear();
     this.editMessage.textContent = '';
@@ -147,6 +152,9 @@ class AttentionWorkedExample extends LabElement {
     this.practicePrompt.root.hidden = false;
     this.practicePrompt.reset();
     this.render();
+    // Written even when the words repeat: each round started is news.
+    this.announcer.textContent = announce ? `Practice round for q = [${q.join(', ')}]: the numbers below are hidden until you answer. `
+      + `Predict first: ${this.practicePrompt.questionText.textContent}` : '';
     this.saveState({ q: this.q.join(',') });
   }
 
