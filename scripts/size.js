@@ -57,7 +57,11 @@ const root = path.resolve(__dirname, '..');
 // key the masked colour only when a cell is masked, phone fixes of the worked example's query
 // and the KV cache menu, tokens marked translate="no" in the stepper): 146745 B (+1110 over
 // 145635), so the budget is 146690 -> 146900.
-const SIZE_BUDGET = { script: 146900, wasm: 67556 };
+// Session 10, then: touch (a tap reads the matrix pictures' cells, the canvas heatmap's focus
+// ring, checkbox targets of 24 px; +394 B) and screen readers (live regions that speak only new
+// words, heading levels that follow the page, announced practice rounds and sweeps; +514 B):
+// 147665 B merged, so the budget is 146900 -> 147800.
+const SIZE_BUDGET = { script: 147800, wasm: 67556 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {
