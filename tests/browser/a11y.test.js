@@ -222,3 +222,26 @@ test('showing the heatmap\'s asked row without guessing says the row\'s weights,
   assert.deepEqual(problems, []);
   await close();
 });
+
+test('a lesson\'s landmarks are the page\'s own: the widgets\' scroll boxes are named, focusable groups, not regions', async () => {
+  const { page, problems, close } = await open('lesson-2.html');
+  // Every scroll box built so far: named, a group, and reachable by Tab so a keyboard can scroll a wide table.
+  const boxes = await page.evaluate(() => Array.from(document.querySelectorAll('*')).filter((e) => e.shadowRoot)
+    .flatMap((e) => Array.from(e.shadowRoot.querySelectorAll('.al-scroll[aria-label]'), (b) => `${b.getAttribute('role')} ${b.tabIndex} ${b.getAttribute('aria-label')}`)));
+  assert.ok(boxes.length >= 3, `scroll boxes: ${boxes.length}`);
+  for (const b of boxes) assert.match(b, /^group 0 \S/);
+  // What Chromium tells a screen reader once the worked example's table is drawn.
+  await page.locator('#worked').scrollIntoViewIfNeeded();
+  const cdp = await page.context().newCDPSession(page);
+  const roles = async () => (await cdp.send('Accessibility.getFullAXTree')).nodes.filter((n) => !n.ignored && n.role && n.name)
+    .map((n) => `${n.role.value}:${n.name.value}`);
+  let seen = [];
+  for (let i = 0; i < 50 && !seen.includes('group:Numbers'); i++) {
+    await page.waitForTimeout(100);
+    seen = await roles();
+  }
+  assert.ok(seen.includes('group:Numbers'), 'the drawn table\'s scroll box is a group named Numbers');
+  assert.ok(!seen.includes('region:Numbers'), 'and no landmark');
+  assert.deepEqual(problems, []);
+  await close();
+});

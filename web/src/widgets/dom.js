@@ -45,7 +45,9 @@ function mathml(node) {
 
 /** A horizontally scrolling box that keyboard users can scroll too (it takes focus). */
 function scrollBox(label, ...children) {
-  return h('div', { class: 'al-scroll', tabindex: '0', role: 'region', 'aria-label': label }, children);
+  // Focusable, so that a keyboard can scroll it, and named; a group, not a region: a lesson has
+  // many such boxes, and landmarks named "Numbers" five times over would crowd the page's own.
+  return h('div', { class: 'al-scroll', tabindex: '0', role: 'group', 'aria-label': label }, children);
 }
 
 /**
