@@ -19,6 +19,7 @@
 #include "cost.hpp"
 #include "mistakes.hpp"
 #include "staging.hpp"
+#include "trainer.hpp"
 
 namespace attnlab::bindings {
 
@@ -210,6 +211,7 @@ EMSCRIPTEN_BINDINGS(attnlab) {
     emscripten::function("maxElements", &max_elements);
     register_cost();
     register_mistakes();
+    register_trainer();
     object_functions<staging>("Staging")
         .method<&staging::scratch_address>("scratchAddress")
         .method<&staging::memory_view>("memoryView")

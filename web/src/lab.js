@@ -27,6 +27,21 @@ function exampleResult(raw) {
 }
 
 /**
+ * Training's functions (trainer.js), loaded by the first call that needs them: most pages
+ * never train, and each module loaded adds to the engine's start-up.
+ */
+function lazyTrainerApi(load) {
+  let api = null;
+  const get = () => api || (api = load());
+  return {
+    createTrainer: (options) => get().createTrainer(options),
+    loadTrainer: (weights, extra) => get().loadTrainer(weights, extra),
+    attentionBackward: (Q, K, V, dOutput, options) => get().attentionBackward(Q, K, V, dOutput, options),
+    get TRAINER_DEFAULTS() { return get().TRAINER_DEFAULTS; },
+  };
+}
+
+/**
  * Builds the API object around a loaded engine module.
  * @param core the instantiated embind module (createAttentionLabCore())
  */
@@ -200,6 +215,7 @@ function createLab(core) {
     },
 
     ...costApi(core, { input, ctx, unwrap }),
+    ...lazyTrainerApi(() => require('./trainer.js').trainerApi(core, { input, ctx })),
 
     mistake: mistakes.mistake,
     /** Every mistake: [{ name, title, symptom, fix }], in teaching order (read on first use). */

@@ -2,11 +2,15 @@
 /// @file attnlab.hpp
 /// @brief Everything the library offers, in one include.
 
+#include "attnlab/adam.hpp"
 #include "attnlab/attention.hpp"
+#include "attnlab/attention_backward.hpp"
 #include "attnlab/cost.hpp"
 #include "attnlab/errors.hpp"
 #include "attnlab/examples.hpp"
 #include "attnlab/explain.hpp"
+#include "attnlab/grad.hpp"
+#include "attnlab/head_scores.hpp"
 #include "attnlab/kv_cache.hpp"
 #include "attnlab/mask.hpp"
 #include "attnlab/mistakes.hpp"
@@ -16,4 +20,7 @@
 #include "attnlab/softmax.hpp"
 #include "attnlab/stats.hpp"
 #include "attnlab/tensor.hpp"
+#include "attnlab/tasks.hpp"
 #include "attnlab/tiled.hpp"
+#include "attnlab/trainer.hpp"
+#include "attnlab/transformer.hpp"

@@ -1,0 +1,279 @@
+// embind layer for training: converts specs and token lists, calls the core, converts back.
+// web/src/trainer.js checks JavaScript types and structure and hands over plain objects it
+// built: sizes and numbers as doubles (checked here by to_size before narrowing), token lists
+// as Float64Arrays (checked by to_token), names as strings it already matched.
+
+#include "trainer.hpp"
+
+#include <memory>
+#include <string>
+
+#include <emscripten/bind.h>
+
+#include "attnlab/attention_backward.hpp"
+#include "attnlab/errors.hpp"
+#include "attnlab/trainer.hpp"
+#include "convert.hpp"
+#include "object_functions.hpp"
+
+namespace attnlab::bindings {
+
+namespace {
+
+const char* const create_fn = "createTrainer";
+
+bool given(const val& v) { return !v.isUndefined() && !v.isNull(); }
+
+std::size_t size_field(const val& spec, const char* name, std::size_t fallback, const char* fn) {
+    const val v = spec[name];
+    return given(v) ? to_size(v.as<double>(), fn, name) : fallback;
+}
+
+// A Float64Array's numbers, copied in with one set().
+std::vector<double> doubles(const val& array) {
+    std::vector<double> out(array["length"].as<std::size_t>());
+    if (!out.empty()) val(emscripten::typed_memory_view(out.size(), out.data())).call<void>("set", array);
+    return out;
+}
+
+task_kind task_of(const std::string& name) {
+    for (task_kind k : {task_kind::induction, task_kind::copy, task_kind::reverse, task_kind::sort,
+                        task_kind::sequences, task_kind::text}) {
+        if (name == task_name(k)) return k;
+    }
+    throw std::logic_error("createTrainer: internal error (task)");
+}
+
+// spec: the options web/src/trainer.js read; absent ones keep trainer_options' defaults.
+trainer_options to_trainer_options(const val& spec, const char* fn) {
+    trainer_options o;
+    transformer_config& m = o.model;
+    m.vocab = size_field(spec, "vocab", m.vocab, fn);
+    m.seq_len = size_field(spec, "seqLen", m.seq_len, fn);
+    m.layers = size_field(spec, "layers", m.layers, fn);
+    m.heads = size_field(spec, "heads", m.heads, fn);
+    m.d_model = size_field(spec, "dModel", m.d_model, fn);
+    m.mlp = size_field(spec, "mlp", m.mlp, fn);
+    if (given(spec["activation"])) {
+        m.act = spec["activation"].as<std::string>() == "relu" ? grad::activation::relu : grad::activation::gelu;
+    }
+    if (given(spec["layerNorm"])) m.layer_norm = spec["layerNorm"].as<bool>();
+    o.batch = size_field(spec, "batch", o.batch, fn);
+    if (given(spec["lr"])) o.optimiser.lr = spec["lr"].as<double>();
+    if (given(spec["weightDecay"])) o.optimiser.weight_decay = spec["weightDecay"].as<double>();
+    if (given(spec["seed"])) o.seed = spec["seed"].as<double>();
+    if (given(spec["task"])) o.task.kind = task_of(spec["task"].as<std::string>());
+    o.task.score_from = size_field(spec, "scoreFrom", 0, fn);
+    // Token ids are checked against the vocabulary once the model's sizes are (in the trainer);
+    // here only whether each is a whole number that an int32 holds, with the same message.
+    const std::size_t vocab_for_ids = m.vocab > 0 && m.vocab <= max_vocab ? m.vocab : max_vocab;
+    if (given(spec["sequences"])) {
+        const std::vector<double> lengths = doubles(spec["sequences"]["lengths"]);
+        const std::vector<double> ids = doubles(spec["sequences"]["tokens"]);
+        std::size_t at = 0;
+        for (std::size_t i = 0; i < lengths.size(); ++i) {
+            std::vector<std::int32_t> seq;
+            const std::size_t len = static_cast<std::size_t>(lengths[i]);  // counted by trainer.js
+            for (std::size_t j = 0; j < len; ++j, ++at) {
+                seq.push_back(to_token(ids[at], vocab_for_ids, fn, (error_text("sequences[") << i << "][" << j << "]").str()));
+            }
+            o.task.sequences.push_back(std::move(seq));
+        }
+    }
+    if (given(spec["text"])) {
+        const std::vector<double> ids = doubles(spec["text"]);
+        o.task.stream.reserve(ids.size());
+        for (std::size_t i = 0; i < ids.size(); ++i) {
+            o.task.stream.push_back(to_token(ids[i], vocab_for_ids, fn, (error_text("text[") << i << "]").str()));
+        }
+    }
+    return o;
+}
+
+val options_js(const trainer_options& o) {
+    val out = val::object();
+    const transformer_config& m = o.model;
+    out.set("task", std::string(task_name(o.task.kind)));
+    out.set("vocab", static_cast<double>(m.vocab));
+    out.set("seqLen", static_cast<double>(m.seq_len));
+    out.set("layers", static_cast<double>(m.layers));
+    out.set("heads", static_cast<double>(m.heads));
+    out.set("dModel", static_cast<double>(m.d_model));
+    out.set("mlp", static_cast<double>(m.mlp));
+    out.set("activation", std::string(m.act == grad::activation::relu ? "relu" : "gelu"));
+    out.set("layerNorm", m.layer_norm);
+    out.set("batch", static_cast<double>(o.batch));
+    out.set("lr", o.optimiser.lr);
+    out.set("weightDecay", o.optimiser.weight_decay);
+    out.set("seed", o.seed);
+    out.set("scoreFrom", static_cast<double>(o.task.score_from));
+    return out;
+}
+
+class trainer_handle {
+public:
+    val configure(const val& spec) {
+        return guarded(create_fn, [&] {
+            trainer_.reset();
+            trainer_ = std::make_unique<trainer>(to_trainer_options(spec, create_fn), create_fn);
+            return val::object();
+        });
+    }
+
+    val step(double count) {
+        const char* fn = "Trainer.step";
+        return guarded(fn, [&] {
+            const std::size_t n = to_size(count, fn, "count");
+            // a count the trainer refuses is refused before this buffer is sized by it
+            if (n < 1 || n > 100000) trainer_->step(n, nullptr, fn);
+            std::vector<double> losses(n);
+            const std::size_t before = trainer_->steps();
+            const step_result r = trainer_->step(n, losses.data(), fn);
+            val out = val::object();
+            out.set("step", static_cast<double>(r.step));
+            out.set("loss", r.loss);
+            out.set("diverged", r.diverged);
+            // the losses of the updates made: all n, or those before the loss that diverged
+            out.set("losses", val::global("Float64Array").new_(emscripten::typed_memory_view(r.step - before, losses.data())));
+            return out;
+        });
+    }
+
+    val evaluate() {
+        return guarded("Trainer.evaluate", [&] {
+            const evaluation e = trainer_->evaluate();
+            val out = val::object();
+            out.set("loss", e.loss);
+            out.set("accuracy", e.accuracy);
+            return out;
+        });
+    }
+
+    val attention(const val& tokens) {
+        const char* fn = "Trainer.attention";
+        return guarded(fn, [&] {
+            const transformer_config& c = trainer_->options().model;
+            const std::vector<double> ids = doubles(tokens);
+            std::vector<std::int32_t> t(ids.size());
+            for (std::size_t i = 0; i < ids.size(); ++i) t[i] = to_token(ids[i], c.vocab, fn, (error_text("tokens[") << i << "]").str());
+            const std::size_t n = t.size();
+            tensor p = empty({c.layers, c.heads, n, n});
+            trainer_->attention(t.data(), n, p.data(), fn);
+            return to_js(p);
+        });
+    }
+
+    val head_scores() {
+        return guarded("Trainer.headScores", [&] {
+            val out = val::array();
+            const std::vector<head_report> all = trainer_->head_scores();
+            for (std::size_t i = 0; i < all.size(); ++i) {
+                val h = val::object();
+                h.set("layer", static_cast<double>(all[i].layer));
+                h.set("head", static_cast<double>(all[i].head));
+                h.set("previousToken", all[i].previous_token);
+                h.set("induction", all[i].induction);
+                out.set(i, h);
+            }
+            return out;
+        });
+    }
+
+    // What the JS object keeps: resolved options, the example, the plan, the parameter layout.
+    val describe() const {
+        val out = val::object();
+        out.set("options", options_js(trainer_->options()));
+        const std::vector<std::int32_t> ex = trainer_->example();
+        val example = val::array();
+        for (std::size_t i = 0; i < ex.size(); ++i) example.set(i, ex[i]);
+        out.set("example", example);
+        const memory_plan& p = trainer_->model().plan();
+        val plan = val::object();
+        plan.set("parameters", static_cast<double>(p.parameters));
+        plan.set("activations", static_cast<double>(p.activations));
+        plan.set("scratch", static_cast<double>(p.scratch));
+        plan.set("bytes", 4.0 * static_cast<double>(p.total()));
+        out.set("plan", plan);
+        val layout = val::array();
+        const auto& params = trainer_->model().parameters();
+        for (std::size_t i = 0; i < params.size(); ++i) {
+            val entry = val::object();
+            entry.set("name", params[i].name);
+            entry.set("shape", shape_to_js(params[i].shape));
+            layout.set(i, entry);
+        }
+        out.set("parameters", layout);
+        out.set("divergenceLimit", trainer_->divergence_limit());
+        return out;
+    }
+
+    double steps() const { return static_cast<double>(trainer_->steps()); }
+    bool diverged() const { return trainer_->diverged(); }
+    double diverged_at() const { return static_cast<double>(trainer_->diverged_at()); }
+    double diverged_loss() const { return trainer_->diverged_loss(); }
+
+    // Every weight in parameters() order, as a JS-owned Float32Array.
+    val weights() const {
+        const transformer& m = trainer_->model();
+        return val::global("Float32Array").new_(emscripten::typed_memory_view(m.param_count(), m.params()));
+    }
+
+    // data: a Float32Array of every weight in parameters() order (web/src/trainer.js matched
+    // the names and shapes of the file against parameters()).
+    val set_weights(const val& data) {
+        const char* fn = "loadTrainer";
+        return guarded(fn, [&] {
+            std::vector<float> w(data["length"].as<std::size_t>());
+            if (!w.empty()) val(emscripten::typed_memory_view(w.size(), w.data())).call<void>("set", data);
+            trainer_->set_weights(w.data(), w.size(), fn);
+            return val::object();
+        });
+    }
+
+    void release() { trainer_.reset(); }
+
+private:
+    std::unique_ptr<trainer> trainer_;
+};
+
+// spec: { Q, K, V, dOutput, causal?, validLens?, mask?, window?, scale?, scaling?, temperature? }
+val attention_backward_js(const val& spec) {
+    const char* fn = "attentionBackward";
+    return guarded(fn, [&] {
+        const attention_gradients g =
+            attention_backward(to_tensor(spec["Q"], fn, "Q"), to_tensor(spec["K"], fn, "K"), to_tensor(spec["V"], fn, "V"),
+                               to_tensor(spec["dOutput"], fn, "dOutput"), to_attention_options(spec["options"], fn), fn);
+        val out = val::object();
+        out.set("dQ", to_js(g.dq));
+        out.set("dK", to_js(g.dk));
+        out.set("dV", to_js(g.dv));
+        out.set("dS", to_js(g.ds));
+        out.set("scale", g.scale);
+        return out;
+    });
+}
+
+val trainer_defaults() { return options_js(trainer_options{}); }
+
+}  // namespace
+
+void register_trainer() {
+    emscripten::function("attentionBackward", &attention_backward_js);
+    emscripten::function("trainerDefaults", &trainer_defaults);
+    object_functions<trainer_handle>("Trainer")
+        .method<&trainer_handle::configure>("configure")
+        .method<&trainer_handle::step>("step")
+        .method<&trainer_handle::evaluate>("evaluate")
+        .method<&trainer_handle::attention>("attention")
+        .method<&trainer_handle::head_scores>("headScores")
+        .method<&trainer_handle::describe>("describe")
+        .method<&trainer_handle::steps>("steps")
+        .method<&trainer_handle::diverged>("diverged")
+        .method<&trainer_handle::diverged_at>("divergedAt")
+        .method<&trainer_handle::diverged_loss>("divergedLoss")
+        .method<&trainer_handle::weights>("weights")
+        .method<&trainer_handle::set_weights>("setWeights")
+        .method<&trainer_handle::release>("release");
+}
+
+}  // namespace attnlab::bindings

@@ -1,0 +1,216 @@
+#include "attnlab/grad.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "attnlab/kernels.hpp"
+
+namespace attnlab::grad {
+
+using kernels::matmul_packed;
+using kernels::pack_b;
+using kernels::pack_bt;
+using kernels::packed_size;
+
+std::size_t linear_scratch(std::size_t rows, std::size_t in, std::size_t out) {
+    return std::max({packed_size(in, out), packed_size(out, in), in * rows + packed_size(rows, out)});
+}
+
+void linear(const float* x, const float* w, const float* b, float* y, std::size_t rows, std::size_t in,
+            std::size_t out, float* scratch) {
+    pack_b(w, in, out, scratch);
+    matmul_packed(x, scratch, y, rows, in, out);  // y: [rows, out]
+    if (!b) return;
+    for (std::size_t r = 0; r < rows; ++r) {
+        float* yr = y + r * out;
+        for (std::size_t c = 0; c < out; ++c) yr[c] += b[c];
+    }
+}
+
+void linear_backward(const float* x, const float* w, const float* dy, float* dx, float* dw, float* db,
+                     std::size_t rows, std::size_t in, std::size_t out, float* scratch) {
+    if (dx) {
+        // dx [rows, in] = dy [rows, out] w^T [out, in]
+        pack_bt(w, in, out, scratch);
+        matmul_packed(dy, scratch, dx, rows, out, in);
+    }
+    // dw [in, out] = x^T [in, rows] dy [rows, out]
+    float* xt = scratch;
+    float* packed = scratch + in * rows;
+    kernels::transpose(x, xt, rows, in);
+    pack_b(dy, rows, out, packed);
+    matmul_packed(xt, packed, dw, in, rows, out);
+    if (!db) return;
+    std::fill(db, db + out, 0.0f);
+    for (std::size_t r = 0; r < rows; ++r) {
+        const float* dyr = dy + r * out;
+        for (std::size_t c = 0; c < out; ++c) db[c] += dyr[c];
+    }
+}
+
+std::size_t attention_scratch(std::size_t m, std::size_t n, std::size_t d_k, std::size_t d_v) {
+    const std::size_t packs = std::max({packed_size(d_k, n), packed_size(n, d_v), packed_size(m, d_v),
+                                        packed_size(d_v, n), packed_size(n, d_k), packed_size(m, d_k)});
+    return m * n + packs;
+}
+
+void causal_attention(const float* q, const float* k, const float* v, float* p, float* o, std::size_t n,
+                      std::size_t d, std::size_t d_v, float scale, float* scratch) {
+    // pass 1: scores [n, n] = q k^T, into p
+    pack_bt(k, n, d, scratch);
+    matmul_packed(q, scratch, p, n, d, n);
+    // pass 2: row i keeps keys 0..i, scaled, and softmaxes them; the rest is 0
+    for (std::size_t i = 0; i < n; ++i) {
+        float* row = p + i * n;
+        kernels::scale(row, row, i + 1, scale);
+        kernels::softmax_row(row, row, i + 1);
+        std::fill(row + i + 1, row + n, 0.0f);
+    }
+    // pass 3: o [n, d_v] = p v
+    pack_b(v, n, d_v, scratch);
+    matmul_packed(p, scratch, o, n, n, d_v);
+}
+
+void attention_backward(const float* p, const float* q, const float* k, const float* v, const float* o,
+                        const float* d_o, std::size_t m, std::size_t n, std::size_t d_k, std::size_t d_v,
+                        float scale, float* dq, float* dk, float* dv, float* ds, float* scratch) {
+    float* t = scratch;                // a transposed [n, m] matrix
+    float* packed = scratch + m * n;   // one packed operand at a time
+    // dv [n, d_v] = p^T [n, m] d_o [m, d_v]
+    kernels::transpose(p, t, m, n);
+    pack_b(d_o, m, d_v, packed);
+    matmul_packed(t, packed, dv, n, m, d_v);
+    // dp [m, n] = d_o [m, d_v] v^T [d_v, n], into ds
+    pack_bt(v, n, d_v, packed);
+    matmul_packed(d_o, packed, ds, m, d_v, n);
+    // ds = p (dp - D), D_i = rowsum(d_o o)_i: the softmax's backward, row by row. A masked
+    // weight is 0, so its ds is exactly 0.
+    for (std::size_t i = 0; i < m; ++i) {
+        const float* oi = o + i * d_v;
+        const float* gi = d_o + i * d_v;
+        float dot = 0.0f;
+        for (std::size_t c = 0; c < d_v; ++c) dot += gi[c] * oi[c];
+        const float* pi = p + i * n;
+        float* si = ds + i * n;
+        for (std::size_t j = 0; j < n; ++j) si[j] = pi[j] * (si[j] - dot);
+    }
+    // dq [m, d_k] = scale ds [m, n] k [n, d_k]
+    pack_b(k, n, d_k, packed);
+    matmul_packed(ds, packed, dq, m, n, d_k);
+    kernels::scale(dq, dq, m * d_k, scale);
+    // dk [n, d_k] = scale ds^T [n, m] q [m, d_k]
+    kernels::transpose(ds, t, m, n);
+    pack_b(q, m, d_k, packed);
+    matmul_packed(t, packed, dk, n, m, d_k);
+    kernels::scale(dk, dk, n * d_k, scale);
+}
+
+namespace {
+constexpr float layer_norm_eps = 1e-5f;
+}
+
+void layer_norm(const float* x, const float* gain, const float* bias, float* y, float* stats, std::size_t rows,
+                std::size_t d) {
+    for (std::size_t r = 0; r < rows; ++r) {
+        const float* xr = x + r * d;
+        float* yr = y + r * d;
+        float mean = 0.0f;
+        for (std::size_t c = 0; c < d; ++c) mean += xr[c];
+        mean /= static_cast<float>(d);
+        float var = 0.0f;
+        for (std::size_t c = 0; c < d; ++c) var += (xr[c] - mean) * (xr[c] - mean);
+        var /= static_cast<float>(d);
+        const float rstd = 1.0f / std::sqrt(var + layer_norm_eps);
+        for (std::size_t c = 0; c < d; ++c) yr[c] = (xr[c] - mean) * rstd * gain[c] + bias[c];
+        stats[2 * r] = mean;
+        stats[2 * r + 1] = rstd;
+    }
+}
+
+void layer_norm_backward(const float* x, const float* gain, const float* stats, const float* dy, float* dx,
+                         float* dgain, float* dbias, std::size_t rows, std::size_t d) {
+    std::fill(dgain, dgain + d, 0.0f);
+    std::fill(dbias, dbias + d, 0.0f);
+    for (std::size_t r = 0; r < rows; ++r) {
+        const float* xr = x + r * d;
+        const float* gr = dy + r * d;
+        float* dxr = dx + r * d;
+        const float mean = stats[2 * r], rstd = stats[2 * r + 1];
+        // with xhat = (x - mean) rstd and g = dy gain:
+        // dx = rstd (g - mean(g) - xhat mean(g xhat))
+        float mean_g = 0.0f, mean_gx = 0.0f;
+        for (std::size_t c = 0; c < d; ++c) {
+            const float xhat = (xr[c] - mean) * rstd;
+            const float g = gr[c] * gain[c];
+            mean_g += g;
+            mean_gx += g * xhat;
+            dgain[c] += gr[c] * xhat;
+            dbias[c] += gr[c];
+        }
+        mean_g /= static_cast<float>(d);
+        mean_gx /= static_cast<float>(d);
+        for (std::size_t c = 0; c < d; ++c) {
+            const float xhat = (xr[c] - mean) * rstd;
+            dxr[c] = rstd * (gr[c] * gain[c] - mean_g - xhat * mean_gx);
+        }
+    }
+}
+
+namespace {
+constexpr float gelu_c = 0.7978845608028654f;  // sqrt(2 / pi)
+constexpr float gelu_a = 0.044715f;
+}  // namespace
+
+void activate(activation f, const float* x, float* y, std::size_t n) {
+    if (f == activation::relu) {
+        for (std::size_t i = 0; i < n; ++i) y[i] = x[i] > 0.0f ? x[i] : 0.0f;
+        return;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        const float u = x[i];
+        y[i] = 0.5f * u * (1.0f + std::tanh(gelu_c * (u + gelu_a * u * u * u)));
+    }
+}
+
+void activate_backward(activation f, const float* x, const float* dy, float* dx, std::size_t n) {
+    if (f == activation::relu) {
+        for (std::size_t i = 0; i < n; ++i) dx[i] = x[i] > 0.0f ? dy[i] : 0.0f;
+        return;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        const float u = x[i];
+        const float th = std::tanh(gelu_c * (u + gelu_a * u * u * u));
+        const float dth = (1.0f - th * th) * gelu_c * (1.0f + 3.0f * gelu_a * u * u);
+        dx[i] = dy[i] * (0.5f * (1.0f + th) + 0.5f * u * dth);
+    }
+}
+
+cross_entropy_totals softmax_cross_entropy(const float* logits, const std::int32_t* targets,
+                                           const std::uint8_t* scored, std::size_t rows, std::size_t vocab,
+                                           float grad_scale, float* dlogits) {
+    cross_entropy_totals totals;
+    for (std::size_t r = 0; r < rows; ++r) {
+        const float* z = logits + r * vocab;
+        float* g = dlogits + r * vocab;
+        if (!scored[r]) {
+            std::fill(g, g + vocab, 0.0f);
+            continue;
+        }
+        const std::size_t target = static_cast<std::size_t>(targets[r]);
+        std::size_t best = 0;
+        for (std::size_t c = 1; c < vocab; ++c) best = z[c] > z[best] ? c : best;
+        // log-sum-exp with the row maximum subtracted, so large logits cannot overflow
+        const float mx = z[best];
+        const float sum = kernels::exp_shifted_sum(z, g, vocab, mx);  // g = exp(z - max)
+        totals.loss += std::log(static_cast<double>(sum)) + mx - z[target];
+        ++totals.scored;
+        if (best == target) ++totals.correct;
+        const float k = grad_scale / sum;
+        for (std::size_t c = 0; c < vocab; ++c) g[c] *= k;
+        g[target] -= grad_scale;
+    }
+    return totals;
+}
+
+}  // namespace attnlab::grad

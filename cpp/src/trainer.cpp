@@ -1,0 +1,178 @@
+#include "attnlab/trainer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "attnlab/errors.hpp"
+#include "attnlab/kernels.hpp"
+
+namespace attnlab {
+
+namespace {
+
+// Fixed streams: the evaluation set and the probe are the same whatever the seed.
+constexpr std::uint64_t eval_stream_seed = 0x6576616C2D736574ull;   // "eval-set"
+constexpr std::uint64_t probe_stream_seed = 0x70726F62652D3031ull;  // "probe-01"
+constexpr std::size_t max_steps_per_call = 100000;
+
+const trainer_options& checked(const trainer_options& o, const std::string& fn) {
+    const double lr = o.optimiser.lr, wd = o.optimiser.weight_decay;
+    if (!(lr > 0 && lr <= 100)) {
+        fail(error_text(fn) << ": lr = " << lr << "; expected a learning rate above 0 and at most 100");
+    }
+    if (!(wd >= 0 && wd <= 1)) fail(error_text(fn) << ": weightDecay = " << wd << "; expected a number from 0 to 1");
+    require_whole(o.seed, 0, 9007199254740991.0, fn, "seed", "2^53 - 1");
+    return o;
+}
+
+}  // namespace
+
+std::uint64_t stream_seed(double seed, std::uint64_t stream) {
+    // splitmix64's finaliser over the seed and the stream's number
+    std::uint64_t z = static_cast<std::uint64_t>(seed) + stream * 0xD1B54A32D192ED03ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+trainer::trainer(const trainer_options& options, const std::string& fn)
+    : options_(checked(options, fn)),
+      model_(options.model, options.batch, fn),
+      task_(options.task, options.model.vocab, options.model.seq_len, fn),
+      optimiser_(model_.param_count()),
+      data_rng_(stream_seed(options.seed, 2)) {
+    model_.initialise(stream_seed(options.seed, 1));
+    normal_generator eval_rng(eval_stream_seed);
+    task_.sample(eval_rng, eval_examples, eval_);
+
+    // The probe: blocks of distinct random tokens, each repeated to fill the context.
+    const std::size_t T = options.model.seq_len, content = task_.content_tokens();
+    const std::size_t block = std::min(content, std::max<std::size_t>(2, T / 3));
+    normal_generator probe_rng(probe_stream_seed);
+    probe_.resize(probe_examples * T);
+    std::vector<std::int32_t> ids(content);
+    for (std::size_t e = 0; e < probe_examples; ++e) {
+        std::iota(ids.begin(), ids.end(), 0);
+        for (std::size_t i = 0; i < block; ++i) {
+            const std::size_t j = i + static_cast<std::size_t>(probe_rng.uniform() * double(content - i)) % (content - i);
+            std::swap(ids[i], ids[j]);
+        }
+        for (std::size_t t = 0; t < T; ++t) probe_[e * T + t] = ids[t % block];
+    }
+    if (task_.kind() == task_kind::induction) {
+        example_.assign(probe_.begin(), probe_.begin() + T);
+    } else {
+        std::vector<std::int32_t> s(T + 1);
+        std::vector<std::uint8_t> scored(T);
+        normal_generator example_rng(probe_stream_seed);
+        task_.example(example_rng, s.data(), scored.data());
+        example_.assign(s.begin(), s.begin() + T);
+    }
+}
+
+double trainer::divergence_limit() const { return 10.0 + 3.0 * std::log(static_cast<double>(options_.model.vocab)); }
+
+step_result trainer::step(std::size_t count, double* losses, const std::string& fn) {
+    if (count < 1 || count > max_steps_per_call) {
+        fail(error_text(fn) << ": count = " << count << "; expected a whole number from 1 to " << max_steps_per_call);
+    }
+    if (diverged_) {
+        fail(error_text(fn) << ": the run diverged at step " << diverged_at_ << " (loss " << diverged_loss_
+            << "); expected a new run: reset, or a smaller lr");
+    }
+    step_result r;
+    for (std::size_t i = 0; i < count; ++i) {
+        task_.sample(data_rng_, options_.batch, batch_);
+        model_.forward(batch_.tokens.data(), batch_.batch, batch_.n);
+        const grad::cross_entropy_totals totals = model_.loss(batch_.targets.data(), batch_.scored.data());
+        const double loss = totals.loss / static_cast<double>(totals.scored);
+        model_.backward();
+        if (!std::isfinite(loss) || loss > divergence_limit() ||
+            !kernels::all_finite(model_.grads(), model_.param_count())) {
+            diverged_ = true;
+            diverged_at_ = optimiser_.updates() + 1;
+            diverged_loss_ = loss;
+            r.diverged = true;
+            r.loss = loss;
+            break;
+        }
+        optimiser_.update(model_.params(), model_.grads(), model_.parameters(), options_.optimiser);
+        r.loss = loss;
+        if (losses) losses[i] = loss;
+    }
+    r.step = optimiser_.updates();
+    return r;
+}
+
+evaluation trainer::evaluate() {
+    grad::cross_entropy_totals sum;
+    const std::size_t T = eval_.n, cap = model_.batch_capacity();
+    for (std::size_t b0 = 0; b0 < eval_.batch; b0 += cap) {
+        const std::size_t b = std::min(cap, eval_.batch - b0);
+        model_.forward(eval_.tokens.data() + b0 * T, b, T);
+        const grad::cross_entropy_totals t = model_.loss(eval_.targets.data() + b0 * T, eval_.scored.data() + b0 * T);
+        sum.loss += t.loss;
+        sum.scored += t.scored;
+        sum.correct += t.correct;
+    }
+    evaluation e;
+    e.scored = sum.scored;
+    e.loss = sum.loss / static_cast<double>(sum.scored);
+    e.accuracy = static_cast<double>(sum.correct) / static_cast<double>(sum.scored);
+    return e;
+}
+
+void trainer::attention(const std::int32_t* tokens, std::size_t n, float* out, const std::string& fn) {
+    const transformer_config& c = options_.model;
+    if (n < 1 || n > c.seq_len) {
+        fail(error_text(fn) << ": tokens has " << n << " entries; expected 1 to " << c.seq_len << " (seqLen)");
+    }
+    for (std::size_t i = 0; i < n; ++i) to_token(tokens[i], c.vocab, fn, (error_text("tokens[") << i << "]").str());
+    model_.forward(tokens, 1, n);
+    const std::size_t per_layer = c.heads * n * n;
+    for (std::size_t l = 0; l < c.layers; ++l) std::copy(model_.weights(l), model_.weights(l) + per_layer, out + l * per_layer);
+}
+
+std::vector<head_report> trainer::head_scores() {
+    const transformer_config& c = options_.model;
+    const std::size_t T = c.seq_len;
+    std::vector<head_score_sums> sums(c.layers * c.heads);
+    for (std::size_t e = 0; e < probe_examples; ++e) {
+        const std::int32_t* tokens = probe_.data() + e * T;
+        model_.forward(tokens, 1, T);
+        for (std::size_t l = 0; l < c.layers; ++l) {
+            for (std::size_t h = 0; h < c.heads; ++h) sums[l * c.heads + h].add_self(model_.weights(l) + h * T * T, T, tokens);
+        }
+    }
+    std::vector<head_report> out;
+    for (std::size_t l = 0; l < c.layers; ++l) {
+        for (std::size_t h = 0; h < c.heads; ++h) {
+            // Both are defined: seqLen >= 2 gives rows i >= 1, and every probe row past the first
+            // block repeats a token.
+            const attnlab::head_scores s = scores_of(sums[l * c.heads + h]);
+            out.push_back(head_report{l, h, s.previous_token.value_or(0), s.prefix_matching.value_or(0)});
+        }
+    }
+    return out;
+}
+
+void trainer::set_weights(const float* data, std::size_t size, const std::string& fn) {
+    if (size != model_.param_count()) {
+        fail(error_text(fn) << ": the weights hold " << size << " numbers; expected " << model_.param_count()
+            << " for this model");
+    }
+    for (std::size_t i = 0; i < size; ++i) {
+        if (!std::isfinite(data[i])) {
+            for (const parameter& p : model_.parameters()) {
+                if (i >= p.offset && i < p.offset + p.size) {
+                    fail(error_text(fn) << ": " << p.name << index_at{p.shape, i - p.offset} << " is " << double(data[i])
+                        << "; expected finite weights");
+                }
+            }
+        }
+    }
+    std::copy(data, data + size, model_.params());
+}
+
+}  // namespace attnlab
