@@ -14,7 +14,7 @@ using kernels::pack_bt;
 using kernels::packed_size;
 
 std::size_t linear_scratch(std::size_t rows, std::size_t in, std::size_t out) {
-    return std::max({packed_size(in, out), packed_size(out, in), in * rows + packed_size(rows, out)});
+    return std::max({packed_size(in, out), packed_size(out, in), packed_size(rows, out)});
 }
 
 void linear(const float* x, const float* w, const float* b, float* y, std::size_t rows, std::size_t in,
@@ -35,12 +35,9 @@ void linear_backward(const float* x, const float* w, const float* dy, float* dx,
         pack_bt(w, in, out, scratch);
         matmul_packed(dy, scratch, dx, rows, out, in);
     }
-    // dw [in, out] = x^T [in, rows] dy [rows, out]
-    float* xt = scratch;
-    float* packed = scratch + in * rows;
-    kernels::transpose(x, xt, rows, in);
-    pack_b(dy, rows, out, packed);
-    matmul_packed(xt, packed, dw, in, rows, out);
+    // dw [in, out] = x^T [in, rows] dy [rows, out], x read in place
+    pack_b(dy, rows, out, scratch);
+    kernels::matmul_packed_at(x, scratch, dw, in, rows, out);
     if (!db) return;
     std::fill(db, db + out, 0.0f);
     for (std::size_t r = 0; r < rows; ++r) {
@@ -50,9 +47,8 @@ void linear_backward(const float* x, const float* w, const float* dy, float* dx,
 }
 
 std::size_t attention_scratch(std::size_t m, std::size_t n, std::size_t d_k, std::size_t d_v) {
-    const std::size_t packs = std::max({packed_size(d_k, n), packed_size(n, d_v), packed_size(m, d_v),
-                                        packed_size(d_v, n), packed_size(n, d_k), packed_size(m, d_k)});
-    return m * n + packs;
+    return std::max({packed_size(d_k, n), packed_size(n, d_v), packed_size(m, d_v), packed_size(d_v, n),
+                     packed_size(n, d_k), packed_size(m, d_k)});
 }
 
 void causal_attention(const float* q, const float* k, const float* v, float* p, float* o, std::size_t n,
@@ -75,12 +71,10 @@ void causal_attention(const float* q, const float* k, const float* v, float* p, 
 void attention_backward(const float* p, const float* q, const float* k, const float* v, const float* o,
                         const float* d_o, std::size_t m, std::size_t n, std::size_t d_k, std::size_t d_v,
                         float scale, float* dq, float* dk, float* dv, float* ds, float* scratch) {
-    float* t = scratch;                // a transposed [n, m] matrix
-    float* packed = scratch + m * n;   // one packed operand at a time
-    // dv [n, d_v] = p^T [n, m] d_o [m, d_v]
-    kernels::transpose(p, t, m, n);
+    float* packed = scratch;  // one packed operand at a time
+    // dv [n, d_v] = p^T [n, m] d_o [m, d_v], p read in place
     pack_b(d_o, m, d_v, packed);
-    matmul_packed(t, packed, dv, n, m, d_v);
+    kernels::matmul_packed_at(p, packed, dv, n, m, d_v);
     // dp [m, n] = d_o [m, d_v] v^T [d_v, n], into ds
     pack_bt(v, n, d_v, packed);
     matmul_packed(d_o, packed, ds, m, d_v, n);
@@ -99,10 +93,9 @@ void attention_backward(const float* p, const float* q, const float* k, const fl
     pack_b(k, n, d_k, packed);
     matmul_packed(ds, packed, dq, m, n, d_k);
     kernels::scale(dq, dq, m * d_k, scale);
-    // dk [n, d_k] = scale ds^T [n, m] q [m, d_k]
-    kernels::transpose(ds, t, m, n);
+    // dk [n, d_k] = scale ds^T [n, m] q [m, d_k], ds read in place
     pack_b(q, m, d_k, packed);
-    matmul_packed(t, packed, dk, n, m, d_k);
+    kernels::matmul_packed_at(ds, packed, dk, n, m, d_k);
     kernels::scale(dk, dk, n * d_k, scale);
 }
 
@@ -160,6 +153,17 @@ void layer_norm_backward(const float* x, const float* gain, const float* stats, 
 namespace {
 constexpr float gelu_c = 0.7978845608028654f;  // sqrt(2 / pi)
 constexpr float gelu_a = 0.044715f;
+
+// GELU's tanh is taken chunk by chunk through a small buffer with kernels::tanh_map, so that
+// both maps vectorise and y (or dx) may be x (or dy) itself.
+constexpr std::size_t gelu_chunk = 256;
+
+// th[j] = tanh(sqrt(2/pi) (u[j] + 0.044715 u[j]^3)) for j < len
+void gelu_tanh(const float* u, float* th, std::size_t len) {
+    for (std::size_t j = 0; j < len; ++j) th[j] = gelu_c * (u[j] + gelu_a * u[j] * u[j] * u[j]);
+    kernels::tanh_map(th, th, len);
+}
+
 }  // namespace
 
 void activate(activation f, const float* x, float* y, std::size_t n) {
@@ -167,9 +171,12 @@ void activate(activation f, const float* x, float* y, std::size_t n) {
         for (std::size_t i = 0; i < n; ++i) y[i] = x[i] > 0.0f ? x[i] : 0.0f;
         return;
     }
-    for (std::size_t i = 0; i < n; ++i) {
-        const float u = x[i];
-        y[i] = 0.5f * u * (1.0f + std::tanh(gelu_c * (u + gelu_a * u * u * u)));
+    float th[gelu_chunk];
+    for (std::size_t i0 = 0; i0 < n; i0 += gelu_chunk) {
+        const std::size_t len = std::min(gelu_chunk, n - i0);
+        const float* u = x + i0;
+        gelu_tanh(u, th, len);
+        for (std::size_t j = 0; j < len; ++j) y[i0 + j] = 0.5f * u[j] * (1.0f + th[j]);
     }
 }
 
@@ -178,11 +185,15 @@ void activate_backward(activation f, const float* x, const float* dy, float* dx,
         for (std::size_t i = 0; i < n; ++i) dx[i] = x[i] > 0.0f ? dy[i] : 0.0f;
         return;
     }
-    for (std::size_t i = 0; i < n; ++i) {
-        const float u = x[i];
-        const float th = std::tanh(gelu_c * (u + gelu_a * u * u * u));
-        const float dth = (1.0f - th * th) * gelu_c * (1.0f + 3.0f * gelu_a * u * u);
-        dx[i] = dy[i] * (0.5f * (1.0f + th) + 0.5f * u * dth);
+    float th[gelu_chunk];
+    for (std::size_t i0 = 0; i0 < n; i0 += gelu_chunk) {
+        const std::size_t len = std::min(gelu_chunk, n - i0);
+        const float* u = x + i0;
+        gelu_tanh(u, th, len);
+        for (std::size_t j = 0; j < len; ++j) {
+            const float dth = (1.0f - th[j] * th[j]) * gelu_c * (1.0f + 3.0f * gelu_a * u[j] * u[j]);
+            dx[i0 + j] = dy[i0 + j] * (0.5f * (1.0f + th[j]) + 0.5f * u[j] * dth);
+        }
     }
 }
 

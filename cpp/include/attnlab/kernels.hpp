@@ -30,6 +30,14 @@ void pack_bt(const float* bt, std::size_t n, std::size_t k, float* bp);
 void matmul_packed(const float* a, const float* bp, float* c, std::size_t m, std::size_t k,
                    std::size_t n);
 
+/// @brief c[m, n] = at^T b for at[k, m] row-major (a transposed operand read in place, as
+/// for dW = x^T dy), with b packed by pack_b or pack_bt: the same sums in the same order as
+/// transpose() then matmul_packed(), so the same bits, without writing the transpose (which,
+/// for the trainer's x [1024, 32], writes lines 4 KB apart that evict one another: a quarter
+/// of a default training step in wasm went to it, node --cpu-prof).
+void matmul_packed_at(const float* at, const float* bp, float* c, std::size_t m, std::size_t k,
+                      std::size_t n);
+
 /// @brief at[cols, rows] = transpose of a[rows, cols].
 void transpose(const float* a, float* at, std::size_t rows, std::size_t cols);
 
@@ -49,6 +57,10 @@ float exp_nonpositive(float x);
 /// @brief y[j] = exp(x[j] - shift) for j < n, for shift >= every x[j]; returns the sum of
 /// the y[j]. `x` and `y` are the same array (in place) or do not overlap.
 float exp_shifted_sum(const float* x, float* y, std::size_t n, float shift);
+
+/// @brief y[i] = tanh(x[i]) for i < n, to 2e-7 absolute (vectorised; see kernels.cpp). `x` and
+/// `y` are the same array (in place) or do not overlap.
+void tanh_map(const float* x, float* y, std::size_t n);
 
 /// @brief Softmax of one row: y = exp(x - max) / sum. Returns false (and writes zeros) when
 /// every entry is -infinity, i.e. the row is fully masked. `x` and `y` are the same array (in
