@@ -20,8 +20,6 @@ namespace attnlab::bindings {
 
 namespace {
 
-const char* const create_fn = "createTrainer";
-
 bool given(const val& v) { return !v.isUndefined() && !v.isNull(); }
 
 std::size_t size_field(const val& spec, const char* name, std::size_t fallback, const char* fn) {
@@ -112,10 +110,11 @@ val options_js(const trainer_options& o) {
 
 class trainer_handle {
 public:
-    val configure(const val& spec) {
-        return guarded(create_fn, [&] {
+    // fn: the function the user called (createTrainer or loadTrainer), for its messages
+    val configure(const val& spec, const std::string& fn) {
+        return guarded(fn.c_str(), [&] {
             trainer_.reset();
-            trainer_ = std::make_unique<trainer>(to_trainer_options(spec, create_fn), create_fn);
+            trainer_ = std::make_unique<trainer>(to_trainer_options(spec, fn.c_str()), fn);
             return val::object();
         });
     }

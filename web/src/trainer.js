@@ -91,7 +91,7 @@ class Trainer {
     this._handle = engineObject(core, 'Trainer');
     let ok = false;
     try {
-      unwrap(this._handle.configure(spec));
+      unwrap(this._handle.configure(spec, fn));
       ok = true;
     } finally {
       if (!ok) this.dispose();
@@ -194,6 +194,11 @@ function toBase64(floats) {
   return btoa(text);
 }
 
+/** A shape as the engine writes one ([8, 24]), or what was given instead of one. */
+function shapeText(shape) {
+  return Array.isArray(shape) && shape.every((x) => typeof x === 'number') ? `[${shape.join(', ')}]` : describe(shape);
+}
+
 function fromBase64(fn, key, text, count) {
   let bytes;
   try {
@@ -201,7 +206,7 @@ function fromBase64(fn, key, text, count) {
   } catch (_) {
     throw new Error(`${fn}: ${key} is not base64; expected the base64 text of float32 numbers`);
   }
-  if (bytes.length !== count * 4) throw new Error(`${fn}: ${key} holds ${bytes.length / 4} numbers; expected ${count} for its shape`);
+  if (bytes.length !== count * 4) throw new Error(`${fn}: ${key} holds ${bytes.length} bytes; expected ${count * 4} (${count} float32 numbers) for its shape`);
   const out = new Uint8Array(bytes.length);
   for (let i = 0; i < bytes.length; i++) out[i] = bytes.charCodeAt(i);
   return new Float32Array(out.buffer);
@@ -239,7 +244,7 @@ function loadTrainer(core, weights, extra) {
       const p = checkSpec(`${fn}: parameters[${i}]`, w.parameters[i], ['name', 'shape', 'dtype', 'data']);
       if (p.name !== want.name) throw new Error(`${fn}: parameters[${i}] is ${JSON.stringify(p.name)}; expected '${want.name}'`);
       const shapeOk = Array.isArray(p.shape) && p.shape.length === want.shape.length && p.shape.every((x, d) => x === want.shape[d]);
-      if (!shapeOk) throw new Error(`${fn}: ${want.name} has shape ${JSON.stringify(p.shape)}; expected [${want.shape.join(', ')}]`);
+      if (!shapeOk) throw new Error(`${fn}: ${want.name} has shape ${shapeText(p.shape)}; expected ${shapeText(want.shape)}`);
       if (p.dtype !== 'float32') throw new Error(`${fn}: ${want.name} has dtype ${JSON.stringify(p.dtype)}; expected 'float32'`);
       const size = want.shape.reduce((a, b) => a * b, 1);
       if (typeof p.data !== 'string') throw new Error(`${fn}: ${want.name}.data is ${describe(p.data)}; expected base64 text`);
