@@ -1,6 +1,8 @@
 'use strict';
 // Peer implementations for npm run bench: onnxruntime-web (wasm backend, 1 thread) and
-// TensorFlow.js with its wasm backend. They live in scripts/bench-peers/ with their own
+// TensorFlow.js (the @tensorflow/tfjs package: core, the cpu backend, and the gradients that
+// tfjs-core's own node entry does not register) with its wasm backend (1 thread) and its cpu
+// backend (the training rows, scripts/bench-train.js). They live in scripts/bench-peers/ with their own
 // lock file and are installed there on the first `npm run bench` (npm ci), so `npm test`
 // and the package never carry their ~200 MB.
 
@@ -11,7 +13,7 @@ const path = require('path');
 const dir = path.join(__dirname, 'bench-peers');
 
 function installPeers() {
-  const ready = ['onnxruntime-web', '@tensorflow/tfjs-core', '@tensorflow/tfjs-backend-wasm']
+  const ready = ['onnxruntime-web', '@tensorflow/tfjs', '@tensorflow/tfjs-core', '@tensorflow/tfjs-backend-wasm', '@tensorflow/tfjs-backend-cpu']
     .every((name) => fs.existsSync(path.join(dir, 'node_modules', name, 'package.json')));
   if (ready) return;
   console.log('bench: installing the peer libraries into scripts/bench-peers (npm ci, once)');
@@ -53,6 +55,46 @@ function attentionModel(d) {
   return Uint8Array.from([...int(1, 8), ...field(8, [...str(1, ''), ...int(2, 13)]), ...field(7, graph)]);
 }
 
+const req = (name) => require(require.resolve(name, { paths: [dir] }));
+
+/**
+ * TensorFlow.js with its backends registered: the wasm one held to one thread (like the
+ * other peers and the engine), and the cpu one. Returns { tf, backends: the names that
+ * initialised, skipped: reasons for the others }; tf is null when tfjs-core is missing.
+ */
+async function loadTfjs() {
+  const skipped = [];
+  try {
+    installPeers();
+  } catch (err) {
+    return { tf: null, backends: [], skipped: [`peer libraries not installed (${err.message.split('\n')[0]})`] };
+  }
+  let tf;
+  try {
+    tf = req('@tensorflow/tfjs');
+  } catch (err) {
+    return { tf: null, backends: [], skipped: [`@tensorflow/tfjs: ${err.message}`] };
+  }
+  const backends = [];
+  try {
+    const wasm = req('@tensorflow/tfjs-backend-wasm');  // registers the backend and its flags
+    tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+    wasm.setThreadsCount(1);
+    if (!(await tf.setBackend('wasm'))) throw new Error('the wasm backend did not initialise');
+    backends.push('wasm');
+  } catch (err) {
+    skipped.push(`tfjs-backend-wasm: ${err.message}`);
+  }
+  try {
+    req('@tensorflow/tfjs-backend-cpu');
+    if (!(await tf.setBackend('cpu'))) throw new Error('the cpu backend did not initialise');
+    backends.push('cpu');
+  } catch (err) {
+    skipped.push(`tfjs-backend-cpu: ${err.message}`);
+  }
+  return { tf, backends, skipped };
+}
+
 /**
  * Loads the peers. Returns { name: async (q, k, v, n, d) => { weights, output } } plus
  * `skipped` reasons for any that could not load.
@@ -65,7 +107,6 @@ async function loadPeers(d) {
   } catch (err) {
     return { peers, skipped: [`peer libraries not installed (${err.message.split('\n')[0]})`] };
   }
-  const req = (name) => require(require.resolve(name, { paths: [dir] }));
   try {
     const ort = req('onnxruntime-web');
     ort.env.wasm.numThreads = 1;
@@ -81,12 +122,11 @@ async function loadPeers(d) {
   } catch (err) {
     skipped.push(`onnxruntime-web: ${err.message}`);
   }
-  try {
-    const tf = req('@tensorflow/tfjs-core');
-    req('@tensorflow/tfjs-backend-wasm');
-    if (!(await tf.setBackend('wasm'))) throw new Error('the wasm backend did not initialise');
+  const { tf, backends, skipped: tfSkipped } = await loadTfjs();
+  if (backends.includes('wasm')) {
+    await tf.setBackend('wasm');
     const scale = 1 / Math.sqrt(d);
-    peers['tfjs, wasm backend'] = async (q, k, v, n) => {
+    peers['tfjs, wasm backend, 1 thread'] = async (q, k, v, n) => {
       const [w, o] = tf.tidy(() => {
         const weights = tf.softmax(tf.mul(tf.matMul(tf.tensor2d(q, [n, d]), tf.tensor2d(k, [n, d]), false, true), scale));
         return [weights, tf.matMul(weights, tf.tensor2d(v, [n, d]))];
@@ -96,10 +136,10 @@ async function loadPeers(d) {
       o.dispose();
       return r;
     };
-  } catch (err) {
-    skipped.push(`tfjs-backend-wasm: ${err.message}`);
+  } else {
+    skipped.push(...tfSkipped.filter((s) => !s.startsWith('tfjs-backend-cpu')));
   }
   return { peers, skipped };
 }
 
-module.exports = { loadPeers, attentionModel };
+module.exports = { loadPeers, loadTfjs, attentionModel };

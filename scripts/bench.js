@@ -5,7 +5,8 @@
 // the wasm module through the JS API and through a workspace, and plain JavaScript on
 // Float32Array. Median times, ratio against native -O3, GFLOP/s (4 n^2 d per call).
 // Then the API beside its peers (onnxruntime-web and tfjs, wasm, one thread) in this same
-// process, the engine's start-up time in fresh processes, and the script's size by part.
+// process, a training step beside tfjs (scripts/bench-train.js), the engine's start-up time in
+// fresh processes, and the script's size by part.
 // A benchmark, not a test: it never fails on a slow machine.
 
 const { median, randomData } = require('./bench-common.js');
@@ -15,6 +16,7 @@ const fs = require('fs');
 const { sizeBreakdown, formatSizes } = require('./size.js');
 const { loadPeers } = require('./bench-peers.js');
 const { costRows } = require('./bench-cost.js');
+const { trainRows } = require('./bench-train.js');
 
 const root = path.resolve(__dirname, '..');
 const D = 64;
@@ -157,6 +159,7 @@ async function main() {
   for (const t of targets) console.log(`  ${t}`);
   await peerTable(lab, results[nativeName], js);
   costRows(lab);
+  await trainRows(lab);
   initTime();
   if (fs.existsSync(path.join(root, 'dist', 'attention-lab.js'))) {
     console.log(`\nsize of dist/attention-lab.js and its parts (each part minified and gzipped alone):\n${formatSizes(await sizeBreakdown())}`);
