@@ -301,7 +301,7 @@ class AttentionTrainer extends LabElement {
     this.running = false;
     this.renderControls();
     const done = this.log.steps >= this.maxSteps;
-    this.renderStatus(done ? `Stopped after ${grouped(this.log.steps)} steps. Train continues for ${grouped(this.attr('steps', 1500))} more.` : null);
+    this.renderStatus(done ? `Stopped after ${grouped(this.log.steps)} steps; Continue trains ${grouped(this.attr('steps', 1500))} more.` : null);
     if (done) this.say(`Training stopped after ${grouped(this.log.steps)} steps.`);
     this.draw();
     this.saveState();
@@ -388,7 +388,8 @@ class AttentionTrainer extends LabElement {
     const p = this.prediction;
     if (p.committed || p.skipped) {
       box.replaceChildren(p.committed
-        ? h('p', {}, h('strong', {}, 'Your prediction: '), `${labelOf(layerChoices(this.st.layers), p.layer)}; the loss will ${labelOf(CURVE_CHOICES, p.curve)}. Train to see.`)
+        ? h('p', {}, h('strong', {}, 'Your prediction: '), `${labelOf(layerChoices(this.st.layers), p.layer)}; the loss will ${labelOf(CURVE_CHOICES, p.curve)}.`,
+          this.reveal.hidden ? ' Train to see.' : ' What happened is below the heads.')
         : h('p', { class: 'al-muted' }, 'Training without a prediction.'));
       box.hidden = p.skipped;
       return;
@@ -543,7 +544,9 @@ class AttentionTrainer extends LabElement {
     if (key === this.revealKey) return;
     this.revealKey = key;
     this.reveal.replaceChildren(h('h4', {}, 'What happened'), line(verdict.layer), line(verdict.curve));
+    const first = this.reveal.hidden;
     this.reveal.hidden = false;
+    if (first) this.renderPredict();
   }
 
   // ---- lifecycle ----
