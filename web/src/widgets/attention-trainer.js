@@ -457,7 +457,7 @@ class AttentionTrainer extends LabElement {
       title: 'What the heads do', desc: scores.xs.length > 1 ? `The best head\u2019s previous-token score is ${fixed(scores.previous[scores.previous.length - 1], 2)} and its induction score ${fixed(scores.induction[scores.induction.length - 1], 2)}.` : 'Scores of the untrained heads.',
       xLabel: 'step', yLabel: 'score (0 to 1)', xLinear: true, xMin: 0, xMax, xs: scores.xs.length ? scores.xs : [0], yMax: 1,
       series: [{ name: 'best induction score', ys: scores.induction, cls: 'al-curve' }, { name: 'best previous-token score', ys: scores.previous, cls: 'al-curve-2' }],
-      guides: [{ y: FORMED, label: `${FORMED}` }], marks, legend: true,
+      guides: [{ y: FORMED, label: `${FORMED}` }], marks: marks.map((m) => ({ ...m, low: true })), legend: true,
     };
     const note = `Task ${settings.task}, learning rate ${settings.lr}, ${counted(settings.layers, 'layer')} of ${counted(settings.heads, 'head')}, seed ${settings.seed}.`;
     const withExport = (opts) => [lineChart(opts), h('div', { class: 'al-chart-tools' }, exportMenu(() => chartFigure(opts, settings, note), { label: opts.title }).root)];
