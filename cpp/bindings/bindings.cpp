@@ -17,6 +17,7 @@
 #include "convert.hpp"
 #include "object_functions.hpp"
 #include "cost.hpp"
+#include "heads.hpp"
 #include "mistakes.hpp"
 #include "staging.hpp"
 
@@ -210,6 +211,7 @@ EMSCRIPTEN_BINDINGS(attnlab) {
     emscripten::function("maxElements", &max_elements);
     register_cost();
     register_mistakes();
+    register_heads();
     object_functions<staging>("Staging")
         .method<&staging::scratch_address>("scratchAddress")
         .method<&staging::memory_view>("memoryView")
