@@ -11,6 +11,7 @@ const { logOnce } = require('./host-page.js');
 const { AttentionHeatmap } = require('./heatmap.js');
 const { SoftmaxDemo } = require('./softmax-demo.js');
 const { MultiheadView } = require('./multihead-view.js');
+const { ModelAttention } = require('./model-attention.js');
 const { PaddingMask } = require('./padding-mask.js');
 const { AttentionWorkedExample } = require('./worked-example.js');
 const { ShapeTracer } = require('./shape-tracer.js');
@@ -34,6 +35,7 @@ const ELEMENTS = {
   'online-softmax-stepper': OnlineSoftmaxStepper,
   'kv-cache-stepper': KvCacheStepper,
   'cost-lab': CostLab,
+  'model-attention': ModelAttention,
 };
 
 /** Properties that mirror the declared attributes: reading parses, writing reflects. */
