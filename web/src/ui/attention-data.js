@@ -79,8 +79,29 @@ function base64Bytes(tag, text) {
   return (text.length / 4) * 3 - pad;
 }
 
-/** Decodes bytes [from, to) of a base64 text into out[from, to); a character that is not base64 is a message. */
+/**
+ * Decodes bytes [from, to) of a base64 text into out[from, to) (from a multiple of 3); a
+ * character that is not base64 is a message. The platform does the work where it can
+ * (Uint8Array's setFromBase64, else atob).
+ */
 function decodeBase64(tag, text, out, from, to) {
+  const chars = () => text.slice((from / 3) * 4, Math.ceil(to / 3) * 4);
+  if (typeof out.setFromBase64 === 'function' && from % 3 === 0) {
+    try {
+      out.subarray(from, to).setFromBase64(chars());
+      return;
+    } catch (_) { /* the loop below finds the character and says where */ }
+  }
+  if (typeof atob === 'function' && from % 3 === 0) {
+    let binary = null;
+    try {
+      binary = atob(chars());
+    } catch (_) { /* the loop below finds the character and says where */ }
+    if (binary !== null) {
+      for (let k = 0; k < to - from; k++) out[from + k] = binary.charCodeAt(k);
+      return;
+    }
+  }
   const digit = (at) => {
     const code = text.charCodeAt(at);
     const v = code < 128 ? B64[code] : -1;
@@ -249,8 +270,11 @@ function base64Fill(tag, a, shape) {
     const view = new DataView(raw.buffer);
     const half = size === 2 ? halfTable() : null;
     const halves = size === 2 && LITTLE_ENDIAN ? new Uint16Array(raw.buffer) : null;
+    let decoded = 0;  // bytes decoded so far: a multiple of 3 until the end
     for (let l = 0; l < shape[0]; l++) {
-      decodeBase64(tag, a.base64, raw, l * per, (l + 1) * per);
+      const end = Math.min(raw.length, Math.ceil(((l + 1) * per) / 3) * 3);
+      decodeBase64(tag, a.base64, raw, decoded, end);
+      decoded = end;
       const from = (l * per) / size, to = ((l + 1) * per) / size;
       if (half) {
         for (let k = from; k < to; k++) set.weights[k] = half[halves ? halves[k] : view.getUint16(2 * k, true)];

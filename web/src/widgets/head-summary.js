@@ -16,10 +16,10 @@ class HeadSummary {
     this.st = { sort: 'layer', dir: 'ascending', filter: '', min: 0.5 };
     const sortId = uid(), filterId = uid(), minId = uid();
     this.sortSelect = h('select', { id: sortId, onchange: () => this.sortBy(this.sortSelect.value) });
-    this.dirButton = h('button', { type: 'button', onclick: () => this.set({ dir: this.st.dir === 'ascending' ? 'descending' : 'ascending' }) });
-    this.filterSelect = h('select', { id: filterId, onchange: () => this.set({ filter: this.filterSelect.value }) });
+    this.dirButton = h('button', { type: 'button', onclick: () => this.change({ dir: this.st.dir === 'ascending' ? 'descending' : 'ascending' }) });
+    this.filterSelect = h('select', { id: filterId, onchange: () => this.change({ filter: this.filterSelect.value }) });
     this.minInput = h('input', { id: minId, type: 'number', step: '0.05', min: '0', value: '0.5', inputmode: 'decimal',
-      onchange: () => { const v = Number(this.minInput.value); if (this.minInput.value !== '' && Number.isFinite(v)) this.set({ min: v }); } });
+      onchange: () => { const v = Number(this.minInput.value); if (this.minInput.value !== '' && Number.isFinite(v)) this.change({ min: v }); } });
     this.count = h('p', { class: 'al-muted', 'aria-live': 'polite' });
     this.table = h('table', { class: 'al-table al-summary-table al-stack' });
     this.note = h('p', { class: 'al-muted' });
@@ -33,7 +33,7 @@ class HeadSummary {
 
   /** New scores (one row per head, from the engine) for a set. */
   show(set, rows) {
-    this.set = set;
+    this.attn = set;
     this.rows = rows;
     this.scores = presentScores(rows);
     this.filterSelect.replaceChildren(h('option', { value: '' }, 'any score'), ...this.scores.map((s) => h('option', { value: s.key }, s.label)));
@@ -50,7 +50,7 @@ class HeadSummary {
   }
 
   /** Applies a state change (sort, dir, filter, min) and redraws. */
-  set(change, notify = true) {
+  change(change, notify = true) {
     Object.assign(this.st, change);
     this.render();
     if (notify) this.opts.onChange();
@@ -59,7 +59,7 @@ class HeadSummary {
   /** Sorts by a column: its header pressed again turns the order round; a new score starts from the highest. */
   sortBy(key) {
     const dir = this.st.sort === key ? (this.st.dir === 'ascending' ? 'descending' : 'ascending') : key === 'layer' ? 'ascending' : 'descending';
-    this.set({ sort: key, dir });
+    this.change({ sort: key, dir });
   }
 
   render() {
@@ -78,7 +78,7 @@ class HeadSummary {
       return h('th', { scope: 'col', 'aria-sort': current ? dir : 'none' },
         h('button', { type: 'button', class: 'al-sort', title, onclick: () => this.sortBy(key) }, label, h('span', { 'aria-hidden': 'true' }, current ? (dir === 'ascending' ? ' \u25b2' : ' \u25bc') : '')));
     };
-    const set = this.set;
+    const set = this.attn;
     this.table.replaceChildren(
       h('thead', {}, h('tr', {}, header('layer', 'head', 'Sort by layer, then head'), this.scores.map((s) => header(s.key, s.label, `High: ${s.high}`)))),
       h('tbody', {}, shown.map((r) => h('tr', {},

@@ -6,14 +6,16 @@ const MODEL_ATTENTION_CSS = `
 .al-tabs [role="tab"] { border-radius: 6px 6px 0 0; border-bottom-color: transparent; background: transparent; margin-bottom: -1px; }
 .al-tabs [role="tab"][aria-selected="true"] { background: var(--_panel); border-color: var(--_line); border-bottom-color: var(--_panel); font-weight: 600; box-shadow: inset 0 3px 0 var(--_accent); }
 .al-model-scroll { padding: 3px; }
-.al-model-grid { display: grid; grid-template-columns: max-content repeat(var(--al-heads), minmax(24px, calc(4 * var(--_rem)))); gap: 2px; font-size: calc(.75 * var(--_rem)); color: var(--_muted); }
+.al-model-grid { display: grid; grid-template-columns: max-content repeat(var(--al-heads), minmax(26px, calc(4 * var(--_rem)))); column-gap: 0; row-gap: 3px;
+  font-size: calc(.75 * var(--_rem)); color: var(--_muted); }
 .al-model-grid [role="row"] { display: contents; }
-.al-model-grid [role="columnheader"] { text-align: center; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-.al-model-grid [role="rowheader"] { text-align: right; align-self: center; padding-right: calc(.3 * var(--_rem)); white-space: nowrap; max-width: calc(6 * var(--_rem)); overflow: hidden; text-overflow: ellipsis; }
-.al-thumb { aspect-ratio: var(--al-aspect, 1 / 1); border-radius: 3px; overflow: hidden; cursor: pointer; background: var(--_panel); }
-.al-thumb canvas { display: block; width: 100%; height: 100%; }
-.al-thumb.al-open { outline: 3px solid var(--_accent); outline-offset: 1px; }
-.al-thumb:focus-visible { outline: 3px solid var(--_focus); outline-offset: 1px; position: relative; z-index: 1; }
+.al-model-grid [role="columnheader"] { text-align: center; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; padding-right: 6%; }
+.al-model-grid [role="rowheader"] { grid-column: 1; text-align: right; align-self: center; padding-right: calc(.3 * var(--_rem)); white-space: nowrap; max-width: calc(6 * var(--_rem)); overflow: hidden; text-overflow: ellipsis; }
+.al-layer-picture { grid-column: 2 / -1; display: block; width: 100%; height: auto; aspect-ratio: var(--al-aspect); }
+.al-crisp .al-layer-picture { image-rendering: pixelated; }
+.al-thumb { position: relative; z-index: 1; cursor: pointer; border-radius: 2px; }
+.al-thumb.al-open { outline: 3px solid var(--_accent); outline-offset: 0; }
+.al-thumb:focus-visible { outline: 3px solid var(--_focus); outline-offset: 0; z-index: 2; }
 .al-open-head { margin-top: calc(.75 * var(--_rem)); border-top: 1px solid var(--_line); padding-top: calc(.5 * var(--_rem)); }
 .al-open-title { margin-bottom: 0; }
 .al-head-picks { display: flex; flex-wrap: wrap; gap: calc(.2 * var(--_rem)) calc(.8 * var(--_rem)); margin-bottom: calc(.5 * var(--_rem)); }
@@ -41,7 +43,7 @@ const MODEL_ATTENTION_CSS = `
   .al-token { max-width: calc(6.5 * var(--_rem)); }
 }
 @media (forced-colors: active) {
-  .al-thumb, .al-swatch, .al-lines { forced-color-adjust: none; }
+  .al-layer-picture, .al-swatch, .al-lines { forced-color-adjust: none; }
   .al-tabs [role="tab"][aria-selected="true"] { forced-color-adjust: none; background: Highlight; color: HighlightText; }
 }
 `;

@@ -276,7 +276,7 @@ class ModelAttention extends LabElement {
     this.pendingHeads = { layer: urlState.int(s.hl, 0, 0, set.layers - 1), heads };
     if (this.headViewDrawn) this.headView.show(set, this.pendingHeads);
     const min = Number(s.min);
-    this.summary.set({
+    this.summary.change({
       sort: urlState.choice(s.sort, SORTS, this.summary.st.sort),
       dir: urlState.choice(s.dir, ['ascending', 'descending'], this.summary.st.dir),
       filter: urlState.choice(s.filter, ['', ...SCORES.map((x) => x.key)], this.summary.st.filter),

@@ -1,9 +1,9 @@
 'use strict';
 // The model view of <model-attention>: every head of every layer as a thumbnail of its
 // weights, a row per layer and a column per head. An ARIA grid with one tab stop: the arrow
-// keys (and Home, End) move, Enter, Space, a click or a tap opens the head. Thumbnails are
-// small canvases, one pixel per weight, painted a layer at a time so that a large model never
-// holds the page in one long task.
+// keys (and Home, End) move, Enter, Space, a click or a tap opens the head. The thumbnails are
+// drawn one pixel per weight on a canvas per layer, painted a layer at a time so that a large
+// model never holds the page in one long task.
 
 const { h } = require('./dom.js');
 const { VIRIDIS } = require('../ui/diverging.js');
@@ -20,21 +20,36 @@ function colorTable() {
   return table;
 }
 
-/** Paints one pattern (m x n weights, masked cells or null) into a new ImageData's pixels (all 0). */
-function paintPattern(pixels, weights, masked) {
+/**
+ * Paints one pattern (m x n weights, masked cells or null) into a layer's ImageData (all 0),
+ * at column x0 of an image `width` pixels wide. A masked cell is a faint grey that lets the
+ * widget's background through, so it reads as empty in the light and the dark theme.
+ */
+function paintPattern(pixels, width, x0, weights, masked, m, n) {
   const colors = colorTable();
-  for (let k = 0; k < weights.length; k++) {
-    const o = 4 * k;
-    // A masked cell stays transparent: the thumbnail's own background shows through.
-    if (masked && masked[k]) continue;
-    const w = weights[k];
-    const c = 3 * (w >= 1 ? 255 : w > 0 ? Math.round(w * 255) : 0);
-    pixels[o] = colors[c];
-    pixels[o + 1] = colors[c + 1];
-    pixels[o + 2] = colors[c + 2];
-    pixels[o + 3] = 255;
+  for (let i = 0; i < m; i++) {
+    for (let j = 0; j < n; j++) {
+      const k = i * n + j;
+      const o = 4 * (i * width + x0 + j);
+      if (masked && masked[k]) {
+        pixels[o] = 128;
+        pixels[o + 1] = 128;
+        pixels[o + 2] = 140;
+        pixels[o + 3] = 46;
+        continue;
+      }
+      const w = weights[k];
+      const c = 3 * (w >= 1 ? 255 : w > 0 ? Math.round(w * 255) : 0);
+      pixels[o] = colors[c];
+      pixels[o + 1] = colors[c + 1];
+      pixels[o + 2] = colors[c + 2];
+      pixels[o + 3] = 255;
+    }
   }
 }
+
+/** Pixels between two heads' thumbnails in a layer's picture (transparent). */
+const gapOf = (n) => Math.max(1, Math.round(n / 16));
 
 class ModelView {
   /**
@@ -61,21 +76,29 @@ class ModelView {
     this.cells = [];
     const rows = [h('div', { role: 'row' }, h('span', { role: 'columnheader', class: 'al-model-corner' }, h('span', { class: 'al-sr' }, 'layer')),
       Array.from({ length: heads }, (_, hd) => h('span', { role: 'columnheader', translate: 'no' }, set.headNames ? set.headNames[hd] : String(hd))))];
+    // One canvas per layer behind its row of cells (144 canvases cost far more than 12 to
+    // create, paint and composite): head k's thumbnail fills slot k of the canvas, the slots
+    // as wide as the grid's columns, so each cell sits over its own thumbnail.
+    this.canvases = [];
+    const slot = n + gapOf(n);
     for (let l = 0; l < layers; l++) {
       const line = [];
+      const canvas = h('canvas', { class: 'al-layer-picture', width: String(heads * slot), height: String(m), 'aria-hidden': 'true', style: { gridRow: String(l + 2) } });
       for (let hd = 0; hd < heads; hd++) {
-        const canvas = h('canvas', { width: String(n), height: String(m), 'aria-hidden': 'true' });
         const cell = h('div', { role: 'gridcell', class: 'al-thumb', tabindex: '-1', 'aria-label': `${layerName(set, l)}, ${headName(set, hd)}: ${this.opts.describe(l, hd)}`,
-          dataset: { layer: String(l), head: String(hd) } }, canvas);
+          dataset: { layer: String(l), head: String(hd) }, style: { gridRow: String(l + 2), gridColumn: String(hd + 2) } });
         cell.addEventListener('click', () => this.choose(l, hd));
         cell.addEventListener('focus', () => { this.focus = [l, hd]; });
         line.push(cell);
       }
       this.cells.push(line);
-      rows.push(h('div', { role: 'row' }, h('span', { role: 'rowheader', translate: 'no' }, set.layerNames ? set.layerNames[l] : String(l)), line));
+      this.canvases.push(canvas);
+      rows.push(h('div', { role: 'row' }, h('span', { role: 'rowheader', translate: 'no', style: { gridRow: String(l + 2) } }, set.layerNames ? set.layerNames[l] : String(l)), canvas, line));
     }
     this.grid.style.setProperty('--al-heads', String(heads));
-    this.grid.style.setProperty('--al-aspect', `${n} / ${m}`);
+    this.grid.style.setProperty('--al-aspect', `${heads * slot} / ${m}`);
+    // Few tokens: thumbnails are enlarged, and crisp squares read better than a blur.
+    this.grid.classList.toggle('al-crisp', Math.max(m, n) <= 48);
     this.grid.replaceChildren(...rows);
     this.focus = [Math.min(this.focus[0], layers - 1), Math.min(this.focus[1], heads - 1)];
     this.cells[this.focus[0]][this.focus[1]].tabIndex = 0;
@@ -85,14 +108,12 @@ class ModelView {
   /** Paints the thumbnails, one layer per step (a generator: the widget pauses between steps). */
   *paint() {
     const { layers, heads, m, n } = this.set;
+    const slot = n + gapOf(n);
     for (let l = 0; l < layers; l++) {
-      for (let hd = 0; hd < heads; hd++) {
-        const canvas = this.cells[l][hd].firstChild;
-        const ctx = canvas.getContext('2d');
-        const img = ctx.createImageData(n, m);
-        paintPattern(img.data, pattern(this.set, l, hd), this.masked);
-        ctx.putImageData(img, 0, 0);
-      }
+      const ctx = this.canvases[l].getContext('2d');
+      const img = ctx.createImageData(heads * slot, m);
+      for (let hd = 0; hd < heads; hd++) paintPattern(img.data, heads * slot, hd * slot, pattern(this.set, l, hd), this.masked, m, n);
+      ctx.putImageData(img, 0, 0);
       yield l;
     }
   }
