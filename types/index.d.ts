@@ -632,6 +632,68 @@ export interface MistakeResult<Cells extends Nested<boolean> = boolean[][]> {
   cells: Cells;
 }
 
+/** Options of lab.headSummary. */
+export interface HeadSummaryOptions {
+  /** The keys' tokens (one per key): equal tokens count as repeats for prefix matching. */
+  tokens?: readonly string[];
+  /** Cross-attention: the queries' tokens (one per query); only the entropy is then defined. */
+  queryTokens?: readonly string[];
+  /** Self-attention under a causal mask: no weight may sit on a later key (at most 1e-6). */
+  causal?: boolean;
+  /** The weights were rounded to this many decimals (0 to 8): each row may then miss 1 by 1e-3 + n x half a unit of the last decimal. */
+  decimals?: number;
+}
+
+/** One head's scores; null where a score is not defined (cross-attention, no repeated token). */
+export interface HeadScores {
+  layer: number;
+  head: number;
+  /** Mean row entropy in nats: 0 for one key, ln k for k keys evenly. */
+  entropy: number | null;
+  /** Mean weight of row i on key i - 1, over rows i >= 1. */
+  previousToken: number | null;
+  /** Mean weight of row i on key 0 (a sink), over rows i >= 1. */
+  firstToken: number | null;
+  /** Mean weight of row i on itself, over rows i >= 1. */
+  diagonal: number | null;
+  /** Mean weight of a repeated token's row on the keys just after its earlier copies (induction). */
+  prefixMatching: number | null;
+}
+
+/** What lab.headSummary's Error carries as `problem`: the first entry or row that is not attention weights. */
+export interface PatternProblem {
+  fault: 'not-finite' | 'negative' | 'future-weight' | 'row-sum';
+  layer: number;
+  head: number;
+  row: number;
+  /** The entry's column (0 for a row sum). */
+  column: number;
+  /** The entry, or the row's sum. */
+  value: number;
+  /** row-sum: the accepted |sum - 1|; future-weight: the largest weight accepted on a later key. */
+  tolerance: number;
+}
+
+/** A model's attention as <model-attention> takes it (child JSON, data property, src file, setAttention). */
+export interface ModelAttentionData {
+  /** The keys' tokens, one per key (and per query, for self-attention). */
+  tokens: string[];
+  /**
+   * [layers][heads][queries][keys] or [heads][queries][keys] (CircuitsVis's [heads][dest][src]),
+   * flat as { shape, data }, or { shape, dtype: 'float16' | 'float32', base64 } (little-endian bytes).
+   */
+  attentions: Nested<number> | TensorData | { shape: readonly number[]; dtype: 'float16' | 'float32'; base64: string };
+  /** Cross-attention: the queries' tokens, one per row. */
+  queryTokens?: string[];
+  /** Self-attention under a causal mask (cells above the diagonal are shown masked). */
+  causal?: boolean;
+  /** Names of the layers and heads to show instead of their numbers. */
+  layerNames?: string[];
+  headNames?: string[];
+  /** The weights were rounded to this many decimals (a wider row-sum tolerance). */
+  decimals?: number;
+}
+
 /** The API around one loaded engine. Bad input throws an Error naming the function and argument. */
 export interface Lab {
   /**
@@ -683,6 +745,12 @@ export interface Lab {
   attentionBackward(Q: TensorInput, K: TensorInput, V: TensorInput, dOutput: TensorInput, options?: MaskAndScaleOptions): AttentionGradients;
   /** createTrainer's defaults. */
   readonly TRAINER_DEFAULTS: TrainerSettings;
+  /**
+   * Per head of a model's attention [layers, heads, queries, keys] (or [heads, queries, keys]):
+   * its entropy and previous-token, first-token, diagonal and prefix-matching scores. Throws,
+   * with `problem` ({@link PatternProblem}), when the weights are not attention weights.
+   */
+  headSummary(attentions: TensorInput, options?: HeadSummaryOptions): HeadScores[];
   Tensor: TensorConstructor;
   /** The option names attention() accepts. */
   ATTENTION_OPTIONS: readonly string[];

@@ -65,6 +65,7 @@ async function runtimeShapes() {
     ShapeTrace: Object.keys(trace),
     ShapeStep: Object.keys(trace.steps[0]),
     MemoryUse: Object.keys(lab.memory()),
+    HeadScores: Object.keys(lab.headSummary([[[1]]])[0]),
     Examples: Object.keys(examples),
     "Examples['timeFlies']": Object.keys(examples.timeFlies),
     Tensor: publicKeys(lab.tensor(Q)),
@@ -133,7 +134,9 @@ test('custom-elements.json follows the manifest schema 1.0.0 and lists each elem
     const attrs = attributesOf(d.tagName);
     assert.deepEqual(d.attributes.map((a) => [a.name, a.fieldName]), attrs.map((a) => [a.name, a.property]), `${d.tagName} attributes`);
     const fields = d.members.map((m) => m.name);
-    assert.deepEqual(fields, [...attrs.map((a) => a.property), ...(WIDGETS[d.tagName].json ? ['data'] : [])], `${d.tagName} members`);
+    const methods = (WIDGETS[d.tagName].methods || []).map((m) => m.name);
+    assert.deepEqual(fields, [...attrs.map((a) => a.property), ...(WIDGETS[d.tagName].json ? ['data'] : []), ...methods], `${d.tagName} members`);
+    assert.deepEqual(d.members.filter((m) => m.kind === 'method').map((m) => m.name), methods, `${d.tagName} methods`);
     assert.deepEqual(d.events.map((e) => e.name), COMMON_EVENTS.map((e) => e.name));
     assert.match(d.events.find((e) => e.name === 'al-change').type.text, /^CustomEvent<\{ state: \{ .+ \} \}>$/);
     assert.deepEqual(d.cssParts.map((p) => p.name), [...COMMON_PARTS, ...WIDGETS[d.tagName].parts].map((p) => p.name));

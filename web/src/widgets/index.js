@@ -11,6 +11,7 @@ const { logOnce } = require('./host-page.js');
 const { AttentionHeatmap } = require('./heatmap.js');
 const { SoftmaxDemo } = require('./softmax-demo.js');
 const { MultiheadView } = require('./multihead-view.js');
+const { ModelAttention } = require('./model-attention.js');
 const { PaddingMask } = require('./padding-mask.js');
 const { AttentionWorkedExample } = require('./worked-example.js');
 const { ShapeTracer } = require('./shape-tracer.js');
@@ -36,6 +37,7 @@ const ELEMENTS = {
   'kv-cache-stepper': KvCacheStepper,
   'cost-lab': CostLab,
   'attention-trainer': AttentionTrainer,
+  'model-attention': ModelAttention,
 };
 
 /** Properties that mirror the declared attributes: reading parses, writing reflects. */

@@ -223,6 +223,21 @@ const WIDGETS = {
     ],
     parts: [{ name: 'prompt', description: 'The predict-first questions.' }, { name: 'status', description: 'The line with the step, the loss and the speed.' }, { name: 'chart', description: 'The loss chart and the head-score chart.' }, { name: 'heads', description: 'The grid of every head\'s weights and scores.' }],
     state: '{ task: string, lr: number, layers: number, heads: number, seed: number, logScale: boolean, step: number, running: boolean, formedAt: number | null, runner: string | null, diverged: boolean }',
+  'model-attention': {
+    className: 'ModelAttention',
+    summary: 'A model\'s attention over a sentence, every layer and head: the model view (a thumbnail per head, one opened as a full heatmap), the head view (lines between the tokens, a colour per head) and the head summary (the engine\'s scores per head, sorted and filtered).',
+    json: true,
+    dataType: 'ModelAttentionData',
+    methods: [{ name: 'setAttention', signature: '(value: ModelAttentionData): Promise<void>',
+      description: 'Replaces the attention shown and redraws every view, keeping the reader\'s view, layer and heads where they still exist (for a model that runs in the page); rejects with the widget\'s message, views unchanged, when the data is wrong.' }],
+    attributes: [
+      { name: 'src', property: 'src', type: 'string', description: 'A JSON file with the data, on the page\'s own origin (not from file://); a child JSON script or the data property wins over it.' },
+      { name: 'view', property: 'view', type: 'enum', values: ['model', 'heads', 'summary'], default: 'model', state: true, description: 'The view shown first: the model view, the head view or the head summary.' },
+      { name: 'open', property: 'open', type: 'string', state: true, description: 'A head to open in the model view, as layer.head counted from 0 ("5.1": layer 5, head 1).' },
+    ],
+    parts: [{ name: 'input', description: 'The row above the views kept for a model\'s text box (empty for pasted data).' }, { name: 'heatmap', description: 'The open head\'s grid (or canvas) of weights.' },
+      { name: 'legend', description: 'The open head\'s colour legend.' }],
+    state: '{ view: string, layer: number | null, head: number | null, headViewLayer: number, heads: number[], sort: string, dir: string, filter: string, min: number }',
   },
 };
 
