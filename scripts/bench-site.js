@@ -5,7 +5,8 @@
 // took over 50 ms) by wall time and by CPU time, overall and after the first contentful paint,
 // beside the same page without the script, and the first heatmap painted as a ratio to the first contentful paint;
 // the longest task while using every widget (wall and CPU); and from a control change (the causal mask)
-// to the repainted heatmap at n = 5, 64 and 256. Medians; a benchmark, not a test.
+// to the repainted heatmap at n = 5, 64 and 256; the trainer's time until an induction head
+// forms. Medians; a benchmark, not a test.
 // RUNS=n cold loads per page (default 5); PAGES=a,b only pages whose path contains a or b;
 // LOAD_ONLY=1 skips the interaction and repaint figures; COMPARE=<dir> see below.
 
@@ -17,7 +18,29 @@ const { useEveryWidget } = require('../tests/browser/use-every-widget.js');
 const root = path.resolve(__dirname, '..');
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
-const PAGES = ['dist/index.html', 'dist/lesson-1.html', 'dist/lesson-2.html', 'dist/lesson-3.html', 'dist/lesson-4.html', 'dist/lesson-5.html', 'tests/browser/hosts/all-widgets.html'];
+/**
+ * Seconds from pressing the trainer's Train button (defaults, given seed) to the first reading
+ * of an induction score of 0.5 or more, the step, the steps a second and the longest
+ * main-thread task by CPU time meanwhile.
+ */
+async function timeToInduction(browser, seed) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const url = `${pathToFileURL(path.join(root, 'tests', 'browser', 'hosts', 'trainer.html')).href}?tr.seed=${seed}`;
+  await page.goto(url);
+  await page.waitForFunction(() => document.querySelector('attention-trainer').status === 'ready', null, { timeout: 60000 });
+  await page.click('attention-trainer button:has-text("Skip the prediction")');
+  const trace = await traceTasks(page);
+  const start = Date.now();
+  await page.click('attention-trainer button:has-text("Train")');
+  await page.waitForFunction(() => document.querySelector('attention-trainer').state.formedAt !== null, null, { timeout: 300000, polling: 50 });
+  const ms = Date.now() - start;
+  const tasks = await trace.stop();
+  const s = await page.evaluate(() => document.querySelector('attention-trainer').state);
+  await page.close();
+  return { seed, ms, step: s.formedAt, runner: s.runner, rate: s.step / (ms / 1000), cpu: Math.max(0, ...tasks.map((x) => x.cpu)) };
+}
+
+const PAGES = ['dist/index.html', 'dist/lesson-1.html', 'dist/lesson-2.html', 'dist/lesson-3.html', 'dist/lesson-4.html', 'dist/lesson-5.html', 'dist/lesson-6.html', 'tests/browser/hosts/all-widgets.html'];
 const DONE = 'attention-lab bench: loaded';
 
 /**
@@ -171,6 +194,10 @@ async function repaint(browser, n) {
     if (process.env.LOAD_ONLY) return;
     const used = await interactionLongest(browser);
     console.log(`longest main-thread task while using every widget (tests/browser/hosts/all-widgets.html): ${used.wall.toFixed(0)} ms wall (0: none over 50), ${used.cpu.toFixed(0)} ms of CPU`);
+    const trains = [];
+    for (let seed = 1; seed <= 3; seed++) trains.push(await timeToInduction(browser, seed));
+    console.log('<attention-trainer> at its defaults (tests/browser/hosts/trainer.html), from pressing Train to the first induction score of 0.5 or more:');
+    for (const t of trains) console.log(`  seed ${t.seed} (${t.runner}): ${(t.ms / 1000).toFixed(1)} s, step ${t.step}, ${t.rate.toFixed(0)} steps a second, longest main-thread task ${t.cpu.toFixed(0)} ms of CPU`);
     console.log('causal-mask toggle -> repainted heatmap (median of 21):');
     for (const n of [5, 64, 256]) {
       const r = await repaint(browser, n);

@@ -17,7 +17,7 @@ const fs = require('fs');
 const path = require('path');
 const { pathToFileURL } = require('url');
 const { launch } = require('../tests/browser/browser.js');
-const { formulaPlugin, wasmPlugin, COMPILE_HINT } = require('./bundle-plugins.js');
+const { formulaPlugin, wasmPlugin, shrinkPlugin, COMPILE_HINT } = require('./bundle-plugins.js');
 
 const root = path.resolve(__dirname, '..');
 const out = path.join(root, 'build', 'profile');
@@ -29,7 +29,7 @@ async function prepare() {
   fs.cpSync(path.join(root, 'tests', 'browser', 'hosts'), path.join(out, 'tests', 'browser', 'hosts'), { recursive: true });
   await require('esbuild').build({
     entryPoints: [path.join(root, 'web', 'src', 'browser.js')], bundle: true, platform: 'browser', format: 'iife',
-    minify: false, keepNames: true, logLevel: 'warning', outfile: path.join(out, 'dist', 'attention-lab.js'), plugins: [formulaPlugin, wasmPlugin], banner: { js: COMPILE_HINT.trim() },
+    minify: false, keepNames: true, logLevel: 'warning', outfile: path.join(out, 'dist', 'attention-lab.js'), plugins: [formulaPlugin, wasmPlugin, shrinkPlugin], banner: { js: COMPILE_HINT.trim() },
   });
   // esbuild marks each module with a "// path" line: bundle line -> source file.
   const marks = [];

@@ -61,7 +61,11 @@ const root = path.resolve(__dirname, '..');
 // ring, checkbox targets of 24 px; +394 B) and screen readers (live regions that speak only new
 // words, heading levels that follow the page, announced practice rounds and sweeps; +514 B):
 // 147665 B merged, so the budget is 146900 -> 147800.
-const SIZE_BUDGET = { script: 147800, wasm: 67556 };
+// Issue 21, part 1 (<model-attention> and lab.headSummary): the element, its three views and
+// its data reader add 12.9 KB gzip of script (151266 B with this branch's wasm and without
+// them, 163242 B with them); the wasm gains the head scores, the pattern check and their
+// binding (69186 B gzip). Budgets 147800 -> 163300 and 67556 -> 69250.
+const SIZE_BUDGET = { script: 163300, wasm: 69250 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {

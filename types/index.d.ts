@@ -460,6 +460,116 @@ export interface KVCache {
   dispose(): void;
 }
 
+
+/** Options of lab.createTrainer(); every one has a default (lab.TRAINER_DEFAULTS). */
+export interface TrainerOptions {
+  /** 'induction' (default), 'copy', 'reverse', 'sort', 'sequences' (with `sequences`) or 'text' (with `text`). */
+  task?: 'induction' | 'copy' | 'reverse' | 'sort' | 'sequences' | 'text';
+  vocab?: number;
+  seqLen?: number;
+  layers?: number;
+  heads?: number;
+  dModel?: number;
+  /** Hidden width of each layer's MLP; 0 (default): attention only. */
+  mlp?: number;
+  activation?: 'gelu' | 'relu';
+  layerNorm?: boolean;
+  batch?: number;
+  lr?: number;
+  weightDecay?: number;
+  seed?: number;
+  /** task 'sequences': token-id arrays of 2 to seqLen + 1 tokens. */
+  sequences?: ArrayLike<number>[];
+  /** task 'text': one long array of token ids; each example is a window of seqLen + 1. */
+  text?: ArrayLike<number>;
+  /** task 'sequences' or 'text': the first position whose next token is scored. */
+  scoreFrom?: number;
+}
+/** The options a trainer runs with, every default filled in. */
+export interface TrainerSettings {
+  task: 'induction' | 'copy' | 'reverse' | 'sort' | 'sequences' | 'text';
+  vocab: number;
+  seqLen: number;
+  layers: number;
+  heads: number;
+  dModel: number;
+  mlp: number;
+  activation: 'gelu' | 'relu';
+  layerNorm: boolean;
+  batch: number;
+  lr: number;
+  weightDecay: number;
+  seed: number;
+  scoreFrom: number;
+}
+export interface TrainerStep {
+  /** Updates made so far. */
+  step: number;
+  /** The last step's mean loss over its scored positions (nats). */
+  loss: number;
+  /** One loss per update this call made. */
+  losses: Float64Array;
+  /** The run stopped: a loss was not finite or passed divergenceLimit. */
+  diverged: boolean;
+}
+export interface TrainerEvaluation {
+  loss: number;
+  accuracy: number;
+}
+export interface HeadScore {
+  layer: number;
+  head: number;
+  /** Mean weight of row i on key i - 1 over the probe's rows i >= 1. */
+  previousToken: number;
+  /** Prefix matching: mean weight on the keys just after earlier copies of the row's token. */
+  induction: number;
+}
+export interface TrainerMemory {
+  parameters: number;
+  activations: number;
+  scratch: number;
+  bytes: number;
+}
+export interface TrainerParameter {
+  name: string;
+  shape: number[];
+}
+export interface TrainerWeights {
+  format: 'attention-lab-weights';
+  version: 1;
+  options: TrainerSettings;
+  step: number;
+  parameters: { name: string; shape: number[]; dtype: 'float32'; data: string }[];
+}
+export interface Trainer {
+  step(count?: number): TrainerStep;
+  evaluate(): TrainerEvaluation;
+  /** Every head's weights on the tokens: patterns [layers, heads, n, n]. */
+  attention(tokens: ArrayLike<number>): { tokens: number[]; patterns: Tensor };
+  headScores(): HeadScore[];
+  exportWeights(): TrainerWeights;
+  dispose(): void;
+  readonly options: TrainerSettings;
+  /** A fixed example of the task (seqLen token ids). */
+  readonly example: readonly number[];
+  readonly memory: TrainerMemory;
+  readonly parameters: readonly TrainerParameter[];
+  readonly divergenceLimit: number;
+  readonly uniformLoss: number;
+  readonly steps: number;
+  readonly diverged: boolean;
+  readonly divergedAt: number;
+  readonly divergedLoss: number;
+}
+export interface AttentionGradients {
+  dQ: Tensor;
+  dK: Tensor;
+  dV: Tensor;
+  /** The gradient at the softmax's input: rows sum to 0, masked entries are 0. */
+  dS: Tensor;
+  scale: number;
+}
+
 /** The names lab.mistake() takes, in lab.MISTAKES order. */
 export type MistakeName = 'softmax-wrong-axis' | 'mask-after-softmax' | 'no-scaling' | 'scale-by-dk' | 'fp16-mask-fill'
   | 'keys-not-transposed' | 'no-causal-mask' | 'no-padding-mask';
@@ -522,6 +632,68 @@ export interface MistakeResult<Cells extends Nested<boolean> = boolean[][]> {
   cells: Cells;
 }
 
+/** Options of lab.headSummary. */
+export interface HeadSummaryOptions {
+  /** The keys' tokens (one per key): equal tokens count as repeats for prefix matching. */
+  tokens?: readonly string[];
+  /** Cross-attention: the queries' tokens (one per query); only the entropy is then defined. */
+  queryTokens?: readonly string[];
+  /** Self-attention under a causal mask: no weight may sit on a later key (at most 1e-6). */
+  causal?: boolean;
+  /** The weights were rounded to this many decimals (0 to 8): each row may then miss 1 by 1e-3 + n x half a unit of the last decimal. */
+  decimals?: number;
+}
+
+/** One head's scores; null where a score is not defined (cross-attention, no repeated token). */
+export interface HeadScores {
+  layer: number;
+  head: number;
+  /** Mean row entropy in nats: 0 for one key, ln k for k keys evenly. */
+  entropy: number | null;
+  /** Mean weight of row i on key i - 1, over rows i >= 1. */
+  previousToken: number | null;
+  /** Mean weight of row i on key 0 (a sink), over rows i >= 1. */
+  firstToken: number | null;
+  /** Mean weight of row i on itself, over rows i >= 1. */
+  diagonal: number | null;
+  /** Mean weight of a repeated token's row on the keys just after its earlier copies (induction). */
+  prefixMatching: number | null;
+}
+
+/** What lab.headSummary's Error carries as `problem`: the first entry or row that is not attention weights. */
+export interface PatternProblem {
+  fault: 'not-finite' | 'negative' | 'future-weight' | 'row-sum';
+  layer: number;
+  head: number;
+  row: number;
+  /** The entry's column (0 for a row sum). */
+  column: number;
+  /** The entry, or the row's sum. */
+  value: number;
+  /** row-sum: the accepted |sum - 1|; future-weight: the largest weight accepted on a later key. */
+  tolerance: number;
+}
+
+/** A model's attention as <model-attention> takes it (child JSON, data property, src file, setAttention). */
+export interface ModelAttentionData {
+  /** The keys' tokens, one per key (and per query, for self-attention). */
+  tokens: string[];
+  /**
+   * [layers][heads][queries][keys] or [heads][queries][keys] (CircuitsVis's [heads][dest][src]),
+   * flat as { shape, data }, or { shape, dtype: 'float16' | 'float32', base64 } (little-endian bytes).
+   */
+  attentions: Nested<number> | TensorData | { shape: readonly number[]; dtype: 'float16' | 'float32'; base64: string };
+  /** Cross-attention: the queries' tokens, one per row. */
+  queryTokens?: string[];
+  /** Self-attention under a causal mask (cells above the diagonal are shown masked). */
+  causal?: boolean;
+  /** Names of the layers and heads to show instead of their numbers. */
+  layerNames?: string[];
+  headNames?: string[];
+  /** The weights were rounded to this many decimals (a wider row-sum tolerance). */
+  decimals?: number;
+}
+
 /** The API around one loaded engine. Bad input throws an Error naming the function and argument. */
 export interface Lab {
   /**
@@ -565,6 +737,20 @@ export interface Lab {
   mistake<Cells extends Nested<boolean> = boolean[][]>(name: MistakeName, spec: MistakeSpec): MistakeResult<Cells>;
   /** Every mistake, in teaching order. */
   readonly MISTAKES: readonly MistakeInfo[];
+  /** A trainer for a small transformer (every option has a default). */
+  createTrainer(options?: TrainerOptions): Trainer;
+  /** A trainer holding exported weights (and the sequences or text of a run trained on them). */
+  loadTrainer(weights: TrainerWeights, extra?: { sequences?: ArrayLike<number>[]; text?: ArrayLike<number> }): Trainer;
+  /** Gradients of attention given dOutput = dL/d(output). */
+  attentionBackward(Q: TensorInput, K: TensorInput, V: TensorInput, dOutput: TensorInput, options?: MaskAndScaleOptions): AttentionGradients;
+  /** createTrainer's defaults. */
+  readonly TRAINER_DEFAULTS: TrainerSettings;
+  /**
+   * Per head of a model's attention [layers, heads, queries, keys] (or [heads, queries, keys]):
+   * its entropy and previous-token, first-token, diagonal and prefix-matching scores. Throws,
+   * with `problem` ({@link PatternProblem}), when the weights are not attention weights.
+   */
+  headSummary(attentions: TensorInput, options?: HeadSummaryOptions): HeadScores[];
   Tensor: TensorConstructor;
   /** The option names attention() accepts. */
   ATTENTION_OPTIONS: readonly string[];

@@ -17,6 +17,7 @@
 #include "convert.hpp"
 #include "object_functions.hpp"
 #include "cost.hpp"
+#include "heads.hpp"
 #include "mistakes.hpp"
 #include "staging.hpp"
 #include "trainer.hpp"
@@ -212,6 +213,7 @@ EMSCRIPTEN_BINDINGS(attnlab) {
     register_cost();
     register_mistakes();
     register_trainer();
+    register_heads();
     object_functions<staging>("Staging")
         .method<&staging::scratch_address>("scratchAddress")
         .method<&staging::memory_view>("memoryView")

@@ -203,6 +203,7 @@ public:
         }
         out.set("parameters", layout);
         out.set("divergenceLimit", trainer_->divergence_limit());
+        out.set("uniformLoss", trainer_->uniform_loss());
         return out;
     }
 

@@ -51,6 +51,7 @@ async function runtimeShapes() {
   const V = [[1, 0], [0, 1]];
   const I = [[1, 0], [0, 1]];
   const ws = lab.createWorkspace({ m: 1, n: 2, dk: 4, dv: 2 });
+  const trainer = lab.createTrainer({ vocab: 8, seqLen: 8, dModel: 8, batch: 2 });
   const trace = lab.traceShapes({ n: 4, dModel: 8, heads: 2 });
   const examples = lab.examples();
   const labKeys = Object.keys(lab);
@@ -64,12 +65,23 @@ async function runtimeShapes() {
     ShapeTrace: Object.keys(trace),
     ShapeStep: Object.keys(trace.steps[0]),
     MemoryUse: Object.keys(lab.memory()),
+    HeadScores: Object.keys(lab.headSummary([[[1]]])[0]),
     Examples: Object.keys(examples),
     "Examples['timeFlies']": Object.keys(examples.timeFlies),
     Tensor: publicKeys(lab.tensor(Q)),
     Workspace: publicKeys(ws),
+    Trainer: publicKeys(trainer),
+    TrainerSettings: Object.keys(trainer.options),
+    TrainerStep: Object.keys(trainer.step(1)),
+    TrainerEvaluation: Object.keys(trainer.evaluate()),
+    HeadScore: Object.keys(trainer.headScores()[0]),
+    TrainerMemory: Object.keys(trainer.memory),
+    TrainerParameter: Object.keys(trainer.parameters[0]),
+    TrainerWeights: Object.keys(trainer.exportWeights()),
+    AttentionGradients: Object.keys(lab.attentionBackward(Q, K, V, [[1, 1]])),
   };
   ws.dispose();
+  trainer.dispose();
   return { shapes, missingPending: PENDING.filter((name) => !labKeys.includes(name)) };
 }
 
@@ -122,7 +134,9 @@ test('custom-elements.json follows the manifest schema 1.0.0 and lists each elem
     const attrs = attributesOf(d.tagName);
     assert.deepEqual(d.attributes.map((a) => [a.name, a.fieldName]), attrs.map((a) => [a.name, a.property]), `${d.tagName} attributes`);
     const fields = d.members.map((m) => m.name);
-    assert.deepEqual(fields, [...attrs.map((a) => a.property), ...(WIDGETS[d.tagName].json ? ['data'] : [])], `${d.tagName} members`);
+    const methods = (WIDGETS[d.tagName].methods || []).map((m) => m.name);
+    assert.deepEqual(fields, [...attrs.map((a) => a.property), ...(WIDGETS[d.tagName].json ? ['data'] : []), ...methods], `${d.tagName} members`);
+    assert.deepEqual(d.members.filter((m) => m.kind === 'method').map((m) => m.name), methods, `${d.tagName} methods`);
     assert.deepEqual(d.events.map((e) => e.name), COMMON_EVENTS.map((e) => e.name));
     assert.match(d.events.find((e) => e.name === 'al-change').type.text, /^CustomEvent<\{ state: \{ .+ \} \}>$/);
     assert.deepEqual(d.cssParts.map((p) => p.name), [...COMMON_PARTS, ...WIDGETS[d.tagName].parts].map((p) => p.name));

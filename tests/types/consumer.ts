@@ -45,7 +45,9 @@ export async function computeOnce(): Promise<number> {
   const batchLeak = lab.mistake<boolean[][][]>('no-padding-mask', { Q: [K, K], K: [K, K], V: [V, V], validLens: [1, 2] });
   const leakingRow: number = batchLeak.figure.row?.[1] ?? -1;
   const batchCell: boolean = batchLeak.cells[1][0][0];
-  return leak + Number(changed) + failed + leakingRow + Number(batchCell) + weight + rows[0][1] + hidden.length + out[0] + Number(isTensor) + kept[0] + std + shapes.length
+  const scores = lab.headSummary([[[1, 0], [0.5, 0.5]]], { tokens: ['a', 'b'], causal: true, decimals: 3 });
+  const sink: number = scores[0].firstToken ?? 0;
+  return leak + sink + Number(changed) + failed + leakingRow + Number(batchCell) + weight + rows[0][1] + hidden.length + out[0] + Number(isTensor) + kept[0] + std + shapes.length
     + heads.output.shape[0] + soft.data[2] + row.sumShifted + worked.length + lab.memory().heapInUse;
 }
 
@@ -86,6 +88,12 @@ export function useElements(): void {
   if (tracer) tracer.dModel = 512;
   const mistakes = document.createElement('mistakes-lab');
   mistakes.mistake = 'fp16-mask-fill';
+  const model = document.createElement('model-attention');
+  model.view = 'summary';
+  model.data = { tokens: ['a', 'b'], attentions: [[[1, 0], [0.5, 0.5]]], causal: true };
+  model.data = { tokens: ['a', 'b'], attentions: { shape: [1, 1, 2, 2], dtype: 'float16', base64: 'ADwAAAA4ADg=' } };
+  model.addEventListener('al-change', (event) => console.log(event.detail.state.heads.length, event.detail.state.layer ?? 'none'));
+  void model.setAttention({ tokens: ['a'], attentions: { shape: [1, 1, 1], data: new Float32Array([1]) } });
   mistakes.addEventListener('al-change', (event) => console.log(event.detail.state.mistake));
   document.addEventListener('al-ready', (event) => console.log(event.detail.state));
   window.AttentionLab.loadAttentionLab().then((lab) => lab.softmax([1, 2, 3]));

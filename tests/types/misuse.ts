@@ -19,7 +19,9 @@ export async function wrong(): Promise<void> {
   lab.tiledAttention(Q, Q, Q, { mask: [[true]] }); // error TS2353
   lab.kvCacheBytes({ kvHeads: 8, dHead: 128, dtype: 'fp8' }); // error TS2322
   lab.createKVCache({ heads: 8, dHead: 64, maxLength: 16 }).bytes = 0; // error TS2540
-  console.log(n);
+  lab.headSummary(Q, { tokens: 'a b' }); // error TS2322
+  const score: number = lab.headSummary(Q)[0].entropy; // error TS2322
+  console.log(n, score);
 }
 
 export function wrongElements(): void {
@@ -31,4 +33,6 @@ export function wrongElements(): void {
   document.createElement('multihead-view').heads = 4; // error TS2322
   document.createElement('attention-stepper').addEventListener('al-change', (event) => event.detail.state.causal); // error TS2339
   heatmap.addEventListener('al-error', (event) => event.detail.state); // error TS2339
+  document.createElement('model-attention').view = 'grid'; // error TS2322
+  document.createElement('model-attention').data = { attentions: [[[1]]] }; // error TS2741
 }

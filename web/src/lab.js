@@ -14,6 +14,7 @@ const {
 const { Staging } = require('./staging.js');
 const { costApi } = require('./cost.js');
 const { mistakesApi } = require('./mistakes.js');
+const { headsApi } = require('./heads.js');
 
 function unwrap(result) {
   if (result && typeof result.error === 'string') throw new Error(result.error);
@@ -216,6 +217,7 @@ function createLab(core) {
 
     ...costApi(core, { input, ctx, unwrap }),
     ...lazyTrainerApi(() => require('./trainer.js').trainerApi(core, { input, ctx })),
+    ...headsApi(core, ctx, unwrap),
 
     mistake: mistakes.mistake,
     /** Every mistake: [{ name, title, symptom, fix }], in teaching order (read on first use). */

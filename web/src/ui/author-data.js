@@ -25,17 +25,34 @@ function rowsOf(value) {
 }
 
 /**
+ * Checks a list of tokens: strings of 1 to MAX_TOKEN_LENGTH characters, 1 to MAX_TOKENS of them.
+ * @param key the list's name in messages ('tokens', 'queryTokens')
+ */
+function checkTokens(tag, tokens, key = 'tokens') {
+  if (!Array.isArray(tokens) || !tokens.every((t) => typeof t === 'string' && t.length > 0)) {
+    throw new AuthorDataError(`<${tag}>: ${key} must be words separated by spaces, or a JSON array of strings`);
+  }
+  if (tokens.length < 1) throw new AuthorDataError(`<${tag}>: ${key} is empty; give at least one word`);
+  if (tokens.length > MAX_TOKENS) throw new AuthorDataError(`<${tag}>: ${tokens.length} ${key} is too many to draw; give at most ${MAX_TOKENS}`);
+  const long = tokens.findIndex((t) => t.length > MAX_TOKEN_LENGTH);
+  if (long >= 0) {
+    throw new AuthorDataError(`<${tag}>: ${key === 'tokens' ? 'token' : `${key} entry`} ${long + 1} is ${tokens[long].length} characters long; expected at most ${MAX_TOKEN_LENGTH}`);
+  }
+}
+
+/**
  * @param tag the element name, for messages
  * @param attrs { tokens?: string } attribute values (null when absent)
  * @param json the text of the child JSON script, or an object set through the `data`
  *   property, or null
  * @param allowed extra JSON keys this widget understands (besides tokens and tensors)
+ * @param maxJsonLength the longest JSON text this widget reads (default MAX_JSON_LENGTH)
  * @returns { tokens?, Q?, K?, V?, X?, Wq?, Wk?, Wv?, ...extra }
  */
-function readAuthorData(tag, attrs, json, allowed = []) {
+function readAuthorData(tag, attrs, json, allowed = [], maxJsonLength = MAX_JSON_LENGTH) {
   if (typeof json === 'string') {
-    if (json.length > MAX_JSON_LENGTH) {
-      throw new AuthorDataError(`<${tag}>: the JSON data is ${json.length} characters long; expected at most ${MAX_JSON_LENGTH}`);
+    if (json.length > maxJsonLength) {
+      throw new AuthorDataError(`<${tag}>: the JSON data is ${json.length} characters long; expected at most ${maxJsonLength}`);
     }
     if (json.trim() === '') {
       json = {};
@@ -66,17 +83,7 @@ function readAuthorData(tag, attrs, json, allowed = []) {
     if (json.tokens) throw new AuthorDataError(`<${tag}>: tokens are given twice, as an attribute and in the JSON; keep one`);
     data.tokens = splitTokens(attrs.tokens);
   }
-  if (data.tokens !== undefined) {
-    if (!Array.isArray(data.tokens) || !data.tokens.every((t) => typeof t === 'string' && t.length > 0)) {
-      throw new AuthorDataError(`<${tag}>: tokens must be words separated by spaces, or a JSON array of strings`);
-    }
-    if (data.tokens.length < 1) throw new AuthorDataError(`<${tag}>: tokens is empty; give at least one word`);
-    if (data.tokens.length > MAX_TOKENS) throw new AuthorDataError(`<${tag}>: ${data.tokens.length} tokens is too many to draw; give at most ${MAX_TOKENS}`);
-    const long = data.tokens.findIndex((t) => t.length > MAX_TOKEN_LENGTH);
-    if (long >= 0) {
-      throw new AuthorDataError(`<${tag}>: token ${long + 1} is ${data.tokens[long].length} characters long; expected at most ${MAX_TOKEN_LENGTH}`);
-    }
-  }
+  if (data.tokens !== undefined) checkTokens(tag, data.tokens);
   for (const key of TENSOR_KEYS) {
     if (data[key] === null) throw new AuthorDataError(`<${tag}>: ${key} is null; expected nested arrays of numbers`);
     let depth = 0;
@@ -136,4 +143,4 @@ function seedFrom(text) {
   return h % 1000000;
 }
 
-module.exports = { readAuthorData, checkOptions, AuthorDataError, splitTokens, seedFrom, MAX_JSON_LENGTH, MAX_TOKENS, MAX_TOKEN_LENGTH };
+module.exports = { readAuthorData, checkTokens, checkOptions, AuthorDataError, splitTokens, seedFrom, MAX_JSON_LENGTH, MAX_TOKENS, MAX_TOKEN_LENGTH };

@@ -23,6 +23,10 @@ const BASE = {
   'online-softmax-stepper': [734, 622, 600, 586, 545, 506, 484],
   'kv-cache-stepper': [1690, 1501, 1302, 1196, 1064, 1042, 999],
   'cost-lab': [1197, 1029, 828, 671, 608, 608, 586],
+  'attention-trainer': [2123, 2077, 2123, 2128, 2190, 1651, 1703],
+  // One layer of two heads over four tokens (its layers are not known before its data is read;
+  // each more adds a row of thumbnails).
+  'model-attention': [322, 286, 247, 247, 247, 228, 208],
 };
 // A heatmap of one sentence's queries over another's keys (query-tokens): no sentence input,
 // no causal mask or prompts. Measured with 4 x 6, 8 x 3 and 2 x 10 queries x keys.

@@ -189,7 +189,7 @@ class LabElement extends HTMLElement {
     if (!this._built && !this._stand) this.showLoading();
     try {
       const data = readAuthorData(this.localName, { tokens: this.getAttribute('tokens') },
-        this._data !== undefined ? this._data : this._json, this.constructor.jsonKeys);
+        this._data !== undefined ? this._data : this._json, this.constructor.jsonKeys, this.constructor.maxJsonLength);
       const lab = await getLab();
       // Each widget is set up in tasks of its own, those in view first, so a page of
       // widgets never blocks the main thread in one long task.

@@ -90,7 +90,7 @@ class HeatmapView {
       this.refreshReadout();
       return;
     }
-    this.cellsModel = model.cells(weights, masked, rowLabels, colLabels, { digits: 2, ...this.opts.words, hiddenRows, scale: this.scale });
+    this.cellsModel = model.cells(weights, masked, rowLabels, colLabels, { digits: this.opts.digits || 2, ...this.opts.words, hiddenRows, scale: this.scale });
     const key = `${rows}x${cols}|${rowLabels.join('\u0001')}|${colLabels.join('\u0001')}`;
     if (key !== this.size) this.build(rows, cols, rowLabels, colLabels);
     this.size = key;
@@ -125,7 +125,7 @@ class HeatmapView {
   }
 
   readoutText(c) {
-    return `${this.opts.readoutPrefix || ''}${model.readout(c, { rowWord: this.rowWord, colWord: this.colWord })}`;
+    return `${this.opts.readoutPrefix || ''}${model.readout(c, { rowWord: this.rowWord, colWord: this.colWord, digits: this.opts.digits || 2 })}`;
   }
 
   cellAt(i, j) {
@@ -250,7 +250,7 @@ class HeatmapView {
   canvasCell(i, j) {
     const masked = Boolean(this.maskedRows && this.maskedRows[i][j]);
     const c = model.cells([[this.values[i][j]]], [[masked]], [this.labels.rows[i]], [this.labels.cols[j]],
-      { ...this.opts.words, hiddenRows: this.hiddenRows.includes(i) ? [0] : [], scale: this.scale })[0][0];
+      { digits: this.opts.digits || 2, ...this.opts.words, hiddenRows: this.hiddenRows.includes(i) ? [0] : [], scale: this.scale })[0][0];
     return { ...c, row: i, col: j };
   }
 

@@ -11,6 +11,7 @@ const { logOnce } = require('./host-page.js');
 const { AttentionHeatmap } = require('./heatmap.js');
 const { SoftmaxDemo } = require('./softmax-demo.js');
 const { MultiheadView } = require('./multihead-view.js');
+const { ModelAttention } = require('./model-attention.js');
 const { PaddingMask } = require('./padding-mask.js');
 const { AttentionWorkedExample } = require('./worked-example.js');
 const { ShapeTracer } = require('./shape-tracer.js');
@@ -20,6 +21,7 @@ const { OnlineSoftmaxStepper } = require('./online-softmax-stepper.js');
 const { KvCacheStepper } = require('./kv-cache-stepper.js');
 const { ScalingExperiment } = require('./scaling-experiment.js');
 const { CostLab } = require('./cost-lab.js');
+const { AttentionTrainer } = require('./attention-trainer.js');
 
 const ELEMENTS = {
   'attention-stepper': AttentionStepper,
@@ -34,6 +36,8 @@ const ELEMENTS = {
   'online-softmax-stepper': OnlineSoftmaxStepper,
   'kv-cache-stepper': KvCacheStepper,
   'cost-lab': CostLab,
+  'attention-trainer': AttentionTrainer,
+  'model-attention': ModelAttention,
 };
 
 /** Properties that mirror the declared attributes: reading parses, writing reflects. */

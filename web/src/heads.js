@@ -1,0 +1,110 @@
+'use strict';
+// lab.headSummary(attentions, options): for each head of a model's attention (a real model's,
+// pasted by a course author, or one the project trains), the scores that tell head types
+// apart. The engine checks that the patterns are attention weights and computes every score
+// (cpp/src/patterns.cpp, cpp/src/head_scores.cpp); this side checks JavaScript types and
+// structure, turns tokens into ids, and words the engine's findings.
+
+const { toInput, describe } = require('./tensor.js');
+const { checkKeys, boolOption, numberOption } = require('./options.js');
+
+const OPTIONS = ['tokens', 'queryTokens', 'causal', 'decimals'];
+
+/** A plain copy of an array of strings, or undefined when left out. */
+function stringList(fn, value, key) {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) throw new Error(`${fn}: ${key} is ${describe(value)}; expected an array of strings`);
+  return value.map((t, i) => {
+    if (typeof t !== 'string') throw new Error(`${fn}: ${key}[${i}] is ${describe(t)}; expected a string`);
+    return t;
+  });
+}
+
+/** Token ids for the engine's prefix-matching score: equal strings get equal ids. */
+function tokenIds(tokens) {
+  const ids = new Map();
+  const data = new Float32Array(tokens.length);
+  tokens.forEach((t, i) => {
+    if (!ids.has(t)) ids.set(t, ids.size);
+    data[i] = ids.get(t);
+  });
+  return { shape: [tokens.length], data };
+}
+
+/** A number in a message: six significant digits, tiny ones as 1e-6. */
+function short(x) {
+  if (!Number.isFinite(x)) return String(x);
+  const v = +x.toPrecision(6);
+  return v !== 0 && Math.abs(v) < 1e-4 ? v.toExponential() : String(v);
+}
+
+/**
+ * The sentence for a fault the engine found in the patterns.
+ * @param p { fault: 'not-finite' | 'negative' | 'future-weight' | 'row-sum', value, tolerance, ... }
+ * @param where { row: text naming p's row, entry: text naming p's entry }
+ */
+function patternProblemText(p, where) {
+  switch (p.fault) {
+    case 'not-finite': return `${where.entry} is ${short(p.value)}; expected weights from 0 to 1`;
+    case 'negative': return `${where.entry} is ${short(p.value)}; expected weights of 0 or more`;
+    case 'future-weight':
+      return `${where.entry} is ${short(p.value)}, weight on a later key, but the patterns are causal; expected 0 (at most ${short(p.tolerance)})`;
+    default:
+      return `${where.row} sums to ${short(p.value)}; expected 1 within ${short(p.tolerance)} (or all 0: a row that sees no key)`;
+  }
+}
+
+/**
+ * The head summary's part of the lab object, spread into it by lab.js.
+ * @param core the embind module; ctx what tensor.js needs; unwrap turns { error } into a throw
+ */
+function headsApi(core, ctx, unwrap) {
+  return {
+    /**
+     * Per head: mean row entropy (nats), previous-token, first-token (sink) and diagonal
+     * scores, prefix matching (on repeated tokens); null where a score is not defined.
+     * @param attentions [layers, heads, queries, keys] or [heads, queries, keys], rows summing to 1
+     * @param options { tokens?: the keys' tokens (prefix matching), queryTokens?: cross-attention
+     *   (only the entropy is defined), causal?: no weight may sit on later keys, decimals?: the
+     *   weights were rounded to this many decimals (a wider row-sum tolerance) }
+     * @returns [{ layer, head, entropy, previousToken, firstToken, diagonal, prefixMatching }]
+     * @throws Error naming the entry or row that is not attention weights; its `problem` is
+     *   { fault, layer, head, row, column, value, tolerance }
+     */
+    headSummary(attentions, options) {
+      const fn = 'headSummary';
+      const o = checkKeys(fn, options, OPTIONS);
+      const t = toInput(attentions, fn, 'attentions', ctx);
+      const rank = t.shape.length;
+      if (rank !== 3 && rank !== 4) {
+        throw new Error(`${fn}: attentions has shape [${t.shape.join(', ')}]; expected [layers, heads, queries, keys] or [heads, queries, keys]`);
+      }
+      const [layers, heads, m, n] = rank === 4 ? t.shape : [1, ...t.shape];
+      const tokens = stringList(fn, o.tokens, 'tokens');
+      const queryTokens = stringList(fn, o.queryTokens, 'queryTokens');
+      if (tokens && tokens.length !== n) throw new Error(`${fn}: tokens has ${tokens.length} entries but attentions has ${n} keys (its last axis); expected one token per key`);
+      if (queryTokens && queryTokens.length !== m) {
+        throw new Error(`${fn}: queryTokens has ${queryTokens.length} entries but attentions has ${m} queries (its second-last axis); expected one token per query`);
+      }
+      const causal = boolOption(fn, o, 'causal');
+      if (causal && queryTokens) throw new Error(`${fn}: causal is true with queryTokens; expected causal only for self-attention`);
+      const decimals = numberOption(fn, o, 'decimals');
+      const spec = { attentions: { shape: [layers * heads, m, n], data: t.data }, self: !queryTokens, causal };
+      if (decimals !== undefined) spec.decimals = decimals;
+      if (tokens && !queryTokens) spec.tokens = tokenIds(tokens);
+      const raw = unwrap(core.headSummary(spec));
+      if (raw.problem) {
+        const { pattern, ...rest } = raw.problem;
+        const problem = { ...rest, layer: Math.floor(pattern / heads), head: pattern % heads };
+        const lead = rank === 4 ? `[${problem.layer}][${problem.head}]` : `[${problem.head}]`;
+        const err = new Error(`${fn}: ${patternProblemText(problem, {
+          row: `attentions${lead}[${problem.row}]`, entry: `attentions${lead}[${problem.row}][${problem.column}]` })}`);
+        err.problem = problem;
+        throw err;
+      }
+      return raw.heads.map((s, k) => ({ layer: Math.floor(k / heads), head: k % heads, ...s }));
+    },
+  };
+}
+
+module.exports = { headsApi, patternProblemText };

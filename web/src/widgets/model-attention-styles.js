@@ -1,0 +1,51 @@
+'use strict';
+// Styles of <model-attention> (added to the shared widget stylesheet in styles.js).
+
+const MODEL_ATTENTION_CSS = `
+.al-tabs { display: flex; flex-wrap: wrap; gap: calc(.25 * var(--_rem)); border-bottom: 1px solid var(--_line); margin: calc(.5 * var(--_rem)) 0 calc(.75 * var(--_rem)); }
+.al-tabs [role="tab"] { border-radius: 6px 6px 0 0; border-bottom-color: transparent; background: transparent; margin-bottom: -1px; }
+.al-tabs [role="tab"][aria-selected="true"] { background: var(--_panel); border-color: var(--_line); border-bottom-color: var(--_panel); font-weight: 600; box-shadow: inset 0 3px 0 var(--_accent); }
+.al-model-scroll { padding: 3px; }
+.al-model-grid { display: grid; grid-template-columns: max-content repeat(var(--al-heads), minmax(26px, calc(4 * var(--_rem)))); column-gap: 0; row-gap: 3px;
+  font-size: calc(.75 * var(--_rem)); color: var(--_muted); }
+.al-model-grid [role="row"] { display: contents; }
+.al-model-grid [role="columnheader"] { text-align: center; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; padding-right: 6%; }
+.al-model-grid [role="rowheader"] { grid-column: 1; text-align: right; align-self: center; padding-right: calc(.3 * var(--_rem)); white-space: nowrap; max-width: calc(6 * var(--_rem)); overflow: hidden; text-overflow: ellipsis; }
+.al-layer-picture { grid-column: 2 / -1; display: block; width: 100%; height: auto; aspect-ratio: var(--al-aspect); }
+.al-crisp .al-layer-picture { image-rendering: pixelated; }
+.al-thumb { position: relative; z-index: 1; cursor: pointer; border-radius: 2px; }
+.al-thumb.al-open { outline: 3px solid var(--_accent); outline-offset: 0; }
+.al-thumb:focus-visible { outline: 3px solid var(--_focus); outline-offset: 0; z-index: 2; }
+.al-open-head { margin-top: calc(.75 * var(--_rem)); border-top: 1px solid var(--_line); padding-top: calc(.5 * var(--_rem)); }
+.al-open-title { margin-bottom: 0; }
+.al-head-picks { display: flex; flex-wrap: wrap; gap: calc(.2 * var(--_rem)) calc(.8 * var(--_rem)); margin-bottom: calc(.5 * var(--_rem)); }
+.al-head-picks label { display: inline-flex; align-items: center; gap: calc(.3 * var(--_rem)); min-height: 24px; }
+.al-swatch { display: inline-block; width: calc(.8 * var(--_rem)); height: calc(.8 * var(--_rem)); border-radius: 2px; }
+.al-head-title { position: sticky; top: 0; z-index: 1; background: var(--_bg); font-size: calc(.8 * var(--_rem)); font-weight: 600; padding: 0 calc(.4 * var(--_rem)) calc(.2 * var(--_rem)); }
+.al-head-scroll { max-height: calc(30 * var(--_rem)); overflow-y: auto; }
+.al-head-lines { display: grid; grid-template-columns: minmax(0, max-content) minmax(calc(4 * var(--_rem)), calc(16 * var(--_rem))) minmax(0, max-content); justify-content: start; }
+.al-lines { width: 100%; display: block; }
+.al-token-column { display: flex; flex-direction: column; min-width: 0; }
+.al-token-left { align-items: flex-end; text-align: right; }
+.al-token-right { align-items: flex-start; }
+.al-token { height: var(--al-row, 24px); min-height: 0; padding: 0 calc(.4 * var(--_rem)); border: 0; border-radius: 4px; background: transparent; font-size: calc(.85 * var(--_rem));
+  max-width: calc(9 * var(--_rem)); overflow: hidden; text-overflow: ellipsis; white-space: pre; }
+.al-token:hover, .al-token.al-token-current { background: var(--_hl); color: var(--_hl-fg); }
+.al-token[aria-pressed="true"] { outline: 2px solid var(--_accent); outline-offset: -2px; }
+.al-summary-table th button.al-sort { border: 0; background: transparent; padding: 0 calc(.2 * var(--_rem)); font-weight: 600; min-height: 24px; text-align: left; }
+.al-summary-table td { text-align: right; }
+.al-summary-table th[scope="row"] { font-weight: 400; }
+.al-summary-table button.al-open-link { white-space: nowrap;  border: 0; background: transparent; color: var(--_accent); text-decoration: underline; padding: 0; min-height: 24px; text-align: left; }
+@container (max-width: 520px) {
+  .al-tabs [role="tab"] { padding: calc(.3 * var(--_rem)) calc(.45 * var(--_rem)); }
+  .al-summary-table.al-stack td { text-align: left; }
+  .al-head-lines { grid-template-columns: minmax(0, max-content) minmax(calc(3 * var(--_rem)), 1fr) minmax(0, max-content); }
+  .al-token { max-width: calc(6.5 * var(--_rem)); }
+}
+@media (forced-colors: active) {
+  .al-layer-picture, .al-swatch, .al-lines { forced-color-adjust: none; }
+  .al-tabs [role="tab"][aria-selected="true"] { forced-color-adjust: none; background: Highlight; color: HighlightText; }
+}
+`;
+
+module.exports = { MODEL_ATTENTION_CSS };
