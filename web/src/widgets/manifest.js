@@ -223,6 +223,7 @@ const WIDGETS = {
     ],
     parts: [{ name: 'prompt', description: 'The predict-first questions.' }, { name: 'status', description: 'The line with the step, the loss and the speed.' }, { name: 'chart', description: 'The loss chart and the head-score chart.' }, { name: 'heads', description: 'The grid of every head\'s weights and scores.' }],
     state: '{ task: string, lr: number, layers: number, heads: number, seed: number, logScale: boolean, step: number, running: boolean, formedAt: number | null, runner: string | null, diverged: boolean }',
+  },
   'model-attention': {
     className: 'ModelAttention',
     summary: 'A model\'s attention over a sentence, every layer and head: the model view (a thumbnail per head, one opened as a full heatmap), the head view (lines between the tokens, a colour per head) and the head summary (the engine\'s scores per head, sorted and filtered).',
