@@ -274,36 +274,59 @@ test("widgets take their author's tokens, vectors and embeddings, and show the e
   await close();
 });
 
-test('on a phone the site header is one short row: its lessons strip opens at the current page and follows the keyboard', async () => {
+test('on a phone the site header is one short row whose lessons menu names the current page and opens every lesson as a tap-sized row, by touch and by keyboard', async () => {
   const { page: p, problems, close } = await open(urls('index.html')['file://'], { width: 390, height: 800 });
   const header = () => p.evaluate(() => {
-    const nav = document.querySelector('.site-header nav'), box = nav.getBoundingClientRect();
-    const seen = (a) => { const r = a.getBoundingClientRect(); return r.left >= box.left - 0.5 && r.right <= box.right + 0.5; };
-    const focused = nav.contains(document.activeElement) ? document.activeElement : null;
-    return { height: document.querySelector('.site-header').getBoundingClientRect().height, pageWidth: document.documentElement.scrollWidth,
-      current: seen(nav.querySelector('[aria-current="page"]')), focused: focused && focused.textContent, focusedSeen: focused ? seen(focused) : null };
+    const menu = document.querySelector('.site-menu'), summary = menu.querySelector('summary');
+    const links = Array.from(menu.querySelectorAll('nav a'));
+    const inView = (r) => r.left >= -0.5 && r.right <= innerWidth + 0.5 && r.top >= -0.5 && r.bottom <= innerHeight + 0.5;
+    return {
+      height: document.querySelector('.site-header').getBoundingClientRect().height, pageWidth: document.documentElement.scrollWidth,
+      wideNav: getComputedStyle(document.querySelector('.site-nav')).display, open: menu.open, button: summary.textContent.replace(/\s+/g, ' ').trim(),
+      buttonHeight: summary.getBoundingClientRect().height,
+      links: links.map((a) => { const r = a.getBoundingClientRect(); return { text: a.textContent, height: r.height, seen: menu.open && inView(r), current: a.getAttribute('aria-current') }; }),
+      focused: document.activeElement && document.activeElement.textContent,
+    };
   });
-  for (const page of PAGES) {
+  const NAMES = ['Start', '1. Weighted averages', '2. Masks, scaling, heads', '3. Queries, keys, values', '4. What attention costs', '5. Common mistakes'];
+  for (const [i, page] of PAGES.entries()) {
     await p.goto(urls(page)['file://']);
     const h = await header();
     assert.ok(h.height <= 64, `${page}: the header is ${h.height} px tall at 390 px`);
     assert.equal(h.pageWidth, 390, `${page}: nothing sticks out sideways`);
-    assert.ok(h.current, `${page}: the current page's link is in view`);
+    assert.equal(h.wideNav, 'none', `${page}: no sideways strip of links`);
+    assert.equal(h.button, `Lessons ${NAMES[i]}`, `${page}: the menu button names the current page`);
+    assert.ok(h.buttonHeight >= 44, `${page}: the button is ${h.buttonHeight} px tall`);
   }
-  // From the top of lesson 5 with Tab only: the skip link, the brand, then every lesson, each in view as it takes focus.
-  const names = [];
-  for (let tabs = 0; tabs < 8; tabs++) {
-    await p.keyboard.press('Tab');
-    const h = await header();
-    if (!h.focused) continue;
-    assert.ok(h.focusedSeen, `"${h.focused}" is scrolled into view when it takes focus`);
-    names.push(h.focused);
+  // On lesson 5: a tap opens every lesson at once, each a row at least 44 px tall, all in view.
+  await p.click('.site-menu summary');
+  let h = await header();
+  assert.equal(h.open, true);
+  assert.deepEqual(h.links.map((l) => l.text), NAMES);
+  for (const l of h.links) {
+    assert.ok(l.seen, `"${l.text}" is in view when the menu is open`);
+    assert.ok(l.height >= 44, `"${l.text}" is ${l.height} px tall`);
   }
-  assert.deepEqual(names, ['Start', '1. Weighted averages', '2. Masks, scaling, heads', '3. Queries, keys, values', '4. What attention costs', '5. Common mistakes']);
-  await p.keyboard.press('Shift+Tab');
+  assert.deepEqual(h.links.map((l) => l.current), [null, null, null, null, null, 'page']);
+  // A tap outside closes it; so does Escape, which gives the focus back to the button.
+  await p.mouse.click(200, 600);
+  assert.equal((await header()).open, false, 'a tap on the page closes the menu');
+  await p.focus('.site-menu summary');
+  await p.keyboard.press('Enter');
+  assert.equal((await header()).open, true, 'Enter on the button opens the menu');
+  await p.keyboard.press('Tab');
+  assert.equal((await header()).focused, 'Start', 'Tab goes into the open menu');
+  await p.keyboard.press('Escape');
+  h = await header();
+  assert.equal(h.open, false, 'Escape closes the menu');
+  assert.equal(h.focused, 'Lessons 5. Common mistakes', 'and the focus is back on the button');
+  // Choosing a lesson goes there.
+  await p.keyboard.press('Enter');
+  for (let i = 0; i < 5; i++) await p.keyboard.press('Tab');
+  assert.equal((await header()).focused, '4. What attention costs');
   await p.keyboard.press('Enter');
   await p.waitForURL(/lesson-4\.html$/);
-  assert.ok((await header()).current, 'lesson 4 opens with its own link in view');
+  assert.equal((await header()).button, 'Lessons 4. What attention costs');
   assert.deepEqual(problems, []);
   await close();
 });
