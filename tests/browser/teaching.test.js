@@ -447,3 +447,32 @@ test('keyboard only: the worked example prompts are answered with Tab, Enter and
   assert.deepEqual(problems, []);
   await close();
 });
+
+test('the worked example with q = [1e30, 0]: the exps overflow, the table shows the max-shift the engine uses instead, and the text says v₂ gets exactly 0', async () => {
+  const ex = lab.examples().worked;
+  const d = lab.explainRow([[1e30, 0]], ex.K, ex.V, 0);
+  const { page: p, problems, close } = await open('lesson-2.html');
+  await p.fill('#worked input[aria-label="query component 1"]', '1e30');
+  await p.fill('#worked input[aria-label="query component 2"]', '0');
+  await p.click('#worked button:has-text("Try this query")');
+  // Before the answer, neither the weights nor the shifted exps are in the page.
+  let rows = await tableRows(p, '#worked');
+  assert.equal(rows['exp(s \u2212 max)'], undefined, 'the shifted row waits for the answer');
+  assert.equal(await p.isVisible('#worked .al-shift-note'), false);
+  await p.fill('#worked .al-predict input[type="text"]', '1');
+  await p.press('#worked .al-predict input[type="text"]', 'Enter');
+  rows = await tableRows(p, '#worked');
+  assert.deepEqual(rows.exp, ['\u221e', '1'], 'e^s overflows float32 for the first key');
+  assert.deepEqual(rows['sum of exps'], ['\u221e', '']);
+  assert.deepEqual(rows['exp(s \u2212 max)'], Array.from(d.expShifted.data, (x) => num(x, 4)));
+  assert.deepEqual(rows['exp(s \u2212 max)'], ['1', '0']);
+  assert.deepEqual(rows['sum of those'], [num(d.sumShifted, 4), '']);
+  assert.deepEqual(rows.weight, ['1', '0']);
+  const note = await p.textContent('#worked .al-shift-note');
+  assert.match(note, /\u221e \/ \u221e is not a number\. The engine first subtracts the row's largest scaled score/);
+  const why = await p.textContent('#worked .al-why');
+  assert.match(why, /v\u2082 gets exactly 0/);
+  assert.doesNotMatch(why, /still gets|blends both/);
+  assert.deepEqual(problems, []);
+  await close();
+});

@@ -48,7 +48,7 @@ class AttentionWorkedExample extends LabElement {
     this.announcer = h('p', { class: 'al-sr', 'aria-live': 'polite' });
     this.table = h('table', { class: 'al-table', part: 'table' });
     this.why = h('p', { class: 'al-why' });
-    this.shiftNote = h('p', { class: 'al-why al-shift-note' });
+    this.shiftNote = h('p', { class: 'al-shift-note' });
     this.outputBox = h('p', { class: 'al-output-line' });
     this.copyPrompt = new PredictView({
       question: 'which value will the output mostly copy?',
@@ -177,8 +177,9 @@ class AttentionWorkedExample extends LabElement {
         row(`scaled \u00d7 ${num(d.scale, 4)}`, [num(d.scaled.get(0), 4), num(d.scaled.get(1), 4)].map(maskAll)),
         row('exp', [num(d.expRaw.get(0), 4), num(d.expRaw.get(1), 4)].map(maskAnswer)),
         row('sum of exps', [maskAnswer(num(d.sumRaw, 4)), '']),
-        // When e^s overflows, the max-shift the engine uses instead, beside the overflowed row.
-        ...(overflow ? [row('exp(s \u2212 max)', [num(d.expShifted.get(0), 4), num(d.expShifted.get(1), 4)].map(maskAnswer)),
+        // When e^s overflows, the max-shift the engine uses instead, beside the overflowed row
+        // (once answered: before, the row alone would say how the weights come out).
+        ...(overflow && !hide ? [row('exp(s \u2212 max)', [num(d.expShifted.get(0), 4), num(d.expShifted.get(1), 4)].map(maskAnswer)),
           row('sum of those', [maskAnswer(num(d.sumShifted, 4)), ''])] : []),
         row('weight', [num(d.weights.get(0), 4), num(d.weights.get(1), 4)].map(maskAnswer), 'al-current')));
     this.shiftNote.textContent = overflow && !hide ? shiftText(d) : '';
