@@ -5,7 +5,7 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
 const { pathToFileURL } = require('url');
-const { launch, openSettled } = require('./browser.js');
+const { launch, openSettled, whileDrawn } = require('./browser.js');
 const { startServer } = require('../../scripts/server.js');
 const { loadAttentionLab } = require('../../index.js');
 const { num } = require('../../web/src/ui/format.js');
@@ -464,4 +464,45 @@ test('at 390 px a control keeps what it says whole: the worked example\'s query 
   }
   assert.deepEqual(l4.problems, []);
   await l4.close();
+});
+
+test("lesson 1's heatmap is with the sections that use it: on one column it follows the text that introduces it and a copy sits in the temperature section; on two columns one sticky heatmap is beside every one of them", async () => {
+  // The sections whose text sends the reader to the heatmap, by their headings.
+  const SECTIONS = ['All tokens at once', 'Your turn again: the row of like', 'Temperature', 'Why three separate projections?'];
+  const measure = (p) => p.evaluate((names) => {
+    const heads = Array.from(document.querySelectorAll('main h2')).filter((h) => names.includes(h.textContent.trim()));
+    const maps = Array.from(document.querySelectorAll('attention-heatmap')).filter((m) => m.checkVisibility());
+    const box = (el) => { const r = el.getBoundingClientRect(); return { top: r.top + scrollY, bottom: r.bottom + scrollY }; };
+    return { maps: maps.map((m) => m.id), heads: heads.map((h) => {
+      const b = box(h);
+      // How far the nearest heatmap is from the heading: 0 beside it, else the gap above or below.
+      const gaps = maps.map(box).map((m) => (m.bottom < b.top ? b.top - m.bottom : m.top > b.bottom ? m.top - b.bottom : 0));
+      return { name: h.textContent.trim(), gap: Math.round(Math.min(...gaps)) };
+    }) };
+  }, SECTIONS);
+  const phone = await open(urls('lesson-1.html')['file://'], { width: 390, height: 844 });
+  await whileDrawn(phone.page, 'main section', async () => {
+    const m = await measure(phone.page);
+    assert.deepEqual(m.maps, ['matrix', 'matrix-again'], 'on one column the copy is shown');
+    assert.deepEqual(m.heads.map((h) => h.name), SECTIONS);
+    for (const h of m.heads) assert.ok(h.gap <= 844, `at 390 px "${h.name}" is ${h.gap} px from a heatmap (at most one screen)`);
+  });
+  // The copy asks for the row of "like" too: the row is no answer there before the reader commits.
+  assert.equal(await phone.page.locator('#matrix-again').getAttribute('predict'), 'like');
+  assert.deepEqual(phone.problems, []);
+  await phone.close();
+  const wide = await open(urls('lesson-1.html')['file://'], { width: 1280, height: 900 });
+  assert.deepEqual((await measure(wide.page)).maps, ['matrix'], 'on two columns one heatmap, no copy');
+  for (const name of SECTIONS) {
+    // Scrolled to each section's heading, the sticky heatmap is on screen beside it.
+    const seen = await wide.page.evaluate((n) => {
+      const h = Array.from(document.querySelectorAll('main h2')).find((x) => x.textContent.trim() === n);
+      h.scrollIntoView({ block: 'start' });
+      const r = document.querySelector('#matrix').getBoundingClientRect(), hr = h.getBoundingClientRect();
+      return r.top < innerHeight && r.bottom > 0 && r.left > hr.right;
+    }, name);
+    assert.ok(seen, `at 1280 px the heatmap is on screen beside "${name}"`);
+  }
+  assert.deepEqual(wide.problems, []);
+  await wide.close();
 });
