@@ -192,8 +192,16 @@ class MistakesLab extends LabElement {
       this.diffFigure.hidden = true;
       return;
     }
-    this.mistakenView.update({ ...labels, weights: r.mistaken.weights.toArray(), masked: null });
-    this.diff = { ...labels, weights: r.difference.weights.toArray(), masked: null };
+    // Masked cells are drawn the same way in all three pictures: hatched wherever the
+    // computation pictured masked them (the mistaken one keeps the masks it does not forget).
+    const { Q, K, V } = this.sc.spec;
+    const mistakenWeights = r.mistaken.weights.toArray(), difference = r.difference.weights.toArray();
+    const masked = maskedFrom(this.lab.attention(Q, K, V, lesson.mistakenMasks(this.st.mistake, this.sc.spec)).masked.toArray());
+    const keys = lesson.maskLabels(this.st.mistake);
+    this.mistakenView.setMaskLabel(keys.mistaken);
+    this.diffView.setMaskLabel(keys.difference);
+    this.mistakenView.update({ ...labels, weights: mistakenWeights, masked: lesson.drawnMasked(masked, mistakenWeights) });
+    this.diff = { ...labels, weights: difference, masked: lesson.drawnMasked(masked, difference) };
     this.paintDifference();
   }
 
