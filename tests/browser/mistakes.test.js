@@ -252,3 +252,40 @@ test('forgetting a mask shows its cells unmasked in the mistaken picture, and at
   assert.deepEqual(problems, []);
   await close();
 });
+
+test('on phones 360 and 390 px wide the buggy and fixed code wraps between words only, never inside a name or a comment\'s word', async () => {
+  for (const width of [360, 390]) {
+    const { page: p, problems, close } = await openSettled(browser, url, { width, height: 844 });
+    const names = await p.$eval('#mistakes-axis', (el) => Array.from(el.shadowRoot.querySelector('select').options, (o) => o.value));
+    assert.equal(names.length, 8);
+    for (const name of names) {
+      await p.locator('#mistakes-axis select').first().selectOption(name);
+      const skip = p.locator('#mistakes-axis').getByRole('button', { name: 'Show me without predicting' });
+      if (await skip.count()) await skip.click();
+      const found = await whileDrawn(p, '#mistakes-axis', () => p.$eval('#mistakes-axis', (el) => {
+        const out = [];
+        const codes = el.shadowRoot.querySelectorAll('.al-code');
+        for (const pre of codes) {
+          const node = pre.firstChild, t = node.data;
+          let prevTop = null;
+          for (let i = 0; i < t.length; i++) {
+            if (t[i] === '\n') { prevTop = null; continue; }
+            const r = document.createRange();
+            r.setStart(node, i);
+            r.setEnd(node, i + 1);
+            const top = r.getClientRects()[0].top;
+            // A new line that starts right after a character that is not a space: a break inside a word.
+            if (prevTop !== null && top > prevTop + 2 && /\S/.test(t[i - 1])) out.push(`${t.slice(Math.max(0, i - 12), i)}|${t.slice(i, i + 12)}`);
+            prevTop = top;
+          }
+        }
+        return { codes: codes.length, out };
+      }));
+      assert.equal(found.codes, 2, `${name}: the buggy and the fixed code`);
+      assert.deepEqual(found.out, [], `${width} px, ${name}: breaks inside a word`);
+    }
+    assert.equal(await p.evaluate(() => document.documentElement.scrollWidth), width, 'nothing sticks out sideways');
+    assert.deepEqual(problems, []);
+    await close();
+  }
+});

@@ -3,7 +3,7 @@
 // the correct and the mistaken weights side by side, their difference on a diverging scale,
 // the engine's figure for the symptom, and the buggy and fixed line of code.
 
-const { h, uid } = require('./dom.js');
+const { h, uid, scrollBox } = require('./dom.js');
 const { LabElement, urlState } = require('./base.js');
 const { HeatmapView } = require('./heatmap-view.js');
 const { PredictView } = require('./predict-view.js');
@@ -140,9 +140,15 @@ class MistakesLab extends LabElement {
     this.correctView.update({ ...labels, weights, masked: hidden });
     const open = this.revealed();
     // The buggy line is the question; the fixed one answers it, so it waits for the answer.
+    // Code wraps at spaces only, never inside a name; a name longer than the line scrolls.
+    const code = (label, cls, text) => {
+      const box = scrollBox(label, h('pre', { class: cls }, text));
+      box.classList.add('al-code-box');
+      return box;
+    };
     this.code.replaceChildren(
-      h('p', { class: 'al-code-label' }, `${l.code.lang}, with the mistake:`), h('pre', { class: 'al-code' }, l.code.buggy),
-      ...(open ? [h('p', { class: 'al-code-label' }, 'Fixed:'), h('pre', { class: 'al-code al-code-fixed' }, l.code.fixed)] : []));
+      h('p', { class: 'al-code-label' }, `${l.code.lang}, with the mistake:`), code(`${l.code.lang} with the mistake`, 'al-code', l.code.buggy),
+      ...(open ? [h('p', { class: 'al-code-label' }, 'Fixed:'), code(`${l.code.lang}, fixed`, 'al-code al-code-fixed', l.code.fixed)] : []));
     if (!open) this.ask(name);
     else this.promptBox.replaceChildren(...(this.picks.has(name) ? [this.note(name, this.picks.get(name))] : []));
     this.maps.querySelectorAll('figure:not(:first-child)').forEach((f) => { f.hidden = !open; });

@@ -9,7 +9,9 @@ const MISTAKES_CSS = `
 .al-mistake-maps figure .al-heatmap-wrap { display: block; }
 .al-mistake-maps figcaption { font-weight: 600; margin-bottom: calc(.3 * var(--_rem)); }
 .al-code { margin: calc(.4 * var(--_rem)) 0; padding: calc(.5 * var(--_rem)) calc(.7 * var(--_rem)); background: var(--_panel); border-radius: 6px;
-  font: .85em/1.45 ui-monospace, "SF Mono", Menlo, Consolas, monospace; white-space: pre-wrap; overflow-wrap: anywhere; }
+  font: .85em/1.45 ui-monospace, "SF Mono", Menlo, Consolas, monospace; white-space: pre-wrap; overflow-wrap: normal; width: max-content; min-width: 100%; max-width: 100%; }
+.al-code-box { margin: calc(.4 * var(--_rem)) 0; }
+.al-code-box .al-code { margin: 0; }
 .al-code-label { font-size: .8em; color: var(--_muted); margin: calc(.5 * var(--_rem)) 0 0; }
 .al-cell.al-nan { background: var(--_panel); color: var(--_bad); font-weight: 600; border: 1px dashed var(--_bad); }
 .al-mistake-note .al-verdict-ok { color: var(--_ok); font-weight: 600; }
