@@ -476,3 +476,27 @@ test('the worked example with q = [1e30, 0]: the exps overflow, the table shows 
   assert.deepEqual(problems, []);
   await close();
 });
+
+test('the scaling chart shows std = sqrt(d_k) as the straight line it is (std against sqrt(d_k), linear axes) and defines "largest gradient" where it is shown', async () => {
+  const { page: p, problems, close } = await open('lesson-2.html');
+  await p.click('#scaling button:has-text("Show the results without guessing")');
+  await p.waitForFunction(() => document.querySelector('#scaling').shadowRoot.querySelectorAll('svg.al-chart').length === 2, null, { timeout: 10000 });
+  const drawn = await p.$eval('#scaling', (el) => {
+    const [first] = el.shadowRoot.querySelectorAll('svg.al-chart');
+    const texts = Array.from(first.querySelectorAll('text'), (t) => t.textContent);
+    const path = first.querySelector('path.al-curve').getAttribute('d');
+    const points = Array.from(path.matchAll(/[ML]([\d.]+) ([\d.]+)/g), (m) => [Number(m[1]), Number(m[2])]);
+    return { texts, points, text: el.shadowRoot.querySelector('.al-frame').innerText };
+  });
+  // The line std = sqrt(d_k), as drawn: one slope from the first point to the last (a log x axis bent it upward).
+  const slope = ([a, b], [c, d]) => (d - b) / (c - a);
+  const whole = slope(drawn.points[0], drawn.points[drawn.points.length - 1]);
+  for (let i = 1; i < drawn.points.length; i++) {
+    assert.ok(Math.abs(slope(drawn.points[i - 1], drawn.points[i]) - whole) < 0.02 * Math.abs(whole), `segment ${i} has the line's slope`);
+  }
+  assert.ok(drawn.texts.includes('\u221ad\u2096') && drawn.texts.includes('std of q\u00b7k'), drawn.texts.join(' | '));
+  assert.ok(!drawn.texts.some((t) => /log scale/.test(t)), 'no log axis on this chart');
+  assert.match(drawn.text, /The largest gradient is the largest entry, in size, of the softmax\u2019s Jacobian for that row/);
+  assert.deepEqual(problems, []);
+  await close();
+});

@@ -222,3 +222,19 @@ test('costFigures takes fastMemory from JavaScript and refuses it with blocks, b
   assert.throws(() => lab.costFigures({ m: 64, n: 64, dk: 64, fastMemory: '4096' }), /^Error: costFigures: fastMemory is a string; expected a number$/);
   assert.equal(lab.costFigures({ m: 64, n: 64, dk: 64 }).blockQ, 64, 'the engine is usable after the errors');
 });
+
+test('a linear x axis (xMax) draws std = sqrt(d_k) against sqrt(d_k) as a straight line through the origin; log x bends it upward', () => {
+  const dks = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
+  const roots = dks.map(Math.sqrt);
+  const slopes = (pts) => pts.slice(1).map(([x, y], i) => (y - pts[i][1]) / (x - pts[i][0]));
+  const linear = chart.lineLayout({ xs: dks, xPlot: roots, xMax: 25, yMax: 25, series: [{ ys: roots }] });
+  const s = slopes(linear.series[0]);
+  for (const k of s) assert.ok(Math.abs(k - s[0]) < 1e-9, `one slope all along: ${s}`);
+  const { left, bottom } = linear.plot;
+  const [x0, y0] = linear.series[0][0];
+  assert.ok(Math.abs((y0 - bottom) / (x0 - left) - s[0]) < 1e-9, 'and it passes through the origin');
+  assert.deepEqual(linear.xTicks.map((t) => t.value), [0, 5, 10, 15, 20, 25]);
+  // The same points on the old log-2 x axis: each step steeper than the last, like an exponential.
+  const logx = slopes(chart.lineLayout({ xs: dks, yMax: 25, series: [{ ys: roots }] }).series[0]);
+  for (let i = 1; i < logx.length; i++) assert.ok(Math.abs(logx[i]) > Math.abs(logx[i - 1]), `log x steepens: ${logx}`);
+});

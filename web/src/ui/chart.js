@@ -88,17 +88,21 @@ function path(points) {
 }
 
 /**
- * Geometry of a log-x line chart, shared by the on-page SVG and the exported files.
+ * Geometry of a line chart, shared by the on-page SVG and the exported files: a log-2 x axis,
+ * or with `xMax` a linear one from 0 (for a quantity whose shape a log axis would bend, such as
+ * a square root: on log x with linear y it looks exponential).
  * @param opts { xs: number[] (> 0, ascending), yMax, series: [{ ys }], yLog?: a log-10 y
- *   axis from yMin to yMax (both > 0) }; a y that is null or not finite (a size not
- *   measured) leaves its point out
+ *   axis from yMin to yMax (both > 0), xMax?: a linear x axis from 0 to xMax, xPlot?: where
+ *   each x is drawn on it when that differs from xs (d_k drawn at sqrt(d_k)) }; a y that is
+ *   null or not finite (a size not measured) leaves its point out
  * @return { W, H, plot: { left, right, top, bottom }, xTicks, yTicks: [{ value, at, label, hideFrom }], series: [points] },
  *   hideFrom: the TEXT_SIZES index from which the label is left out so its neighbours fit (thinTicks)
  */
 function lineLayout(opts) {
   // Margins leave room for the larger text narrow widgets use (styles.js scales chart text up).
   const W = 480, H = 250, L = 60, R = 22, T = 14, B = 40;
-  const x = log2([opts.xs[0], opts.xs[opts.xs.length - 1]], [L, W - R]);
+  const xLinear = opts.xMax !== undefined;
+  const x = xLinear ? linear([0, opts.xMax], [L, W - R]) : log2([opts.xs[0], opts.xs[opts.xs.length - 1]], [L, W - R]);
   const yDecades = opts.yLog ? decades(opts.yMin, opts.yMax) : null;
   const y = opts.yLog ? log10([yDecades[0], yDecades[yDecades.length - 1]], [H - B, T]) : linear([0, opts.yMax], [H - B, T]);
   const shown = (v) => typeof v === 'number' && Number.isFinite(v) && (!opts.yLog || v > 0);
@@ -106,9 +110,9 @@ function lineLayout(opts) {
   return {
     W, H,
     plot: { left: L, right: W - R, top: T, bottom: H - B },
-    xTicks: thinned(opts.xs.map((value) => ({ value, at: x(value), label: String(value) })), labelWidth),
+    xTicks: thinned((xLinear ? ticks(0, opts.xMax, 5) : opts.xs).map((value) => ({ value, at: x(value), label: String(value) })), labelWidth),
     yTicks: thinned((yDecades || ticks(0, opts.yMax, 5)).map((value) => ({ value, at: y(value), label: opts.yLog ? decadeLabel(value) : String(value) })), labelHeight),
-    series: opts.series.map((ser) => opts.xs.flatMap((xv, i) => (shown(ser.ys[i]) ? [[x(xv), y(ser.ys[i])]] : []))),
+    series: opts.series.map((ser) => (opts.xPlot || opts.xs).flatMap((xv, i) => (shown(ser.ys[i]) ? [[x(xv), y(ser.ys[i])]] : []))),
   };
 }
 

@@ -13,8 +13,8 @@ function s(tag, attrs = {}, ...children) {
 }
 
 /**
- * A log-x line chart.
- * @param opts { title, desc, xLabel, yLabel, xs: number[], series: [{ name, ys, cls, points, line }], yMax }
+ * A line chart: log x, or linear x from 0 with `xMax` (ui/chart.js lineLayout).
+ * @param opts { title, desc, xLabel, yLabel, xs: number[], series: [{ name, ys, cls, points, line }], yMax, xMax? }
  *   points: true (dots of class cls) or the dots' class; line: a line through the dots as well
  */
 function lineChart(opts) {
