@@ -506,3 +506,24 @@ test("lesson 1's heatmap is with the sections that use it: on one column it foll
   assert.deepEqual(wide.problems, []);
   await wide.close();
 });
+
+test("at 390 px the stepper's highlighted card is one highlighted piece, inside its box: no gaps between its cells, no edge cut off", async () => {
+  for (const colorScheme of ['light', 'dark']) {
+    const { page: p, problems, close } = await open(urls('lesson-1.html')['file://'], { width: 390, height: 844, colorScheme });
+    await p.$eval('#lab', (el) => el.scrollIntoView());
+    const card = await p.$eval('#lab', (el) => {
+      const tr = el.shadowRoot.querySelector('tr.al-current');
+      const box = tr.closest('.al-scroll').getBoundingClientRect(), r = tr.getBoundingClientRect();
+      const bg = (n) => getComputedStyle(n).backgroundColor;
+      return { token: tr.querySelector('th').textContent, display: getComputedStyle(tr).display, card: bg(tr),
+        cells: Array.from(tr.cells, bg), inside: r.left >= box.left - 0.5 && r.right <= box.right + 0.5, scrolls: tr.closest('.al-scroll').scrollWidth > tr.closest('.al-scroll').clientWidth + 1 };
+    });
+    assert.equal(card.token, 'flies');
+    assert.equal(card.display, 'block', 'stacked as a card at 390 px');
+    assert.notEqual(card.card, 'rgba(0, 0, 0, 0)', `${colorScheme}: the card itself carries the highlight`);
+    assert.ok(card.cells.every((c) => c === 'rgba(0, 0, 0, 0)'), `${colorScheme}: its cells are clear, so no gaps show between them: ${card.cells}`);
+    assert.ok(card.inside && !card.scrolls, `${colorScheme}: the card's border is whole, inside its box`);
+    assert.deepEqual(problems, []);
+    await close();
+  }
+});
