@@ -35,8 +35,8 @@ function expOverflows(d) {
 function shiftText(d) {
   return `e^s of these scaled scores is larger than float32 can hold, so the exps and their sum read \u221e, and \u221e / \u221e is not a number. ` +
     `The engine first subtracts the row's largest scaled score, ${num(d.rowMax, 4)}, from each: e^(s \u2212 max) = ` +
-    `${vector(d.expShifted.data, 4)}, sum ${num(d.sumShifted, 4)}. Dividing by that sum gives the weights, and they are the same as ` +
-    'without the shift, because subtracting one number from every score of a row leaves their gaps, and so the softmax, unchanged.';
+    `${vector(d.expShifted.data, 4)}, sum ${num(d.sumShifted, 4)}, and dividing by that sum gives the weights. The shift changes ` +
+    'nothing else: subtracting one number from every score of a row leaves their gaps, and so the softmax, as they were.';
 }
 
 module.exports = { whyText, expOverflows, shiftText, NEGLIGIBLE };

@@ -164,13 +164,13 @@ class ScalingExperiment extends LabElement {
     this.chart1.replaceChildren(...withExport({
       title: 'Standard deviation of q\u00b7k against \u221ad\u2096',
       desc: `Measured: ${shown.map((dk) => `d\u2096 ${dk}: ${fixed(this.stats[DKS.indexOf(dk)].std, 2)}`).join(', ')}; the points lie on the line std = \u221ad\u2096.`,
-      xLabel: '\u221ad\u2096', xName: 'd\u2096', yLabel: 'std of q\u00b7k', xs: DKS, xPlot: this.stats.map((x) => x.expectedStd), xMax: top, yMax: top,
+      xLabel: '\u221ad\u2096', xName: 'd\u2096', yLabel: 'std', xs: DKS, xPlot: this.stats.map((x) => x.expectedStd), xMax: top, yMax: top,
       series: [{ name: 'std = \u221ad\u2096', ys: this.stats.map((x) => x.expectedStd), cls: 'al-curve' }, { name: 'measured std', ys: this.stats.map((x) => x.std), cls: 'al-point', points: true }],
     }));
     this.chart2.replaceChildren(...withExport({
       title: 'Saturation of one softmax row against d\u2096',
       desc: `Unscaled, the largest weight reaches ${fixed(sat[sat.length - 1].maxWeightUnscaled, 2)} at d\u2096 512 and the largest gradient falls to ${fixed(sat[sat.length - 1].maxGradUnscaled, 3)}; scaled, they stay near ${fixed(sat[sat.length - 1].maxWeightScaled, 2)} and ${fixed(sat[sat.length - 1].maxGradScaled, 3)}. ${GRADIENT_MEANS}`,
-      xLabel: 'd\u2096 (log scale)', yLabel: 'weight or gradient', xs: DKS, yMax: 1,
+      xLabel: 'd\u2096 (log scale)', yLabel: 'value', xs: DKS, yMax: 1,
       series: [
         { name: 'largest weight, scaled', ys: sat.map((p) => p.maxWeightScaled), cls: 'al-curve' },
         { name: 'largest weight, unscaled', ys: sat.map((p) => p.maxWeightUnscaled), cls: 'al-curve-2' },
