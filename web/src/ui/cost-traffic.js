@@ -18,7 +18,7 @@ const FLOAT_BYTES = 4;
 const FAST_MEMORY_CHOICES = [
   { kib: 16, note: '' },
   { kib: 64, note: '' },
-  { kib: 192, note: 'an A100 multiprocessor\u2019s on-chip memory' },
+  { kib: 192, note: 'an A100 multiprocessor' },
   { kib: 1024, note: '' },
 ];
 const DEFAULT_FAST_MEMORY_KIB = 64;
@@ -29,14 +29,15 @@ function fastMemoryFloats(kib) {
 }
 
 /**
- * The label of a fast-memory choice: "64 KiB (16,384 floats)", with its note, and "this engine's
- * blocks" when the engine's blocks for it (`blocks`, from costFigures with fastMemory) are the
- * engine's default blocks (`defaults`, from costFigures without).
+ * The label of a fast-memory choice, short enough for a phone's menu: "192 KiB (an A100
+ * multiprocessor)", and "(this engine's blocks)" when the engine's blocks for it (`blocks`, from
+ * costFigures with fastMemory) are its default blocks (`defaults`, from costFigures without).
+ * The sentences under the table give M in floats.
  */
 function fastMemoryLabel(choice, blocks, defaults) {
   const own = blocks.blockQ === defaults.blockQ && blocks.blockK === defaults.blockK;
   const notes = [choice.note, own ? 'this engine\u2019s blocks' : ''].filter(Boolean);
-  return `${formatBytes(choice.kib * 1024)} (${grouped(fastMemoryFloats(choice.kib))} floats)${notes.length ? `: ${notes.join('; ')}` : ''}`;
+  return `${formatBytes(choice.kib * 1024)}${notes.length ? ` (${notes.join('; ')})` : ''}`;
 }
 
 /**

@@ -251,8 +251,8 @@ class CostLab extends LabElement {
     const blocks = `${grouped(plain.blockQ)} \u00d7 ${grouped(plain.blockK)}`;
     const rows = [
       ['full attention (one n \u00d7 n matrix, written and read back)', plain.full],
-      [`tiled, blocks of ${blocks} queries \u00d7 keys`, plain.tiled],
-      [`tiled, causal window of ${grouped(TRAFFIC_WINDOW)} keys, in whole ${blocks} blocks`, windowed.tiled],
+      [`tiled, ${blocks} blocks`, plain.tiled],
+      [`tiled, causal window of ${grouped(TRAFFIC_WINDOW)} keys, whole ${blocks} blocks`, windowed.tiled],
     ];
     const say = trafficSentences({ c: plain, defaults, windowed, d: D, window: TRAFFIC_WINDOW, kib, ownKib });
     this.trafficNotes.replaceChildren(h('p', {}, say.ratio), h('p', {}, say.origin), h('p', {}, say.window));
