@@ -18,8 +18,8 @@ function launch() {
 }
 
 /** Opens a page that records problems (and console warnings, apart); `origin` is the only allowed request origin ('file' for file://). */
-async function watchedPage(browser, { width = 1280, height = 900 } = {}) {
-  const context = await browser.newContext({ viewport: { width, height } });
+async function watchedPage(browser, { width = 1280, height = 900, colorScheme } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, ...(colorScheme ? { colorScheme } : {}) });
   const page = await context.newPage();
   const problems = [], warnings = [];
   page.on('console', (msg) => {

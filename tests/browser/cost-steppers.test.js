@@ -188,7 +188,7 @@ test('KV cache: the cache grows a row per token, the weights and counts are the 
   assert.deepEqual((await tableRows(p, '#kvcache .al-kv-figures'))['all 5 tokens so far'], ['?', '?']);
   assert.ok(!(await textOf(p, '#kvcache')).includes(grouped(run[7].without)), 'the answer (the step at 8 tokens) is nowhere on screen');
   await p.click('#kvcache button:has-text("about 4\u00d7")');
-  assert.match(await textOf(p, '#kvcache'), /Right: without the cache the step at 8 tokens takes/);
+  assert.match(await textOf(p, '#kvcache'), /Right: without the cache, attention in the step at 8 tokens takes/);
   const figures = await tableRows(p, '#kvcache .al-kv-figures');
   assert.deepEqual(figures['this token'], [grouped(run[4].multiplyAdds), grouped(run[4].without)]);
   const withoutTotal = run.slice(0, 5).reduce((a, r) => a + r.without, 0);
@@ -272,7 +272,7 @@ test('print shows the steppers\' answers behind their predictions as "answer: ..
   const e = explainLesson();
   assert.deepEqual(by.online.answers, [`answer: ${online.judgeMaxChange(online.raisesMax(e.blocks[1]) ? 'up' : 'same', e.blocks[1]).message.replace(/^Right: /, '')}`]);
   const run = kvRun(4);
-  assert.match(by.kvcache.answers[0], new RegExp(`^answer: without the cache the step at 8 tokens takes ${grouped(run[7].without)} multiply-adds against ${grouped(run[3].without)} at 4`));
+  assert.match(by.kvcache.answers[0], new RegExp(`^answer: without the cache, attention in the step at 8 tokens takes ${grouped(run[7].without)} multiply-adds against ${grouped(run[3].without)} at 4`));
   assert.ok(!by.online.choices && !by.kvcache.choices, 'the choices are not printed');
   assert.deepEqual(problems, []);
   await close();

@@ -5,7 +5,7 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
 const { pathToFileURL } = require('url');
-const { launch, openSettled } = require('./browser.js');
+const { launch, openSettled, whileDrawn } = require('./browser.js');
 const { startServer } = require('../../scripts/server.js');
 const { loadAttentionLab } = require('../../index.js');
 const { num } = require('../../web/src/ui/format.js');
@@ -274,36 +274,59 @@ test("widgets take their author's tokens, vectors and embeddings, and show the e
   await close();
 });
 
-test('on a phone the site header is one short row: its lessons strip opens at the current page and follows the keyboard', async () => {
+test('on a phone the site header is one short row whose lessons menu names the current page and opens every lesson as a tap-sized row, by touch and by keyboard', async () => {
   const { page: p, problems, close } = await open(urls('index.html')['file://'], { width: 390, height: 800 });
   const header = () => p.evaluate(() => {
-    const nav = document.querySelector('.site-header nav'), box = nav.getBoundingClientRect();
-    const seen = (a) => { const r = a.getBoundingClientRect(); return r.left >= box.left - 0.5 && r.right <= box.right + 0.5; };
-    const focused = nav.contains(document.activeElement) ? document.activeElement : null;
-    return { height: document.querySelector('.site-header').getBoundingClientRect().height, pageWidth: document.documentElement.scrollWidth,
-      current: seen(nav.querySelector('[aria-current="page"]')), focused: focused && focused.textContent, focusedSeen: focused ? seen(focused) : null };
+    const menu = document.querySelector('.site-menu'), summary = menu.querySelector('summary');
+    const links = Array.from(menu.querySelectorAll('nav a'));
+    const inView = (r) => r.left >= -0.5 && r.right <= innerWidth + 0.5 && r.top >= -0.5 && r.bottom <= innerHeight + 0.5;
+    return {
+      height: document.querySelector('.site-header').getBoundingClientRect().height, pageWidth: document.documentElement.scrollWidth,
+      wideNav: getComputedStyle(document.querySelector('.site-nav')).display, open: menu.open, button: summary.textContent.replace(/\s+/g, ' ').trim(),
+      buttonHeight: summary.getBoundingClientRect().height,
+      links: links.map((a) => { const r = a.getBoundingClientRect(); return { text: a.textContent, height: r.height, seen: menu.open && inView(r), current: a.getAttribute('aria-current') }; }),
+      focused: document.activeElement && document.activeElement.textContent,
+    };
   });
-  for (const page of PAGES) {
+  const NAMES = ['Start', '1. Weighted averages', '2. Masks, scaling, heads', '3. Queries, keys, values', '4. What attention costs', '5. Common mistakes'];
+  for (const [i, page] of PAGES.entries()) {
     await p.goto(urls(page)['file://']);
     const h = await header();
     assert.ok(h.height <= 64, `${page}: the header is ${h.height} px tall at 390 px`);
     assert.equal(h.pageWidth, 390, `${page}: nothing sticks out sideways`);
-    assert.ok(h.current, `${page}: the current page's link is in view`);
+    assert.equal(h.wideNav, 'none', `${page}: no sideways strip of links`);
+    assert.equal(h.button, `Lessons ${NAMES[i]}`, `${page}: the menu button names the current page`);
+    assert.ok(h.buttonHeight >= 44, `${page}: the button is ${h.buttonHeight} px tall`);
   }
-  // From the top of lesson 5 with Tab only: the skip link, the brand, then every lesson, each in view as it takes focus.
-  const names = [];
-  for (let tabs = 0; tabs < 8; tabs++) {
-    await p.keyboard.press('Tab');
-    const h = await header();
-    if (!h.focused) continue;
-    assert.ok(h.focusedSeen, `"${h.focused}" is scrolled into view when it takes focus`);
-    names.push(h.focused);
+  // On lesson 5: a tap opens every lesson at once, each a row at least 44 px tall, all in view.
+  await p.click('.site-menu summary');
+  let h = await header();
+  assert.equal(h.open, true);
+  assert.deepEqual(h.links.map((l) => l.text), NAMES);
+  for (const l of h.links) {
+    assert.ok(l.seen, `"${l.text}" is in view when the menu is open`);
+    assert.ok(l.height >= 44, `"${l.text}" is ${l.height} px tall`);
   }
-  assert.deepEqual(names, ['Start', '1. Weighted averages', '2. Masks, scaling, heads', '3. Queries, keys, values', '4. What attention costs', '5. Common mistakes']);
-  await p.keyboard.press('Shift+Tab');
+  assert.deepEqual(h.links.map((l) => l.current), [null, null, null, null, null, 'page']);
+  // A tap outside closes it; so does Escape, which gives the focus back to the button.
+  await p.mouse.click(200, 600);
+  assert.equal((await header()).open, false, 'a tap on the page closes the menu');
+  await p.focus('.site-menu summary');
+  await p.keyboard.press('Enter');
+  assert.equal((await header()).open, true, 'Enter on the button opens the menu');
+  await p.keyboard.press('Tab');
+  assert.equal((await header()).focused, 'Start', 'Tab goes into the open menu');
+  await p.keyboard.press('Escape');
+  h = await header();
+  assert.equal(h.open, false, 'Escape closes the menu');
+  assert.equal(h.focused, 'Lessons 5. Common mistakes', 'and the focus is back on the button');
+  // Choosing a lesson goes there.
+  await p.keyboard.press('Enter');
+  for (let i = 0; i < 5; i++) await p.keyboard.press('Tab');
+  assert.equal((await header()).focused, '4. What attention costs');
   await p.keyboard.press('Enter');
   await p.waitForURL(/lesson-4\.html$/);
-  assert.ok((await header()).current, 'lesson 4 opens with its own link in view');
+  assert.equal((await header()).button, 'Lessons 4. What attention costs');
   assert.deepEqual(problems, []);
   await close();
 });
@@ -441,4 +464,66 @@ test('at 390 px a control keeps what it says whole: the worked example\'s query 
   }
   assert.deepEqual(l4.problems, []);
   await l4.close();
+});
+
+test("lesson 1's heatmap is with the sections that use it: on one column it follows the text that introduces it and a copy sits in the temperature section; on two columns one sticky heatmap is beside every one of them", async () => {
+  // The sections whose text sends the reader to the heatmap, by their headings.
+  const SECTIONS = ['All tokens at once', 'Your turn again: the row of like', 'Temperature', 'Why three separate projections?'];
+  const measure = (p) => p.evaluate((names) => {
+    const heads = Array.from(document.querySelectorAll('main h2')).filter((h) => names.includes(h.textContent.trim()));
+    const maps = Array.from(document.querySelectorAll('attention-heatmap')).filter((m) => m.checkVisibility());
+    const box = (el) => { const r = el.getBoundingClientRect(); return { top: r.top + scrollY, bottom: r.bottom + scrollY }; };
+    return { maps: maps.map((m) => m.id), heads: heads.map((h) => {
+      const b = box(h);
+      // How far the nearest heatmap is from the heading: 0 beside it, else the gap above or below.
+      const gaps = maps.map(box).map((m) => (m.bottom < b.top ? b.top - m.bottom : m.top > b.bottom ? m.top - b.bottom : 0));
+      return { name: h.textContent.trim(), gap: Math.round(Math.min(...gaps)) };
+    }) };
+  }, SECTIONS);
+  const phone = await open(urls('lesson-1.html')['file://'], { width: 390, height: 844 });
+  await whileDrawn(phone.page, 'main section', async () => {
+    const m = await measure(phone.page);
+    assert.deepEqual(m.maps, ['matrix', 'matrix-again'], 'on one column the copy is shown');
+    assert.deepEqual(m.heads.map((h) => h.name), SECTIONS);
+    for (const h of m.heads) assert.ok(h.gap <= 844, `at 390 px "${h.name}" is ${h.gap} px from a heatmap (at most one screen)`);
+  });
+  // The copy asks for the row of "like" too: the row is no answer there before the reader commits.
+  assert.equal(await phone.page.locator('#matrix-again').getAttribute('predict'), 'like');
+  assert.deepEqual(phone.problems, []);
+  await phone.close();
+  const wide = await open(urls('lesson-1.html')['file://'], { width: 1280, height: 900 });
+  assert.deepEqual((await measure(wide.page)).maps, ['matrix'], 'on two columns one heatmap, no copy');
+  for (const name of SECTIONS) {
+    // Scrolled to each section's heading, the sticky heatmap is on screen beside it.
+    const seen = await wide.page.evaluate((n) => {
+      const h = Array.from(document.querySelectorAll('main h2')).find((x) => x.textContent.trim() === n);
+      h.scrollIntoView({ block: 'start' });
+      const r = document.querySelector('#matrix').getBoundingClientRect(), hr = h.getBoundingClientRect();
+      return r.top < innerHeight && r.bottom > 0 && r.left > hr.right;
+    }, name);
+    assert.ok(seen, `at 1280 px the heatmap is on screen beside "${name}"`);
+  }
+  assert.deepEqual(wide.problems, []);
+  await wide.close();
+});
+
+test("at 390 px the stepper's highlighted card is one highlighted piece, inside its box: no gaps between its cells, no edge cut off", async () => {
+  for (const colorScheme of ['light', 'dark']) {
+    const { page: p, problems, close } = await open(urls('lesson-1.html')['file://'], { width: 390, height: 844, colorScheme });
+    await p.$eval('#lab', (el) => el.scrollIntoView());
+    const card = await p.$eval('#lab', (el) => {
+      const tr = el.shadowRoot.querySelector('tr.al-current');
+      const box = tr.closest('.al-scroll').getBoundingClientRect(), r = tr.getBoundingClientRect();
+      const bg = (n) => getComputedStyle(n).backgroundColor;
+      return { token: tr.querySelector('th').textContent, display: getComputedStyle(tr).display, card: bg(tr),
+        cells: Array.from(tr.cells, bg), inside: r.left >= box.left - 0.5 && r.right <= box.right + 0.5, scrolls: tr.closest('.al-scroll').scrollWidth > tr.closest('.al-scroll').clientWidth + 1 };
+    });
+    assert.equal(card.token, 'flies');
+    assert.equal(card.display, 'block', 'stacked as a card at 390 px');
+    assert.notEqual(card.card, 'rgba(0, 0, 0, 0)', `${colorScheme}: the card itself carries the highlight`);
+    assert.ok(card.cells.every((c) => c === 'rgba(0, 0, 0, 0)'), `${colorScheme}: its cells are clear, so no gaps show between them: ${card.cells}`);
+    assert.ok(card.inside && !card.scrolls, `${colorScheme}: the card's border is whole, inside its box`);
+    assert.deepEqual(problems, []);
+    await close();
+  }
 });

@@ -392,7 +392,7 @@ test('on a 390 px phone no page scrolls sideways, no widget text is under 11 px,
   }
 });
 
-test("the scaling experiment's axis labels never overlap: all ten d_k at 1280 px, every other one at 390 px", async () => {
+test("the scaling experiment's axis labels never overlap: the first chart's sqrt(d_k) ticks at both widths; on the second all ten d_k at 1280 px, every other one at 390 px", async () => {
   for (const width of [1280, 390]) {
     const { page: p, problems, close } = await open('lesson-2.html', { width, height: 900 });
     await p.click('#scaling button:has-text("Show the results without guessing")');
@@ -405,7 +405,9 @@ test("the scaling experiment's axis labels never overlap: all ten d_k at 1280 px
       return { texts, x: texts.filter((t) => t.middle && /^\d+$/.test(t.text)).map((t) => t.text) };
     }));
     for (const [k, chart] of charts.entries()) {
-      assert.deepEqual(chart.x, width === 1280 ? ['1', '2', '4', '8', '16', '32', '64', '128', '256', '512'] : ['1', '4', '16', '64', '256'], `chart ${k + 1} at ${width} px`);
+      // Chart 1 is drawn against sqrt(d_k) on a linear axis; chart 2 against d_k on a log axis.
+      const dks = width === 1280 ? ['1', '2', '4', '8', '16', '32', '64', '128', '256', '512'] : ['1', '4', '16', '64', '256'];
+      assert.deepEqual(chart.x, k === 0 ? ['0', '5', '10', '15', '20', '25'] : dks, `chart ${k + 1} at ${width} px`);
       const t = chart.texts;
       for (let i = 0; i < t.length; i++) {
         for (let j = i + 1; j < t.length; j++) {
@@ -444,6 +446,59 @@ test('keyboard only: the worked example prompts are answered with Tab, Enter and
   await p.keyboard.press('Enter');
   assert.match(await p.textContent('#worked .al-predict:not([hidden])'), /Right: the engine gives/);
   assert.match(await focusedText(), /^worked:INPUT$/);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('the worked example with q = [1e30, 0]: the exps overflow, the table shows the max-shift the engine uses instead, and the text says v₂ gets exactly 0', async () => {
+  const ex = lab.examples().worked;
+  const d = lab.explainRow([[1e30, 0]], ex.K, ex.V, 0);
+  const { page: p, problems, close } = await open('lesson-2.html');
+  await p.fill('#worked input[aria-label="query component 1"]', '1e30');
+  await p.fill('#worked input[aria-label="query component 2"]', '0');
+  await p.click('#worked button:has-text("Try this query")');
+  // Before the answer, neither the weights nor the shifted exps are in the page.
+  let rows = await tableRows(p, '#worked');
+  assert.equal(rows['exp(s \u2212 max)'], undefined, 'the shifted row waits for the answer');
+  assert.equal(await p.isVisible('#worked .al-shift-note'), false);
+  await p.fill('#worked .al-predict input[type="text"]', '1');
+  await p.press('#worked .al-predict input[type="text"]', 'Enter');
+  rows = await tableRows(p, '#worked');
+  assert.deepEqual(rows.exp, ['\u221e', '1'], 'e^s overflows float32 for the first key');
+  assert.deepEqual(rows['sum of exps'], ['\u221e', '']);
+  assert.deepEqual(rows['exp(s \u2212 max)'], Array.from(d.expShifted.data, (x) => num(x, 4)));
+  assert.deepEqual(rows['exp(s \u2212 max)'], ['1', '0']);
+  assert.deepEqual(rows['sum of those'], [num(d.sumShifted, 4), '']);
+  assert.deepEqual(rows.weight, ['1', '0']);
+  const note = await p.textContent('#worked .al-shift-note');
+  assert.match(note, /\u221e \/ \u221e is not a number\. The engine first subtracts the row's largest scaled score/);
+  const why = await p.textContent('#worked .al-why');
+  assert.match(why, /v\u2082 gets exactly 0/);
+  assert.doesNotMatch(why, /still gets|blends both/);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('the scaling chart shows std = sqrt(d_k) as the straight line it is (std against sqrt(d_k), linear axes) and defines "largest gradient" where it is shown', async () => {
+  const { page: p, problems, close } = await open('lesson-2.html');
+  await p.click('#scaling button:has-text("Show the results without guessing")');
+  await p.waitForFunction(() => document.querySelector('#scaling').shadowRoot.querySelectorAll('svg.al-chart').length === 2, null, { timeout: 10000 });
+  const drawn = await p.$eval('#scaling', (el) => {
+    const [first] = el.shadowRoot.querySelectorAll('svg.al-chart');
+    const texts = Array.from(first.querySelectorAll('text'), (t) => t.textContent);
+    const path = first.querySelector('path.al-curve').getAttribute('d');
+    const points = Array.from(path.matchAll(/[ML]([\d.]+) ([\d.]+)/g), (m) => [Number(m[1]), Number(m[2])]);
+    return { texts, points, text: el.shadowRoot.querySelector('.al-frame').innerText };
+  });
+  // The line std = sqrt(d_k), as drawn: one slope from the first point to the last (a log x axis bent it upward).
+  const slope = ([a, b], [c, d]) => (d - b) / (c - a);
+  const whole = slope(drawn.points[0], drawn.points[drawn.points.length - 1]);
+  for (let i = 1; i < drawn.points.length; i++) {
+    assert.ok(Math.abs(slope(drawn.points[i - 1], drawn.points[i]) - whole) < 0.02 * Math.abs(whole), `segment ${i} has the line's slope`);
+  }
+  assert.ok(drawn.texts.includes('\u221ad\u2096') && drawn.texts.includes('std'), drawn.texts.join(' | '));
+  assert.ok(!drawn.texts.some((t) => /log scale/.test(t)), 'no log axis on this chart');
+  assert.match(drawn.text, /The largest gradient is the largest entry, in size, of the softmax\u2019s Jacobian for that row/);
   assert.deepEqual(problems, []);
   await close();
 });

@@ -93,8 +93,9 @@ function narrateFinish(tokens, explain, diff) {
   }
   const exact = diff === 0 ? 'exactly the same numbers' : `the same numbers up to float32 rounding (largest difference ${num(diff, 3)})`;
   return `Only now is the output divided by the sum: o / l = ${vector(explain.output, 4)}. Ordinary attention, which holds the whole row of ` +
-    `weights at once, gives ${vector(explain.fullOutput, 4)}: ${exact}. The row's log-sum-exp, m + log l = ${num(explain.lse, 4)}, ` +
-    'is all a backward pass needs to rebuild any weight later.';
+    `weights at once, gives ${vector(explain.fullOutput, 4)}: ${exact}. Keep the row's log-sum-exp, m + log l = ${num(explain.lse, 4)}, ` +
+    'and a backward pass can rebuild any weight of the row without storing it: it recomputes that key\'s score s from Q and K ' +
+    'and takes e^(s \u2212 (m + log l)). The FlashAttention paper\'s backward pass does this, block by block.';
 }
 
 /** The blocks the kernel skips: every key in them is masked. */

@@ -54,12 +54,18 @@ class HeatmapView {
     this.legendBar = h('span', { class: 'al-legend-bar', style: { background: this.scale.gradient() }, 'aria-hidden': 'true' });
     this.legendHigh = h('span', {}, this.scale.high);
     // Keyed only while the picture has a masked cell (update), as in exported files.
-    this.maskKey = h('span', { hidden: true }, h('span', { class: 'al-legend-mask', 'aria-hidden': 'true' }), ' masked (\u2212\u221e before softmax)');
+    this.maskText = h('span', {}, ' masked (\u2212\u221e before softmax)');
+    this.maskKey = h('span', { hidden: true }, h('span', { class: 'al-legend-mask', 'aria-hidden': 'true' }), this.maskText);
     this.legend = h('div', { class: 'al-legend', part: 'legend' }, this.legendLow, this.legendBar, this.legendHigh, this.maskKey);
     this.legend.append(exportMenu(() => this.figure(), { label: opts.title || opts.label }).root);
     this.scroller = h('div', { class: 'al-scroll' }, this.grid, this.canvas);
     this.root = h('div', { class: 'al-heatmap-wrap' }, this.canvasAxes, this.scroller, opts.readout ? null : this.live, this.legend);
     this.size = null;
+  }
+
+  /** What the key says a hatched cell is (default: masked with -inf before the softmax). */
+  setMaskLabel(text) {
+    this.maskText.textContent = ` ${text}`;
   }
 
   /** A new colour scale (a difference map's range changes with the data); redraw with update(). */

@@ -14,6 +14,8 @@ const { judgeNumber } = require('../ui/predict.js');
 const { num, fixed, grouped } = require('../ui/format.js');
 
 const DKS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
+// What the saturation chart's "largest gradient" is (the engine's softmaxSaturation).
+const GRADIENT_MEANS = 'The largest gradient is the largest entry, in size, of the softmax\u2019s Jacobian for that row, \u2202w\u1d62/\u2202s\u2c7c = w\u1d62(\u03b4\u1d62\u2c7c \u2212 w\u2c7c): how far the most sensitive weight moves per unit change of one score (at most 0.25), averaged over the random rows.';
 const SAMPLES = [1000, 5000, 20000];
 
 class ScalingExperiment extends LabElement {
@@ -32,7 +34,7 @@ class ScalingExperiment extends LabElement {
     this.results = h('div', {}, h('h3', {}, 'Measured spread of q\u00b7k'), this.chart1,
       h('p', { class: 'al-muted' }, 'Dots: measured standard deviation. Line: \u221ad\u2096.'), scrollBox('Numbers', this.table),
       h('h3', {}, 'What happens to one softmax row'), this.chart2,
-      h('p', { class: 'al-muted' }, 'Lines: the largest weight in a row of 5 keys (solid: scaled by 1/\u221ad\u2096, dashed: unscaled). Dots: the largest gradient of that row (filled: scaled, hollow: unscaled). Unscaled rows go one-hot and their gradient vanishes.'));
+      h('p', { class: 'al-muted' }, `Lines: the largest weight in a row of 5 keys (solid: scaled by 1/\u221ad\u2096, dashed: unscaled). Dots: the largest gradient of that row (filled: scaled, hollow: unscaled). ${GRADIENT_MEANS} Unscaled rows go one-hot and their gradient vanishes.`));
     this.results.hidden = this.attr('predict', true);
     this.prompt = new PredictView({
       question: 'q and k have d\u2096 = 512 independent entries of variance 1. What standard deviation do you expect for q\u00b7k?',
@@ -156,15 +158,18 @@ class ScalingExperiment extends LabElement {
     const settings = { samples: SAMPLES[samples], seed };
     const note = `Samples per d\u2096: ${grouped(SAMPLES[samples])}, seed ${seed}.`;
     const withExport = (opts) => [lineChart(opts), h('div', { class: 'al-chart-tools' }, exportMenu(() => chartFigure(opts, settings, note), { label: opts.title }).root)];
+    // Plotted against \u221ad\u2096 on linear axes (the same scale on both), where std = \u221ad\u2096 is the
+    // diagonal: against d\u2096 on a log axis, the square root looked like an exponential.
+    const top = Math.ceil(maxStd / 5) * 5;
     this.chart1.replaceChildren(...withExport({
-      title: 'Standard deviation of q\u00b7k against d\u2096',
-      desc: `Measured: ${shown.map((dk) => `d\u2096 ${dk}: ${fixed(this.stats[DKS.indexOf(dk)].std, 2)}`).join(', ')}; it follows \u221ad\u2096.`,
-      xLabel: 'd\u2096 (log scale)', yLabel: 'std', xs: DKS, yMax: Math.ceil(maxStd / 5) * 5,
-      series: [{ name: '\u221ad\u2096', ys: this.stats.map((x) => x.expectedStd), cls: 'al-curve' }, { name: 'measured std', ys: this.stats.map((x) => x.std), cls: 'al-point', points: true }],
+      title: 'Standard deviation of q\u00b7k against \u221ad\u2096',
+      desc: `Measured: ${shown.map((dk) => `d\u2096 ${dk}: ${fixed(this.stats[DKS.indexOf(dk)].std, 2)}`).join(', ')}; the points lie on the line std = \u221ad\u2096.`,
+      xLabel: '\u221ad\u2096', xName: 'd\u2096', yLabel: 'std', xs: DKS, xPlot: this.stats.map((x) => x.expectedStd), xMax: top, yMax: top,
+      series: [{ name: 'std = \u221ad\u2096', ys: this.stats.map((x) => x.expectedStd), cls: 'al-curve' }, { name: 'measured std', ys: this.stats.map((x) => x.std), cls: 'al-point', points: true }],
     }));
     this.chart2.replaceChildren(...withExport({
       title: 'Saturation of one softmax row against d\u2096',
-      desc: `Unscaled, the largest weight reaches ${fixed(sat[sat.length - 1].maxWeightUnscaled, 2)} at d\u2096 512 and the largest gradient falls to ${fixed(sat[sat.length - 1].maxGradUnscaled, 3)}; scaled, they stay near ${fixed(sat[sat.length - 1].maxWeightScaled, 2)} and ${fixed(sat[sat.length - 1].maxGradScaled, 3)}.`,
+      desc: `Unscaled, the largest weight reaches ${fixed(sat[sat.length - 1].maxWeightUnscaled, 2)} at d\u2096 512 and the largest gradient falls to ${fixed(sat[sat.length - 1].maxGradUnscaled, 3)}; scaled, they stay near ${fixed(sat[sat.length - 1].maxWeightScaled, 2)} and ${fixed(sat[sat.length - 1].maxGradScaled, 3)}. ${GRADIENT_MEANS}`,
       xLabel: 'd\u2096 (log scale)', yLabel: 'value', xs: DKS, yMax: 1,
       series: [
         { name: 'largest weight, scaled', ys: sat.map((p) => p.maxWeightScaled), cls: 'al-curve' },

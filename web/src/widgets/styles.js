@@ -205,6 +205,11 @@ button:disabled { opacity: .5; cursor: default; }
   .al-stack th[title] { max-width: none; }
   .al-stack td[data-label]::before { content: attr(data-label) ": "; color: var(--_muted); }
   .al-stack td:empty { display: none; }
+  /* A stacked row is a card: the current one is highlighted as one piece, not cell by cell
+     (which left gaps between the cells and a strip of the card unpainted at its edge). */
+  .al-stack tr { max-width: 100%; }
+  .al-stack tr.al-current { background: var(--_hl); color: var(--_hl-fg); border-color: var(--_hl-fg); }
+  .al-table.al-stack tr.al-current td, .al-table.al-stack tr.al-current th, .al-stack tr.al-current td[data-label]::before { background: transparent; color: inherit; }
 }
 /* Forced colours (Windows high contrast) replace every colour with the reader's palette. The
    colours of the data pictures are their content: keep them. What marks the chosen, current

@@ -13,6 +13,7 @@ const { judgeNumber, parseNumber } = require('../ui/predict.js');
 // The lessons' practice query: its answer is never printed before the learner predicts it.
 const PRACTICE_QUERY = [0, 2];
 const { num, vector } = require('../ui/format.js');
+const { whyText, expOverflows, shiftText } = require('../ui/worked-why.js');
 
 class AttentionWorkedExample extends LabElement {
   static get jsonKeys() { return []; }
@@ -47,6 +48,7 @@ class AttentionWorkedExample extends LabElement {
     this.announcer = h('p', { class: 'al-sr', 'aria-live': 'polite' });
     this.table = h('table', { class: 'al-table', part: 'table' });
     this.why = h('p', { class: 'al-why' });
+    this.shiftNote = h('p', { class: 'al-shift-note' });
     this.outputBox = h('p', { class: 'al-output-line' });
     this.copyPrompt = new PredictView({
       question: 'which value will the output mostly copy?',
@@ -71,7 +73,7 @@ class AttentionWorkedExample extends LabElement {
         h('span', { class: 'al-vector' }, h('span', {}, 'query q = ['), this.qInputs[0], h('span', {}, ','), this.qInputs[1], h('span', {}, ']')),
         this.tryButton, this.practiceButton),
       this.editMessage, this.announcer,
-      scrollBox('Numbers', this.table), this.copyPrompt.root, this.practicePrompt.root, this.why, this.outputBox);
+      scrollBox('Numbers', this.table), this.shiftNote, this.copyPrompt.root, this.practicePrompt.root, this.why, this.outputBox);
     this.render();
     this.restore(this.readState());
   }
@@ -106,12 +108,7 @@ class AttentionWorkedExample extends LabElement {
 
   /** Why the weights came out as they did, from the engine's numbers (shown once answered). */
   explainWhy() {
-    const d = this.current;
-    const s = [d.scores.get(0), d.scores.get(1)], w = [d.weights.get(0), d.weights.get(1)];
-    if (s[0] === s[1]) return `Both keys score ${num(s[0], 4)} against q, so the weights are equal and the output is an even blend.`;
-    const hi = s[0] > s[1] ? 0 : 1, lo = 1 - hi, sub = ['\u2081', '\u2082'];
-    return `k${sub[hi]} scores ${num(s[hi], 4)} against q and k${sub[lo]} scores ${num(s[lo], 4)}, so after scaling and the softmax ` +
-      `v${sub[hi]} gets weight ${num(w[hi], 4)} and v${sub[lo]} still gets ${num(w[lo], 4)}: the output leans to v${sub[hi]} but blends both.`;
+    return whyText(this.current);
   }
 
   /** A box changed (confirmed = Enter or "Try this query"): start a round once the query is whole. */
@@ -169,6 +166,7 @@ class AttentionWorkedExample extends LabElement {
     const maskAnswer = (text) => (hide ? blank() : text);
     const k = this.K, v = this.V;
     const row = (label, cells, cls) => h('tr', { class: cls || '' }, h('th', { scope: 'row' }, label), cells.map((c) => h('td', {}, c)));
+    const overflow = expOverflows(d);
     this.table.replaceChildren(
       h('caption', { class: 'al-sr' }, 'Every number of the worked example'),
       h('thead', {}, h('tr', {}, h('th', {}, ''), h('th', { scope: 'col' }, 'key 1'), h('th', { scope: 'col' }, 'key 2'))),
@@ -179,7 +177,13 @@ class AttentionWorkedExample extends LabElement {
         row(`scaled \u00d7 ${num(d.scale, 4)}`, [num(d.scaled.get(0), 4), num(d.scaled.get(1), 4)].map(maskAll)),
         row('exp', [num(d.expRaw.get(0), 4), num(d.expRaw.get(1), 4)].map(maskAnswer)),
         row('sum of exps', [maskAnswer(num(d.sumRaw, 4)), '']),
+        // When e^s overflows, the max-shift the engine uses instead, beside the overflowed row
+        // (once answered: before, the row alone would say how the weights come out).
+        ...(overflow && !hide ? [row('exp(s \u2212 max)', [num(d.expShifted.get(0), 4), num(d.expShifted.get(1), 4)].map(maskAnswer)),
+          row('sum of those', [maskAnswer(num(d.sumShifted, 4)), ''])] : []),
         row('weight', [num(d.weights.get(0), 4), num(d.weights.get(1), 4)].map(maskAnswer), 'al-current')));
+    this.shiftNote.textContent = overflow && !hide ? shiftText(d) : '';
+    this.shiftNote.hidden = !overflow || hide;
     if (hide) delete this.frame.dataset.weights;
     else this.frame.dataset.weights = Array.from(d.weights.data).join(',');
     this.why.textContent = hide ? '' : this.explainWhy();
