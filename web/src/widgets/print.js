@@ -49,7 +49,7 @@ function asked(slot) {
 
 /**
  * Fills the slots of `widgets` (connected widget elements) and adds the "Answers" section at the
- * end of the document's body. Returns the section, or null when no widget asks anything.
+ * end of the page's <main> (or <body>). Returns the section, or null when no widget asks anything.
  */
 function printAnswers(doc, widgets) {
   clearAnswers(doc, widgets);
@@ -69,10 +69,12 @@ function printAnswers(doc, widgets) {
       slot.textContent = `Answer ${items.length} is in "Answers" at the end of the page.`;
     }
   }
-  if (!items.length || !doc.body) return null;
+  // At the end of the page's main content where it has one (its width and margins), else of <body>.
+  const target = doc.querySelector('main') || doc.body;
+  if (!items.length || !target) return null;
   const section = h('section', { class: SECTION_CLASS }, h('h2', {}, 'Answers'),
     h('ol', {}, items.map(({ question, answer }) => h('li', {}, h('p', {}, h('em', {}, question)), h('p', {}, answer)))));
-  doc.body.append(section);
+  target.append(section);
   return section;
 }
 

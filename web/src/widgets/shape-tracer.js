@@ -36,6 +36,7 @@ class ShapeTracer extends LabElement {
     this.follow = this.attr('dk') === undefined && this.attr('dv') === undefined;
     this.revealed = new Set();
     this.misses = new Map();  // step id -> wrong answers so far (ui/predict.js attempt)
+    this.hints = new Map();  // step id -> the hint its first miss got
     this.verdicts = new Map();  // step id -> what the reader was told when it was revealed
     this.inputs = {};
     // What was wrong with a typed size (or a combination the engine refuses), beside the boxes.
@@ -71,6 +72,7 @@ class ShapeTracer extends LabElement {
   forget() {
     this.revealed.clear();
     this.misses.clear();
+    this.hints.clear();
     this.verdicts.clear();
   }
 
@@ -156,12 +158,15 @@ class ShapeTracer extends LabElement {
       if (hidden) {
         const id = uid(), vid = uid();
         const input = h('input', { id, type: 'text', placeholder: 'e.g. 2, 5, 64', size: '12', autocomplete: 'off', 'aria-describedby': vid });
-        const verdict = h('span', { id: vid, 'aria-live': 'polite' });
+        // A hint given before this redraw stays beside its row (another row's answer redraws the table).
+        const hinted = this.hints.get(step.id);
+        const verdict = h('span', { id: vid, 'aria-live': 'polite', class: hinted ? 'al-verdict-hint' : null }, hinted || '');
         const check = () => this.guard(() => {
           const rule = shapeRule(step, heads);
           const r = judgeShape(input.value, step.shape, { hint: `${rule.hint}${this.mixUp(input.value, step, trace)}`, why: rule.why });
           const said = attempt(r, this.misses.get(step.id) || 0);
           this.misses.set(step.id, said.misses);
+          if (said.kind === 'hint') this.hints.set(step.id, said.message);
           input.setAttribute('aria-invalid', String(said.kind === 'invalid'));
           verdict.textContent = said.message;
           verdict.className = said.kind === 'right' ? 'al-verdict-ok' : said.kind === 'hint' ? 'al-verdict-hint' : 'al-verdict-bad';
