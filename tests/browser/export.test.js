@@ -32,6 +32,15 @@ test.after(async () => {
 
 const open = (page, opts) => openSettled(browser, `${server.url}dist/${page}`, opts);
 
+/** Lesson 1's row of flies, kept back in the heatmap until the stepper's question is committed: asked for there. */
+async function commitFlies(p) {
+  await p.click('#lab button[aria-pressed] >> text="flies"');
+  for (let k = 0; k < 2; k++) {
+    await p.click('#lab button:has-text("Next")');
+    await p.click('#lab button:has-text("Show me without guessing")');
+  }
+}
+
 /** Text of the focused element, through open shadow roots. */
 const focused = (p) => p.evaluate(() => {
   let a = document.activeElement;
@@ -114,7 +123,9 @@ test('heatmap exports: CSV and JSON numbers equal the engine\'s, the SVG parses 
   // Lesson 1's row of like is an exercise: an export leaves it out until the reader asks for it.
   const waiting = JSON.parse((await exportWithKeys(p, button, 'JSON data')).bytes.toString('utf8'));
   assert.deepEqual(waiting.values[2], [null, null, null, null, null]);
+  assert.deepEqual(waiting.values[1], [null, null, null, null, null], 'and the row of flies, the stepper\'s exercise');
   await p.click('#matrix button:has-text("Show the row")');
+  await commitFlies(p);
 
   const json = await exportWithKeys(p, button, 'JSON data');
   assert.equal(json.name, 'attention-weights.json');
@@ -172,6 +183,7 @@ test('Copy numbers puts tab-separated numbers on the clipboard, or shows them se
   const { page: p, problems, close } = await open('lesson-1.html');
   await p.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url.replace(/\/$/, '') });
   await p.click('#matrix button:has-text("Show the row")');   // lesson 1's row of like, kept back until asked for
+  await commitFlies(p);
   const button = p.locator('#matrix .al-export-button');
   await button.focus();
   await p.keyboard.press('Enter');
@@ -193,6 +205,7 @@ test('Copy numbers puts tab-separated numbers on the clipboard, or shows them se
   await w.page.goto(`${server.url}dist/lesson-1.html`);
   await w.page.waitForFunction(() => document.querySelector('#matrix').status === 'ready');
   await w.page.click('#matrix button:has-text("Show the row")');
+  await commitFlies(w.page);
   await w.page.locator('#matrix .al-export-button').focus();
   await w.page.keyboard.press('Enter');
   await w.page.keyboard.press('End');
