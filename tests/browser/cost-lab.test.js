@@ -78,6 +78,9 @@ test('over http: the prediction hides the results until answered, the sweep runs
   const { page } = w;
   assert.equal(await page.locator('cost-lab .al-cost-results').isVisible(), false, 'results hidden before a prediction');
   await page.click('cost-lab button:has-text("about 2\u00d7 (slope 1)")');
+  assert.match(await page.locator('cost-lab .al-predict [aria-live]').textContent(), /^Not yet\. Count the dot products: each of the n queries is scored against each of the n keys\./);
+  assert.equal(await page.locator('cost-lab .al-cost-results').isVisible(), false, 'still hidden after a first miss');
+  await page.click('cost-lab button:has-text("about 2\u00d7 (slope 1)")');
   assert.match(await page.locator('cost-lab .al-predict [aria-live]').textContent(), /^Not quite: about 4× \(slope 2\)\. Your 2× would be linear growth/);
   assert.equal(await page.locator('cost-lab .al-cost-results').isVisible(), true);
   const cpu = await cpuLongTasks(page, () => runSweep(page));

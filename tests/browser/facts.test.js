@@ -502,6 +502,8 @@ test('display formulas are not clipped: each looks the same with its overflow le
     await page.setViewportSize({ width, height: 900 });
     for (const { file } of PAGES) {
       await page.goto(pathToFileURL(path.join(dist, file)).href);
+      // Formulas folded into "After you have answered" boxes are checked opened.
+      await page.$$eval('details', (boxes) => boxes.forEach((d) => { d.open = true; }));
       const count = await page.locator('.math-display').count();
       for (let i = 0; i < count; i++) {
         const block = page.locator('.math-display').nth(i);

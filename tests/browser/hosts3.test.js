@@ -8,25 +8,16 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('path');
-const { launch, openSettled } = require('./browser.js');
-const { startServer } = require('../../scripts/server.js');
+const { browserAndServer, openSettled } = require('./browser.js');
 
 const root = path.resolve(__dirname, '..', '..');
 
-let browser, server;
-test.before(async () => {
-  browser = await launch();
-  server = await startServer({ root });
-});
-test.after(async () => {
-  await server.close();
-  await browser.close();
-});
+const run = browserAndServer(test, root);
 
-const host = (name) => `${server.url}tests/browser/hosts/${name}`;
+const host = (name) => `${run.url()}tests/browser/hosts/${name}`;
 
 test("keys a widget's controls use stay in the widget: the deck's arrows and the docs search keys act only outside it", async () => {
-  const { page, problems, close } = await openSettled(browser, host('shortcuts.html'));
+  const { page, problems, close } = await openSettled(run.browser(), host('shortcuts.html'));
   const hostKeys = () => page.evaluate(() => ({ ...window.hostKeys }));
   const none = { slide: 0, slideOnKeyup: 0, search: 0, help: 0, escape: 0 };
   // Typing a sentence with the search keys, a space and a question mark in it.
@@ -77,7 +68,7 @@ test("keys a widget's controls use stay in the widget: the deck's arrows and the
 });
 
 test("globals the page changed first (AMD define, CommonJS shims, extended prototypes, an element and a frame named AttentionLab) leave the widgets and the API working", async () => {
-  const { page, problems, close } = await openSettled(browser, host('globals.html'));
+  const { page, problems, close } = await openSettled(run.browser(), host('globals.html'));
   const seen = await page.evaluate(async () => {
     const api = window.AttentionLab;
     const lab = await api.loadAttentionLab();
@@ -100,7 +91,7 @@ test("globals the page changed first (AMD define, CommonJS shims, extended proto
   assert.deepEqual(problems, []);
   await close();
   // A frame of another origin named AttentionLab: reading a property of it would throw.
-  const framed = await openSettled(browser, host('named-frame.html'));
+  const framed = await openSettled(run.browser(), host('named-frame.html'));
   assert.deepEqual(await framed.page.evaluate(() => [document.getElementById('heatmap').status, window.AttentionLab === window.frames[0],
     typeof window.AttentionLab.loadAttentionLab]), ['ready', false, 'function']);
   assert.deepEqual(framed.problems, []);
@@ -108,7 +99,7 @@ test("globals the page changed first (AMD define, CommonJS shims, extended proto
 });
 
 test('a single-page app swapping pages with pushState: no stale state written to the next address, nothing left listening, a moved widget keeps its link', async () => {
-  const w = await openSettled(browser, host('spa.html'));
+  const w = await openSettled(run.browser(), host('spa.html'));
   const { page, problems, warnings } = w;
   const demo = (read) => page.$eval('#demo', read);
   const settledDemo = (first) => page.waitForFunction((t) => {
@@ -161,7 +152,7 @@ test('a single-page app swapping pages with pushState: no stale state written to
 });
 
 test('on a page set in vertical writing the widgets stay horizontal diagrams at a readable width', async () => {
-  const { page, problems, close } = await openSettled(browser, host('vertical.html'), { width: 1024, height: 768 });
+  const { page, problems, close } = await openSettled(run.browser(), host('vertical.html'), { width: 1024, height: 768 });
   const boxes = await page.$$eval('attention-heatmap, attention-stepper', (els) => els.map((el) => {
     const frame = el.shadowRoot.querySelector('.al-frame');
     const scroller = el.shadowRoot.querySelector('.al-scroll, .al-table-wrap') || frame;
@@ -182,7 +173,7 @@ test('on a page set in vertical writing the widgets stay horizontal diagrams at 
 });
 
 test("a page translator that walks open shadow roots translates the widgets' prose, never their tokens, numbers, formulas or code", async () => {
-  const { page, problems, close } = await openSettled(browser, host('translated.html'));
+  const { page, problems, close } = await openSettled(run.browser(), host('translated.html'));
   const seen = () => page.evaluate(() => {
     const root = (id) => document.getElementById(id).shadowRoot;
     const texts = (id, selector) => Array.from(root(id).querySelectorAll(selector), (n) => n.textContent);
@@ -213,7 +204,7 @@ test("a page translator that walks open shadow roots translates the widgets' pro
 });
 
 test('widgets inside panels the page hides with visibility: hidden stay hidden and let clicks through, and show when the panel does', async () => {
-  const { page, problems, close } = await openSettled(browser, host('hidden-panels.html'));
+  const { page, problems, close } = await openSettled(run.browser(), host('hidden-panels.html'));
   const look = () => page.evaluate(() => ['in-drawer', 'on-slide-2'].map((id) => {
     const frame = document.getElementById(id).shadowRoot.querySelector('.al-frame');
     const r = frame.getBoundingClientRect();

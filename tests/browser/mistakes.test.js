@@ -79,14 +79,18 @@ test('keyboard only: predict which weights a late mask changes, then see the eng
   await close();
 });
 
-test('a wrong answer gets its reason, the choice is kept per mistake, and the pick is in the link', async () => {
+test('a wrong answer gets a hint and another try, a second its reason and the answer; the choice is kept per mistake, and the pick is in the link', async () => {
   const { page: p, problems, close } = await openSettled(browser, url, { width: 1280, height: 900 });
   const id = 'mistakes-masks';
   const el = p.locator(`#${id}`);
   await el.locator('select').first().selectOption('no-causal-mask');
   const wrong = lesson.LESSONS['no-causal-mask'].choices.find((c) => c.pattern === 'maskedCells');
   await el.getByRole('button', { name: wrong.label }).click();
-  const seen = await read(p, id);
+  let seen = await read(p, id);
+  assert.ok(seen.text.includes(`Not yet. ${wrong.why} Try once more.`), seen.text.slice(0, 400));
+  assert.ok(!seen.text.includes('The engine\'s answer') && !seen.figures[1].visible, 'a first miss shows neither the answer nor the mistaken weights');
+  await el.getByRole('button', { name: wrong.label }).click();
+  seen = await read(p, id);
   assert.ok(seen.text.includes(`Not quite. ${wrong.why}`), seen.text.slice(0, 400));
   assert.ok(seen.text.includes('The engine\'s answer: every row except the last'));
   const r = lab.mistake('no-causal-mask', lesson.scenario('no-causal-mask', lab.examples().timeFlies).spec);

@@ -99,7 +99,7 @@ test('opened at a later step, the stepper says which step its question belongs t
 test('a shared link reopens the stepper on the same token and step', async () => {
   for (const link of ['?lab.token=4&lab.step=3', '#lab.token=4&lab.step=3']) {
     const { page: p, close } = await open(`${urls('lesson-1.html')['file://']}${link}`);
-    assert.deepEqual(await stateOf(p, '#lab'), { token: 'arrow', tokenIndex: 4, step: 'sum', stepIndex: 3, tokens: ['time', 'flies', 'like', 'an', 'arrow'], ownSentence: false }, link);
+    assert.deepEqual(await stateOf(p, '#lab'), { token: 'arrow', tokenIndex: 4, step: 'sum', stepIndex: 3, tokens: ['time', 'flies', 'like', 'an', 'arrow'], ownSentence: false, answered: [] }, link);
     await close();
   }
 });
@@ -111,8 +111,15 @@ test('turning the causal mask on makes every weight above the diagonal read 0', 
   const read = () => p.$$eval('#matrix [role="gridcell"]', (cells) => cells.map((c) => ({
     i: Number(c.dataset.row), j: Number(c.dataset.col), text: c.textContent, label: c.getAttribute('aria-label'), masked: c.classList.contains('al-masked'),
   })));
-  // Lesson 1 keeps the row of like back (the heatmap's exercise) until the reader asks for it.
+  // Lesson 1 keeps the row of like back (the heatmap's exercise) until the reader asks for it,
+  // and the row of flies until it is committed in the stepper (here by asking to see it, twice).
   assert.deepEqual((await read()).filter((c) => c.i === 2).map((c) => c.text), ['?', '?', '?', '?', '?'], 'the row of like waits');
+  assert.deepEqual((await read()).filter((c) => c.i === 1).map((c) => c.text), ['?', '?', '?', '?', '?'], 'the row of flies waits');
+  await p.click('#lab button[aria-pressed] >> text="flies"');
+  for (let k = 0; k < 2; k++) {
+    await p.click('#lab button:has-text("Next")');
+    await p.click('#lab button:has-text("Show me without guessing")');
+  }
   await p.click('#matrix button:has-text("Show the row")');
   const off = await read();
   assert.equal(off[10].text, lab.attention(ex.Q, ex.K, ex.V).weights.get(2, 0).toFixed(2), 'the row of like once asked for');
@@ -137,13 +144,16 @@ test('turning the causal mask on makes every weight above the diagonal read 0', 
 test('heatmap cells are walked with the arrow keys and announced', async () => {
   const { page: p, close } = await open(urls('lesson-1.html').http);
   await p.focus('#matrix [role="gridcell"][tabindex="0"]');
-  await p.keyboard.press('ArrowDown');
   await p.keyboard.press('End');
   // In grid mode the readout is not live (a11y.test.js): the focused cell's name says the same.
   const live = () => p.textContent('#matrix .al-readout');
   const name = () => p.$eval('#matrix', (el) => el.shadowRoot.activeElement.getAttribute('aria-label'));
-  assert.equal(await live(), 'query \u201cflies\u201d \u2192 key \u201carrow\u201d: 0.80');
-  assert.match(await name(), /^0\.80: query flies, key arrow, weight 0\.79\d\d$/);
+  assert.equal(await live(), 'query \u201ctime\u201d \u2192 key \u201carrow\u201d: 0.10');
+  assert.match(await name(), /^0\.10: query time, key arrow, weight 0\.10\d\d$/);
+  // The row of flies is the stepper's exercise: kept back here until it is committed there.
+  await p.keyboard.press('ArrowDown');
+  assert.equal(await live(), 'query \u201cflies\u201d \u2192 key \u201carrow\u201d: hidden until you answer the question about "flies" elsewhere on this page');
+  assert.match(await name(), /^\?: query flies, key arrow, weight hidden until you answer the question about "flies" elsewhere on this page$/);
   // The row of like is the heatmap's exercise: the readout keeps it back too.
   await p.keyboard.press('ArrowDown');
   assert.equal(await live(), 'query \u201clike\u201d \u2192 key \u201carrow\u201d: hidden until you answer the question');
@@ -212,6 +222,9 @@ test('the softmax demo waits for a prediction, then shows the engine softmax and
   const { page: p, problems, close } = await open(urls('lesson-2.html')['file://']);
   assert.equal(await p.isVisible('#softmax table'), false, 'hidden before the prediction');
   await p.click('#softmax button:has-text("NaN: it overflows")');
+  assert.match(await p.textContent('#softmax .al-predict'), /Not yet\./);
+  assert.equal(await p.isVisible('#softmax table'), false, 'still hidden after a first miss');
+  await p.click('#softmax button:has-text("NaN: it overflows")');
   assert.match(await p.textContent('#softmax .al-predict'), /Only when computed naively/);
   const rows = await p.$$eval('#softmax tbody tr', (trs) => Object.fromEntries(trs.map((r) => [r.querySelector('th').textContent, Array.from(r.querySelectorAll('td'), (td) => td.textContent)])));
   assert.deepEqual(rows['safe: softmax'], Array.from(lab.softmax([1000, 1001, 1002]).data, (x) => x.toFixed(4)));
@@ -221,8 +234,10 @@ test('the softmax demo waits for a prediction, then shows the engine softmax and
   await close();
 });
 
-test('the row-0 prompt reveals the engine row [1, 0, 0, 0, 0] after the learner answers', async () => {
+test('the row-0 prompt gives a hint after a first miss and reveals the engine row [1, 0, 0, 0, 0] after the second', async () => {
   const { page: p, close } = await open(urls('lesson-2.html').http);
+  await p.click('#causal button:has-text("spread evenly")');
+  assert.doesNotMatch(await p.textContent('#causal .al-frame'), /the engine gives/);
   await p.click('#causal button:has-text("spread evenly")');
   assert.match(await p.textContent('#causal .al-frame'), /Not quite: the engine gives \[1, 0, 0, 0, 0\]/);
   await close();

@@ -133,7 +133,8 @@ function judgeDoubling(choice, { from, to, small, large, withSmall, withLarge })
   const message = `${right ? 'Right' : 'Not quite'}: without the cache, attention in the step at ${to} tokens takes ${grouped(large)} multiply-adds against ` +
     `${grouped(small)} at ${from}, ${num(ratio, 2)} times as many: recomputing the prefix costs about n\u00b2, so doubling n roughly quadruples it. ` +
     `With the cache it is ${num(withRatio, 2)} times: one new query against n keys grows like n.`;
-  return { ok: true, close: right, message };
+  return { ok: true, close: right, message,
+    hint: 'Without the cache, the step recomputes every query of the prefix against every key up to it. How does the number of those pairs grow when the prefix doubles?' };
 }
 
 module.exports = { HEADS, D_HEAD, MAX_TOKENS, DEFAULT_TOKENS, seededInputs, kvChoices, tokenRows, prefix, shareHeads, rowsOf, perHeadRows, cacheRows, bytesText, narrateStep, SCOPE_NOTE, judgeDoubling, nearestChoice, DOUBLING_CHOICES };

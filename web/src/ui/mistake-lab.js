@@ -222,7 +222,7 @@ function countSentence(cells) {
 
 /**
  * Judges the learner's choice against the engine's cells.
- * @returns { ok: true, close, message } (a wrong answer also reveals, with its reason)
+ * @returns { ok: true, close, message, hint } (message: the answer and the reason; hint: why the pick is wrong, for a first miss)
  */
 function judge(name, index, cells, ctx) {
   const lesson = LESSONS[name];
@@ -231,7 +231,9 @@ function judge(name, index, cells, ctx) {
   const count = countSentence(cells);
   if (index === right) return { ok: true, close: true, message: `Right. ${count} ${lesson.explain}` };
   const answer = right >= 0 ? `The engine's answer: ${lesson.choices[right].label}. ` : 'None of these is exactly right. ';
-  return { ok: true, close: false, message: `Not quite. ${picked.why} ${answer}${count}` };
+  // A first miss hears why its pick is wrong, not which one is right.
+  return { ok: true, close: false, message: `Not quite. ${picked.why} ${answer}${count}`,
+    hint: picked.why || 'Follow one row through the mistaken computation: which of its weights come out different?' };
 }
 
 // Below this a figure is float32 rounding, not a symptom: the weights are float32 (one unit in

@@ -123,7 +123,8 @@ function judgeSkips(choice, tokens, explain) {
     : `${skipped.length === 1 ? 'block' : 'blocks'} ${skipped.map((i) => i + 1).join(', ').replace(/, (\d+)$/, ' and $1')} ` +
       `${skipped.length === 1 ? 'holds' : 'hold'} none of them, so the kernel skips ${skipped.length} of the ${total} without reading their keys or values`;
   const right = choice === skipped.length;
-  return { ok: true, close: right, message: `${right ? 'Right' : 'Not quite'}: ${sees}; ${which}. A block is skipped only when every key in it is masked.` };
+  return { ok: true, close: right, message: `${right ? 'Right' : 'Not quite'}: ${sees}; ${which}. A block is skipped only when every key in it is masked.`,
+    hint: `A block is skipped only when every key in it is masked. Which keys may the query of ${quote(tokens[explain.row])} see, and which blocks hold none of them?` };
 }
 
 /** The "does the running max change?" choices. */
@@ -140,7 +141,8 @@ function judgeMaxChange(choice, block) {
     ? `the block's largest score ${num(block.blockMax, 3)} is above the running max ${num(block.maxBefore, 3)}, so m becomes ${num(block.maxAfter, 3)} ` +
       `and the rescale factor is e^(${num(block.maxBefore, 3)} \u2212 ${num(block.maxAfter, 3)}) = ${num(block.rescale, 4)}.`
     : `the block's largest score ${num(block.blockMax, 3)} is not above the running max ${num(block.maxBefore, 3)}, so m stays and the rescale factor is ${num(block.rescale, 4)}.`;
-  return { ok: true, close: right, message: `${right ? 'Right' : 'Not this time'}: ${why}` };
+  return { ok: true, close: right, message: `${right ? 'Right' : 'Not this time'}: ${why}`,
+    hint: 'The running max moves only if some score in this block is larger than it. Look at the block\'s scores against m.' };
 }
 
 module.exports = { DEFAULT_TOKENS, stepsOf, raisesMax, asksAbout, keysOf, narrateStart, narrateBlock, narrateFinish, judgeMaxChange, MAX_CHOICES,

@@ -15,6 +15,8 @@ const { chartFigure } = require('../ui/export.js');
 const { createSweep, METHODS, FIT_FROM } = require('../ui/cost-sweep.js');
 const { tailSlope, median, fitCaveats, MIN_FIT_POINTS } = require('../ui/cost-fit.js');
 const { CALC_FIELDS, sizeText, calcMessage } = require('../ui/cost-calc.js');
+const { readField } = require('../ui/fields.js');
+const { FieldNote } = require('./field-note.js');
 const { pause } = require('./schedule.js');
 const { GROWTH_CHOICES, judgeGrowth, growthAnswer } = require('../ui/cost-predict.js');
 const { MODEL_SHAPES, DTYPES, modelShape } = require('../ui/model-shapes.js');
@@ -98,9 +100,11 @@ class CostLab extends LabElement {
     this.dtypeSelect = h('select', { id: uid(), onchange: () => this.guard(() => this.update({ dtype: this.dtypeSelect.value })) },
       DTYPES.map((t) => h('option', { value: t }, t)));
     this.inputs = {};
+    this.calcNote = new FieldNote();
     const fieldLabels = CALC_FIELDS.map(([key, label]) => {
       const input = h('input', { id: uid(), type: 'number', min: '1', step: '1', inputmode: 'numeric',
-        onchange: () => this.guard(() => this.update({ [key]: Number(input.value), preset: 'custom' })) });
+        onchange: () => this.guard(() => this.onCalcField(key, input)) });
+      this.calcNote.watch(input);
       this.inputs[key] = input;
       return h('label', { for: input.id }, label, input);
     });
@@ -120,13 +124,24 @@ class CostLab extends LabElement {
           h('label', { for: this.presetSelect.id }, 'model', this.presetSelect),
           h('label', { for: this.dtypeSelect.id }, 'dtype', this.dtypeSelect)),
         h('div', { class: 'al-controls al-cost-fields' }, fieldLabels),
-        this.calcOut));
+        this.calcNote.el, this.calcOut));
     // Two tasks: the view and calculator, then the traffic table (the engine walks every tile).
     this.takeState(this.readState());
     this.renderInputs();
     await this.pause();
     this.renderTraffic();
-    this.prompt.refreshPrint();
+  }
+
+  /** A typed calculator size: a whole number goes to the engine; anything else is refused beside the boxes, and the figures stay. */
+  onCalcField(key, input) {
+    const [, label, min] = CALC_FIELDS.find(([k]) => k === key);
+    const r = readField(input.value, { label, min, max: 2 ** 53, whole: true }, input.validity.badInput);
+    if (r.error) {
+      this.calcNote.refuse(input, r.error);
+      return;
+    }
+    this.calcNote.accept(input);
+    this.update({ [key]: r.value, preset: 'custom' });
   }
 
   presetFields(id) {
@@ -190,7 +205,10 @@ class CostLab extends LabElement {
     this.memorySelect.value = String(this.st.fastMemory);
     this.presetSelect.value = this.st.preset;
     this.dtypeSelect.value = this.st.dtype;
-    for (const [key] of CALC_FIELDS) this.inputs[key].value = String(this.st[key]);
+    for (const [key] of CALC_FIELDS) {
+      this.inputs[key].value = String(this.st[key]);
+      this.calcNote.accept(this.inputs[key]);
+    }
     this.renderCalculator();
   }
 
@@ -319,8 +337,7 @@ class CostLab extends LabElement {
       this.say(`Done: measured up to n = ${grouped(Math.max(...last.map((r) => r.n), 0))}.`, true);
       this.st.ran = true;
       this.draw();
-      if (this.predicted) this.prompt.answer(this.predicted);
-      this.prompt.refreshPrint();
+      if (this.predicted && this.prompt.revealed) this.prompt.answer(this.predicted);
       this.saveState();
     } catch (err) {
       if (!(err instanceof Cancelled)) this.showError(err);

@@ -44,6 +44,11 @@ function track(el, connected) {
   else widgets.delete(el);
 }
 
+/** The connected widgets, in no particular order. */
+function connectedWidgets() {
+  return Array.from(widgets);
+}
+
 function duplicateId(el) {
   const root = el.getRootNode();
   const tree = typeof root.getElementById === 'function' ? root : el.ownerDocument;
@@ -123,4 +128,4 @@ function keepOwnKeys(root) {
   });
 }
 
-module.exports = { keepOwnKeys, logOnce, wasmBlocked, pageUrlStateOff, track, duplicateId, hostTheme, writeUrl };
+module.exports = { keepOwnKeys, logOnce, wasmBlocked, pageUrlStateOff, track, connectedWidgets, duplicateId, hostTheme, writeUrl };

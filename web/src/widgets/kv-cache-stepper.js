@@ -179,7 +179,6 @@ class KvCacheStepper extends LabElement {
       i > t ? h('span', {}, h('span', { class: 'al-sr' }, 'not yet generated: '), w) : w)));
     this.stepTitle.textContent = `Step ${t + 1} of ${tokens.length}: "${tokens[t]}" joins the cache`;
     if (hidden) this.predict.root.hidden = false;
-    this.predict.refreshPrint();
     this.renderPictures(t);
     this.view.update({ weights: s.weights, masked: null, rowLabels: Array.from({ length: HEADS }, (_, i) => `h${i + 1}`),
       colLabels: tokens.slice(0, t + 1), showNumbers: t < 8 });

@@ -179,7 +179,6 @@ class MistakesLab extends LabElement {
         (note || this.symptomLine).focus();
       }),
     });
-    this.question.refreshPrint();
     this.promptBox.replaceChildren(this.question.root);
   }
 

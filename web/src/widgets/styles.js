@@ -87,6 +87,9 @@ button, select, input {
 input[type="number"] { width: calc(5.5 * var(--_rem)); }
 input[type="checkbox"] { min-height: 0; width: calc(1.1 * var(--_rem)); height: calc(1.1 * var(--_rem)); vertical-align: -0.15rem; accent-color: var(--_accent); }
 input[type="range"] { padding: 0; accent-color: var(--_accent); vertical-align: middle; }
+input[aria-invalid="true"] { border-color: var(--_bad); box-shadow: inset 0 0 0 1px var(--_bad); }
+.al-field-message { color: var(--_bad); font-weight: 600; margin: calc(.25 * var(--_rem)) 0; }
+.al-field-message:empty { display: none; }
 button { cursor: pointer; }
 button[aria-pressed="true"], button.al-primary { background: var(--_accent); color: var(--_accent-fg); border-color: var(--_accent); }
 button:disabled { opacity: .5; cursor: default; }
@@ -151,6 +154,7 @@ button:disabled { opacity: .5; cursor: default; }
 .al-predict { border: 1px dashed var(--_line); border-radius: 8px; padding: calc(.5 * var(--_rem)) calc(.75 * var(--_rem)); margin: calc(.5 * var(--_rem)) 0; }
 .al-predict .al-verdict-ok { color: var(--_ok); font-weight: 600; }
 .al-predict .al-verdict-bad { color: var(--_bad); font-weight: 600; }
+.al-predict .al-verdict-hint, .al-quiz-verdict.al-verdict-hint { font-weight: 600; }
 .al-quiz-verdict { display: block; white-space: normal; max-width: calc(22 * var(--_rem)); font-weight: 600; }
 .al-quiz-verdict.al-verdict-ok { color: var(--_ok); }
 .al-quiz-verdict.al-verdict-bad { color: var(--_bad); }
