@@ -5,16 +5,21 @@
 // global), a single-page app that swaps pages with history.pushState, vertical writing, a
 // translator that walks open shadow roots, and panels hidden with visibility: hidden. And what
 // a course author meets with their own tools: a light accent colour of their theme, a palette
-// switch that repaints the page without color-scheme (MkDocs Material), and a box of fixed
-// height that clips (a slide, a card). In Debian's Chromium.
+// switch that repaints the page without color-scheme (MkDocs Material), an older copy of the
+// script loaded first, and a box of fixed height that clips (a slide, a card). In Debian's
+// Chromium.
 const test = require('node:test');
 const assert = require('node:assert/strict');
+const fs = require('fs');
 const path = require('path');
-const { launch, openSettled } = require('./browser.js');
+const { launch, openSettled, watchedPage } = require('./browser.js');
 const { startServer } = require('../../scripts/server.js');
 const { contrast } = require('../../web/src/ui/colors.js');
+const { copiesMessage } = require('../../web/src/widgets/copies.js');
+const { WIDGETS } = require('../../web/src/widgets/manifest.js');
 
 const root = path.resolve(__dirname, '..', '..');
+const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 
 let browser, server;
 test.before(async () => {
@@ -316,6 +321,47 @@ test('a palette switch that changes only the background (MkDocs Material) turns 
   await page.getByLabel('dark palette').uncheck();
   await page.waitForFunction(() => ['heatmap', 'mistakes'].every((id) => !document.getElementById(id).shadowRoot.querySelector('.al-frame').classList.contains('al-dark')), null, { timeout: 3000 });
   assert.deepEqual(await looks(), ['light', 'light']);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('an older copy loaded first keeps its elements, this copy defines the ones it lacks, and one console line names them and both versions', async () => {
+  const all = Object.keys(WIDGETS);
+  const open = async (older) => {
+    const w = await watchedPage(browser);
+    await w.page.goto(`${host('older-copy.html')}?older=${encodeURIComponent(older)}`);
+    return w;
+  };
+
+  // An older release without a version, with two elements: the other ten come from this copy, with its engine.
+  let w = await open('');
+  await w.page.waitForFunction(() => ['softmax', 'kv'].every((id) => document.getElementById(id).status === 'ready'), null, { timeout: 20000 });
+  assert.equal(await w.page.textContent('#heatmap'), 'drawn by the older copy', "the older copy's element stays");
+  assert.deepEqual(await w.page.$$eval('#softmax, #kv', (els) => els.map((el) => el.status)), ['ready', 'ready'], 'the elements it lacks work');
+  assert.match(await w.page.locator('#kv .al-frame').innerText(), /cache/i);
+  const lacking = all.filter((t) => !['attention-heatmap', 'attention-stepper'].includes(t));
+  const ours = w.warnings.filter((t) => t.startsWith('attention-lab'));
+  assert.deepEqual(ours, [copiesMessage(version, null, lacking)]);
+  assert.match(ours[0], new RegExp(`^attention-lab ${version.replace(/\./g, '\\.')}: an older attention-lab \\(one without a version number\\) was loaded first`));
+  for (const tag of lacking) assert.ok(ours[0].includes(`<${tag}>`), `the line names <${tag}>`);
+  assert.equal(await w.page.evaluate(() => typeof window.AttentionLab.version), 'undefined', "the page's API stays the first copy's");
+  assert.deepEqual(w.problems, []);
+  await w.close();
+
+  // Another version with every element: nothing is added, and the line names both versions.
+  w = await open('version=0.0.9&defines=all');
+  await w.page.waitForFunction(() => document.getElementById('softmax').textContent === 'drawn by the older copy');
+  await w.page.waitForTimeout(200);
+  assert.deepEqual(w.warnings.filter((t) => t.startsWith('attention-lab')), [
+    `attention-lab ${version}: attention-lab 0.0.9 was loaded first on this page, and its widgets are the ones used. Include one copy of attention-lab, the newest.`,
+  ]);
+  assert.deepEqual(w.problems, []);
+  await w.close();
+});
+
+test('the script publishes its version beside the API', async () => {
+  const { page, problems, close } = await openSettled(browser, host('readme-link.html'));
+  assert.equal(await page.evaluate(() => window.AttentionLab.version), version);
   assert.deepEqual(problems, []);
   await close();
 });
