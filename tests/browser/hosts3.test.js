@@ -6,8 +6,8 @@
 // translator that walks open shadow roots, and panels hidden with visibility: hidden. And what
 // a course author meets with their own tools: a light accent colour of their theme, a palette
 // switch that repaints the page without color-scheme (MkDocs Material), an older copy of the
-// script loaded first, and a box of fixed height that clips (a slide, a card). In Debian's
-// Chromium.
+// script loaded first, a box of fixed height that clips (a slide, a card), and the README's
+// link example. In Debian's Chromium.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
@@ -400,3 +400,22 @@ test("a widget that grows past the bottom of a fixed-height box that clips scrol
   await close();
 });
 
+test("the README's link example reopens the view it describes", async () => {
+  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+  const link = /`(\?causal-demo\.[^`]+)`/.exec(readme);
+  assert.ok(link, 'the README gives a link example for #causal-demo');
+  const params = new URLSearchParams(link[1]);
+  const temperature = params.get('causal-demo.temperature') || params.get('causal-demo.temp');
+  assert.ok(temperature, `the example sets a temperature (${link[1]})`);
+  const { page, problems, close } = await openSettled(browser, host(`readme-link.html${link[1]}`));
+  const shown = await page.$eval('#causal-demo', (el) => el.shadowRoot.querySelector('output').textContent);
+  assert.equal(shown, temperature, `the link's temperature is the one the widget shows (${link[1]})`);
+  assert.equal(await page.$eval('#causal-demo', (el) => el.state.causal), params.get('causal-demo.causal') === '1');
+  // And a change writes the temperature itself into the address.
+  const slider = page.locator('#causal-demo input[type="range"]');
+  await slider.focus();
+  await slider.press('End');
+  await page.waitForFunction(() => /causal-demo\.temperature=4(&|$)/.test(location.search), null, { timeout: 3000 });
+  assert.deepEqual(problems, []);
+  await close();
+});
