@@ -61,7 +61,7 @@ const root = path.resolve(__dirname, '..');
 // ring, checkbox targets of 24 px; +394 B) and screen readers (live regions that speak only new
 // words, heading levels that follow the page, announced practice rounds and sweeps; +514 B):
 // 147665 B merged, so the budget is 146900 -> 147800.
-const SIZE_BUDGET = { script: 147800, wasm: 67556 };
+const SIZE_BUDGET = { script: 149000, wasm: 67556 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {
