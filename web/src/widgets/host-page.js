@@ -146,10 +146,14 @@ function fitInClip(el) {
     clipBoxes.set(el, box);
   }
   let room = null;
-  if (box && el.offsetHeight > 0) {
+  if (box && el.offsetWidth > 0) {
     const r = el.getBoundingClientRect();
-    const scale = r.height / el.offsetHeight;  // a deck scales its slides
-    const left = (box.getBoundingClientRect().bottom - r.top) / scale;
+    // A deck scales its slides. From the width, not the height: offset sizes are whole pixels,
+    // and a widget still loading is only a few pixels tall (1 px off there was a 14% error).
+    const scale = r.width / el.offsetWidth;
+    const b = box.getBoundingClientRect();
+    const clipEdge = b.top + (box.clientTop + box.clientHeight) * (b.width / box.offsetWidth || 1);  // its padding box's bottom
+    const left = (clipEdge - r.top) / scale;
     const natural = frame.classList.contains('al-fit') ? frame.scrollHeight + frame.offsetHeight - frame.clientHeight : el.offsetHeight;
     if (natural > left + 1 && left >= MIN_FIT_PX) room = Math.floor(left);
   }
@@ -164,15 +168,18 @@ function observerFor(view) {
     const resized = new Set();
     // Measured in the next frame, not in the observer's callback, where a new cap would
     // resize what it observes in the same frame.
-    ro = new view.ResizeObserver((entries) => {
+    const queue = (targets) => {
       if (resized.size === 0) {
         view.requestAnimationFrame(() => {
           for (const el of widgets) if (resized.has(el) || resized.has(clipBoxes.get(el))) fitInClip(el);
           resized.clear();
         });
       }
-      for (const e of entries) resized.add(e.target);
-    });
+      for (const t of targets) resized.add(t);
+    };
+    ro = new view.ResizeObserver((entries) => queue(entries.map((e) => e.target)));
+    // A box that moves or scales without resizing (a deck's slide arriving) ends a transition.
+    view.document.addEventListener('transitionend', () => queue([...widgets].map((el) => clipBoxes.get(el)).filter(Boolean)), true);
     fitObservers.set(view, ro);
   }
   return ro;
