@@ -447,7 +447,8 @@ async function scrollToEnd(page, selector) {
 
 /** Waits until the deck has finished moving to the slide that holds `selector`. */
 async function onSlide(page, selector) {
-  await page.waitForFunction((sel) => document.querySelector(`section.present ${sel}`) && document.getAnimations().every((a) => a.playState !== 'running'), selector);
+  await page.waitForFunction((sel) => document.querySelector(`section.present ${sel}`)
+    && document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== 'running'), selector);
 }
 
 /** Screenshots of the deck as the reader sees it (a deck fills the window: no full-page shot). */
@@ -496,6 +497,23 @@ test('reveal.js: widgets on slides; a stepper grown by the reader and eight head
     await deckShot(page, 'heads-856');
     assert.deepEqual(problems, []);
     await close();
+
+    // A deck without the recipe's slide rule: the widget is still kept in the window, scrolling.
+    const deck = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
+    const rule = '.reveal .slides > section { height: 100%; overflow: hidden; }';
+    assert.ok(deck.includes(rule));
+    fs.writeFileSync(path.join(dir, 'plain.html'), deck.replace(rule, ''));
+    const plain = await open(`${server.url}plain.html`);
+    await plain.page.locator('.reveal .controls .navigate-right').click();
+    await onSlide(plain.page, 'attention-stepper');
+    for (let i = 0; i < 2; i++) await plain.page.locator('attention-stepper button.al-primary').click();
+    await plain.page.waitForFunction(() => document.querySelector('attention-stepper').state.stepIndex === 2);
+    await plain.page.waitForTimeout(300);
+    fit = await slideFit(plain.page, 'attention-stepper');
+    assert.ok(fit.scrollable > 0 && fit.bottom <= fit.viewport + 1, `without the rule it ends in the window and scrolls (${fit.bottom} <= ${fit.viewport})`);
+    await scrollToEnd(plain.page, 'attention-stepper');
+    assert.deepEqual(plain.problems, []);
+    await plain.close();
   } finally {
     await server.close();
   }
