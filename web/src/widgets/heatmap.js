@@ -279,7 +279,9 @@ class AttentionHeatmap extends LabElement {
     const st = this.st;
     st.causal = urlState.bool(s.causal, st.causal) && !this.cross;
     st.scaling = urlState.choice(s.scaling, SCALINGS.map((x) => x[0]), st.scaling);
-    st.temp = urlState.int(s.temp, st.temp, 0, TEMPERATURES.length - 1);
+    // The link holds the temperature itself (`temperature=2`); older links held its position (`temp=3`).
+    const temp = s.temperature !== undefined ? TEMPERATURES.map(String).indexOf(s.temperature) : urlState.int(s.temp, -1, 0, TEMPERATURES.length - 1);
+    if (temp >= 0) st.temp = temp;
     st.self = urlState.bool(s.self, st.self) && Boolean(this.inputs.X);
     st.numbers = urlState.bool(s.numbers, st.numbers);
     this.render(save);
@@ -344,7 +346,7 @@ class AttentionHeatmap extends LabElement {
     setText(this.caption, `Scale ${num(r.scale, 4)}${st.causal ? ', causal mask on' : ''}${st.self ? ', Q = K = V = X' : ''}. Each row sums to 1.`);
     this.frame.dataset.causal = String(st.causal);
     this.showRenorm(this.renormRow === null || this.renormRow === undefined || this.renormRow >= tokens.length ? undefined : this.renormRow);
-    if (save) this.saveState({ causal: st.causal, scaling: st.scaling, temp: st.temp, self: st.self, numbers: st.numbers, words: this.sentence ? this.sentence.linkWords(tokens) : undefined });
+    if (save) this.saveState({ causal: st.causal, scaling: st.scaling, temperature: TEMPERATURES[st.temp], self: st.self, numbers: st.numbers, words: this.sentence ? this.sentence.linkWords(tokens) : undefined });
   }
 }
 

@@ -64,19 +64,28 @@ function defineProperties(cls, tag) {
   }
 }
 
-function defineWidgets(loadAttentionLab) {
+/**
+ * Defines the elements, their widgets' engine coming from `loadAttentionLab`. A name the page
+ * already defined stays the page's (one console line says so); with `onlyMissing` (a later
+ * copy of attention-lab, see copies.js) that is expected and said by the caller.
+ * @returns the names defined here
+ */
+function defineWidgets(loadAttentionLab, { onlyMissing = false } = {}) {
   setLoader(loadAttentionLab);
   // Printing lists the predict-first answers at the end of the page (print.js).
   if (typeof window !== 'undefined') watchPrinting(window, connectedWidgets);
+  const defined = [];
   for (const [name, cls] of Object.entries(ELEMENTS)) {
     if (customElements.get(name)) {
-      logOnce(`attention-lab: the page already defines <${name}>, so those elements are not attention-lab widgets`);
+      if (!onlyMissing) logOnce(`attention-lab: the page already defines <${name}>, so those elements are not attention-lab widgets`);
       continue;
     }
     cls.tag = name;
     defineProperties(cls, name);
     customElements.define(name, cls);
+    defined.push(name);
   }
+  return defined;
 }
 
 module.exports = { defineWidgets, ELEMENTS };

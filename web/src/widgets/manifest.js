@@ -44,7 +44,7 @@ const CSS_PROPERTIES = [
   { name: '--al-panel', description: 'Background of panels, tables headers and controls.' },
   { name: '--al-line', description: 'Border colour.' },
   { name: '--al-accent', description: 'Accent (primary buttons, bars, curves).' },
-  { name: '--al-accent-fg', description: 'Text on the accent colour.' },
+  { name: '--al-accent-fg', description: 'Text on the accent colour (by default black or white, whichever reads better on it).' },
   { name: '--al-focus', description: 'Focus ring colour.' },
   { name: '--al-hl', description: 'Background of highlighted rows and formula terms.' },
   { name: '--al-hl-fg', description: 'Text on highlighted rows and formula terms.' },

@@ -32,6 +32,22 @@ function chartTextCss() {
   }).join('');
 }
 
+/**
+ * Text on the accent: black or white, whichever reads better on it, so an author's light
+ * --al-accent (#ffd54f) gets dark text; --al-accent-fg still wins. contrast-color() picks by
+ * WCAG contrast; before it, the accent's OKLCH lightness decides (0.6: where black and white
+ * read about equally); before that, the default pair. tests/browser/hosts3.test.js checks both.
+ */
+const ACCENT_FG = {
+  contrast: 'contrast-color(var(--_accent))',
+  lightness: 'oklch(from var(--_accent) clamp(0, (.6 - l) * 1000, 1) 0 0)',
+};
+
+function accentCss() {
+  const rule = (test, color) => `@supports (color: ${test}) { .al-frame { --_accent-fg: var(--al-accent-fg, ${color}); } }`;
+  return rule('oklch(from red l c h)', ACCENT_FG.lightness) + rule('contrast-color(red)', ACCENT_FG.contrast);
+}
+
 const WIDGET_CSS = `
 /* Horizontal also on a page in vertical writing (the diagrams' axes are horizontal); such a box
    is then orthogonal to its parent, and with inline-size containment it would shrink to nothing
@@ -59,6 +75,10 @@ const WIDGET_CSS = `
   white-space: normal; font-variant: normal; cursor: auto; overflow-wrap: break-word;
   direction: ltr; writing-mode: horizontal-tb;
 }
+/* In a box that clips without scrolling (host-page.js fitInClip): the room left there, scrolled
+   inside. A layer of its own: in a scaled slide Chromium 156 otherwise paints part of the
+   scrolled content over the frame's bottom border. */
+.al-frame.al-fit { max-height: var(--_fit); overflow-y: auto; overscroll-behavior: contain; will-change: transform; }
 .al-frame.al-dark { color-scheme: dark; }
 .al-frame.al-light { color-scheme: light; }
 *, *::before, *::after { box-sizing: inherit; }
@@ -229,7 +249,7 @@ button:disabled { opacity: .5; cursor: default; }
 }
 `;
 
-const CSS = WIDGET_CSS + reserveCss() + EXPORT_CSS + COST_CSS + TRAINER_CSS + ONLINE_SOFTMAX_CSS + KV_CACHE_CSS + MISTAKES_CSS + MODEL_ATTENTION_CSS + PRINT_CSS + chartTextCss();
+const CSS = WIDGET_CSS + accentCss() + reserveCss() + EXPORT_CSS + COST_CSS + TRAINER_CSS + ONLINE_SOFTMAX_CSS + KV_CACHE_CSS + MISTAKES_CSS + MODEL_ATTENTION_CSS + PRINT_CSS + chartTextCss();
 
 const sheets = new WeakMap();
 
