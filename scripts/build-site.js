@@ -44,8 +44,11 @@ function typeset(html, file) {
 }
 
 function layout({ title, body, current }) {
-  const nav = PAGES.map((p) => `<a href="${p.file}"${p.file === current ? ' aria-current="page"' : ''}>${p.nav}</a>`).join('\n      ');
+  const link = (p) => `<a href="${p.file}"${p.file === current ? ' aria-current="page"' : ''}>${p.nav}</a>`;
+  const nav = PAGES.map(link).join('\n      ');
   const i = PAGES.findIndex((p) => p.file === current);
+  // A narrow screen shows the lessons as a menu that opens below the header (site.css).
+  const menu = PAGES.map((p) => `<li>${link(p)}</li>`).join('\n        ');
   const prev = i > 0 ? `<a rel="prev" href="${PAGES[i - 1].file}">\u2190 ${PAGES[i - 1].nav}</a>` : '<span></span>';
   const next = i < PAGES.length - 1 ? `<a rel="next" href="${PAGES[i + 1].file}">${PAGES[i + 1].nav} \u2192</a>` : '<span></span>';
   return `<!doctype html>
@@ -64,9 +67,15 @@ function layout({ title, body, current }) {
   <a class="skip" href="#main">Skip to the lesson</a>
   <header class="site-header">
     <a class="brand" href="index.html">attention-lab</a>
-    <nav aria-label="Lessons">
+    <nav class="site-nav" aria-label="Lessons">
       ${nav}
     </nav>
+    <details class="site-menu">
+      <summary><span class="site-menu-label">Lessons</span> <span class="site-menu-current">${PAGES[i].nav}</span></summary>
+      <nav aria-label="Lessons"><ul>
+        ${menu}
+      </ul></nav>
+    </details>
   </header>
   <main id="main">
 ${body}

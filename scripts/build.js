@@ -7,7 +7,8 @@
 //           code generator emscripten uses, so native and wasm rows compare kernels, not compilers
 //   wasm:   the WebAssembly module with embind (build/wasm/attention_lab_core.js), and the
 //           node entry's bundle of it with web/src (build/wasm/attention_lab_node.js)
-//   bundle: the classic browser script dist/attention-lab.js (engine, JS API, widgets)
+//   bundle: the classic browser script dist/attention-lab.js (engine, JS API, widgets), the
+//           engine module dist/attention-lab.mjs and the elements module dist/attention-lab-elements.mjs
 //   site:   the example lesson site and the iframe embed page in dist/ (after bundle)
 //   types:  types/elements.d.ts and dist/custom-elements.json from the widget manifest
 
@@ -59,7 +60,18 @@ if (want('bundle')) {
   fs.mkdirSync(path.join(root, 'dist'), { recursive: true });
   // No node built-ins are marked external: the glue is built for web and worker only, so a
   // stray require('fs') fails the bundle here rather than in a reader's browser.
-  const common = { bundle: true, platform: 'browser', minify: true, logLevel: 'warning', legalComments: 'none' };
+  // ATTENTION_LAB_VERSION: the version a copy on a page names (web/src/widgets/copies.js).
+  const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const common = { bundle: true, platform: 'browser', minify: true, logLevel: 'warning', legalComments: 'none',
+    define: { ATTENTION_LAB_VERSION: JSON.stringify(version) } };
+  // The elements module imports the engine module as it is shipped beside it, so that a
+  // bundler that meets both (import 'attention-lab/elements' and the API) keeps one engine.
+  const engineModulePlugin = {
+    name: 'al-engine-module',
+    setup(build) {
+      build.onResolve({ filter: /^\.\/module\.mjs$/ }, () => ({ path: './attention-lab.mjs', external: true }));
+    },
+  };
   // esbuild bundles and minifies, terser minifies once more (scripts/bundle-plugins.js), then
   // the compile hint goes on the first line.
   const bundle = async (options, module) => {
@@ -84,9 +96,15 @@ if (want('bundle')) {
       outfile: path.join(root, 'dist', 'attention-lab.mjs'),
       plugins: [wasmPlugin],
     }, true),
+    bundle({
+      entryPoints: [path.join(root, 'web', 'src', 'elements.mjs')],
+      format: 'esm',
+      outfile: path.join(root, 'dist', 'attention-lab-elements.mjs'),
+      plugins: [engineModulePlugin, formulaPlugin, shrinkPlugin],
+    }, true),
   ];
   Promise.all(builds).then(() => {
-    console.log('build: dist/attention-lab.js, dist/attention-lab.mjs');
+    console.log('build: dist/attention-lab.js, dist/attention-lab.mjs, dist/attention-lab-elements.mjs');
     if (want('site')) require('./build-site.js').buildSite();
   }, (err) => {
     console.error(err.message);

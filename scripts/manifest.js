@@ -134,6 +134,8 @@ function elementsDts() {
     out += '}\n';
   }
 
+  out += '\n' + doc("`import 'attention-lab/elements'` defines the elements (in a browser); this is the page's engine, which the widgets use.");
+  out += 'export declare function loadAttentionLab(): Promise<Lab>;\n';
   out += '\ndeclare global {\n';
   out += '  interface HTMLElementTagNameMap {\n';
   for (const tag of tags()) out += `    ${quote(tag)}: ${pascal(tag)};\n`;
@@ -143,7 +145,7 @@ function elementsDts() {
   for (const ev of COMMON_EVENTS) out += `    ${quote(ev.name)}: CustomEvent<${detailType(ev).replace(/\bstate: object\b/, 'state: WidgetState')}>;\n`;
   out += '  }\n';
   out += doc(`What the classic script ${SCRIPT} puts on the page.`, '  ');
-  out += '  var AttentionLab: { loadAttentionLab(): Promise<Lab> };\n';
+  out += '  var AttentionLab: { loadAttentionLab(): Promise<Lab>; /** The package version of the copy loaded first (older copies have none). */ version?: string };\n';
   out += '}\n';
   return out;
 }

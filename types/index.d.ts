@@ -335,6 +335,9 @@ export interface CostFiguresSpec {
   blockK?: number | null;
   causal?: boolean;
   window?: number | null;
+  /** M, floats of fast memory: picks the blocks by FlashAttention's rule, blockQ = ceil(M / 4d),
+   * blockK = min(blockQ, d), d = max(dk, dv) (each capped at m, n). Not with blockQ or blockK. */
+  fastMemory?: number | null;
 }
 
 export interface CostFigures {
@@ -346,6 +349,11 @@ export interface CostFigures {
   /** What this engine's attention() holds: all four score-sized stages and one transposed K
    * (extraFloats), and the most floats one call may hold (limitFloats). */
   engine: { extraFloats: number; limitFloats: number };
+  /** Multiply-adds on the (query, key) pairs the masks leave visible: the exact work of the
+   * masks (tiled.multiplyAdds counts whole blocks). */
+  visibleMultiplyAdds: number;
+  /** Floats full attention reads and writes, over those tiled attention reads and writes. */
+  trafficRatio: number;
 }
 
 export interface ExplainOnlineSoftmaxOptions {

@@ -80,6 +80,7 @@ val cost_figures_js(const val& js) {
         spec.block_k = optional_number(js, "blockK");
         spec.window = optional_number(js, "window");
         spec.causal = js["causal"].as<bool>();
+        spec.fast_memory = optional_number(js, "fastMemory");
         const cost_report r = cost_figures(spec, fn);
         val out = val::object();
         out.set("full", to_js(r.full, false));
@@ -90,6 +91,8 @@ val cost_figures_js(const val& js) {
         engine.set("extraFloats", r.full_engine_extra_floats);
         engine.set("limitFloats", r.engine_limit_floats);
         out.set("engine", engine);
+        out.set("visibleMultiplyAdds", r.visible_multiply_adds);
+        out.set("trafficRatio", r.traffic_ratio);
         return out;
     });
 }

@@ -2,6 +2,8 @@
 #include "attnlab/kernels.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <tuple>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -55,6 +57,20 @@ std::size_t block_size(const std::optional<double>& given, std::size_t limit, co
     if (!given) return std::min(default_block, limit);
     require_whole(*given, 1, static_cast<double>(limit), fn, name, nullptr, limit_name);
     return static_cast<std::size_t>(*given);
+}
+
+std::pair<std::size_t, std::size_t> fast_memory_blocks(double fast_memory, std::size_t m, std::size_t n,
+                                                       std::size_t d_k, std::size_t d_v, const std::string& fn) {
+    const std::size_t d = std::max(d_k, d_v);
+    if (!(std::floor(fast_memory) == fast_memory && fast_memory >= static_cast<double>(d) && fast_memory <= max_exact)) {
+        fail(error_text(fn) << ": fastMemory = " << fast_memory << " floats; expected a whole number from d = " << d
+            << " (one row of Q or V, where FlashAttention's analysis starts) to 2^53");
+    }
+    // ceil(M / 4d), in 64 bits: M may pass what size_t holds in wasm32.
+    const std::uint64_t four_d = 4 * static_cast<std::uint64_t>(d);
+    const std::uint64_t b = (static_cast<std::uint64_t>(fast_memory) + four_d - 1) / four_d;
+    const auto cap = [b](std::size_t limit) { return static_cast<std::size_t>(std::min<std::uint64_t>(b, limit)); };
+    return {cap(m), cap(std::min(n, d))};
 }
 
 exact_count tiled_peak_extra(std::size_t block_q, std::size_t block_k, std::size_t d_k, std::size_t d_v) {
@@ -118,8 +134,15 @@ cost_report cost_figures(const cost_spec& spec, const std::string& fn) {
     const std::size_t d_k = whole_size(spec.d_k, fn, "dk");
     const std::size_t d_v = spec.d_v ? whole_size(*spec.d_v, fn, "dv") : d_k;
     cost_report r;
-    r.block_q = detail::block_size(spec.block_q, m, fn, "blockQ", "m, the number of queries");
-    r.block_k = detail::block_size(spec.block_k, n, fn, "blockK", "n, the number of keys");
+    if (spec.fast_memory) {
+        if (spec.block_q || spec.block_k) {
+            fail(error_text(fn) << ": fastMemory picks the blocks; expected fastMemory or blockQ and blockK, not both");
+        }
+        std::tie(r.block_q, r.block_k) = detail::fast_memory_blocks(*spec.fast_memory, m, n, d_k, d_v, fn);
+    } else {
+        r.block_q = detail::block_size(spec.block_q, m, fn, "blockQ", "m, the number of queries");
+        r.block_k = detail::block_size(spec.block_k, n, fn, "blockK", "n, the number of keys");
+    }
     // The walk below visits every row: keep it to about a second at most.
     constexpr std::size_t max_rows = std::size_t(1) << 26;
     if (m > max_rows) {
@@ -152,6 +175,16 @@ cost_report cost_figures(const cost_spec& spec, const std::string& fn) {
     r.tiled.multiply_adds = (slices * tally.multiply_adds).value(fn, "the tiled method's multiply-adds");
     r.tiled.blocks_computed = (slices * tally.blocks_computed).value(fn, "the tiled method's blocks");
     r.tiled.blocks_skipped = (slices * tally.blocks_skipped).value(fn, "the tiled method's skipped blocks");
+
+    // The exact work of the masks (tiled.multiply_adds counts whole blocks), and how many times
+    // more floats the full method moves.
+    exact_count pairs;
+    for (std::size_t i = 0; i < m; ++i) {
+        const key_range k = rows.range(0, i);
+        if (!k.empty()) pairs += count(k.end - k.begin);
+    }
+    r.visible_multiply_adds = (slices * pairs * count(d_k + d_v)).value(fn, "the multiply-adds on visible keys");
+    r.traffic_ratio = (r.full.floats_read + r.full.floats_written) / (r.tiled.floats_read + r.tiled.floats_written);
     return r;
 }
 

@@ -171,6 +171,8 @@ test('starting a practice round of the worked example is announced with its ques
   assert.deepEqual([box.name, box.description], ['w₁ =', 'Predict first: you changed the query. What weight will k₁ get now?']);
   await page.keyboard.type('0.5');
   await page.keyboard.press('Enter');
+  assert.match((await said('worked')).join(' | '), /^Not yet\. Your guess is too high\./);
+  await page.keyboard.press('Enter');
   assert.match((await said('worked')).join(' | '), /^Not quite/);
   assert.equal((await focused()).role, 'textbox');
   assert.deepEqual(problems, []);

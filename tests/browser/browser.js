@@ -18,8 +18,8 @@ function launch() {
 }
 
 /** Opens a page that records problems (and console warnings, apart); `origin` is the only allowed request origin ('file' for file://). */
-async function watchedPage(browser, { width = 1280, height = 900 } = {}) {
-  const context = await browser.newContext({ viewport: { width, height } });
+async function watchedPage(browser, { width = 1280, height = 900, colorScheme } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, ...(colorScheme ? { colorScheme } : {}) });
   const page = await context.newPage();
   const problems = [], warnings = [];
   page.on('console', (msg) => {
@@ -140,4 +140,22 @@ async function traceTasks(page, { url } = {}) {
   };
 }
 
-module.exports = { traceTasks, launch, watchedPage, settled, openSettled, textSlips, whileDrawn, drawnText, sendPolicy, CSP, TAGS };
+/**
+ * For a test file: launches Chromium before its tests and serves the repository at `root`,
+ * closing both after. Returns getters, as both exist only once the tests run.
+ */
+function browserAndServer(test, root) {
+  const { startServer } = require('../../scripts/server.js');
+  let browser, server;
+  test.before(async () => {
+    browser = await launch();
+    server = await startServer({ root });
+  });
+  test.after(async () => {
+    await server.close();
+    await browser.close();
+  });
+  return { browser: () => browser, url: () => server.url };
+}
+
+module.exports = { traceTasks, browserAndServer, launch, watchedPage, settled, openSettled, textSlips, whileDrawn, drawnText, sendPolicy, CSP, TAGS };

@@ -78,6 +78,9 @@ test('over http: the prediction hides the results until answered, the sweep runs
   const { page } = w;
   assert.equal(await page.locator('cost-lab .al-cost-results').isVisible(), false, 'results hidden before a prediction');
   await page.click('cost-lab button:has-text("about 2\u00d7 (slope 1)")');
+  assert.match(await page.locator('cost-lab .al-predict [aria-live]').textContent(), /^Not yet\. Count the dot products: each of the n queries is scored against each of the n keys\./);
+  assert.equal(await page.locator('cost-lab .al-cost-results').isVisible(), false, 'still hidden after a first miss');
+  await page.click('cost-lab button:has-text("about 2\u00d7 (slope 1)")');
   assert.match(await page.locator('cost-lab .al-predict [aria-live]').textContent(), /^Not quite: about 4× \(slope 2\)\. Your 2× would be linear growth/);
   assert.equal(await page.locator('cost-lab .al-cost-results').isVisible(), true);
   const cpu = await cpuLongTasks(page, () => runSweep(page));
@@ -107,8 +110,8 @@ test('over http: the prediction hides the results until answered, the sweep runs
   const traffic = await page.locator('cost-lab .al-cost-traffic tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
   const f = lab.costFigures({ m: 1024, n: 1024, dk: 64 }), win = lab.costFigures({ m: 1024, n: 1024, dk: 64, causal: true, window: 256 });
   const row = (label, m) => [label, ...[m.multiplyAdds, m.floatsRead, m.floatsWritten, m.peakExtraFloats].map((v) => v.toLocaleString('en-US'))];
-  assert.deepEqual(traffic, [row('full attention (one n × n matrix, written and read back)', f.full), row('tiled, blocks of 64', f.tiled),
-    row('tiled, causal, each query sees the last 256 keys', win.tiled)]);
+  assert.deepEqual(traffic, [row('full attention (one n × n matrix, written and read back)', f.full), row('tiled, 64 × 64 blocks', f.tiled),
+    row('tiled, causal window of 256 keys, whole 64 × 64 blocks', win.tiled)]);
   // As the review worked it out: the same 134,217,728 multiply-adds; 2,162,688 floats written against 66,560.
   assert.deepEqual([traffic[0][1], traffic[1][1], traffic[0][3], traffic[1][3]], ['134,217,728', '134,217,728', '2,162,688', '66,560']);
   assert.deepEqual(w.problems, []);
@@ -207,7 +210,7 @@ test('the calculator shows the engine\'s bytes for each preset and for numbers t
   const w = await openLab(`${server.url}${HOST}`, { width: 390, height: 844 });
   const { page } = w;
   const cell = (label) => page.locator(`cost-lab .al-cost-calc-table tr:has(th:has-text("${label}")) td`).textContent();
-  await page.locator('cost-lab select').nth(1).selectOption('llama-2-70b');
+  await page.locator('cost-lab label:has-text("model") select').selectOption('llama-2-70b');
   const expect = lab.kvCacheBytes({ layers: 80, kvHeads: 8, dHead: 128, dtype: 'float16', tokens: 4096, batch: 1 });
   assert.equal(await cell('KV cache per token'), `${formatBytes(expect.bytesPerToken)} (${expect.bytesPerToken.toLocaleString('en-US')} bytes)`);
   assert.equal(await cell('KV cache for 1 \u00d7 4,096 tokens'), `${formatBytes(expect.bytes)} (${expect.bytes.toLocaleString('en-US')} bytes)`);
@@ -217,7 +220,7 @@ test('the calculator shows the engine\'s bytes for each preset and for numbers t
   const batch = page.locator('cost-lab label:has-text("batch") input');
   await batch.fill('8');
   await batch.press('Tab');
-  await page.locator('cost-lab select').nth(2).selectOption('float32');
+  await page.locator('cost-lab label:has-text("dtype") select').selectOption('float32');
   const m = lab.attentionMatrixBytes({ batch: 8, heads: 64, n: 4096, dtype: 'float32' });
   assert.equal(await cell('attention weights, one layer'), `${m.elements.toLocaleString('en-US')} numbers = ${formatBytes(m.bytes)} (${m.bytes.toLocaleString('en-US')} bytes)`);
   assert.equal(await page.evaluate(() => document.querySelector('cost-lab').state.preset), 'custom');
@@ -250,7 +253,7 @@ test('the calculator shows the engine\'s bytes for each preset and for numbers t
   await tokens.press('Tab');
   assert.match(await page.locator('cost-lab .al-cost-calc-table th').nth(2).textContent(), /× 1\.5 tokens$/, 'the label shows 1.5 as typed');
   // Mistral 7B: the 4,096-key sliding window caps the weights and the rolling cache.
-  await page.locator('cost-lab select').nth(1).selectOption('mistral-7b');
+  await page.locator('cost-lab label:has-text("model") select').selectOption('mistral-7b');
   const mistral = lab.kvCacheBytes({ layers: 32, heads: 32, kvHeads: 8, dHead: 128, dtype: 'float32', tokens: 8192, window: 4096 });
   assert.equal(mistral.tokensCached, 4096);
   assert.equal(await cell('KV cache for 1 \u00d7 8,192 tokens'), `${formatBytes(mistral.bytes)} (${mistral.bytes.toLocaleString('en-US')} bytes): a rolling buffer of the last 4,096 tokens`);
@@ -283,5 +286,45 @@ test('the time chart exports as CSV with the measured medians', async () => {
   assert.deepEqual(rows.slice(1).map((r) => Number(r[0])), [64, 128, 256, 512, 1024]);
   const shown = await page.evaluate(() => document.querySelector('cost-lab').sweep.rows.full.map((r) => r.ms));
   assert.deepEqual(rows.slice(1).map((r) => Number(r[1])), shown);
+  await w.close();
+});
+
+test('the traffic table follows the fast memory M the reader picks: the engine\'s blocks and counts, the ratio, where the 64 comes from, and the link keeps M', async () => {
+  const w = await openLab(`${server.url}${HOST}`);
+  const { page } = w;
+  await page.click('cost-lab button:has-text("Show the results without predicting")');
+  const n = Number(await page.locator('cost-lab select').first().inputValue());
+  const trafficRows = () => page.locator('cost-lab .al-cost-traffic tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  const notes = () => page.locator('cost-lab .al-cost-traffic-notes').innerText();
+  const options = await page.locator('cost-lab label:has-text("fast memory M") select option').allTextContents();
+  assert.deepEqual(options, ['16 KiB', '64 KiB (this engine’s blocks)', '192 KiB (an A100 multiprocessor)', '1 MiB']);
+  const before = await notes();
+  assert.match(before, /Where this engine’s 64 × 64 blocks come from: they are a fixed default/);
+  assert.match(before, /full attention reads and writes 2\.0 times as many floats as tiled attention/);
+  // The reader picks the A100's 192 KiB: blocks of ceil(M / 4d) = 192 queries, the engine's counts in the table.
+  await page.locator('cost-lab label:has-text("fast memory M") select').selectOption('192');
+  const c = lab.costFigures({ m: n, n, dk: 64, fastMemory: 49152 });
+  assert.deepEqual([c.blockQ, c.blockK], [192, 64]);
+  const rows = await trafficRows();
+  assert.equal(rows[1][0], 'tiled, 192 × 64 blocks');
+  assert.deepEqual(rows[1].slice(1), [c.tiled.multiplyAdds, c.tiled.floatsRead, c.tiled.floatsWritten, c.tiled.peakExtraFloats].map((v) => v.toLocaleString('en-US')));
+  const after = await notes();
+  assert.ok(after.includes(`reads and writes ${c.trafficRatio.toFixed(1)} times as many floats`), after);
+  assert.match(after, /Θ\(N d \+ N²\) .* Θ\(N² d² \/ M\)/);
+  const win = lab.costFigures({ m: n, n, dk: 64, causal: true, window: 256, fastMemory: 49152 });
+  assert.ok(after.includes(`on exactly those keys the work is ${win.visibleMultiplyAdds.toLocaleString('en-US')} multiply-adds`), after);
+  assert.ok(after.includes(`so its row counts ${win.tiled.multiplyAdds.toLocaleString('en-US')}`), after);
+  // The hardware note no longer says a processor has no fast memory.
+  const hardware = await page.locator('cost-lab .al-cost-hardware').innerText();
+  assert.doesNotMatch(hardware, /no small, fast memory/);
+  assert.match(hardware, /L1 and L2 caches/);
+  // A shared link reopens on the same M.
+  await page.waitForFunction(() => /memory=192/.test(location.search), null, { timeout: 3000 });
+  await page.reload();
+  await settled(page);
+  await page.click('cost-lab button:has-text("Show the results without predicting")');
+  assert.equal(await page.locator('cost-lab label:has-text("fast memory M") select').inputValue(), '192');
+  assert.equal((await trafficRows())[1][0], 'tiled, 192 × 64 blocks');
+  assert.deepEqual(w.problems, []);
   await w.close();
 });

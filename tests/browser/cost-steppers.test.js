@@ -67,7 +67,12 @@ test('online softmax: each block\'s running values stay hidden until the learner
   const before = await textOf(p, '#online');
   assert.ok(!before.includes(num(e.blocks[1].sumAfter, 4)), 'the running sum after block 2 is nowhere on screen yet');
   const up = online.raisesMax(e.blocks[1]);
-  await p.click(`#online button:has-text("${up ? 'it stays the same' : 'it goes up'}")`);  // the wrong answer
+  const wrongChoice = `#online button:has-text("${up ? 'it stays the same' : 'it goes up'}")`;
+  await p.click(wrongChoice);  // the wrong answer: a hint, the values still hidden
+  assert.match(await textOf(p, '#online'), /Not yet\. The running max moves only if some score in this block is larger than it\./);
+  rows = await tableRows(p, '#online .al-os-state');
+  assert.deepEqual([rows['max m'][1], rows['sum l'][1]], ['?', '?'], 'still hidden after a first miss');
+  await p.click(wrongChoice);  // wrong again: the answer and why
   const verdict = await textOf(p, '#online');
   assert.match(verdict, /Not this time: the block's largest score/);
   rows = await tableRows(p, '#online .al-os-state');
@@ -98,6 +103,12 @@ test('online softmax, keyboard only: Tab and Enter through every block, a predic
   for (let i = 0; i < 6 && !/^BUTTON:it goes up/.test(await focusIn(p, '#online')); i++) await p.keyboard.press('Tab');
   assert.match(await focusIn(p, '#online'), /^BUTTON:it goes up/);
   await p.keyboard.press('Enter');
+  if (!online.raisesMax(explainLesson().blocks[1])) {
+    // A wrong first answer: a hint, and focus stays on the choices for the second try.
+    assert.match(await textOf(p, '#online'), /Not yet\./);
+    assert.match(await focusIn(p, '#online'), /^BUTTON:it goes up/);
+    await p.keyboard.press('Enter');
+  }
   assert.match(await focusIn(p, '#online'), /^BUTTON:Next/, 'after answering, focus goes to Next');
   await p.keyboard.press('Enter');
   await p.keyboard.press('Enter');
@@ -131,6 +142,9 @@ test('the sliding-window stepper asks how many blocks are skipped before it mark
   assert.equal(await p.$eval('#window', (el) => el.shadowRoot.querySelector('button.al-primary').disabled), true, 'Next waits for the answer');
   // A wrong answer with the keyboard: Tab to the button "none", Enter.
   await p.focus('#window >> button:has-text("none")');
+  await p.keyboard.press('Enter');
+  assert.match(await textOf(p, '#window'), /Not yet\. A block is skipped only when every key in it is masked\./);
+  assert.deepEqual(await stepsShown(), ['Start', 'Block 1', 'Block 2', 'Block 3', 'Divide'], 'a first miss marks no block');
   await p.keyboard.press('Enter');
   const after = await textOf(p, '#window');
   assert.match(after, /Not quite: the query of "it" sees keys 6 to 9; block 1 holds none of them, so the kernel skips 1 of the 3/);
@@ -188,7 +202,7 @@ test('KV cache: the cache grows a row per token, the weights and counts are the 
   assert.deepEqual((await tableRows(p, '#kvcache .al-kv-figures'))['all 5 tokens so far'], ['?', '?']);
   assert.ok(!(await textOf(p, '#kvcache')).includes(grouped(run[7].without)), 'the answer (the step at 8 tokens) is nowhere on screen');
   await p.click('#kvcache button:has-text("about 4\u00d7")');
-  assert.match(await textOf(p, '#kvcache'), /Right: without the cache the step at 8 tokens takes/);
+  assert.match(await textOf(p, '#kvcache'), /Right: without the cache, attention in the step at 8 tokens takes/);
   const figures = await tableRows(p, '#kvcache .al-kv-figures');
   assert.deepEqual(figures['this token'], [grouped(run[4].multiplyAdds), grouped(run[4].without)]);
   const withoutTotal = run.slice(0, 5).reduce((a, r) => a + r.without, 0);
@@ -258,21 +272,23 @@ test('lesson 4 at 390 px: no sideways scroll, the steppers fit, no widget text u
   await close();
 });
 
-test('print shows the steppers\' answers behind their predictions as "answer: ...", and hides the choices', async () => {
+test('print lists the steppers\' answers in the page\'s "Answers" section, points to them from their predictions, and hides the choices', async () => {
   const { page: p, problems, close } = await open();
   await p.click('#online button:has-text("Next")');
   await p.click('#online button:has-text("Next")');
+  await p.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
   await p.emulateMedia({ media: 'print' });
   const printed = await p.evaluate(() => Array.from(document.querySelectorAll('online-softmax-stepper, kv-cache-stepper'), (el) => ({
     id: el.id,
-    answers: Array.from(el.shadowRoot.querySelectorAll('.al-print-answer')).filter((a) => a.offsetParent !== null).map((a) => a.textContent),
+    pointers: Array.from(el.shadowRoot.querySelectorAll('.al-print-answer')).filter((a) => a.offsetParent !== null).map((a) => Number(a.textContent.match(/^Answer (\d+) is in "Answers" at the end of the page\.$/)[1])),
     choices: Array.from(el.shadowRoot.querySelectorAll('.al-predict .al-group')).some((g) => g.offsetParent !== null),
   })));
-  const by = Object.fromEntries(printed.map((x) => [x.id, x]));
+  const answers = await p.$$eval('section.attention-lab-answers li', (lis) => lis.map((li) => li.querySelectorAll('p')[1].textContent));
+  const by = Object.fromEntries(printed.map((x) => [x.id, { ...x, answers: x.pointers.map((n) => answers[n - 1]) }]));
   const e = explainLesson();
-  assert.deepEqual(by.online.answers, [`answer: ${online.judgeMaxChange(online.raisesMax(e.blocks[1]) ? 'up' : 'same', e.blocks[1]).message.replace(/^Right: /, '')}`]);
+  assert.deepEqual(by.online.answers, [online.judgeMaxChange(online.raisesMax(e.blocks[1]) ? 'up' : 'same', e.blocks[1]).message.replace(/^Right: /, '')]);
   const run = kvRun(4);
-  assert.match(by.kvcache.answers[0], new RegExp(`^answer: without the cache the step at 8 tokens takes ${grouped(run[7].without)} multiply-adds against ${grouped(run[3].without)} at 4`));
+  assert.match(by.kvcache.answers[0], new RegExp(`^without the cache, attention in the step at 8 tokens takes ${grouped(run[7].without)} multiply-adds against ${grouped(run[3].without)} at 4`));
   assert.ok(!by.online.choices && !by.kvcache.choices, 'the choices are not printed');
   assert.deepEqual(problems, []);
   await close();

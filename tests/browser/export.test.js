@@ -32,6 +32,15 @@ test.after(async () => {
 
 const open = (page, opts) => openSettled(browser, `${server.url}dist/${page}`, opts);
 
+/** Lesson 1's row of flies, kept back in the heatmap until the stepper's question is committed: asked for there. */
+async function commitFlies(p) {
+  await p.click('#lab button[aria-pressed] >> text="flies"');
+  for (let k = 0; k < 2; k++) {
+    await p.click('#lab button:has-text("Next")');
+    await p.click('#lab button:has-text("Show me without guessing")');
+  }
+}
+
 /** Text of the focused element, through open shadow roots. */
 const focused = (p) => p.evaluate(() => {
   let a = document.activeElement;
@@ -114,7 +123,9 @@ test('heatmap exports: CSV and JSON numbers equal the engine\'s, the SVG parses 
   // Lesson 1's row of like is an exercise: an export leaves it out until the reader asks for it.
   const waiting = JSON.parse((await exportWithKeys(p, button, 'JSON data')).bytes.toString('utf8'));
   assert.deepEqual(waiting.values[2], [null, null, null, null, null]);
+  assert.deepEqual(waiting.values[1], [null, null, null, null, null], 'and the row of flies, the stepper\'s exercise');
   await p.click('#matrix button:has-text("Show the row")');
+  await commitFlies(p);
 
   const json = await exportWithKeys(p, button, 'JSON data');
   assert.equal(json.name, 'attention-weights.json');
@@ -172,6 +183,7 @@ test('Copy numbers puts tab-separated numbers on the clipboard, or shows them se
   const { page: p, problems, close } = await open('lesson-1.html');
   await p.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url.replace(/\/$/, '') });
   await p.click('#matrix button:has-text("Show the row")');   // lesson 1's row of like, kept back until asked for
+  await commitFlies(p);
   const button = p.locator('#matrix .al-export-button');
   await button.focus();
   await p.keyboard.press('Enter');
@@ -193,6 +205,7 @@ test('Copy numbers puts tab-separated numbers on the clipboard, or shows them se
   await w.page.goto(`${server.url}dist/lesson-1.html`);
   await w.page.waitForFunction(() => document.querySelector('#matrix').status === 'ready');
   await w.page.click('#matrix button:has-text("Show the row")');
+  await commitFlies(w.page);
   await w.page.locator('#matrix .al-export-button').focus();
   await w.page.keyboard.press('Enter');
   await w.page.keyboard.press('End');
@@ -221,7 +234,7 @@ test('the scaling chart exports its measured numbers, equal to the engine\'s, an
   assert.deepEqual(settings, { samples: 5000, seed: 2017 });
   const csv = await exportWithKeys(p, button, 'CSV numbers');
   const rows = parseCSV(csv.bytes.toString('utf8').slice(1));
-  assert.deepEqual(rows[0], ['d\u2096 (log scale)', '\u221ad\u2096', 'measured std', 'caption']);
+  assert.deepEqual(rows[0], ['d\u2096', 'std = \u221ad\u2096', 'measured std', 'caption']);
   const dks = rows.slice(1).map((row) => Number(row[0]));
   assert.deepEqual(dks, [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]);
   const stats = dks.map((dk) => lab.dotProductStats({ dk, ...settings }));
@@ -234,7 +247,7 @@ test('the scaling chart exports its measured numbers, equal to the engine\'s, an
     return doc.getElementsByTagName('parsererror').length ? null : Array.from(doc.querySelectorAll('text'), (t) => t.textContent);
   }, svg.bytes.toString('utf8'));
   assert.ok(texts, 'the SVG parses');
-  for (const t of ['measured std', '\u221ad\u2096', '512', 'std']) assert.ok(texts.includes(t), `SVG shows "${t}"`);
+  for (const t of ['\u221ad\u2096', '25', 'std']) assert.ok(texts.includes(t), `SVG shows "${t}"`);
   const png = await exportWithKeys(p, p.locator('#scaling .al-chart-tools .al-export-button').nth(1), 'PNG image');
   assert.equal(png.name, 'saturation-of-one-softmax-row-against-dk.png');
   const [width] = pngSize(png.bytes);
@@ -243,24 +256,37 @@ test('the scaling chart exports its measured numbers, equal to the engine\'s, an
   await close();
 });
 
-test('print keeps heatmap colours and numbers, hides the controls, and shows answers behind predictions', async () => {
+test('print keeps heatmap colours and numbers, hides the controls, and lists the answers in an "Answers" section at the end of the page, none beside its question', async () => {
   const { page: p, problems, close } = await open('lesson-2.html');
   await p.locator('#scaling svg').first().waitFor({ state: 'attached', timeout: 30000 });  // measured in slices after load
-  const answers = p.locator('.al-print-answer');
-  assert.ok(await answers.count() >= 5);
-  assert.equal(await answers.first().evaluate((el) => getComputedStyle(el).display), 'none', 'on screen the answer is not rendered');
+  const slots = p.locator('.al-print-answer');
+  assert.ok(await slots.count() >= 6);
+  // Until the page prints, no answer is in the page at all: every slot is empty and not rendered.
+  assert.deepEqual([...new Set(await slots.evaluateAll((els) => els.map((el) => el.textContent)))], ['']);
+  assert.equal(await slots.first().evaluate((el) => getComputedStyle(el).display), 'none', 'on screen the slot is not rendered');
   // Numbers off on screen: printing still shows them in the cells.
   await p.uncheck('#causal .al-controls input[type="checkbox"] >> nth=1');
   const cell = p.locator('#causal .al-cell[data-row="1"][data-col="0"]');
   assert.equal(await cell.textContent(), '');
+  // What the browser's print dialog (and page.pdf below) does first: beforeprint.
+  await p.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
   await p.emulateMedia({ media: 'print', colorScheme: 'dark' });   // a dark-mode reader still prints light
   const printed = await p.evaluate(() => {
     const all = (sel, root = document) => [...root.querySelectorAll(sel), ...[...root.querySelectorAll('*')].filter((el) => el.shadowRoot).flatMap((el) => all(sel, el.shadowRoot))];
     const q = (host, sel) => document.querySelector(host).shadowRoot.querySelector(sel);
     const cellEl = q('#causal', '.al-cell[data-row="1"][data-col="0"]');
     const vis = (el) => getComputedStyle(el).display !== 'none';
+    const section = document.querySelector('section.attention-lab-answers');
+    const widgets = Array.from(document.querySelectorAll('attention-heatmap, scaling-experiment, softmax-demo, multihead-view, attention-worked-example'));
     return {
-      answers: all('.al-print-answer').filter((el) => el.offsetParent !== null).map((el) => el.textContent),
+      slots: all('.al-print-answer').filter((el) => el.offsetParent !== null).map((el) => el.textContent),
+      section: section && {
+        last: section === document.querySelector('main').lastElementChild,
+        afterWidgets: widgets.every((w) => w.compareDocumentPosition(section) & Node.DOCUMENT_POSITION_FOLLOWING),
+        heading: section.querySelector('h2').textContent,
+        items: Array.from(section.querySelectorAll('li'), (li) => Array.from(li.querySelectorAll('p'), (x) => x.textContent)),
+        shown: vis(section),
+      },
       exports: all('.al-export').length,
       exportShown: all('.al-export').some(vis),
       choiceShown: vis(q('#causal', '.al-predict .al-group')),
@@ -280,13 +306,22 @@ test('print keeps heatmap colours and numbers, hides the controls, and shows ans
   assert.equal(printed.widgetBg, 'rgb(255, 255, 255)');
   assert.equal(printed.cellBg, colors.color(printed.cellValue));
   assert.equal(printed.cellNumber, `"${printed.cellValue.toFixed(2)}"`);
+  // Beside each question, only where its answer is: numbered in page order.
+  assert.deepEqual(printed.slots, printed.slots.map((_, i) => `Answer ${i + 1} is in "Answers" at the end of the page.`));
+  const { section } = printed;
+  assert.ok(section && section.shown && section.last && section.afterWidgets, 'the Answers section ends the page');
+  assert.equal(section.heading, 'Answers');
+  assert.equal(section.items.length, printed.slots.length, 'one answer per question');
+  const answers = section.items.map(([, answer]) => answer);
   const { Q, K, V } = lab.examples().timeFlies;
   const row0 = lab.attention(Q, K, V, { causal: true }).weights.toArray()[0];
-  assert.ok(printed.answers.includes(`answer: all weight on itself: the engine gives [${row0.join(', ')}].`), printed.answers.join(' | '));
+  assert.ok(answers.includes(`all weight on itself: the engine gives [${row0.join(', ')}].`), answers.join(' | '));
   const std512 = lab.dotProductStats({ dk: 512, samples: 5000, seed: 2017 }).std;   // the widget's defaults
-  assert.ok(printed.answers.some((a) => a.startsWith(`answer: about ${std512.toFixed(2)} measured`)), printed.answers.join(' | '));
-  assert.ok(printed.answers.some((a) => /^answer: the same as softmax\(\[0, 1, 2\]\): \[0\.0900, 0\.2447, 0\.6652\]/.test(a)), printed.answers.join(' | '));
-  assert.ok(printed.answers.some((a) => /^answer: d\u2096 = 1 /.test(a)), printed.answers.join(' | '));
+  assert.ok(answers.some((a) => a.startsWith(`about ${std512.toFixed(2)} measured`)), answers.join(' | '));
+  assert.ok(answers.some((a) => /^the same as softmax\(\[0, 1, 2\]\): \[0\.0900, 0\.2447, 0\.6652\]/.test(a)), answers.join(' | '));
+  assert.ok(answers.some((a) => /^d\u2096 = 1 /.test(a)), answers.join(' | '));
+  assert.ok(section.items.every(([question]) => question.length > 10), 'each answer comes with its question');
+  for (const text of printed.slots) for (const a of answers) assert.ok(!text.includes(a), 'no answer beside its question');
   await p.locator('#causal').screenshot({ path: path.join(shots, 'print-heatmap.png') });
   await p.screenshot({ path: path.join(shots, 'print-lesson-2.png'), fullPage: true });
   // "Background graphics" off, as in a browser's print dialog by default: the cells keep their colours.
@@ -300,15 +335,24 @@ test('print keeps heatmap colours and numbers, hides the controls, and shows ans
     assert.ok(fills.some((f) => f.every((x, k) => Math.abs(x - want[k]) < 0.002)), `the PDF fills a cell with ${colors.color(v)}`);
   }
   fs.writeFileSync(path.join(root, 'test-results', 'lesson-2-print.pdf'), pdf);
+  // After printing (afterprint, which page.pdf fires too), the page is as it was.
+  assert.equal(await p.locator('section.attention-lab-answers').count(), 0);
+  assert.deepEqual([...new Set(await slots.evaluateAll((els) => els.map((el) => el.textContent)))], ['']);
   await p.emulateMedia({ media: 'screen' });
+  // Lesson 3's shape quiz: each row prints a pointer instead of its input, and the section the 14 shapes with their rules.
   await p.goto(`${server.url}dist/lesson-3.html`);
   await p.waitForFunction(() => document.querySelector('#shapes3').status === 'ready');
-  const onScreen = await p.locator('#shapes3 .al-print-answer').first().evaluate((el) => getComputedStyle(el).display);
-  assert.equal(onScreen, 'none');
+  await p.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
   await p.emulateMedia({ media: 'print' });
   const quiz = await p.locator('#shapes3 .al-group').first().evaluate((g) => Array.from(g.children).filter((el) => getComputedStyle(el).display !== 'none').map((el) => el.textContent));
-  const firstShape = lab.traceShapes({ batch: 32, n: 50, dModel: 64, heads: 1, dk: 64, dv: 128 }).steps[0].shape;
-  assert.deepEqual(quiz, [`answer: [${firstShape.join(', ')}]`], 'a quiz prints its answer instead of its input');
+  assert.deepEqual(quiz, ['Answer 1 is in "Answers" at the end of the page.'], 'a quiz row prints a pointer to its answer instead of its input');
+  const items = await p.$$eval('section.attention-lab-answers li', (lis) => lis.map((li) => Array.from(li.querySelectorAll('p'), (x) => x.textContent).join(' ')));
+  const trace = lab.traceShapes({ batch: 32, n: 50, dModel: 64, heads: 1, dk: 64, dv: 128 });
+  assert.ok(items.length >= trace.steps.length, `${items.length} answers`);
+  trace.steps.forEach((step, i) => assert.ok(items[i].includes(`= [${step.shape.join(', ')}]: `), `answer ${i + 1}: ${items[i]}`));
+  assert.ok(items.some((x) => x.includes('The shape of "scores" (Q K\u1d40) [batch, n, n] = [32, 50, 50]: Q K\u1d40 keeps the leading axes, sums over the d\u2096')), items.join(' | '));
+  await p.evaluate(() => window.dispatchEvent(new Event('afterprint')));
+  assert.equal(await p.locator('section.attention-lab-answers').count(), 0);
   assert.deepEqual(problems, []);
   await close();
 });

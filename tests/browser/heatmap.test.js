@@ -61,27 +61,32 @@ test('with the numbers off, hovering a cell or focusing it from the keyboard sho
   const w = lab.attention(ex.Q, ex.K, ex.V).weights;
   const { page: p, problems, close } = await open('index.html');
   assert.equal(await p.$eval('#preview', (el) => el.state.numbers), false);
-  assert.equal(await p.textContent('#preview [role="gridcell"][data-row="1"][data-col="0"]'), '', 'no number in the cell');
+  assert.equal(await p.textContent('#preview [role="gridcell"][data-row="0"][data-col="1"]'), '', 'no number in the cell');
   const live = await p.$eval('#preview', (el) => {
     const r = el.shadowRoot.querySelector('.al-readout');
     return { polite: r.getAttribute('aria-live'), height: r.getBoundingClientRect().height, sr: r.classList.contains('al-sr') };
   });
   assert.deepEqual([live.polite, live.sr], ['polite', false]);
   assert.ok(live.height > 10, 'the readout takes room on screen');
-  await p.hover('#preview [role="gridcell"][data-row="1"][data-col="0"]');
-  assert.equal(await readout(p, '#preview'), `query ${q('flies')} \u2192 key ${q('time')}: ${w.get(1, 0).toFixed(2)}`);
-  await p.hover('#preview [role="gridcell"][data-row="2"][data-col="3"]');
-  assert.equal(await readout(p, '#preview'), `query ${q('like')} \u2192 key ${q('an')}: ${w.get(2, 3).toFixed(2)}`);
+  await p.hover('#preview [role="gridcell"][data-row="0"][data-col="1"]');
+  assert.equal(await readout(p, '#preview'), `query ${q('time')} \u2192 key ${q('flies')}: ${w.get(0, 1).toFixed(2)}`);
+  await p.hover('#preview [role="gridcell"][data-row="3"][data-col="2"]');
+  assert.equal(await readout(p, '#preview'), `query ${q('an')} \u2192 key ${q('like')}: ${w.get(3, 2).toFixed(2)}`);
+  // The rows lesson 1 asks about (flies and like) are kept back: hovering one reads no weight.
+  await p.hover('#preview [role="gridcell"][data-row="1"][data-col="4"]');
+  assert.equal(await readout(p, '#preview'), `query ${q('flies')} \u2192 key ${q('arrow')}: kept back: a lesson asks you to work this row out`);
   // The keyboard: Tab onto the grid, then arrows.
   await p.focus('#preview input[type="checkbox"]');
   for (let i = 0; i < 12 && !(await p.evaluate(() => document.activeElement.shadowRoot?.activeElement?.getAttribute('role') === 'gridcell')); i++) await p.keyboard.press('Tab');
   await p.keyboard.press('ArrowDown');
   await p.keyboard.press('End');
-  assert.equal(await readout(p, '#preview'), `query ${q('flies')} \u2192 key ${q('arrow')}: ${w.get(1, 4).toFixed(2)}`);
-  assert.equal(w.get(1, 4).toFixed(2), '0.80');
+  assert.equal(await readout(p, '#preview'), `query ${q('flies')} \u2192 key ${q('arrow')}: kept back: a lesson asks you to work this row out`);
+  await p.keyboard.press('ArrowDown');
+  await p.keyboard.press('ArrowDown');
+  assert.equal(await readout(p, '#preview'), `query ${q('an')} \u2192 key ${q('arrow')}: ${w.get(3, 4).toFixed(2)}`);
   await p.click('#preview label:has-text("causal mask")');
   await p.focus('#preview [role="gridcell"][tabindex="0"]');
-  assert.equal(await readout(p, '#preview'), `query ${q('flies')} \u2192 key ${q('arrow')}: masked, weight 0`);
+  assert.equal(await readout(p, '#preview'), `query ${q('an')} \u2192 key ${q('arrow')}: masked, weight 0`);
   assert.deepEqual(problems, []);
   await close();
 });
@@ -172,7 +177,7 @@ test("the heatmap takes the learner's own sentence with the stepper's limits, me
   await close();
 });
 
-test('on a canvas (40 tokens) the row-0 question keeps row 0 hidden under the mask, in pixels, readout and export, until answered', async () => {
+test('on a canvas (40 tokens) the row-0 question keeps row 0 hidden under the mask, in pixels, readout and export, until answered (a first miss keeps it hidden)', async () => {
   const { page: p, problems, close } = await open('../tests/browser/hosts/live.html');
   const tokens = Array.from({ length: 40 }, (_, i) => `w${i + 1}`);
   await p.evaluate((words) => {
@@ -203,6 +208,9 @@ test('on a canvas (40 tokens) the row-0 question keeps row 0 hidden under the ma
   assert.equal(await p.isVisible('#big .al-renorm'), false, 'no renormalisation readout for the hidden row');
   const csv = await p.$eval('#big', (el) => el.view.figure().values[0]);
   assert.deepEqual(csv, Array(40).fill(null), 'the export holds no numbers for row 0');
+  await p.click('#big button:has-text("spread evenly")');
+  assert.match(await p.textContent('#big .al-predict'), /Not yet\. /);
+  assert.notDeepEqual(await pixel(0, 0), one, 'a first miss keeps row 0 hidden');
   await p.click('#big button:has-text("spread evenly")');
   assert.match(await p.textContent('#big .al-predict'), /Not quite: the engine gives \[1, 0, 0, /);
   assert.deepEqual(await pixel(0, 0), one, 'after the answer, row 0 shows its weight of 1');

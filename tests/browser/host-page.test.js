@@ -84,7 +84,7 @@ test("the page's fragment and anchors keep working; state goes to the query stri
   const url = new URL(page.url());
   assert.equal(url.hash, '#below', 'the fragment is untouched');
   const keys = [...url.searchParams.keys()].sort();
-  assert.deepEqual(keys.filter((k) => k.startsWith('first.')), ['first.causal', 'first.numbers', 'first.scaling', 'first.self', 'first.temp']);
+  assert.deepEqual(keys.filter((k) => k.startsWith('first.')), ['first.causal', 'first.numbers', 'first.scaling', 'first.self', 'first.temperature']);
   assert.ok(keys.every((k) => !k.startsWith('dup.') && !k.startsWith('off.')), `no state for a duplicate id or url-state="off" (${keys.join(', ')})`);
   assert.ok(keys.every((k) => /^(first|second)\./.test(k)), 'a widget without an id writes nothing');
   // The page's own links still scroll to their anchors.

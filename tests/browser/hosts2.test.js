@@ -6,25 +6,16 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('path');
-const { launch, watchedPage, openSettled } = require('./browser.js');
-const { startServer } = require('../../scripts/server.js');
+const { browserAndServer, watchedPage, openSettled } = require('./browser.js');
 
 const root = path.resolve(__dirname, '..', '..');
 
-let browser, server;
-test.before(async () => {
-  browser = await launch();
-  server = await startServer({ root });
-});
-test.after(async () => {
-  await server.close();
-  await browser.close();
-});
+const run = browserAndServer(test, root);
 
-const host = (name) => `${server.url}tests/browser/hosts/${name}`;
+const host = (name) => `${run.url()}tests/browser/hosts/${name}`;
 
 test("a page without a doctype (quirks mode) still gives the widgets' tables their font size and formula lines their height", async () => {
-  const { page, problems, close } = await openSettled(browser, host('quirks.html'));
+  const { page, problems, close } = await openSettled(run.browser(), host('quirks.html'));
   assert.equal(await page.evaluate(() => document.compatMode), 'BackCompat');
   for (const id of ['stepper', 'worked', 'shapes']) {
     const sizes = await page.$eval(`#${id}`, (el) => {
@@ -48,7 +39,7 @@ test("a page without a doctype (quirks mode) still gives the widgets' tables the
 });
 
 test('the export menu opens beside its button under a CSS zoom, a transform and a 62.5% root font', async () => {
-  const { page, problems, close } = await openSettled(browser, host('zoomed.html'), { width: 1280, height: 900 });
+  const { page, problems, close } = await openSettled(run.browser(), host('zoomed.html'), { width: 1280, height: 900 });
   for (const id of ['zoomed', 'scaled', 'plain']) {
     await page.locator(`#${id} .al-export-button`).scrollIntoViewIfNeeded();
     await page.click(`#${id} .al-export-button`);
@@ -71,7 +62,7 @@ test('the export menu opens beside its button under a CSS zoom, a transform and 
 });
 
 test('in forced colours (high contrast) the heatmap keeps its colours and the chosen things stay marked', async () => {
-  const w = await watchedPage(browser);
+  const w = await watchedPage(run.browser());
   // A dark high-contrast palette: the widget's own light-dark() colours would differ from it.
   await w.page.emulateMedia({ forcedColors: 'active', colorScheme: 'dark' });
   const { page } = w;
@@ -135,7 +126,7 @@ test('in forced colours (high contrast) the heatmap keeps its colours and the ch
 });
 
 test('the script twice, a tag the page defined first, a template clone and a move into a frame: one engine, working widgets', async () => {
-  const w = await watchedPage(browser);
+  const w = await watchedPage(run.browser());
   const { warnings } = w;
   await w.page.addInitScript(() => {
     window.compiles = 0;
@@ -181,7 +172,7 @@ test('the script twice, a tag the page defined first, a template clone and a mov
 });
 
 test("a widget inside another component's shadow root keeps its link and follows the page's dark background", async () => {
-  const w = await watchedPage(browser);
+  const w = await watchedPage(run.browser());
   const { warnings } = w;
   const { page } = w;
   const ready = () => page.waitForFunction(() => ['slotted', 'inner'].every((id) => {

@@ -3,30 +3,29 @@
 // deck, a docs site's search keys), globals a bundled site or a notebook export leaves behind
 // (an AMD define, CommonJS shims, extended prototypes, elements and frames named like our
 // global), a single-page app that swaps pages with history.pushState, vertical writing, a
-// translator that walks open shadow roots, and panels hidden with visibility: hidden. In
-// Debian's Chromium.
+// translator that walks open shadow roots, and panels hidden with visibility: hidden. And what
+// a course author meets with their own tools: a light accent colour of their theme, a palette
+// switch that repaints the page without color-scheme (MkDocs Material), an older copy of the
+// script loaded first, a box of fixed height that clips (a slide, a card), and the README's
+// link example. In Debian's Chromium.
 const test = require('node:test');
 const assert = require('node:assert/strict');
+const fs = require('fs');
 const path = require('path');
-const { launch, openSettled } = require('./browser.js');
-const { startServer } = require('../../scripts/server.js');
+const { browserAndServer, openSettled, watchedPage } = require('./browser.js');
+const { contrast } = require('../../web/src/ui/colors.js');
+const { copiesMessage } = require('../../web/src/widgets/copies.js');
+const { WIDGETS } = require('../../web/src/widgets/manifest.js');
 
 const root = path.resolve(__dirname, '..', '..');
+const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 
-let browser, server;
-test.before(async () => {
-  browser = await launch();
-  server = await startServer({ root });
-});
-test.after(async () => {
-  await server.close();
-  await browser.close();
-});
+const run = browserAndServer(test, root);
 
-const host = (name) => `${server.url}tests/browser/hosts/${name}`;
+const host = (name) => `${run.url()}tests/browser/hosts/${name}`;
 
 test("keys a widget's controls use stay in the widget: the deck's arrows and the docs search keys act only outside it", async () => {
-  const { page, problems, close } = await openSettled(browser, host('shortcuts.html'));
+  const { page, problems, close } = await openSettled(run.browser(), host('shortcuts.html'));
   const hostKeys = () => page.evaluate(() => ({ ...window.hostKeys }));
   const none = { slide: 0, slideOnKeyup: 0, search: 0, help: 0, escape: 0 };
   // Typing a sentence with the search keys, a space and a question mark in it.
@@ -77,7 +76,7 @@ test("keys a widget's controls use stay in the widget: the deck's arrows and the
 });
 
 test("globals the page changed first (AMD define, CommonJS shims, extended prototypes, an element and a frame named AttentionLab) leave the widgets and the API working", async () => {
-  const { page, problems, close } = await openSettled(browser, host('globals.html'));
+  const { page, problems, close } = await openSettled(run.browser(), host('globals.html'));
   const seen = await page.evaluate(async () => {
     const api = window.AttentionLab;
     const lab = await api.loadAttentionLab();
@@ -100,7 +99,7 @@ test("globals the page changed first (AMD define, CommonJS shims, extended proto
   assert.deepEqual(problems, []);
   await close();
   // A frame of another origin named AttentionLab: reading a property of it would throw.
-  const framed = await openSettled(browser, host('named-frame.html'));
+  const framed = await openSettled(run.browser(), host('named-frame.html'));
   assert.deepEqual(await framed.page.evaluate(() => [document.getElementById('heatmap').status, window.AttentionLab === window.frames[0],
     typeof window.AttentionLab.loadAttentionLab]), ['ready', false, 'function']);
   assert.deepEqual(framed.problems, []);
@@ -108,7 +107,7 @@ test("globals the page changed first (AMD define, CommonJS shims, extended proto
 });
 
 test('a single-page app swapping pages with pushState: no stale state written to the next address, nothing left listening, a moved widget keeps its link', async () => {
-  const w = await openSettled(browser, host('spa.html'));
+  const w = await openSettled(run.browser(), host('spa.html'));
   const { page, problems, warnings } = w;
   const demo = (read) => page.$eval('#demo', read);
   const settledDemo = (first) => page.waitForFunction((t) => {
@@ -161,7 +160,7 @@ test('a single-page app swapping pages with pushState: no stale state written to
 });
 
 test('on a page set in vertical writing the widgets stay horizontal diagrams at a readable width', async () => {
-  const { page, problems, close } = await openSettled(browser, host('vertical.html'), { width: 1024, height: 768 });
+  const { page, problems, close } = await openSettled(run.browser(), host('vertical.html'), { width: 1024, height: 768 });
   const boxes = await page.$$eval('attention-heatmap, attention-stepper', (els) => els.map((el) => {
     const frame = el.shadowRoot.querySelector('.al-frame');
     const scroller = el.shadowRoot.querySelector('.al-scroll, .al-table-wrap') || frame;
@@ -182,7 +181,7 @@ test('on a page set in vertical writing the widgets stay horizontal diagrams at 
 });
 
 test("a page translator that walks open shadow roots translates the widgets' prose, never their tokens, numbers, formulas or code", async () => {
-  const { page, problems, close } = await openSettled(browser, host('translated.html'));
+  const { page, problems, close } = await openSettled(run.browser(), host('translated.html'));
   const seen = () => page.evaluate(() => {
     const root = (id) => document.getElementById(id).shadowRoot;
     const texts = (id, selector) => Array.from(root(id).querySelectorAll(selector), (n) => n.textContent);
@@ -213,7 +212,7 @@ test("a page translator that walks open shadow roots translates the widgets' pro
 });
 
 test('widgets inside panels the page hides with visibility: hidden stay hidden and let clicks through, and show when the panel does', async () => {
-  const { page, problems, close } = await openSettled(browser, host('hidden-panels.html'));
+  const { page, problems, close } = await openSettled(run.browser(), host('hidden-panels.html'));
   const look = () => page.evaluate(() => ['in-drawer', 'on-slide-2'].map((id) => {
     const frame = document.getElementById(id).shadowRoot.querySelector('.al-frame');
     const r = frame.getBoundingClientRect();
@@ -234,6 +233,179 @@ test('widgets inside panels the page hides with visibility: hidden stay hidden a
   assert.deepEqual((await look())[1], ['visible', 'on-slide-2'], 'the present slide shows its widget');
   await page.click('#on-slide-2 button:has-text("Next")');
   assert.equal(await page.$eval('#on-slide-2', (el) => el.state.stepIndex), 1);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+/** [r, g, b] of any CSS colour text, as the browser paints it (a 1 x 1 canvas). */
+function sRgb(page, colors) {
+  return page.evaluate((list) => {
+    const ctx = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
+    return list.map((c) => {
+      ctx.clearRect(0, 0, 1, 1);
+      ctx.fillStyle = '#fff';
+      ctx.fillStyle = c;
+      ctx.fillRect(0, 0, 1, 1);
+      return Array.from(ctx.getImageData(0, 0, 1, 1).data.slice(0, 3));
+    });
+  }, colors);
+}
+
+/** The text and background colours of what the widget draws on its accent: the primary button, the pressed token, the current step. */
+async function onAccent(page, id) {
+  const pairs = await page.$eval(`#${id}`, (el) => Array.from(el.shadowRoot.querySelectorAll('button.al-primary, button[aria-pressed="true"], .al-steps li[aria-current="step"]'), (n) => {
+    const s = getComputedStyle(n);
+    return [n.textContent.trim(), s.color, s.backgroundColor];
+  }));
+  assert.ok(pairs.length >= 3, `#${id} draws text on its accent (${pairs.length} places)`);
+  const painted = await sRgb(page, pairs.flatMap(([, fg, bg]) => [fg, bg]));
+  return pairs.map(([text, fg, bg], i) => ({ text, fg, bg, ratio: contrast(painted[2 * i], painted[2 * i + 1]) }));
+}
+
+test('a light --al-accent gets dark text on it, in light and dark, and --al-accent-fg still wins', async () => {
+  const { page, problems, close } = await openSettled(run.browser(), host('accent.html'));
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const id of ['stepper', 'dark']) {
+      for (const p of await onAccent(page, id)) {
+        assert.ok(p.ratio >= 4.5, `${scheme} page, #${id}: "${p.text}" in ${p.fg} on ${p.bg} reads at ${p.ratio.toFixed(2)}:1 (WCAG AA asks 4.5)`);
+      }
+    }
+    for (const p of await onAccent(page, 'own-fg')) assert.equal(p.fg, 'rgb(90, 26, 0)', `the author's --al-accent-fg colours "${p.text}"`);
+  }
+  // Browsers without contrast-color() use the accent's lightness (the stylesheet's other
+  // @supports rule): it must choose as well.
+  const rule = await page.$eval('#stepper', (el) => {
+    const fallback = Array.from(el.shadowRoot.adoptedStyleSheets[0].cssRules)
+      .find((r) => r instanceof CSSSupportsRule && /oklch\(from/.test(r.conditionText));
+    return fallback.cssRules[0].style.getPropertyValue('--_accent-fg').trim();
+  });
+  const inner = /^var\(--al-accent-fg,\s*(.*)\)$/.exec(rule);
+  assert.ok(inner, `the rule lets --al-accent-fg win (${rule})`);
+  const accents = ['#ffd54f', '#1f5fbf', '#7fb0ff', '#e91e63', '#00c853', '#ff9800', '#000080', '#8a2be2', '#9e9e9e', '#ffffff', '#000000', '#2e7d32', '#f06292'];
+  const chosen = await page.evaluate(({ list, color }) => list.map((accent) => {
+    const probe = document.getElementById('probe');
+    probe.style.setProperty('--_accent', accent);
+    probe.style.color = color;
+    return getComputedStyle(probe).color;
+  }), { list: accents, color: inner[1] });
+  const painted = await sRgb(page, [...chosen, ...accents]);
+  accents.forEach((accent, i) => {
+    const ratio = contrast(painted[i], painted[accents.length + i]);
+    assert.ok(ratio >= 4.5, `the lightness rule puts ${chosen[i]} on ${accent}: ${ratio.toFixed(2)}:1`);
+  });
+  await page.screenshot({ path: path.join(root, 'test-results', 'screenshots', 'light-accent.png'), fullPage: true });
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('a palette switch that changes only the background (MkDocs Material) turns the widgets dark and back', async () => {
+  const { page, problems, close } = await openSettled(run.browser(), host('palette.html'));
+  const looks = () => page.$$eval('attention-heatmap, mistakes-lab', (els) => els.map((el) => {
+    const [r, g, b] = getComputedStyle(el.shadowRoot.querySelector('.al-frame')).backgroundColor.match(/\d+/g).map(Number);
+    return (r + g + b) / 3 < 100 ? 'dark' : 'light';
+  }));
+  assert.deepEqual(await looks(), ['light', 'light']);
+  await page.getByLabel('dark palette').check();
+  await page.waitForFunction(() => ['heatmap', 'mistakes'].every((id) => document.getElementById(id).shadowRoot.querySelector('.al-frame').classList.contains('al-dark')), null, { timeout: 3000 });
+  assert.deepEqual(await looks(), ['dark', 'dark']);
+  await page.getByLabel('dark palette').uncheck();
+  await page.waitForFunction(() => ['heatmap', 'mistakes'].every((id) => !document.getElementById(id).shadowRoot.querySelector('.al-frame').classList.contains('al-dark')), null, { timeout: 3000 });
+  assert.deepEqual(await looks(), ['light', 'light']);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('an older copy loaded first keeps its elements, this copy defines the ones it lacks, and one console line names them and both versions', async () => {
+  const all = Object.keys(WIDGETS);
+  const open = async (older) => {
+    const w = await watchedPage(run.browser());
+    await w.page.goto(`${host('older-copy.html')}?older=${encodeURIComponent(older)}`);
+    return w;
+  };
+
+  // An older release without a version, with two elements: the other ten come from this copy, with its engine.
+  let w = await open('');
+  await w.page.waitForFunction(() => ['softmax', 'kv'].every((id) => document.getElementById(id).status === 'ready'), null, { timeout: 20000 });
+  assert.equal(await w.page.textContent('#heatmap'), 'drawn by the older copy', "the older copy's element stays");
+  assert.deepEqual(await w.page.$$eval('#softmax, #kv', (els) => els.map((el) => el.status)), ['ready', 'ready'], 'the elements it lacks work');
+  assert.match(await w.page.locator('#kv .al-frame').innerText(), /cache/i);
+  const lacking = all.filter((t) => !['attention-heatmap', 'attention-stepper'].includes(t));
+  const ours = w.warnings.filter((t) => t.startsWith('attention-lab'));
+  assert.deepEqual(ours, [copiesMessage(version, null, lacking)]);
+  assert.match(ours[0], new RegExp(`^attention-lab ${version.replace(/\./g, '\\.')}: an older attention-lab \\(one without a version number\\) was loaded first`));
+  for (const tag of lacking) assert.ok(ours[0].includes(`<${tag}>`), `the line names <${tag}>`);
+  assert.equal(await w.page.evaluate(() => typeof window.AttentionLab.version), 'undefined', "the page's API stays the first copy's");
+  assert.deepEqual(w.problems, []);
+  await w.close();
+
+  // Another version with every element: nothing is added, and the line names both versions.
+  w = await open('version=0.0.9&defines=all');
+  await w.page.waitForFunction(() => document.getElementById('softmax').textContent === 'drawn by the older copy');
+  await w.page.waitForTimeout(200);
+  assert.deepEqual(w.warnings.filter((t) => t.startsWith('attention-lab')), [
+    `attention-lab ${version}: attention-lab 0.0.9 was loaded first on this page, and its widgets are the ones used. Include one copy of attention-lab, the newest.`,
+  ]);
+  assert.deepEqual(w.problems, []);
+  await w.close();
+});
+
+test('the script publishes its version beside the API', async () => {
+  const { page, problems, close } = await openSettled(run.browser(), host('readme-link.html'));
+  assert.equal(await page.evaluate(() => window.AttentionLab.version), version);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test("a widget that grows past the bottom of a fixed-height box that clips scrolls inside it; in boxes that grow or scroll it does not", async () => {
+  const { page, problems, close } = await openSettled(run.browser(), host('clip-box.html'), { width: 1000, height: 900 });
+  // Two Next presses: the stepper shows its score and scale tables.
+  for (const id of ['fixed', 'grows', 'scrolls']) {
+    for (let i = 0; i < 3; i++) await page.locator(`#${id} button.al-primary`).click();
+  }
+  await page.waitForTimeout(300);
+  const measure = () => page.evaluate(() => ['fixed', 'grows', 'scrolls'].map((id) => {
+    const el = document.getElementById(id);
+    const frame = el.shadowRoot.querySelector('.al-frame');
+    const box = el.parentElement;
+    const r = frame.getBoundingClientRect();
+    // Where the card clips: the bottom of its padding box.
+    return { id, bottom: r.bottom, boxBottom: box.getBoundingClientRect().top + box.clientTop + box.clientHeight, scrolls: frame.scrollHeight > frame.clientHeight, overflow: getComputedStyle(frame).overflowY };
+  }));
+  const [fixed, grows, scrolls] = await measure();
+  assert.ok(fixed.bottom <= fixed.boxBottom && fixed.bottom >= fixed.boxBottom - 2, `the widget ends where its card clips, using the room left there (${fixed.bottom}, card ${fixed.boxBottom})`);
+  assert.equal(fixed.scrolls, true, 'and scrolls inside itself');
+  assert.equal(grows.overflow, 'visible', 'a box that grows with its content leaves the widget alone');
+  assert.equal(scrolls.overflow, 'visible', 'a box that scrolls leaves the widget alone');
+  // The reader reaches the last row of the grown stepper by scrolling the widget (a wheel over it).
+  await page.locator('#fixed').hover();
+  await page.mouse.wheel(0, 2000);
+  // The wheel scrolls smoothly: wait for the narration to arrive in the frame.
+  await page.waitForFunction(() => {
+    const root = document.getElementById('fixed').shadowRoot;
+    const a = root.querySelector('.al-narration').getBoundingClientRect(), f = root.querySelector('.al-frame').getBoundingClientRect();
+    return a.top >= f.top - 1 && a.bottom <= f.bottom + 1;
+  }, null, { timeout: 5000 });
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test("the README's link example reopens the view it describes", async () => {
+  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+  const link = /`(\?causal-demo\.[^`]+)`/.exec(readme);
+  assert.ok(link, 'the README gives a link example for #causal-demo');
+  const params = new URLSearchParams(link[1]);
+  const temperature = params.get('causal-demo.temperature') || params.get('causal-demo.temp');
+  assert.ok(temperature, `the example sets a temperature (${link[1]})`);
+  const { page, problems, close } = await openSettled(run.browser(), host(`readme-link.html${link[1]}`));
+  const shown = await page.$eval('#causal-demo', (el) => el.shadowRoot.querySelector('output').textContent);
+  assert.equal(shown, temperature, `the link's temperature is the one the widget shows (${link[1]})`);
+  assert.equal(await page.$eval('#causal-demo', (el) => el.state.causal), params.get('causal-demo.causal') === '1');
+  // And a change writes the temperature itself into the address.
+  const slider = page.locator('#causal-demo input[type="range"]');
+  await slider.focus();
+  await slider.press('End');
+  await page.waitForFunction(() => /causal-demo\.temperature=4(&|$)/.test(location.search), null, { timeout: 3000 });
   assert.deepEqual(problems, []);
   await close();
 });

@@ -86,34 +86,35 @@ const isButton = (label) => (f) => f.includes('|BUTTON|') && f.endsWith(`|${labe
 /** A button whose label is longer than the 40 characters focused() reports. */
 const isLongButton = (label) => (f) => f.includes('|BUTTON|') && f.endsWith(`|${label.slice(0, 40)}`);
 
-test('keyboard only: the causal-mask prompt (pick a cell, tick the mask) and the row-0 question, wrong then right', async () => {
+test('keyboard only: the causal-mask prompt (a wrong pick gets a hint, then a right one; tick the mask) and the row-0 question, wrong twice then right', async () => {
   const { page: p, problems, close } = await open('lesson-2.html');
   const k = keys(p, 'causal');
   await k.enter();
   const grid = await k.tabTo((f) => f.includes('|gridcell|'));
   assert.match(grid, /\|DIV\|gridcell\|/);
-  // Wrong: "like" looking back at "flies" is not masked.
+  // Wrong: "like" looking back at "flies" is not masked. A hint, and the mask is still off.
   await k.press('ArrowDown', 2);
   await k.press('ArrowRight');
   await k.press('Enter');
-  assert.match(await textIn(p, '#causal'), /You picked query "like", key "flies"\. Now tick "causal mask"\./);
+  let text = await textIn(p, '#causal');
+  assert.match(text, /Not yet\. "flies" comes at or before "like"\. May a token look at a word it has already read\? Pick another cell\. Try once more\./);
+  assert.doesNotMatch(text, /above the diagonal/, 'the hint does not give the rule away');
+  assert.equal((await p.$eval('#causal', (el) => el.state)).causal, false);
+  // Right: "like" looking ahead at "an".
+  await k.press('ArrowRight', 2);
+  await k.press('Enter');
+  assert.match(await textIn(p, '#causal'), /Right: "like" may not look ahead at "an", so the mask sets that weight to 0\. Tick "causal mask" to see every cell it hides\./);
   const causalBox = (f) => f.includes('|checkbox|causal mask');
   await k.tabTo(causalBox, { back: true });
   await k.press('Space');
   assert.equal((await p.$eval('#causal', (el) => el.state)).causal, true);
-  let text = await textIn(p, '#causal');
-  assert.match(text, /Not this one: "flies" comes at or before "like", so "like" may still see it\. Only cells above the diagonal \(later keys\) are masked\./);
-  // Right: untick, pick "like" looking ahead at "an", tick again.
-  await k.press('Space');
-  await k.tabTo((f) => f.includes('|gridcell|'));
-  await k.press('ArrowRight', 2);
-  await k.press('Enter');
-  assert.match(await textIn(p, '#causal'), /You picked query "like", key "an"/);
-  await k.tabTo(causalBox, { back: true });
-  await k.press('Space');
-  assert.match(await textIn(p, '#causal'), /Right: "like" may not look ahead at "an", so that weight is now 0\./);
-  // Row 0, wrong then right, by Tab and Enter.
+  // Row 0: wrong (a hint), wrong again (the answer and why), then right, by Tab and Enter.
   await k.tabTo(isButton('spread evenly'));
+  await k.press('Enter');
+  text = await textIn(p, '#causal');
+  assert.match(text, /Not yet\. Under the mask a token sees only itself and the tokens before it\./);
+  assert.doesNotMatch(text, /\[1, 0, 0, 0, 0\]/, 'the first row stays hidden after a first miss');
+  await k.tabTo(isButton('it depends on the vectors'));
   await k.press('Enter');
   text = await textIn(p, '#causal');
   assert.match(text, /Not quite: the engine gives \[1, 0, 0, 0, 0\]\. The first token may only see itself, and a softmax over one entry is 1\./);
@@ -178,6 +179,11 @@ test('keyboard only: multi-head heads are chosen with the arrow keys, and the d_
   await k.tabTo((f) => f.includes('|INPUT|text|'));
   await k.type('8');
   await k.press('Enter');
+  assert.match(await textIn(p, '#heads'), /Not yet\. Your guess is too high\. The 8 heads share the model width d_model = 8 equally\. Try once more\./);
+  assert.match(await textIn(p, '#heads'), /d\u2096 and its scale are hidden until you answer/, 'a first miss keeps the answer hidden');
+  await k.press('Control+A');
+  await k.type('8');
+  await k.press('Enter');
   const r = lab.multiHeadAttention({ X: lab.randomNormal({ shape: [6, 8], seed: 7 }), Wq: lab.randomNormal({ shape: [8, 8], seed: 8 }),
     Wk: lab.randomNormal({ shape: [8, 8], seed: 9 }), Wv: lab.randomNormal({ shape: [8, 8], seed: 10 }), heads: 8 });
   assert.match(await textIn(p, '#heads'), new RegExp(`Not quite: you said 8, the engine gives ${r.q.shape[2]}\\. Each head gets an equal slice of the model width: d\u2096 = d_model / h = 8 / 8 = 1\\.`));
@@ -193,7 +199,7 @@ test('keyboard only: multi-head heads are chosen with the arrow keys, and the d_
   await close();
 });
 
-test('keyboard only: the shape quiz takes a wrong shape (why shown, kept), moves focus to the next question, then a right one', async () => {
+test('keyboard only: the shape quiz takes a wrong shape (a hint), a second wrong one (the rule and the shape, kept), moves focus to the next question, then a right one', async () => {
   const { page: p, problems, close } = await open('lesson-3.html');
   const k = keys(p, 'shapes3');
   await k.enter();
@@ -203,7 +209,12 @@ test('keyboard only: the shape quiz takes a wrong shape (why shown, kept), moves
   await k.type('1, 2, 3');
   await k.press('Enter');
   const rows = () => p.$$eval('#shapes3 tbody tr', (trs) => trs.map((tr) => tr.innerText.replace(/\s+/g, ' ').trim()));
-  assert.match((await rows())[0], new RegExp(`Not quite: it is \\[${first.shape.join(', ')}\\]\\. This row asks for "${first.name}"`));
+  assert.match((await rows())[0], /Not yet\. There is one token id for each token of each sequence in the batch\. Try once more\./);
+  assert.doesNotMatch((await rows())[0], new RegExp(`\\[${first.shape.join(', ')}\\]`), 'a first miss does not give the shape');
+  await k.press('Control+A');
+  await k.type('1, 2, 3');
+  await k.press('Enter');
+  assert.match((await rows())[0], new RegExp(`Not quite: it is \\[${first.shape.join(', ')}\\]\\. \\[batch, n\\] = \\[${first.shape.join(', ')}\\]: one id for each of the n tokens`));
   let f = await focused(p);
   assert.match(f, /^shapes3\|INPUT\|text\|/, 'focus moved to the next question, not <body>');
   const second = trace.steps[1];
@@ -225,11 +236,13 @@ test('keyboard only: the shape quiz takes a wrong shape (why shown, kept), moves
   await close();
 });
 
-test('keyboard only: the softmax demo question wrong then right, then new inputs typed and entered', async () => {
+test('keyboard only: the softmax demo question wrong (a hint), wrong again (why), then right, then new inputs typed and entered', async () => {
   const { page: p, problems, close } = await open('lesson-2.html');
   const k = keys(p, 'softmax');
   await k.enter();
   await k.tabTo(isButton('NaN: it overflows'));
+  await k.press('Enter');
+  assert.match(await textIn(p, '#softmax'), /Not yet\. e\^1000 does overflow, but must a softmax compute it\?/);
   await k.press('Enter');
   assert.match(await textIn(p, '#softmax'), /Only when computed naively\. Subtracting the maximum first gives the same answer as for \[0, 1, 2\]/);
   await k.tabTo(isButton('the same as softmax([0, 1, 2])'), { back: true });
@@ -245,7 +258,7 @@ test('keyboard only: the softmax demo question wrong then right, then new inputs
   await close();
 });
 
-test('keyboard only: the scaling experiment takes a wrong estimate (why shown), then a right one', async () => {
+test('keyboard only: the scaling experiment takes a wrong estimate (a hint), a second one (why), then a right one', async () => {
   const { page: p, problems, close } = await open('lesson-2.html');
   const k = keys(p, 'scaling');
   await k.enter();
@@ -253,6 +266,9 @@ test('keyboard only: the scaling experiment takes a wrong estimate (why shown), 
   await p.waitForFunction(() => Array.isArray(document.querySelector('#scaling').stats), null, { timeout: 20000 });
   const stats = await p.$eval('#scaling', (el) => el.stats[el.stats.length - 1]);
   await k.type('5');
+  await k.press('Enter');
+  assert.match(await textIn(p, '#scaling'), /Not yet\. Your guess is too low\. q\u00b7k adds up 512 products of independent entries: what is the variance of such a sum, and what is the standard deviation\? Try once more\./);
+  assert.equal(await p.isVisible('#scaling svg.al-chart'), false, 'a first miss keeps the results hidden');
   await k.press('Enter');
   assert.match(await textIn(p, '#scaling'), /Not quite: you said 5, the engine gives [\d.]+\. q\u00b7k adds up 512 products, each of variance 1, so its variance is 512 and its standard deviation \u221a512\./);
   await k.press('Control+A');
@@ -264,7 +280,7 @@ test('keyboard only: the scaling experiment takes a wrong estimate (why shown), 
   await close();
 });
 
-test('keyboard only: the mistakes lab is skipped (focus lands on the symptom, the fix appears), then answered wrongly, then rightly', async () => {
+test('keyboard only: the mistakes lab is skipped (focus lands on the symptom, the fix appears), then answered wrongly twice (a hint, then why), then rightly', async () => {
   const { page: p, problems, close } = await open('lesson-5.html');
   const k = keys(p, 'mistakes-axis');
   const fixedShown = () => p.$eval('#mistakes-axis', (el) => Array.from(el.shadowRoot.querySelectorAll('.al-code-fixed'), (c) => c.checkVisibility()));
@@ -282,6 +298,10 @@ test('keyboard only: the mistakes lab is skipped (focus lands on the symptom, th
   await k.tabTo(isLongButton('no cell: zeroing after the softmax gives the same zeros'));
   await k.press('Enter');
   let text = await textIn(p, '#mistakes-axis');
+  assert.match(text, /Not yet\. The zeros are the same, but the surviving weights were shared with the masked keys, so they are smaller than they should be\. Try once more\./);
+  assert.doesNotMatch(text, /The engine's answer/, 'a first miss does not name the answer');
+  await k.press('Enter');
+  text = await textIn(p, '#mistakes-axis');
   assert.match(text, /Not quite\. The zeros are the same, but the surviving weights were shared with the masked keys/);
   assert.match(text, /The engine's answer: the visible cells of every row that has a masked key\./);
   // And the one after it, rightly.

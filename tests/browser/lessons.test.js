@@ -104,7 +104,7 @@ test('on a phone, lesson 2 shows the worked example and the softmax demo each af
   await context.close();
 });
 
-test('lesson 1: the stepper asks for the row of flies and the heatmap for the row of like, each kept back until answered, answered wrong then by keyboard', async () => {
+test('lesson 1: the stepper asks for the row of flies and the heatmap for the row of like, each kept back until answered (flies in the heatmap too), answered wrong twice then by keyboard', async () => {
   const ex = lab.examples().timeFlies;
   const flies = Array.from(lab.explainRow(ex.Q, ex.K, ex.V, 1, {}).weights.data);
   const like = Array.from(lab.explainRow(ex.Q, ex.K, ex.V, 2, {}).weights.data);
@@ -130,6 +130,14 @@ test('lesson 1: the stepper asks for the row of flies and the heatmap for the ro
     const fills = async (i) => new Set((await row(i)).map((c) => c.fill)).size;
     await page.locator('#matrix').scrollIntoViewIfNeeded();
     const question = () => page.textContent('#matrix .al-predict');
+    const keptFlies = async (when) => {
+      // textContent: far out of view (content-visibility: auto) a cell has no innerText.
+      const texts = await page.$$eval('#matrix [role="gridcell"][data-row="1"]', (cells) => cells.map((c) => c.textContent));
+      assert.deepEqual(texts, Array(5).fill('?'), `${width} px, ${when}: the heatmap keeps the row of flies back`);
+      assert.equal(await fills(1), 1, `${width} px, ${when}: its cells are painted alike`);
+      const names = await page.$$eval('#matrix [role="gridcell"][data-row="1"]', (cells) => cells.map((c) => c.getAttribute('aria-label')));
+      assert.ok(names.every((n) => /hidden until you answer the question about "flies" elsewhere on this page$/.test(n)), names[0]);
+    };
     const kept = async (when) => {
       assert.ok((await row(2)).every((c) => !/\d/.test(c.text)), `${width} px, ${when}: the heatmap's row of like has no numbers`);
       assert.equal(await fills(2), 1, `${width} px, ${when}: the cells of the row of like are painted alike, so its colours tell nothing`);
@@ -138,18 +146,30 @@ test('lesson 1: the stepper asks for the row of flies and the heatmap for the ro
       assert.doesNotMatch(await question(), /flies/, `${width} px, ${when}: and not again about flies`);
     };
     await kept('before any answer');
+    await keptFlies('before any answer');
     for (const x of fliesShown) assert.ok(!(await readable()).includes(x), `${width} px: ${x} readable before an answer`);
-    // The exercise as the page asks for it: flies, Next, five scores, then five weights (both wrong).
+    // The exercise as the page asks for it: flies, Next, five scores, then five weights, each
+    // wrong twice: the first miss gets a hint and another try, the second the engine's row.
+    const answer = async (text) => {
+      await page.fill('#lab .al-predict input[type="text"]', text);
+      await page.press('#lab .al-predict input[type="text"]', 'Enter');
+    };
     await page.click('#lab button[aria-pressed] >> text="flies"');
     await page.click('#lab button:has-text("Next")');
-    await page.fill('#lab .al-predict input[type="text"]', '1, 1, 1, 1, 1');
-    await page.press('#lab .al-predict input[type="text"]', 'Enter');
+    await answer('1, 1, 1, 1, 1');
+    assert.match(await page.textContent('#lab .al-predict'), /Not yet\. Your score for "arrow" is furthest off/);
+    assert.ok(!(await readable()).includes('0, 6, 0, 0, 9'), `${width} px: a first miss keeps the scores back`);
+    await answer('1, 1, 1, 1, 1');
     await page.click('#lab button:has-text("Next")');
     assert.ok(!(await readable()).includes(fliesShown[0]), `${width} px: the weights wait for their own answer`);
-    await page.fill('#lab .al-predict input[type="text"]', '0.2, 0.2, 0.2, 0.2, 0.2');
-    await page.press('#lab .al-predict input[type="text"]', 'Enter');
-    // Answered (wrongly): the stepper now shows the engine's row; the heatmap's own question waits.
+    await answer('0.2, 0.2, 0.2, 0.2, 0.2');
+    assert.ok(!(await readable()).includes(fliesShown[0]), `${width} px: a first miss keeps the weights back`);
+    await keptFlies('a first miss of the weights of flies');
+    await answer('0.2, 0.2, 0.2, 0.2, 0.2');
+    // Answered (wrongly): the stepper now shows the engine's row, and so does the heatmap; its own question waits.
     assert.deepEqual(await page.$$eval('#lab [data-key^="weight:"]', (els) => els.map((e) => e.textContent)), flies.map((w) => String(Number(w.toFixed(3)))));
+    assert.deepEqual(await page.$$eval('#matrix [role="gridcell"][data-row="1"]', (cells) => cells.map((c) => c.textContent)), flies.map((w) => w.toFixed(2)),
+      `${width} px: the heatmap shows the row of flies once it is answered`);
     await kept('flies answered in the stepper');
     // By keyboard alone, from the heatmap's last control: Tab to the question, then answer it
     // (at 390 px by typing a wrong row and Enter; at 1280 px by asking to see the row, with Space).
@@ -163,6 +183,9 @@ test('lesson 1: the stepper asks for the row of flies and the heatmap for the ro
     assert.equal(await focused(), target, `${width} px: the question is reached with Tab`);
     if (width === 390) {
       await page.keyboard.type('0.2, 0.2, 0.2, 0.2, 0.2');
+      await page.keyboard.press('Enter');
+      assert.match(await question(), /Not yet\. Your weight for "time" is furthest off/);
+      await kept('a first miss in the heatmap');
       await page.keyboard.press('Enter');
       assert.match(await question(), new RegExp(`Not quite: the engine gives \\[${like.map((w) => num(w, 4)).join(', ')}\\]`));
     } else {
@@ -195,6 +218,8 @@ test("lesson 1: the heatmap's question about like is judged with the settings th
   await page.keyboard.press('ArrowRight');
   assert.equal(await page.textContent('#matrix output'), '2');
   await page.fill('#matrix .al-predict input[type="text"]', atOne.map((w) => w.toFixed(4)).join(', '));
+  await page.press('#matrix .al-predict input[type="text"]', 'Enter');
+  assert.match(await page.textContent('#matrix .al-predict'), /Not yet\./);
   await page.press('#matrix .al-predict input[type="text"]', 'Enter');
   const verdict = await page.textContent('#matrix .al-predict');
   assert.match(verdict, /Not quite/, 'the temperature-1 row is not the row the heatmap now shows');

@@ -79,14 +79,18 @@ test('keyboard only: predict which weights a late mask changes, then see the eng
   await close();
 });
 
-test('a wrong answer gets its reason, the choice is kept per mistake, and the pick is in the link', async () => {
+test('a wrong answer gets a hint and another try, a second its reason and the answer; the choice is kept per mistake, and the pick is in the link', async () => {
   const { page: p, problems, close } = await openSettled(browser, url, { width: 1280, height: 900 });
   const id = 'mistakes-masks';
   const el = p.locator(`#${id}`);
   await el.locator('select').first().selectOption('no-causal-mask');
   const wrong = lesson.LESSONS['no-causal-mask'].choices.find((c) => c.pattern === 'maskedCells');
   await el.getByRole('button', { name: wrong.label }).click();
-  const seen = await read(p, id);
+  let seen = await read(p, id);
+  assert.ok(seen.text.includes(`Not yet. ${wrong.why} Try once more.`), seen.text.slice(0, 400));
+  assert.ok(!seen.text.includes('The engine\'s answer') && !seen.figures[1].visible, 'a first miss shows neither the answer nor the mistaken weights');
+  await el.getByRole('button', { name: wrong.label }).click();
+  seen = await read(p, id);
   assert.ok(seen.text.includes(`Not quite. ${wrong.why}`), seen.text.slice(0, 400));
   assert.ok(seen.text.includes('The engine\'s answer: every row except the last'));
   const r = lab.mistake('no-causal-mask', lesson.scenario('no-causal-mask', lab.examples().timeFlies).spec);
@@ -214,15 +218,78 @@ test('a heatmap keys the masked colour only when it has masked cells: the correc
     return whileDrawn(p, `#${id}`, () => p.$eval(`#${id}`, (el) => Array.from(el.shadowRoot.querySelectorAll('.al-mistake-maps figure'), (f) => ({
       caption: f.querySelector('figcaption').textContent,
       keys: Array.from(f.querySelectorAll('.al-legend-mask')).filter((k) => k.getClientRects().length > 0).length,
+      key: (Array.from(f.querySelectorAll('.al-legend > span')).find((k) => k.querySelector('.al-legend-mask') && k.getClientRects().length > 0) || { textContent: '' }).textContent.trim(),
       masked: f.querySelectorAll('.al-masked').length,
+      cells: Array.from(f.querySelectorAll('.al-cell'), (c) => (c.classList.contains('al-masked') ? 'masked' : c.textContent)),
+      top: Math.round(f.getBoundingClientRect().top),
     }))));
   };
   const masks = await keys('mistakes-masks');
   assert.equal(masks.length, 3);
   assert.ok(masks[0].masked > 0, 'the correct weights draw the causal mask');
-  assert.deepEqual(masks.map((f) => f.keys), [1, 0, 0], JSON.stringify(masks));
+  // Masked cells are drawn the same way in all three pictures (hatched, no "0.00"), and each
+  // key says what the hatch is in its picture.
+  assert.deepEqual(masks.map((f) => f.masked), [10, 10, 10], JSON.stringify(masks));
+  const hatched = (f) => f.cells.map((c) => c === 'masked');
+  assert.deepEqual(hatched(masks[1]), hatched(masks[0]));
+  assert.deepEqual(hatched(masks[2]), hatched(masks[0]));
+  assert.deepEqual(masks.map((f) => f.key), ['masked (\u2212\u221e before softmax)', 'masked (set to 0 after the softmax)', 'masked in both: no difference']);
+  // At 1280 px the lesson gives the lab the page's width: Correct, With the mistake and Difference in one row.
+  assert.equal(new Set(masks.map((f) => f.top)).size, 1, `the three pictures side by side: tops ${masks.map((f) => f.top)}`);
   const axis = await keys('mistakes-axis');
   assert.deepEqual(axis.map((f) => [f.masked, f.keys]), [[0, 0], [0, 0], [0, 0]], JSON.stringify(axis));
   assert.deepEqual(problems, []);
   await close();
+});
+
+test('forgetting a mask shows its cells unmasked in the mistaken picture, and at 390 px the three pictures stack without sideways scrolling', async () => {
+  const { page: p, problems, close } = await openSettled(browser, url, { width: 390, height: 844 });
+  await p.locator('#mistakes-masks select').first().selectOption('no-causal-mask');
+  await p.locator('#mistakes-masks').getByRole('button', { name: 'Show me without predicting' }).click();
+  const maps = await whileDrawn(p, '#mistakes-masks', () => p.$eval('#mistakes-masks', (el) => Array.from(el.shadowRoot.querySelectorAll('.al-mistake-maps figure'), (f) => ({
+    masked: f.querySelectorAll('.al-masked').length, box: f.getBoundingClientRect().toJSON(),
+  }))));
+  assert.deepEqual(maps.map((f) => f.masked), [10, 0, 0], 'the mistaken computation has no causal mask: its future cells show the weight they leak');
+  for (let i = 1; i < maps.length; i++) assert.ok(maps[i].box.top >= maps[i - 1].box.bottom, 'one picture under the other');
+  assert.ok(maps.every((f) => f.box.right <= 390), 'none sticks out');
+  assert.equal(await p.evaluate(() => document.documentElement.scrollWidth), 390);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('on phones 360 and 390 px wide the buggy and fixed code wraps between words only, never inside a name or a comment\'s word', async () => {
+  for (const width of [360, 390]) {
+    const { page: p, problems, close } = await openSettled(browser, url, { width, height: 844 });
+    const names = await p.$eval('#mistakes-axis', (el) => Array.from(el.shadowRoot.querySelector('select').options, (o) => o.value));
+    assert.equal(names.length, 8);
+    for (const name of names) {
+      await p.locator('#mistakes-axis select').first().selectOption(name);
+      const skip = p.locator('#mistakes-axis').getByRole('button', { name: 'Show me without predicting' });
+      if (await skip.count()) await skip.click();
+      const found = await whileDrawn(p, '#mistakes-axis', () => p.$eval('#mistakes-axis', (el) => {
+        const out = [];
+        const codes = el.shadowRoot.querySelectorAll('.al-code');
+        for (const pre of codes) {
+          const node = pre.firstChild, t = node.data;
+          let prevTop = null;
+          for (let i = 0; i < t.length; i++) {
+            if (t[i] === '\n') { prevTop = null; continue; }
+            const r = document.createRange();
+            r.setStart(node, i);
+            r.setEnd(node, i + 1);
+            const top = r.getClientRects()[0].top;
+            // A new line that starts right after a character that is not a space: a break inside a word.
+            if (prevTop !== null && top > prevTop + 2 && /\S/.test(t[i - 1])) out.push(`${t.slice(Math.max(0, i - 12), i)}|${t.slice(i, i + 12)}`);
+            prevTop = top;
+          }
+        }
+        return { codes: codes.length, out };
+      }));
+      assert.equal(found.codes, 2, `${name}: the buggy and the fixed code`);
+      assert.deepEqual(found.out, [], `${width} px, ${name}: breaks inside a word`);
+    }
+    assert.equal(await p.evaluate(() => document.documentElement.scrollWidth), width, 'nothing sticks out sideways');
+    assert.deepEqual(problems, []);
+    await close();
+  }
 });

@@ -156,26 +156,31 @@ function authorJson(file) {
   return JSON.parse(fs.readFileSync(file, 'utf8').match(/<script type="application\/json">([\s\S]*?)<\/script>/)[1]);
 }
 
-/** The second heatmap, made from the author's JSON in `source`, shows the engine's weights for it. */
-async function checkJsonHeatmap(where, source) {
-  const { Q, K, V } = authorJson(source);
+/** The second heatmap, made from the author's data in `source` (`read` finds it there), shows the engine's weights for it. */
+async function checkJsonHeatmap(where, source, read = authorJson) {
+  const { Q, K, V } = read(source);
   assertCells(await readCells(where, 1), lab.attention(Q, K, V).weights.toArray(), false, 'the JSON heatmap');
 }
 
 /** Serves a built site over http, checks its heatmaps (the JSON one when `jsonSource` is given), screenshots it. */
-async function checkServedSite(siteDir, page, name, jsonSource) {
+async function checkServedSite(siteDir, page, name, jsonSource, readJson) {
   const server = await serve(siteDir);
   try {
     const { page: p, problems, close } = await open(`${server.url}${page}`);
     assert.equal(await waitForWidgets(p), jsonSource ? 2 : 1);
     await checkHeatmapReacts(p);
-    if (jsonSource) await checkJsonHeatmap(p, jsonSource);
+    if (jsonSource) await checkJsonHeatmap(p, jsonSource, readJson);
     await screenshots(p, name);
     assert.deepEqual(problems, []);
     await close();
   } finally {
     await server.close();
   }
+}
+
+/** Whether a recipe's own npm packages are installed (node scripts/setup.js --recipes runs npm ci in its folder). */
+function recipeInstalled(name, pkg) {
+  return fs.existsSync(path.join(examples, name, 'node_modules', pkg, 'package.json'));
 }
 
 test('plain HTML: the page with the script and two heatmaps works from file://, with tokens and with inline JSON', async () => {
@@ -323,6 +328,192 @@ test('embed.html shows a plain message for an unknown widget or attribute, and U
     }));
     assert.deepEqual(refused, { seen: ['require-trusted-types-for', 'style-src-attr'], sink: 'TypeError' });
     await close();
+  } finally {
+    await server.close();
+  }
+});
+
+/** The object bound to the second heatmap's `:data` in a VitePress Markdown page (written as JSON). */
+const vueData = (file) => JSON.parse(fs.readFileSync(file, 'utf8').match(/:data(?:\.prop)?='([^']*)'/)[1]);
+
+/** A port nothing listens on now. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = require('net').createServer();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** VitePress's own appearance switch (the one shown at this width), clicked as a reader would; the widgets follow the page. */
+async function switchVitePressDark(page) {
+  await page.getByRole('switch', { name: 'Switch to dark theme' }).filter({ visible: true }).click();
+  await page.waitForFunction(() => document.documentElement.classList.contains('dark'));
+  await page.waitForFunction(() => Array.from(document.querySelectorAll('attention-heatmap'))
+    .every((el) => getComputedStyle(el.shadowRoot.querySelector('.al-frame')).backgroundColor !== 'rgb(255, 255, 255)'), null, { timeout: 3000 });
+}
+
+const VITEPRESS_SKIP = 'VitePress is not installed: node scripts/setup.js --recipes runs npm ci in examples/vitepress';
+
+test("VitePress: vitepress build makes a site whose Markdown page imports 'attention-lab/elements'; the heatmaps work and follow the dark switch", async (t) => {
+  if (!recipeInstalled('vitepress', 'vitepress')) return t.skip(VITEPRESS_SKIP);
+  const dir = path.join(examples, 'vitepress');
+  const out = path.join(tmp, 'vitepress-site');
+  // bash's `times` reports the CPU time of the build (its children): the wall time on a shared
+  // machine measures the machine.
+  const r = run('bash', ['-c', '"$@"; status=$?; times >&2; exit $status', 'build', process.execPath,
+    path.join(dir, 'node_modules', 'vitepress', 'bin', 'vitepress.js'), 'build', 'docs', '--outDir', out], { cwd: dir, env: { ...process.env, NO_COLOR: '1' } });
+  const [user, sys] = r.stderr.trim().split('\n').pop().split(/\s+/).map((t) => {
+    const [, m, s] = /^(\d+)m([\d.]+)s$/.exec(t);
+    return 60 * Number(m) + Number(s);
+  });
+  assert.ok(user + sys < 40, `the recipe builds in well under a minute of CPU (${(user + sys).toFixed(1)} s)`);
+  assert.doesNotMatch(r.stdout + r.stderr, /externalized for browser compatibility|node:/, 'the elements module needs no node built-in');
+  const html = fs.readFileSync(path.join(out, 'index.html'), 'utf8');
+  assert.match(html, /<attention-heatmap tokens="the cat sat on the mat"><\/attention-heatmap>/, 'the server render keeps the element for the browser');
+  const server = await serve(out);
+  try {
+    const { page, problems, close } = await open(`${server.url}index.html`);
+    assert.equal(await waitForWidgets(page), 2);
+    await checkHeatmapReacts(page);
+    await checkJsonHeatmap(page, path.join(dir, 'docs', 'index.md'), vueData);
+    await screenshots(page, 'vitepress');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await switchVitePressDark(page);
+    await screenshots(page, 'vitepress-dark');
+    assert.deepEqual(problems, []);
+    await close();
+  } finally {
+    await server.close();
+  }
+});
+
+test("VitePress: the dev server serves the same page, and the heatmap works from Vite's module graph", async (t) => {
+  if (!recipeInstalled('vitepress', 'vitepress')) return t.skip(VITEPRESS_SKIP);
+  const dir = path.join(examples, 'vitepress');
+  const port = await freePort();
+  const dev = require('child_process').spawn(process.execPath, [path.join(dir, 'node_modules', 'vitepress', 'bin', 'vitepress.js'), 'dev', 'docs',
+    '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const listening = new Promise((resolve, reject) => {
+    const read = (chunk) => {
+      output += chunk;
+      if (/Local:\s+http/.test(output)) resolve();
+    };
+    dev.stdout.on('data', read);
+    dev.stderr.on('data', read);
+    dev.on('exit', (code) => reject(new Error(`vitepress dev exited (${code}):\n${output}`)));
+  });
+  try {
+    await listening;
+    const w = await watchedPage(browser);
+    await w.page.goto(`http://127.0.0.1:${port}/`);
+    assert.equal(await waitForWidgets(w.page, { timeout: 60000 }), 2);
+    await checkHeatmapReacts(w.page);
+    await checkJsonHeatmap(w.page, path.join(dir, 'docs', 'index.md'), vueData);
+    assert.deepEqual(w.problems, []);
+    await w.close();
+  } finally {
+    const exited = new Promise((resolve) => dev.once('exit', resolve));
+    dev.kill('SIGTERM');
+    await exited;
+  }
+  assert.doesNotMatch(output, /externalized for browser compatibility|\[vite\] error/i, output);
+});
+
+/** Where the widget's frame ends against its slide, and whether its last part can be scrolled into the frame. */
+function slideFit(page, selector) {
+  return page.$eval(selector, (el) => {
+    const frame = el.shadowRoot.querySelector('.al-frame');
+    const slide = el.closest('section').getBoundingClientRect();
+    const f = frame.getBoundingClientRect();
+    return { bottom: f.bottom, slideBottom: slide.bottom, viewport: innerHeight, scrollable: frame.scrollHeight - frame.clientHeight };
+  });
+}
+
+/** Scrolls the widget's frame with the mouse wheel, as a reader would, until its last child is in view. */
+async function scrollToEnd(page, selector) {
+  await page.locator(selector).hover();
+  await page.mouse.wheel(0, 3000);
+  await page.waitForFunction((sel) => {
+    const frame = document.querySelector(sel).shadowRoot.querySelector('.al-frame');
+    const last = frame.lastElementChild.getBoundingClientRect();
+    return last.bottom <= frame.getBoundingClientRect().bottom + 1;
+  }, selector, { timeout: 3000 });
+}
+
+/** Waits until the deck has finished moving to the slide that holds `selector`. */
+async function onSlide(page, selector) {
+  await page.waitForFunction((sel) => document.querySelector(`section.present ${sel}`)
+    && document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== 'running'), selector);
+}
+
+/** Screenshots of the deck as the reader sees it (a deck fills the window: no full-page shot). */
+async function deckShot(page, name) {
+  await page.screenshot({ path: path.join(shots, `recipe-reveal-${name}.png`) });
+}
+
+test('reveal.js: widgets on slides; a stepper grown by the reader and eight heads at 856 px stay inside their slide and scroll there', async (t) => {
+  if (!recipeInstalled('reveal', 'reveal.js')) return t.skip('reveal.js is not installed: node scripts/setup.js --recipes runs npm ci in examples/reveal');
+  const dir = copyExample('reveal');
+  fs.copyFileSync(path.join(dist, 'attention-lab.js'), path.join(dir, 'attention-lab.js'));
+  const server = await serve(dir);
+  try {
+    const { page, problems, close } = await open(`${server.url}index.html`);
+    assert.equal(await waitForWidgets(page), 3);
+    await checkHeatmapReacts(page);
+    await deckShot(page, 'heatmap-1280');
+    await page.setViewportSize({ width: 390, height: 800 });
+    await onSlide(page, 'attention-heatmap');
+    await deckShot(page, 'heatmap-390');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // The next slide, by the deck's own arrow; then Next twice in the stepper.
+    await page.locator('.reveal .controls .navigate-right').click();
+    await onSlide(page, 'attention-stepper');
+    const next = page.locator('attention-stepper button.al-primary');
+    for (let i = 0; i < 2; i++) await next.click();
+    await page.waitForFunction(() => document.querySelector('attention-stepper').state.stepIndex === 2);
+    await page.waitForTimeout(300);
+    let fit = await slideFit(page, 'attention-stepper');
+    assert.ok(fit.scrollable > 0, `the grown stepper is taller than its slide's room (${fit.scrollable} px more)`);
+    assert.ok(fit.bottom <= fit.slideBottom + 1 && fit.bottom >= fit.slideBottom - 2, `it ends at its slide's bottom, using the room left there (${fit.bottom}, slide ${fit.slideBottom})`);
+    await scrollToEnd(page, 'attention-stepper');
+    await deckShot(page, 'stepper-1280');
+
+    // The heads' slide in a window 856 px wide, with eight heads.
+    await page.setViewportSize({ width: 856, height: 800 });
+    await page.locator('.reveal .controls .navigate-right').click();
+    await onSlide(page, 'multihead-view');
+    await page.locator('multihead-view select').selectOption('8');
+    await page.waitForFunction(() => document.querySelector('multihead-view').state.heads === 8);
+    await page.waitForTimeout(300);
+    fit = await slideFit(page, 'multihead-view');
+    assert.ok(fit.bottom <= fit.slideBottom + 1 && fit.bottom <= fit.viewport, `eight heads end on their slide (${fit.bottom} <= ${fit.slideBottom})`);
+    if (fit.scrollable > 0) await scrollToEnd(page, 'multihead-view');
+    await deckShot(page, 'heads-856');
+    assert.deepEqual(problems, []);
+    await close();
+
+    // A deck without the recipe's slide rule: the widget is still kept in the window, scrolling.
+    const deck = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
+    const rule = '.reveal .slides > section { height: 100%; overflow: hidden; }';
+    assert.ok(deck.includes(rule));
+    fs.writeFileSync(path.join(dir, 'plain.html'), deck.replace(rule, ''));
+    const plain = await open(`${server.url}plain.html`);
+    await plain.page.locator('.reveal .controls .navigate-right').click();
+    await onSlide(plain.page, 'attention-stepper');
+    for (let i = 0; i < 2; i++) await plain.page.locator('attention-stepper button.al-primary').click();
+    await plain.page.waitForFunction(() => document.querySelector('attention-stepper').state.stepIndex === 2);
+    await plain.page.waitForTimeout(300);
+    fit = await slideFit(plain.page, 'attention-stepper');
+    assert.ok(fit.scrollable > 0 && fit.bottom <= fit.viewport + 1, `without the rule it ends in the window and scrolls (${fit.bottom} <= ${fit.viewport})`);
+    await scrollToEnd(plain.page, 'attention-stepper');
+    assert.deepEqual(plain.problems, []);
+    await plain.close();
   } finally {
     await server.close();
   }

@@ -5,7 +5,7 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
 const { pathToFileURL } = require('url');
-const { launch, openSettled } = require('./browser.js');
+const { launch, openSettled, whileDrawn } = require('./browser.js');
 const { startServer } = require('../../scripts/server.js');
 const { loadAttentionLab } = require('../../index.js');
 const { num } = require('../../web/src/ui/format.js');
@@ -99,7 +99,7 @@ test('opened at a later step, the stepper says which step its question belongs t
 test('a shared link reopens the stepper on the same token and step', async () => {
   for (const link of ['?lab.token=4&lab.step=3', '#lab.token=4&lab.step=3']) {
     const { page: p, close } = await open(`${urls('lesson-1.html')['file://']}${link}`);
-    assert.deepEqual(await stateOf(p, '#lab'), { token: 'arrow', tokenIndex: 4, step: 'sum', stepIndex: 3, tokens: ['time', 'flies', 'like', 'an', 'arrow'], ownSentence: false }, link);
+    assert.deepEqual(await stateOf(p, '#lab'), { token: 'arrow', tokenIndex: 4, step: 'sum', stepIndex: 3, tokens: ['time', 'flies', 'like', 'an', 'arrow'], ownSentence: false, answered: [] }, link);
     await close();
   }
 });
@@ -111,8 +111,15 @@ test('turning the causal mask on makes every weight above the diagonal read 0', 
   const read = () => p.$$eval('#matrix [role="gridcell"]', (cells) => cells.map((c) => ({
     i: Number(c.dataset.row), j: Number(c.dataset.col), text: c.textContent, label: c.getAttribute('aria-label'), masked: c.classList.contains('al-masked'),
   })));
-  // Lesson 1 keeps the row of like back (the heatmap's exercise) until the reader asks for it.
+  // Lesson 1 keeps the row of like back (the heatmap's exercise) until the reader asks for it,
+  // and the row of flies until it is committed in the stepper (here by asking to see it, twice).
   assert.deepEqual((await read()).filter((c) => c.i === 2).map((c) => c.text), ['?', '?', '?', '?', '?'], 'the row of like waits');
+  assert.deepEqual((await read()).filter((c) => c.i === 1).map((c) => c.text), ['?', '?', '?', '?', '?'], 'the row of flies waits');
+  await p.click('#lab button[aria-pressed] >> text="flies"');
+  for (let k = 0; k < 2; k++) {
+    await p.click('#lab button:has-text("Next")');
+    await p.click('#lab button:has-text("Show me without guessing")');
+  }
   await p.click('#matrix button:has-text("Show the row")');
   const off = await read();
   assert.equal(off[10].text, lab.attention(ex.Q, ex.K, ex.V).weights.get(2, 0).toFixed(2), 'the row of like once asked for');
@@ -137,13 +144,16 @@ test('turning the causal mask on makes every weight above the diagonal read 0', 
 test('heatmap cells are walked with the arrow keys and announced', async () => {
   const { page: p, close } = await open(urls('lesson-1.html').http);
   await p.focus('#matrix [role="gridcell"][tabindex="0"]');
-  await p.keyboard.press('ArrowDown');
   await p.keyboard.press('End');
   // In grid mode the readout is not live (a11y.test.js): the focused cell's name says the same.
   const live = () => p.textContent('#matrix .al-readout');
   const name = () => p.$eval('#matrix', (el) => el.shadowRoot.activeElement.getAttribute('aria-label'));
-  assert.equal(await live(), 'query \u201cflies\u201d \u2192 key \u201carrow\u201d: 0.80');
-  assert.match(await name(), /^0\.80: query flies, key arrow, weight 0\.79\d\d$/);
+  assert.equal(await live(), 'query \u201ctime\u201d \u2192 key \u201carrow\u201d: 0.10');
+  assert.match(await name(), /^0\.10: query time, key arrow, weight 0\.10\d\d$/);
+  // The row of flies is the stepper's exercise: kept back here until it is committed there.
+  await p.keyboard.press('ArrowDown');
+  assert.equal(await live(), 'query \u201cflies\u201d \u2192 key \u201carrow\u201d: hidden until you answer the question about "flies" elsewhere on this page');
+  assert.match(await name(), /^\?: query flies, key arrow, weight hidden until you answer the question about "flies" elsewhere on this page$/);
   // The row of like is the heatmap's exercise: the readout keeps it back too.
   await p.keyboard.press('ArrowDown');
   assert.equal(await live(), 'query \u201clike\u201d \u2192 key \u201carrow\u201d: hidden until you answer the question');
@@ -212,6 +222,9 @@ test('the softmax demo waits for a prediction, then shows the engine softmax and
   const { page: p, problems, close } = await open(urls('lesson-2.html')['file://']);
   assert.equal(await p.isVisible('#softmax table'), false, 'hidden before the prediction');
   await p.click('#softmax button:has-text("NaN: it overflows")');
+  assert.match(await p.textContent('#softmax .al-predict'), /Not yet\./);
+  assert.equal(await p.isVisible('#softmax table'), false, 'still hidden after a first miss');
+  await p.click('#softmax button:has-text("NaN: it overflows")');
   assert.match(await p.textContent('#softmax .al-predict'), /Only when computed naively/);
   const rows = await p.$$eval('#softmax tbody tr', (trs) => Object.fromEntries(trs.map((r) => [r.querySelector('th').textContent, Array.from(r.querySelectorAll('td'), (td) => td.textContent)])));
   assert.deepEqual(rows['safe: softmax'], Array.from(lab.softmax([1000, 1001, 1002]).data, (x) => x.toFixed(4)));
@@ -221,8 +234,10 @@ test('the softmax demo waits for a prediction, then shows the engine softmax and
   await close();
 });
 
-test('the row-0 prompt reveals the engine row [1, 0, 0, 0, 0] after the learner answers', async () => {
+test('the row-0 prompt gives a hint after a first miss and reveals the engine row [1, 0, 0, 0, 0] after the second', async () => {
   const { page: p, close } = await open(urls('lesson-2.html').http);
+  await p.click('#causal button:has-text("spread evenly")');
+  assert.doesNotMatch(await p.textContent('#causal .al-frame'), /the engine gives/);
   await p.click('#causal button:has-text("spread evenly")');
   assert.match(await p.textContent('#causal .al-frame'), /Not quite: the engine gives \[1, 0, 0, 0, 0\]/);
   await close();
@@ -274,36 +289,59 @@ test("widgets take their author's tokens, vectors and embeddings, and show the e
   await close();
 });
 
-test('on a phone the site header is one short row: its lessons strip opens at the current page and follows the keyboard', async () => {
+test('on a phone the site header is one short row whose lessons menu names the current page and opens every lesson as a tap-sized row, by touch and by keyboard', async () => {
   const { page: p, problems, close } = await open(urls('index.html')['file://'], { width: 390, height: 800 });
   const header = () => p.evaluate(() => {
-    const nav = document.querySelector('.site-header nav'), box = nav.getBoundingClientRect();
-    const seen = (a) => { const r = a.getBoundingClientRect(); return r.left >= box.left - 0.5 && r.right <= box.right + 0.5; };
-    const focused = nav.contains(document.activeElement) ? document.activeElement : null;
-    return { height: document.querySelector('.site-header').getBoundingClientRect().height, pageWidth: document.documentElement.scrollWidth,
-      current: seen(nav.querySelector('[aria-current="page"]')), focused: focused && focused.textContent, focusedSeen: focused ? seen(focused) : null };
+    const menu = document.querySelector('.site-menu'), summary = menu.querySelector('summary');
+    const links = Array.from(menu.querySelectorAll('nav a'));
+    const inView = (r) => r.left >= -0.5 && r.right <= innerWidth + 0.5 && r.top >= -0.5 && r.bottom <= innerHeight + 0.5;
+    return {
+      height: document.querySelector('.site-header').getBoundingClientRect().height, pageWidth: document.documentElement.scrollWidth,
+      wideNav: getComputedStyle(document.querySelector('.site-nav')).display, open: menu.open, button: summary.textContent.replace(/\s+/g, ' ').trim(),
+      buttonHeight: summary.getBoundingClientRect().height,
+      links: links.map((a) => { const r = a.getBoundingClientRect(); return { text: a.textContent, height: r.height, seen: menu.open && inView(r), current: a.getAttribute('aria-current') }; }),
+      focused: document.activeElement && document.activeElement.textContent,
+    };
   });
-  for (const page of PAGES) {
+  const NAMES = ['Start', '1. Weighted averages', '2. Masks, scaling, heads', '3. Queries, keys, values', '4. What attention costs', '5. Common mistakes'];
+  for (const [i, page] of PAGES.entries()) {
     await p.goto(urls(page)['file://']);
     const h = await header();
     assert.ok(h.height <= 64, `${page}: the header is ${h.height} px tall at 390 px`);
     assert.equal(h.pageWidth, 390, `${page}: nothing sticks out sideways`);
-    assert.ok(h.current, `${page}: the current page's link is in view`);
+    assert.equal(h.wideNav, 'none', `${page}: no sideways strip of links`);
+    assert.equal(h.button, `Lessons ${NAMES[i]}`, `${page}: the menu button names the current page`);
+    assert.ok(h.buttonHeight >= 44, `${page}: the button is ${h.buttonHeight} px tall`);
   }
-  // From the top of lesson 5 with Tab only: the skip link, the brand, then every lesson, each in view as it takes focus.
-  const names = [];
-  for (let tabs = 0; tabs < 8; tabs++) {
-    await p.keyboard.press('Tab');
-    const h = await header();
-    if (!h.focused) continue;
-    assert.ok(h.focusedSeen, `"${h.focused}" is scrolled into view when it takes focus`);
-    names.push(h.focused);
+  // On lesson 5: a tap opens every lesson at once, each a row at least 44 px tall, all in view.
+  await p.click('.site-menu summary');
+  let h = await header();
+  assert.equal(h.open, true);
+  assert.deepEqual(h.links.map((l) => l.text), NAMES);
+  for (const l of h.links) {
+    assert.ok(l.seen, `"${l.text}" is in view when the menu is open`);
+    assert.ok(l.height >= 44, `"${l.text}" is ${l.height} px tall`);
   }
-  assert.deepEqual(names, ['Start', '1. Weighted averages', '2. Masks, scaling, heads', '3. Queries, keys, values', '4. What attention costs', '5. Common mistakes']);
-  await p.keyboard.press('Shift+Tab');
+  assert.deepEqual(h.links.map((l) => l.current), [null, null, null, null, null, 'page']);
+  // A tap outside closes it; so does Escape, which gives the focus back to the button.
+  await p.mouse.click(200, 600);
+  assert.equal((await header()).open, false, 'a tap on the page closes the menu');
+  await p.focus('.site-menu summary');
+  await p.keyboard.press('Enter');
+  assert.equal((await header()).open, true, 'Enter on the button opens the menu');
+  await p.keyboard.press('Tab');
+  assert.equal((await header()).focused, 'Start', 'Tab goes into the open menu');
+  await p.keyboard.press('Escape');
+  h = await header();
+  assert.equal(h.open, false, 'Escape closes the menu');
+  assert.equal(h.focused, 'Lessons 5. Common mistakes', 'and the focus is back on the button');
+  // Choosing a lesson goes there.
+  await p.keyboard.press('Enter');
+  for (let i = 0; i < 5; i++) await p.keyboard.press('Tab');
+  assert.equal((await header()).focused, '4. What attention costs');
   await p.keyboard.press('Enter');
   await p.waitForURL(/lesson-4\.html$/);
-  assert.ok((await header()).current, 'lesson 4 opens with its own link in view');
+  assert.equal((await header()).button, 'Lessons 4. What attention costs');
   assert.deepEqual(problems, []);
   await close();
 });
@@ -441,4 +479,66 @@ test('at 390 px a control keeps what it says whole: the worked example\'s query 
   }
   assert.deepEqual(l4.problems, []);
   await l4.close();
+});
+
+test("lesson 1's heatmap is with the sections that use it: on one column it follows the text that introduces it and a copy sits in the temperature section; on two columns one sticky heatmap is beside every one of them", async () => {
+  // The sections whose text sends the reader to the heatmap, by their headings.
+  const SECTIONS = ['All tokens at once', 'Your turn again: the row of like', 'Temperature', 'Why three separate projections?'];
+  const measure = (p) => p.evaluate((names) => {
+    const heads = Array.from(document.querySelectorAll('main h2')).filter((h) => names.includes(h.textContent.trim()));
+    const maps = Array.from(document.querySelectorAll('attention-heatmap')).filter((m) => m.checkVisibility());
+    const box = (el) => { const r = el.getBoundingClientRect(); return { top: r.top + scrollY, bottom: r.bottom + scrollY }; };
+    return { maps: maps.map((m) => m.id), heads: heads.map((h) => {
+      const b = box(h);
+      // How far the nearest heatmap is from the heading: 0 beside it, else the gap above or below.
+      const gaps = maps.map(box).map((m) => (m.bottom < b.top ? b.top - m.bottom : m.top > b.bottom ? m.top - b.bottom : 0));
+      return { name: h.textContent.trim(), gap: Math.round(Math.min(...gaps)) };
+    }) };
+  }, SECTIONS);
+  const phone = await open(urls('lesson-1.html')['file://'], { width: 390, height: 844 });
+  await whileDrawn(phone.page, 'main section', async () => {
+    const m = await measure(phone.page);
+    assert.deepEqual(m.maps, ['matrix', 'matrix-again'], 'on one column the copy is shown');
+    assert.deepEqual(m.heads.map((h) => h.name), SECTIONS);
+    for (const h of m.heads) assert.ok(h.gap <= 844, `at 390 px "${h.name}" is ${h.gap} px from a heatmap (at most one screen)`);
+  });
+  // The copy asks for the row of "like" too: the row is no answer there before the reader commits.
+  assert.equal(await phone.page.locator('#matrix-again').getAttribute('predict'), 'like');
+  assert.deepEqual(phone.problems, []);
+  await phone.close();
+  const wide = await open(urls('lesson-1.html')['file://'], { width: 1280, height: 900 });
+  assert.deepEqual((await measure(wide.page)).maps, ['matrix'], 'on two columns one heatmap, no copy');
+  for (const name of SECTIONS) {
+    // Scrolled to each section's heading, the sticky heatmap is on screen beside it.
+    const seen = await wide.page.evaluate((n) => {
+      const h = Array.from(document.querySelectorAll('main h2')).find((x) => x.textContent.trim() === n);
+      h.scrollIntoView({ block: 'start' });
+      const r = document.querySelector('#matrix').getBoundingClientRect(), hr = h.getBoundingClientRect();
+      return r.top < innerHeight && r.bottom > 0 && r.left > hr.right;
+    }, name);
+    assert.ok(seen, `at 1280 px the heatmap is on screen beside "${name}"`);
+  }
+  assert.deepEqual(wide.problems, []);
+  await wide.close();
+});
+
+test("at 390 px the stepper's highlighted card is one highlighted piece, inside its box: no gaps between its cells, no edge cut off", async () => {
+  for (const colorScheme of ['light', 'dark']) {
+    const { page: p, problems, close } = await open(urls('lesson-1.html')['file://'], { width: 390, height: 844, colorScheme });
+    await p.$eval('#lab', (el) => el.scrollIntoView());
+    const card = await p.$eval('#lab', (el) => {
+      const tr = el.shadowRoot.querySelector('tr.al-current');
+      const box = tr.closest('.al-scroll').getBoundingClientRect(), r = tr.getBoundingClientRect();
+      const bg = (n) => getComputedStyle(n).backgroundColor;
+      return { token: tr.querySelector('th').textContent, display: getComputedStyle(tr).display, card: bg(tr),
+        cells: Array.from(tr.cells, bg), inside: r.left >= box.left - 0.5 && r.right <= box.right + 0.5, scrolls: tr.closest('.al-scroll').scrollWidth > tr.closest('.al-scroll').clientWidth + 1 };
+    });
+    assert.equal(card.token, 'flies');
+    assert.equal(card.display, 'block', 'stacked as a card at 390 px');
+    assert.notEqual(card.card, 'rgba(0, 0, 0, 0)', `${colorScheme}: the card itself carries the highlight`);
+    assert.ok(card.cells.every((c) => c === 'rgba(0, 0, 0, 0)'), `${colorScheme}: its cells are clear, so no gaps show between them: ${card.cells}`);
+    assert.ok(card.inside && !card.scrolls, `${colorScheme}: the card's border is whole, inside its box`);
+    assert.deepEqual(problems, []);
+    await close();
+  }
 });

@@ -63,14 +63,22 @@ test('the softmax demo reports the float32 naive path honestly and survives bad 
   assert.match(await p.textContent('#softmax p[data-kind]'), /^Underflow: .*0 \u00f7 0 is NaN/);
   await typeValues(p, '0, 1, 2');
   assert.equal(await p.textContent('#softmax p[data-kind]'), 'Here both ways agree: no exponential overflowed or underflowed in float32.');
+  // Inputs it cannot take: said beside the box (aria-invalid, described by the message); the last
+  // good table stays, and the message says which inputs it shows.
+  const safe012 = Array.from(lab.softmax([0, 1, 2]).data, (x) => x.toFixed(4));
   await typeValues(p, '1e39, 1');
-  assert.match(await p.textContent('#softmax p[data-kind]'), /1e39 is beyond what a float32 can hold/);
-  assert.equal(await p.locator('#softmax tbody tr').count(), 0, 'no stale table');
+  assert.match(await p.textContent('#softmax .al-field-message'), /^1e39 is beyond what a float32 can hold .* The table below still shows \[0, 1, 2\]\.$/);
+  assert.equal(await p.getAttribute('#softmax input[type="text"]', 'aria-invalid'), 'true');
+  assert.deepEqual((await tableRows(p, '#softmax'))['safe: softmax'], safe012, 'the last good table stays');
+  assert.equal(await p.textContent('#softmax p[data-kind]'), 'Here both ways agree: no exponential overflowed or underflowed in float32.');
   await typeValues(p, 'abc');
-  assert.match(await p.textContent('#softmax p[data-kind]'), /"abc" is not a number/);
-  assert.equal(await p.locator('#softmax tbody tr').count(), 0, 'no stale table');
+  assert.match(await p.textContent('#softmax .al-field-message'), /"abc" is not a number/);
+  assert.deepEqual((await tableRows(p, '#softmax'))['safe: softmax'], safe012);
+  assert.equal((await stateOf(p, '#softmax')).values, '0, 1, 2', 'the state is the view shown');
   await typeValues(p, '1000, 1001, 1002');
   assert.equal(await p.$eval('#softmax', (el) => el.status), 'ready', 'the widget stayed alive');
+  assert.equal(await p.isVisible('#softmax .al-field-message'), false, 'the message goes with good inputs');
+  assert.equal(await p.getAttribute('#softmax input[type="text"]', 'aria-invalid'), null);
   assert.deepEqual((await tableRows(p, '#softmax'))['safe: softmax'], Array.from(lab.softmax([1000, 1001, 1002]).data, (x) => x.toFixed(4)));
   assert.deepEqual(problems, []);
   await close();
@@ -221,6 +229,10 @@ test("keyboard only: lesson 1's row of \"flies\" is typed before the stepper sho
   await p.keyboard.press('Enter');
   await inStepper();
   text = await textOf(p, '#lab');
+  assert.match(text, /Not yet\. Your score for "arrow" is furthest off: multiply each entry of the query \[0, 3, 0, 0\] by the matching entry of that key \[0, 3, 0, 0\], and add the products\. Try once more\./);
+  assert.equal(await p.locator('#lab [data-key^="score:"]').count(), 0, 'a first miss keeps the scores back');
+  await p.keyboard.press('Enter');
+  text = await textOf(p, '#lab');
   assert.match(text, new RegExp(`Not quite: the engine gives \\[${scores.map((x) => num(x, 2)).join(', ')}\\]\\. For "arrow": q\u00b7k = 0\u00d70 \\+ 3\u00d73 \\+ 0\u00d70 \\+ 0\u00d70 = 9: multiply matching entries and add them\\.`));
   assert.deepEqual(await p.$$eval('#lab [data-key^="score:"]', (els) => els.map((e) => e.textContent)), scores.map((x) => num(x, 3)), 'the scores are shown once answered');
   await p.keyboard.press('Control+A');
@@ -238,12 +250,15 @@ test("keyboard only: lesson 1's row of \"flies\" is typed before the stepper sho
   await p.keyboard.press('Enter');
   await inStepper();
   text = await textOf(p, '#lab');
-  assert.match(text, new RegExp(`Not quite: the engine gives \\[${weights.map((x) => num(x, 4)).join(', ')}\\]\\. Scaled scores .* which add up to ${num(d.sumRaw, 4).replace('.', '\\.')}\\. Each weight is its exponential divided by that sum: for "arrow", ${num(d.expRaw.get(4), 4).replace('.', '\\.')} \u00f7`));
-  // The slip of leaving out the scaling is named as such.
+  assert.match(text, /Not yet\. Your weight for "arrow" is furthest off: scale the scores, take e to the power of each, and divide each by the sum of them all\. Try once more\./);
+  assert.equal(await p.locator('#lab [data-key^="weight:"]').count(), 0, 'a first miss keeps the weights back');
+  // The slip of leaving out the scaling is named as such, with the engine's working.
   await p.keyboard.press('Control+A');
   await p.keyboard.type(Array.from(lab.explainRow(ex.Q, ex.K, ex.V, 1, { scaling: 'none' }).weights.data, (x) => x.toFixed(4)).join(', '));
   await p.keyboard.press('Enter');
-  assert.match(await textOf(p, '#lab'), /Not quite: .* These are the weights without the scaling: the scores go into the softmax only after multiplying by 0\.5\./);
+  text = await textOf(p, '#lab');
+  assert.match(text, /Not quite: .* These are the weights without the scaling: the scores go into the softmax only after multiplying by 0\.5\./);
+  assert.match(text, new RegExp(`Not quite: the engine gives \\[${weights.map((x) => num(x, 4)).join(', ')}\\]\\..* which add up to ${num(d.sumRaw, 4).replace('.', '\\.')}\\. Each weight is its exponential divided by that sum: for "arrow", ${num(d.expRaw.get(4), 4).replace('.', '\\.')} \u00f7`));
   await p.keyboard.press('Control+A');
   await p.keyboard.type(weights.map((x) => x.toFixed(3)).join(', '));
   await p.keyboard.press('Enter');
@@ -261,6 +276,10 @@ test('the worked example keeps its weights out of the page until the learner ans
   let text = await textOf(p, '#worked');
   for (const x of [...w, num(d.expRaw.get(0), 4), num(d.sumRaw, 4)]) assert.ok(!text.includes(x), `${x} is not in the page before the answer`);
   await p.click('#worked button:has-text("mostly v\u2082")');
+  assert.match(await p.textContent('#worked .al-predict'), /Not yet\. Work out the score of q against each key/);
+  text = await textOf(p, '#worked');
+  for (const x of w) assert.ok(!text.includes(x), `${x} stays hidden after a first miss`);
+  await p.click('#worked button:has-text("mostly v\u2082")');
   assert.match(await p.textContent('#worked .al-predict'), /Not quite: it is v\u2081/);
   assert.match(await p.textContent('#worked .al-why'), new RegExp(`k\u2081 scores 1 against q and k\u2082 scores 0, .*v\u2081 gets weight ${w[0]} and v\u2082 still gets ${w[1]}`));
   assert.deepEqual((await tableRows(p, '#worked')).weight, w);
@@ -271,7 +290,8 @@ test('the worked example keeps its weights out of the page until the learner ans
   assert.match(await p.textContent('#worked .al-edit-message'), /Change the other box too/);
   await p.fill('#worked input[aria-label="query component 2"]', '');
   await p.click('#worked button:has-text("Try this query")');
-  assert.match(await p.textContent('#worked .al-edit-message'), /Query box 2 is empty/);
+  assert.match(await p.textContent('#worked .al-field-message'), /Query box 2 is empty/);
+  assert.equal(await p.getAttribute('#worked input[aria-label="query component 2"]', 'aria-invalid'), 'true');
   assert.equal(await p.isVisible('#worked .al-predict input[type="text"]'), false);
   // The practice query: its answer is nowhere in the page until predicted.
   await p.click('#worked button:has-text("Practice query")');
@@ -281,6 +301,8 @@ test('the worked example keeps its weights out of the page until the learner ans
   for (const x of [num(dp.weights.get(0), 4), num(dp.weights.get(1), 4), num(dp.output.get(0), 4)]) assert.ok(!text.includes(x), `${x} hidden`);
   assert.equal(await p.$eval('#worked', (el) => el.state.weights), null);
   await p.fill('#worked .al-predict input[type="text"]', '0.5');
+  await p.press('#worked .al-predict input[type="text"]', 'Enter');
+  assert.match(await p.textContent('#worked .al-predict:not([hidden])'), /Not yet\. Your guess is too (high|low)\./);
   await p.press('#worked .al-predict input[type="text"]', 'Enter');
   assert.match(await p.textContent('#worked .al-predict:not([hidden])'), new RegExp(`the engine gives ${num(dp.weights.get(0), 4)}`));
   assert.deepEqual((await tableRows(p, '#worked')).weight, [num(dp.weights.get(0), 4), num(dp.weights.get(1), 4)]);
@@ -343,10 +365,16 @@ test('the shape tracer lets d_k follow d_model / h, has the 4 x 512^2 preset, an
   assert.equal(lab.traceShapes({ batch: 1, n: 10, dModel: 512, heads: 8 }).parameters, 4 * 512 * 512);
   await close();
   const q = await open('lesson-3.html');
+  // The row "attention output" answered first, so its shape is on the page; then the output's row mixed up with it.
+  const heads = q.page.locator('#shapes3 tbody tr', { hasText: 'weights V' });
+  await heads.locator('input').fill('32, 50, 128');
+  await heads.locator('button:has-text("Check")').click();
   const out = q.page.locator('#shapes3 tbody tr').last();
   await out.locator('input').fill('32, 50, 128');
   await out.locator('button:has-text("Check")').click();
-  assert.match(await out.textContent(), /Not quite: it is \[32, 50, 64\]\. This row asks for "output" \(attention output W_O\); your answer is the shape of .*"attention output" \(weights V\)\./);
+  assert.match(await out.textContent(), /Not yet\. .* Your answer is the shape of "attention output" \(weights V\); this row asks for "output" \(attention output W_O\)\. Try once more\./);
+  await out.locator('button:has-text("Check")').click();
+  assert.match(await out.textContent(), /Not quite: it is \[32, 50, 64\]\. \[batch, n, d_model\] = \[32, 50, 64\]: /);
   assert.deepEqual(q.problems, []);
   await q.close();
   assert.deepEqual(problems, []);
@@ -392,7 +420,7 @@ test('on a 390 px phone no page scrolls sideways, no widget text is under 11 px,
   }
 });
 
-test("the scaling experiment's axis labels never overlap: all ten d_k at 1280 px, every other one at 390 px", async () => {
+test("the scaling experiment's axis labels never overlap: the first chart's sqrt(d_k) ticks at both widths; on the second all ten d_k at 1280 px, every other one at 390 px", async () => {
   for (const width of [1280, 390]) {
     const { page: p, problems, close } = await open('lesson-2.html', { width, height: 900 });
     await p.click('#scaling button:has-text("Show the results without guessing")');
@@ -405,7 +433,9 @@ test("the scaling experiment's axis labels never overlap: all ten d_k at 1280 px
       return { texts, x: texts.filter((t) => t.middle && /^\d+$/.test(t.text)).map((t) => t.text) };
     }));
     for (const [k, chart] of charts.entries()) {
-      assert.deepEqual(chart.x, width === 1280 ? ['1', '2', '4', '8', '16', '32', '64', '128', '256', '512'] : ['1', '4', '16', '64', '256'], `chart ${k + 1} at ${width} px`);
+      // Chart 1 is drawn against sqrt(d_k) on a linear axis; chart 2 against d_k on a log axis.
+      const dks = width === 1280 ? ['1', '2', '4', '8', '16', '32', '64', '128', '256', '512'] : ['1', '4', '16', '64', '256'];
+      assert.deepEqual(chart.x, k === 0 ? ['0', '5', '10', '15', '20', '25'] : dks, `chart ${k + 1} at ${width} px`);
       const t = chart.texts;
       for (let i = 0; i < t.length; i++) {
         for (let j = i + 1; j < t.length; j++) {
@@ -444,6 +474,59 @@ test('keyboard only: the worked example prompts are answered with Tab, Enter and
   await p.keyboard.press('Enter');
   assert.match(await p.textContent('#worked .al-predict:not([hidden])'), /Right: the engine gives/);
   assert.match(await focusedText(), /^worked:INPUT$/);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('the worked example with q = [1e30, 0]: the exps overflow, the table shows the max-shift the engine uses instead, and the text says v₂ gets exactly 0', async () => {
+  const ex = lab.examples().worked;
+  const d = lab.explainRow([[1e30, 0]], ex.K, ex.V, 0);
+  const { page: p, problems, close } = await open('lesson-2.html');
+  await p.fill('#worked input[aria-label="query component 1"]', '1e30');
+  await p.fill('#worked input[aria-label="query component 2"]', '0');
+  await p.click('#worked button:has-text("Try this query")');
+  // Before the answer, neither the weights nor the shifted exps are in the page.
+  let rows = await tableRows(p, '#worked');
+  assert.equal(rows['exp(s \u2212 max)'], undefined, 'the shifted row waits for the answer');
+  assert.equal(await p.isVisible('#worked .al-shift-note'), false);
+  await p.fill('#worked .al-predict input[type="text"]', '1');
+  await p.press('#worked .al-predict input[type="text"]', 'Enter');
+  rows = await tableRows(p, '#worked');
+  assert.deepEqual(rows.exp, ['\u221e', '1'], 'e^s overflows float32 for the first key');
+  assert.deepEqual(rows['sum of exps'], ['\u221e', '']);
+  assert.deepEqual(rows['exp(s \u2212 max)'], Array.from(d.expShifted.data, (x) => num(x, 4)));
+  assert.deepEqual(rows['exp(s \u2212 max)'], ['1', '0']);
+  assert.deepEqual(rows['sum of those'], [num(d.sumShifted, 4), '']);
+  assert.deepEqual(rows.weight, ['1', '0']);
+  const note = await p.textContent('#worked .al-shift-note');
+  assert.match(note, /\u221e \/ \u221e is not a number\. The engine first subtracts the row's largest scaled score/);
+  const why = await p.textContent('#worked .al-why');
+  assert.match(why, /v\u2082 gets exactly 0/);
+  assert.doesNotMatch(why, /still gets|blends both/);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('the scaling chart shows std = sqrt(d_k) as the straight line it is (std against sqrt(d_k), linear axes) and defines "largest gradient" where it is shown', async () => {
+  const { page: p, problems, close } = await open('lesson-2.html');
+  await p.click('#scaling button:has-text("Show the results without guessing")');
+  await p.waitForFunction(() => document.querySelector('#scaling').shadowRoot.querySelectorAll('svg.al-chart').length === 2, null, { timeout: 10000 });
+  const drawn = await p.$eval('#scaling', (el) => {
+    const [first] = el.shadowRoot.querySelectorAll('svg.al-chart');
+    const texts = Array.from(first.querySelectorAll('text'), (t) => t.textContent);
+    const path = first.querySelector('path.al-curve').getAttribute('d');
+    const points = Array.from(path.matchAll(/[ML]([\d.]+) ([\d.]+)/g), (m) => [Number(m[1]), Number(m[2])]);
+    return { texts, points, text: el.shadowRoot.querySelector('.al-frame').innerText };
+  });
+  // The line std = sqrt(d_k), as drawn: one slope from the first point to the last (a log x axis bent it upward).
+  const slope = ([a, b], [c, d]) => (d - b) / (c - a);
+  const whole = slope(drawn.points[0], drawn.points[drawn.points.length - 1]);
+  for (let i = 1; i < drawn.points.length; i++) {
+    assert.ok(Math.abs(slope(drawn.points[i - 1], drawn.points[i]) - whole) < 0.02 * Math.abs(whole), `segment ${i} has the line's slope`);
+  }
+  assert.ok(drawn.texts.includes('\u221ad\u2096') && drawn.texts.includes('std'), drawn.texts.join(' | '));
+  assert.ok(!drawn.texts.some((t) => /log scale/.test(t)), 'no log axis on this chart');
+  assert.match(drawn.text, /The largest gradient is the largest entry, in size, of the softmax\u2019s Jacobian for that row/);
   assert.deepEqual(problems, []);
   await close();
 });

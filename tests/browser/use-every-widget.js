@@ -9,7 +9,9 @@ const rendered = (page) => page.evaluate(() => new Promise((resolve) => requestA
 async function useEveryWidget(page) {
   const clicks = ['#w-stepper button:has-text("Next")', '#w-stepper button:has-text("arrow")', '#w-heatmap label:has-text("causal mask")',
     '#w-worked button:has-text("mostly")', '#w-heads label:has-text("forget the head transpose")', '#w-padding label:has-text("forget the padding mask")',
-    '#w-softmax button:has-text("NaN")', '#w-shapes label:has-text("quiz")', '#w-mistakes button:has-text("every cell")',
+    // A wrong first answer gets a hint: the second click shows the answer, as before.
+    '#w-softmax button:has-text("NaN")', '#w-softmax button:has-text("NaN")', '#w-shapes label:has-text("quiz")',
+    '#w-mistakes button:has-text("every cell")',
     '#w-online button:has-text("Next")', '#w-online button:has-text("Next")', '#w-kvcache button:has-text("Next token")',
     '#w-kvcache button:has-text("Next token")', '#w-cost button:has-text("about 4")', '#w-trainer button:has-text("Skip the prediction")',
     '#w-trainer button:has-text("Train")', '#w-trainer button:has-text("One step")'];

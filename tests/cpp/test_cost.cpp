@@ -135,3 +135,75 @@ TEST_CASE("with a window the attention matrix holds n x min(n, w) weights per he
     CHECK(attnlab::attention_matrix_bytes(1, 1, 100, "float32", "attentionMatrixBytes", 4096.0).elements == 100.0 * 100);
     CHECK(attnlab::attention_matrix_bytes(1, 1, 1e5, "int8").elements == 1e10);
 }
+
+TEST_CASE("a fast memory of M floats picks FlashAttention's blocks, and the tiled traffic falls as 1/M", "[cost][fast-memory]") {
+    cost_spec spec;
+    spec.m = spec.n = 4096;
+    spec.d_k = 64;
+    // ceil(M / 4d): M = 16,384 floats gives this engine's default 64 x 64 blocks.
+    spec.fast_memory = 16384;
+    const auto m16 = cost_figures(spec);
+    CHECK(m16.block_q == 64);
+    CHECK(m16.block_k == 64);
+    spec.fast_memory.reset();
+    const auto fixed = cost_figures(spec);
+    CHECK(fixed.tiled.floats_read == m16.tiled.floats_read);
+    // Four times the memory: query blocks of 256, key blocks capped at d = 64.
+    spec.fast_memory = 4 * 16384;
+    const auto m64 = cost_figures(spec);
+    CHECK(m64.block_q == 256);
+    CHECK(m64.block_k == 64);
+    // K and V are read once per query block: reads of n (d_k + d_v) per block, plus Q once.
+    CHECK(m16.tiled.floats_read == 4096.0 * 64 + 64 * 4096.0 * 128);
+    CHECK(m64.tiled.floats_read == 4096.0 * 64 + 16 * 4096.0 * 128);
+    // The full method does not depend on M; the tiled method moves about a quarter as much.
+    CHECK(m64.full.floats_read == m16.full.floats_read);
+    const double tiled16 = m16.tiled.floats_read + m16.tiled.floats_written;
+    const double tiled64 = m64.tiled.floats_read + m64.tiled.floats_written;
+    CHECK(tiled16 / tiled64 == Approx(4.0).epsilon(0.05));
+    CHECK(m64.traffic_ratio == Approx((m64.full.floats_read + m64.full.floats_written) / tiled64));
+    CHECK(m64.traffic_ratio > 3.5 * m16.traffic_ratio);
+    // The multiply-adds do not change with the blocks.
+    CHECK(m64.tiled.multiply_adds == m16.tiled.multiply_adds);
+    // A block never exceeds the sizes.
+    spec.m = spec.n = 100;
+    spec.fast_memory = 1 << 20;
+    const auto small = cost_figures(spec);
+    CHECK(small.block_q == 100);
+    CHECK(small.block_k == 64);
+}
+
+TEST_CASE("fastMemory is refused below d, when not whole, and beside blockQ or blockK", "[cost][fast-memory][errors]") {
+    cost_spec spec;
+    spec.m = spec.n = 128;
+    spec.d_k = 64;
+    spec.fast_memory = 63;
+    CHECK_THROWS_MATCHES(cost_figures(spec), argument_error,
+                         Message("costFigures: fastMemory = 63 floats; expected a whole number from d = 64 (one row of Q or V, "
+                                 "where FlashAttention's analysis starts) to 2^53"));
+    spec.fast_memory = 1000.5;
+    CHECK_THROWS_AS(cost_figures(spec), argument_error);
+    spec.fast_memory = 1024;
+    spec.block_q = 8;
+    CHECK_THROWS_MATCHES(cost_figures(spec), argument_error,
+                         Message("costFigures: fastMemory picks the blocks; expected fastMemory or blockQ and blockK, not both"));
+}
+
+TEST_CASE("the visible multiply-adds count exactly the keys each query sees; tiled work rounds up to whole blocks", "[cost][window]") {
+    cost_spec spec;
+    spec.m = spec.n = 2048;
+    spec.d_k = 64;
+    spec.causal = true;
+    spec.window = 256;
+    const auto c = cost_figures(spec);
+    // Row i sees min(i + 1, 256) keys: 2048 x 256 - (0 + 1 + ... + 255).
+    const double pairs = 2048.0 * 256 - 255.0 * 256 / 2;
+    CHECK(c.visible_multiply_adds == pairs * 128);
+    CHECK(c.visible_multiply_adds == 62930944);
+    CHECK(c.tiled.multiply_adds == 78643200);
+    // Without masks every pair is visible.
+    spec.causal = false;
+    spec.window.reset();
+    const auto open = cost_figures(spec);
+    CHECK(open.visible_multiply_adds == open.full.multiply_adds);
+}

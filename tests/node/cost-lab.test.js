@@ -187,3 +187,54 @@ test('calculator sizes show as typed and engine refusals read with the field nam
     'Too large to count exactly (past 2^53, about 9 × 10^15): use smaller numbers.');
   assert.equal(message(() => lab.kvCacheBytes({ layers: 32, kvHeads: 8, dHead: 1e-3 })), 'd_head = 0.001: enter a whole number of 1 or more.');
 });
+
+test('the traffic table\'s fast memory drives the engine\'s blocks, and its sentences quote the engine: ratio, where the 64 comes from, block and exact work', async () => {
+  const { FAST_MEMORY_CHOICES, fastMemoryFloats, fastMemoryLabel, trafficSentences } = require('../../web/src/ui/cost-traffic.js');
+  const lab = await loadAttentionLab();
+  const n = 2048, d = 64, window = 256;
+  const defaults = lab.costFigures({ m: n, n, dk: d });
+  const all = FAST_MEMORY_CHOICES.map((c) => ({ c, f: lab.costFigures({ m: n, n, dk: d, fastMemory: fastMemoryFloats(c.kib) }) }));
+  // One choice gives the engine's own 64 x 64 blocks, and is labelled so.
+  const own = all.filter(({ f }) => f.blockQ === defaults.blockQ && f.blockK === defaults.blockK);
+  assert.deepEqual(own.map(({ c }) => c.kib), [64]);
+  assert.equal(fastMemoryLabel(own[0].c, own[0].f, defaults), '64 KiB (this engine\u2019s blocks)');
+  assert.equal(fastMemoryLabel(FAST_MEMORY_CHOICES[2], all[2].f, defaults), '192 KiB (an A100 multiprocessor)');
+  // More fast memory, larger query blocks, less tiled traffic: the ratio grows with M.
+  for (let i = 1; i < all.length; i++) assert.ok(all[i].f.trafficRatio > all[i - 1].f.trafficRatio, `M = ${all[i].c.kib} KiB`);
+  const windowed = lab.costFigures({ m: n, n, dk: d, causal: true, window, fastMemory: fastMemoryFloats(64) });
+  const say = trafficSentences({ c: all[1].f, defaults, windowed, d, window, kib: 64, ownKib: 64 });
+  assert.match(say.ratio, /full attention reads and writes 2\.0 times as many floats as tiled attention/);
+  assert.match(say.ratio, /\u0398\(N d \+ N\u00b2\).*\u0398\(N\u00b2 d\u00b2 \/ M\)/);
+  assert.match(say.ratio, /Dao et al\. 2022/);
+  assert.match(say.origin, /64 \u00d7 64 blocks come from: they are a fixed default .* the blocks this rule gives for M = 16,384 floats \(64 KiB\)\.$/);
+  // The window row counts whole blocks; the sentence gives the exact work beside it.
+  assert.match(say.window, /on exactly those keys the work is 62,930,944 multiply-adds\. .* so its row counts 78,643,200\.$/);
+  assert.equal(windowed.visibleMultiplyAdds, 62930944);
+  assert.equal(windowed.tiled.multiplyAdds, 78643200);
+});
+
+test('costFigures takes fastMemory from JavaScript and refuses it with blocks, below d or as text', async () => {
+  const lab = await loadAttentionLab();
+  const c = lab.costFigures({ m: 4096, n: 4096, dk: 64, fastMemory: 65536 });
+  assert.deepEqual([c.blockQ, c.blockK], [256, 64]);
+  assert.throws(() => lab.costFigures({ m: 64, n: 64, dk: 64, fastMemory: 32 }), /^Error: costFigures: fastMemory = 32 floats; expected a whole number from d = 64/);
+  assert.throws(() => lab.costFigures({ m: 64, n: 64, dk: 64, fastMemory: 4096, blockK: 8 }), /^Error: costFigures: fastMemory picks the blocks; expected fastMemory or blockQ and blockK, not both$/);
+  assert.throws(() => lab.costFigures({ m: 64, n: 64, dk: 64, fastMemory: '4096' }), /^Error: costFigures: fastMemory is a string; expected a number$/);
+  assert.equal(lab.costFigures({ m: 64, n: 64, dk: 64 }).blockQ, 64, 'the engine is usable after the errors');
+});
+
+test('a linear x axis (xMax) draws std = sqrt(d_k) against sqrt(d_k) as a straight line through the origin; log x bends it upward', () => {
+  const dks = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
+  const roots = dks.map(Math.sqrt);
+  const slopes = (pts) => pts.slice(1).map(([x, y], i) => (y - pts[i][1]) / (x - pts[i][0]));
+  const linear = chart.lineLayout({ xs: dks, xPlot: roots, xMax: 25, yMax: 25, series: [{ ys: roots }] });
+  const s = slopes(linear.series[0]);
+  for (const k of s) assert.ok(Math.abs(k - s[0]) < 1e-9, `one slope all along: ${s}`);
+  const { left, bottom } = linear.plot;
+  const [x0, y0] = linear.series[0][0];
+  assert.ok(Math.abs((y0 - bottom) / (x0 - left) - s[0]) < 1e-9, 'and it passes through the origin');
+  assert.deepEqual(linear.xTicks.map((t) => t.value), [0, 5, 10, 15, 20, 25]);
+  // The same points on the old log-2 x axis: each step steeper than the last, like an exponential.
+  const logx = slopes(chart.lineLayout({ xs: dks, yMax: 25, series: [{ ys: roots }] }).series[0]);
+  for (let i = 1; i < logx.length; i++) assert.ok(Math.abs(logx[i]) > Math.abs(logx[i - 1]), `log x steepens: ${logx}`);
+});

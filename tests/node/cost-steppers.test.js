@@ -56,6 +56,13 @@ test('a block the mask hides entirely is narrated as skipped, and the final divi
   const finish = online.narrateFinish(TOKENS, e, diff);
   assert.ok(finish.includes(`m + log l = ${num(e.lse, 4)}`), finish);
   assert.match(finish, diff === 0 ? /exactly the same numbers/ : /up to float32 rounding/);
+  // The log-sum-exp alone does not rebuild a weight: the sentence says the score comes from Q
+  // and K, and the rule it gives, weight = e^(s - lse), holds for every key the row sees.
+  assert.doesNotMatch(finish, /all a backward pass needs/);
+  assert.match(finish, /recomputes that key's score s from Q and K and takes e\^\(s − \(m \+ log l\)\)/);
+  e.scores.forEach((s, j) => {
+    if (s !== -Infinity) assert.ok(Math.abs(Math.exp(s - e.lse) - e.weights[j]) < 1e-6, `key ${j}: e^(s - lse) is its weight`);
+  });
 });
 
 test('the "does the running max change?" prompt is judged from the engine\'s block, and says why', () => {
@@ -132,6 +139,15 @@ test('the doubling question is judged against the engine\'s own multiply-add cou
   assert.ok(!text.includes(grouped(spec.small)) && text.includes('hidden until you answer'), 'the cost without the cache stays hidden before the answer');
   assert.match(text, /2 key\/value heads, each shared by 2 query heads/);
   assert.match(text, /row 4 of full causal attention over the same 4 tokens: exactly the same numbers/);
+  // The counts are attention's alone, and the stepper says what a decoder without a cache also
+  // recomputes: the engine's step counts nothing but scores and weighted sums.
+  assert.equal(figures[7].multiplyAdds, heads * 8 * 2 * 4, 'with the cache: heads x length x (d_k + d_v), attention only');
+  assert.equal(figures[7].multiplyAddsWithoutCache, heads * (8 * 9 / 2) * 2 * 4, 'without: the causal prefix, attention only');
+  assert.match(text, /attention in this step takes/);
+  assert.match(kv.judgeDoubling(2, spec).message, /without the cache, attention in the step at 8 tokens/);
+  assert.match(kv.SCOPE_NOTE, /^These are the multiply-adds of attention itself, in one layer\./);
+  assert.match(kv.SCOPE_NOTE, /keys and values of the earlier tokens are projections of each layer's input/);
+  assert.match(kv.SCOPE_NOTE, /runs the whole network over the prefix again/);
 });
 
 test('the skip question counts the blocks the engine skips and names the keys the row sees', () => {

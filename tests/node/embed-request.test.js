@@ -41,7 +41,7 @@ test('a missing, repeated or unknown widget is an error naming what is expected'
 
 test('an undeclared or repeated attribute is an error naming the widget and its attributes', () => {
   assert.equal(parseEmbedRequest('?widget=attention-heatmap&onclick=x').error,
-    'embed.html: <attention-heatmap> has no attribute "onclick"; expected one of tokens, query-tokens, causal, numbers, scaling, temperature, prompt, predict, url-state, theme');
+    'embed.html: <attention-heatmap> has no attribute "onclick"; expected one of tokens, query-tokens, causal, numbers, scaling, temperature, prompt, predict, hide-rows, reveal-with, url-state, theme');
   assert.equal(parseEmbedRequest('?widget=attention-worked-example&tokens=a').error,
     'embed.html: <attention-worked-example> has no attribute "tokens"; expected one of url-state, theme');
   assert.equal(parseEmbedRequest('?widget=attention-heatmap&causal=1&causal=0').error,

@@ -52,7 +52,13 @@ function parseInputs(code) {
     random[m[1]] = m[2].split(',').map((s) => s.trim()).map((s) => (/^\d+$/.test(s) ? Number(s) : sizes[s]));
     assert.ok(random[m[1]].every(Number.isInteger), `torch.randn(${m[2]}) has sizes this test can resolve`);
   }
-  return { sizes, arrays, random };
+  // Calls with keyword arguments: `out, lse = online_row(row=1, block=2)`.
+  const calls = {};
+  for (const m of code.matchAll(/^(\w+(?:\s*,\s*\w+)*)\s*=\s*(\w+)\(((?:\s*\w+=\d+\s*,?)*)\)\s*$/gm)) {
+    const args = Object.fromEntries(m[3].split(',').map((a) => a.trim()).filter(Boolean).map((a) => a.split('=')).map(([k, v]) => [k, Number(v)]));
+    (calls[m[2]] = calls[m[2]] || []).push({ names: m[1].split(/\s*,\s*/), args });
+  }
+  return { sizes, arrays, random, calls };
 }
 
 /** Comment claims: "# name = value" or "# name ≈ value", where value is a number, a list or a tuple. */
@@ -106,15 +112,27 @@ const COMPUTE = {
     const r = lab.attention(inp.arrays.Q, inp.arrays.K, inp.arrays.V, { validLens: inp.sizes.valid_len });
     return { 'W[0]': row(r.weights, 0), 'W[1]': row(r.weights, 1) };
   },
-  'heads-torch'(lab, inp) {
+  'heads-torch'(lab, inp, code) {
     const { n, d_model: d, h } = inp.sizes;
-    assert.deepEqual(inp.random.X, [n, d]);
-    const w = (seed) => lab.randomNormal({ shape: [d, d], seed });
-    const X = lab.randomNormal({ shape: inp.random.X, seed: 1 });
-    const batched = lab.multiHeadAttention({ X, Wq: w(2), Wk: w(3), Wv: w(4), Wo: w(5), heads: h, method: 'batched' });
-    const loop = lab.multiHeadAttention({ X, Wq: w(2), Wk: w(3), Wv: w(4), Wo: w(5), heads: h, method: 'loop' });
+    // The listing draws its inputs as <multihead-view> does (web/src/widgets/multihead-view.js:
+    // X with the seed, 6 tokens x d_model 8; Wq, Wk, Wv, Wo with seed + 1.. + 4 and stddev 0.6),
+    // with the engine's generator written out in Python: its constants are random.cpp's.
+    const WIDGET_SEED = 7;
+    assert.deepEqual([n, d], [6, 8], "the widget's six tokens and d_model");
+    assert.match(code, new RegExp(`^X = randn\\(n, d_model, seed=${WIDGET_SEED}\\)$`, 'm'), "X is the widget's, seeded");
+    assert.match(code, new RegExp(`^Wq, Wk, Wv, Wo = \\(randn\\(d_model, d_model, seed=${WIDGET_SEED + 1} \\+ i, std=0\\.6\\)\\s+for i in range\\(4\\)\\)$`, 'm'),
+      "the projections are the widget's, seeded");
+    assert.doesNotMatch(code, /torch\.randn/, 'nothing unseeded');
+    const engine = fs.readFileSync(path.join(__dirname, '..', '..', 'cpp', 'src', 'random.cpp'), 'utf8');
+    const constants = (text) => (text.match(/0x[0-9A-F]{16}/gi) || []).map((c) => c.toUpperCase());
+    assert.deepEqual(constants(code), constants(engine), "the listing's splitmix64 constants are the engine's");
+    const X = lab.randomNormal({ shape: [n, d], seed: WIDGET_SEED });
+    const [Wq, Wk, Wv, Wo] = [1, 2, 3, 4].map((i) => lab.randomNormal({ shape: [d, d], seed: WIDGET_SEED + i, stddev: 0.6 }));
+    const batched = lab.multiHeadAttention({ X, Wq, Wk, Wv, Wo, heads: h, method: 'batched' });
+    const loop = lab.multiHeadAttention({ X, Wq, Wk, Wv, Wo, heads: h, method: 'loop' });
     assert.ok(lab.maxAbsDiff(batched.output, loop.output) < 1e-5, 'loop and batched agree, as the listing says');
-    return { 'o.shape': batched.headOutputs.shape, 'batched.shape': batched.output.shape };
+    const first = row(batched.output, 0);
+    return { 'o.shape': batched.headOutputs.shape, 'batched.shape': batched.output.shape, 'batched[0, :4]': first.slice(0, 4), 'batched[0, 4:]': first.slice(4) };
   },
   'cross-torch'(lab, inp) {
     const [Q, K, V] = ['Q', 'K', 'V'].map((name, i) => lab.randomNormal({ shape: inp.random[name], seed: i + 1 }));
@@ -141,10 +159,13 @@ const COMPUTE = {
   },
   'online-numpy'(lab, inp) {
     sameAsExample(inp, lab.examples().timeFlies, { Q: 'Q', K: 'K', V: 'V' });
-    const e = lab.explainOnlineSoftmax(inp.arrays.Q, inp.arrays.K, inp.arrays.V, inp.sizes.row, { block: inp.sizes.block });
-    const last = e.blocks[e.blocks.length - 1];
-    assert.ok(lab.maxAbsDiff(lab.tensor([e.output]), lab.tensor([e.fullOutput])) < 1e-5, 'the online result is ordinary attention');
-    return { m: last.maxAfter, l: last.sumAfter, out: e.output, lse: e.lse };
+    const out = {};
+    for (const call of inp.calls.online_row) {
+      const e = lab.explainOnlineSoftmax(inp.arrays.Q, inp.arrays.K, inp.arrays.V, call.args.row, { block: call.args.block, window: call.args.window });
+      assert.ok(lab.maxAbsDiff(lab.tensor([e.output]), lab.tensor([e.fullOutput])) < 1e-5, 'the online result is ordinary attention');
+      [out[call.names[0]], out[call.names[1]]] = [e.output, e.lse];
+    }
+    return out;
   },
   'kv-decode-numpy'(lab, inp) {
     sameAsExample(inp, lab.examples().timeFlies, { Q: 'Q', K: 'K', V: 'V' });
@@ -188,7 +209,7 @@ for (const listing of listings) {
   test(`${listing.file} listing "${listing.id}": every number its comments claim is what the engine computes`, () => {
     const claims = parseClaims(listing.code);
     assert.ok(claims.length > 0, 'the listing states at least one result');
-    const actual = COMPUTE[listing.id](lab, parseInputs(listing.code));
+    const actual = COMPUTE[listing.id](lab, parseInputs(listing.code), listing.code);
     for (const c of claims) {
       assert.ok(c.name in actual, `"${c.text}" names ${c.name}, which this test does not compute`);
       const got = flat(Array.isArray(actual[c.name]) || actual[c.name].data ? actual[c.name] : [actual[c.name]]);
@@ -202,6 +223,21 @@ for (const listing of listings) {
     }
   });
 }
+
+test("lesson 4's online softmax in NumPy guards a fully masked block before exp(m - m_new), and shows a row whose first block is one", async () => {
+  const listing = listings.find((l) => l.id === 'online-numpy');
+  const lines = listing.code.split('\n');
+  const rescale = lines.findIndex((l) => /np\.exp\(m - m_new\)/.test(l));
+  const guard = lines.findIndex((l) => /^\s*if m_new == -np\.inf:\s*$/.test(l));
+  assert.ok(rescale > 0, 'the listing rescales with np.exp(m - m_new)');
+  assert.ok(guard > 0 && guard < rescale, 'a block whose every key so far is masked is skipped before exp(-inf - (-inf)) can make NaN');
+  assert.match(lines.slice(guard + 1, rescale).join('\n'), /^\s*continue\s*$/m, 'the guard skips the block');
+  // One of the rows the listing runs starts with a block the engine skips as fully masked.
+  const { calls, arrays } = parseInputs(listing.code);
+  const firstSkipped = calls.online_row.filter((c) => c.args.window !== undefined).map((c) =>
+    lab.explainOnlineSoftmax(arrays.Q, arrays.K, arrays.V, c.args.row, { block: c.args.block, window: c.args.window }).blocks[0].skipped);
+  assert.deepEqual(firstSkipped, [true]);
+});
 
 test('the claim parser reads names, lists, tuples and approximate values, and skips prose comments', () => {
   const claims = parseClaims('x = 1   # W[1] ≈ [0.25, -1.5]\nprint(o.shape)   # o.shape = (2, 6, 4)\n# key j visible when j <= i\n# True = may attend');

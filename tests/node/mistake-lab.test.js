@@ -200,3 +200,29 @@ test('an exported difference map keeps its diverging colours and range, and draw
   assert.deepEqual(items.find((it) => it.t === 'gradient').stops, scale.stops);
   assert.ok(exporter.toSVG(fig).includes(scale.color(-0.5)));
 });
+
+test('each picture hatches the cells its own computation masked: the mistaken one keeps every mask but the one it forgets, and NaN stays NaN', async () => {
+  const lab = await loadAttentionLab();
+  const ex = lab.examples().timeFlies, square = lesson.squareExample(lab);
+  for (const name of lab.MISTAKES.map((m) => m.name)) {
+    const sc = lesson.scenario(name, ex, square);
+    const { Q, K, V } = sc.spec;
+    const r = lab.mistake(name, sc.spec);
+    if (r.mistaken.error) continue;
+    const masked = lab.attention(Q, K, V, lesson.mistakenMasks(name, sc.spec)).masked.toArray().map((row) => row.map((x) => x === -Infinity));
+    const weights = r.mistaken.weights.toArray();
+    const drawn = lesson.drawnMasked(masked, weights);
+    drawn.forEach((row, i) => row.forEach((m, j) => {
+      // A hatched cell is one the mistaken computation gave no weight (0, never NaN).
+      if (m) assert.equal(weights[i][j], 0, `${name} [${i}, ${j}]: hatched, and the engine's mistaken weight is 0`);
+    }));
+    const count = drawn.flat().filter(Boolean).length;
+    if (name === 'no-causal-mask' || name === 'no-padding-mask') assert.equal(count, 0, `${name}: the forgotten mask hides nothing`);
+    if (name === 'mask-after-softmax') assert.equal(count, 10, `${name}: the causal mask's 10 cells, zeroed after the softmax`);
+    if (name === 'fp16-mask-fill') {
+      assert.ok(weights.some((row) => row.some(Number.isNaN)), 'the NaN rows are there');
+      assert.ok(drawn.every((row, i) => row.every((m, j) => !(m && Number.isNaN(weights[i][j])))), 'a NaN cell is never drawn as masked');
+    }
+  }
+  assert.deepEqual(lesson.maskLabels('mask-after-softmax').mistaken, 'masked (set to 0 after the softmax)');
+});

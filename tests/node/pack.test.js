@@ -31,7 +31,7 @@ test('npm pack ships the entry points, the engine, the script, types and licence
   const [packed] = JSON.parse(run(npm, ['pack', '--dry-run', '--json'], root));
   const files = packed.files.map((f) => f.path).sort();
   const mustHave = ['LICENSE', 'README.md', 'package.json', 'web/src/lab.js', 'types/index.d.ts', 'types/elements.d.ts',
-    'dist/attention-lab.js', 'dist/custom-elements.json', ...entryFiles(pkg), ...BUILT_RUNTIME_FILES];
+    'dist/attention-lab.js', 'dist/attention-lab.mjs', 'dist/attention-lab-elements.mjs', 'dist/custom-elements.json', ...entryFiles(pkg), ...BUILT_RUNTIME_FILES];
   for (const f of mustHave) assert.ok(files.includes(f), `the package has ${f}`);
   const stray = /^(tests|cpp|scripts|node_modules|test-results|examples|\.ci|\.git)\/|^build\/|^web\/src\/(widgets|ui)\/|^web\/site\/|^dist\/.*\.(html|css)$|^CMakeLists\.txt$|\.log$|^package-lock\.json$|^web\/src\/browser\.js$/;
   // The node entry's code cache for the node that built it (scripts/node-bundle.js).
@@ -70,6 +70,22 @@ test('the packed tarball installs offline into an empty project, where require a
     const ref = attentionHead(Q, K, V, 1 / Math.sqrt(4), (i, j) => j <= i + 1);
     assert.ok(maxDiff(Float32Array.from(got.weights), ref.weights) < 1e-6, 'weights match the float64 reference');
     assert.ok(maxDiff(Float32Array.from(got.output), ref.output) < 1e-6, 'output matches the float64 reference');
+
+    // The built script without a toolchain, as the README says: out of the tarball with tar,
+    // or from the installed package, byte for byte the build's.
+    const built = fs.readFileSync(path.join(root, 'dist', 'attention-lab.js'));
+    run('tar', ['-xzf', tarball, '-C', tmp, 'package/dist/attention-lab.js'], tmp);
+    assert.ok(fs.readFileSync(path.join(tmp, 'package', 'dist', 'attention-lab.js')).equals(built), 'tar gives the built script');
+    assert.ok(fs.readFileSync(path.join(installed, 'dist', 'attention-lab.js')).equals(built), 'the installed package has the built script');
+
+    // A bundler resolves the elements module by name for the browser, finds no node built-in
+    // (esbuild fails on one), and keeps one engine when the page imports the API as well.
+    fs.writeFileSync(path.join(project, 'page.mjs'), "import { loadAttentionLab } from 'attention-lab';\nimport * as elements from 'attention-lab/elements';\n"
+      + 'console.log(loadAttentionLab, elements.loadAttentionLab);\n');
+    const bundled = require('esbuild').buildSync({ entryPoints: ['page.mjs'], absWorkingDir: project, bundle: true, platform: 'browser', format: 'esm', write: false, metafile: true, logLevel: 'silent' });
+    const inputs = Object.keys(bundled.metafile.inputs);
+    assert.deepEqual(inputs.filter((f) => /attention-lab(-elements)?\.mjs$/.test(f)).sort(),
+      ['node_modules/attention-lab/dist/attention-lab-elements.mjs', 'node_modules/attention-lab/dist/attention-lab.mjs'], 'the elements module and one engine module');
 
     const esm = "import { loadAttentionLab } from 'attention-lab'; const lab = await loadAttentionLab(); console.log(lab.softmax([0, Math.log(3)]).data.join(','));";
     const [a, b] = run(process.execPath, ['--input-type=module', '-e', esm], project).trim().split(',').map(Number);

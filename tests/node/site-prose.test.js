@@ -48,3 +48,16 @@ test('the layout phrases are caught where they appear, and semantic uses of the 
   for (const s of ['Each bug is run beside the correct computation.', 'A batch row padded on the left and decoded under a causal mask.',
     'Every cell to the right of the diagonal is masked.', 'The line under the heatmap lists the weights.']) assert.ok(!caught(s), s);
 });
+
+test('lesson 4 states how tiled traffic depends on the fast memory, and what a KV cache saves, with the sources named', () => {
+  const text = prose(fs.readFileSync(path.join(site, 'lesson-4.html'), 'utf8'));
+  // Not "half as many": that holds for one block size at d = 64 only.
+  assert.doesNotMatch(text, /half as many/);
+  assert.match(text, /\\Theta\(N d \+ N\^2\)\\\) reads and writes of slow memory for the standard method and \\\(\\Theta\(N\^2 d\^2 \/ M\)\\\) for the tiled one/);
+  assert.match(text, /about nine times less traffic/);
+  assert.match(text, /\(Dao and colleagues, 2022 ?, the FlashAttention paper\)/);
+  // The cache saves recomputing the network over the prefix, not only attention's scores.
+  assert.match(text, /every step runs the whole network over the prefix again/);
+  assert.match(text, /Those counts are attention's own, in one layer\./);
+  assert.match(text, /\(Kaplan and colleagues, 2020 ?, count the forward pass this way\)/);
+});

@@ -9,6 +9,7 @@ const { parseSentence } = require('../../web/src/ui/sentence.js');
 const { parseValues, shiftLabel, compare } = require('../../web/src/ui/softmax-compare.js');
 const { parseList, judgeRow } = require('../../web/src/ui/row-question.js');
 const reference = require('./reference.js');
+const { whyText, expOverflows, shiftText } = require('../../web/src/ui/worked-why.js');
 
 let lab, ex;
 test.before(async () => {
@@ -143,4 +144,29 @@ test('the engine\'s naive path is float32: e^100 overflows and e^-1000 underflow
   assert.equal(fine.verdict.message, 'Here both ways agree: no exponential overflowed or underflowed in float32.');
   assert.equal(demo([80, 81, 82]).verdict.kind, 'agree');
   assert.equal(demo([89, 0]).verdict.kind, 'overflow');
+});
+
+test('the worked example says a weight of exactly 0 copies one value alone, and explains the max-shift when e^s overflows', async () => {
+  const lab = await loadAttentionLab();
+  const { K, V } = lab.examples().worked;
+  // The lesson's query: a real blend, and no overflow to explain.
+  const plain = lab.explainRow([[1, 0]], K, V, 0);
+  assert.match(whyText(plain), /v\u2081 gets weight 0\.6698 and v\u2082 still gets 0\.3302: the output leans to v\u2081 but blends both\.$/);
+  assert.equal(expOverflows(plain), false);
+  // q = [1e30, 0]: e^s overflows float32, the safe softmax gives weights 1 and 0.
+  const huge = lab.explainRow([[1e30, 0]], K, V, 0);
+  assert.deepEqual(Array.from(huge.weights.data), [1, 0], "the engine's weights");
+  const why = whyText(huge);
+  assert.doesNotMatch(why, /still gets|blends both/, why);
+  assert.match(why, /v\u2082 gets exactly 0: .* The output is v\u2081 alone, with nothing of v\u2082\.$/);
+  assert.equal(expOverflows(huge), true);
+  assert.equal(huge.sumRaw, Infinity);
+  const shift = shiftText(huge);
+  assert.match(shift, /\u221e \/ \u221e is not a number/);
+  assert.ok(shift.includes(`e^(s \u2212 max) = [${Array.from(huge.expShifted.data).join(', ')}], sum ${huge.sumShifted}`), shift);
+  assert.deepEqual([Array.from(huge.expShifted.data), huge.sumShifted], [[1, 0], 1]);
+  // A tiny but nonzero weight is "practically" one value, not a blend.
+  const near = lab.explainRow([[12, 0]], K, V, 0);
+  assert.ok(near.weights.get(1) > 0 && near.weights.get(1) < 1e-3, String(near.weights.get(1)));
+  assert.match(whyText(near), /the output is practically v\u2081\.$/);
 });

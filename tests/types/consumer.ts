@@ -1,6 +1,6 @@
 // A course author's TypeScript using the package as published: the API from 'attention-lab',
 // the elements through their declarations. Must type-check under --strict with no errors.
-import type {} from 'attention-lab/elements';
+import { loadAttentionLab as pageEngine } from 'attention-lab/elements';
 import { loadAttentionLab } from 'attention-lab';
 import type { Lab, Tensor, AttentionResult, WorkspaceSpec, TiledAttentionResult, CostFigures, KVCache } from 'attention-lab';
 
@@ -97,4 +97,6 @@ export function useElements(): void {
   mistakes.addEventListener('al-change', (event) => console.log(event.detail.state.mistake));
   document.addEventListener('al-ready', (event) => console.log(event.detail.state));
   window.AttentionLab.loadAttentionLab().then((lab) => lab.softmax([1, 2, 3]));
+  const version: string | undefined = window.AttentionLab.version;
+  pageEngine().then((lab) => console.log(version, lab.softmax([0, 1]).data));
 }

@@ -1,6 +1,6 @@
 'use strict';
-// Copy buttons for the code listings (<pre class="listing">), and the lessons strip of a narrow
-// screen opened at the current page. A classic external script so
+// Copy buttons for the code listings (<pre class="listing">), and the lessons menu of a narrow
+// screen. A classic external script so
 // that it runs from file:// and under a Content-Security-Policy without 'unsafe-inline'.
 // Where the Clipboard API is missing or refused, the listing's text is selected instead so
 // that the reader can copy it with the keyboard.
@@ -46,27 +46,28 @@
     });
   }
 
-  // On a narrow screen the lessons are a strip that scrolls sideways (site.css): it opens
-  // with the current page's link in its middle rather than at its start, and a link that takes
-  // focus comes fully into view (Chromium leaves one that shows a few pixels where it is).
-  function centre(nav, a) {
-    var box = nav.getBoundingClientRect(), link = a.getBoundingClientRect();
-    if (nav.scrollWidth <= nav.clientWidth || (link.left >= box.left && link.right <= box.right)) return;
-    nav.scrollLeft += link.left - box.left - (box.width - link.width) / 2;
-  }
-
-  function showCurrentPage() {
-    var nav = document.querySelector('.site-header nav');
-    var current = nav && nav.querySelector('[aria-current="page"]');
-    if (!current) return;
-    centre(nav, current);
-    nav.addEventListener('focusin', function (e) { centre(nav, e.target); });
+  // On a narrow screen the lessons are a menu (a <details>, site.css): Escape closes it and
+  // gives the focus back to its button, and a tap or focus outside it closes it.
+  function lessonsMenu() {
+    var menu = document.querySelector('.site-menu');
+    if (!menu) return;
+    var summary = menu.querySelector('summary');
+    menu.addEventListener('keydown', function (e) {
+      if (e.key !== 'Escape' || !menu.open) return;
+      menu.open = false;
+      summary.focus();
+    });
+    function outside(e) {
+      if (menu.open && !menu.contains(e.target)) menu.open = false;
+    }
+    document.addEventListener('click', outside);
+    document.addEventListener('focusin', outside);
   }
 
   function init() {
     var listings = document.querySelectorAll('pre.listing');
     for (var i = 0; i < listings.length; i++) addButton(listings[i]);
-    showCurrentPage();
+    lessonsMenu();
   }
 
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init);

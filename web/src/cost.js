@@ -51,11 +51,15 @@ function costApi(core, { input, ctx, unwrap }) {
     /**
      * The figures of full and tiled attention for these sizes, from the counting code the
      * tiled kernel runs.
-     * @param spec { batch = 1, heads = 1, m, n, dk, dv = dk, blockQ, blockK, causal = false, window }
+     * @param spec { batch = 1, heads = 1, m, n, dk, dv = dk, blockQ, blockK, causal = false, window,
+     *   fastMemory: M floats of fast memory, which picks the blocks by FlashAttention's rule
+     *   (blockQ = ceil(M / 4d), blockK = min(that, d)) in place of blockQ and blockK }
+     * @returns { full, tiled, blockQ, blockK, engine, visibleMultiplyAdds (the exact work of the
+     *   masks; tiled counts whole blocks), trafficRatio (floats full moves / floats tiled moves) }
      */
     costFigures(spec) {
       const fn = 'costFigures';
-      const o = checkSpec(fn, spec, ['batch', 'heads', 'm', 'n', 'dk', 'dv', 'blockQ', 'blockK', 'causal', 'window']);
+      const o = checkSpec(fn, spec, ['batch', 'heads', 'm', 'n', 'dk', 'dv', 'blockQ', 'blockK', 'causal', 'window', 'fastMemory']);
       const sizes = {
         batch: numberArg(fn, o, 'batch', 1),
         heads: numberArg(fn, o, 'heads', 1),
@@ -64,7 +68,7 @@ function costApi(core, { input, ctx, unwrap }) {
         dk: numberArg(fn, o, 'dk'),
         causal: boolOption(fn, o, 'causal'),
       };
-      for (const key of ['dv', 'blockQ', 'blockK', 'window']) copyNumber(fn, o, key, sizes);
+      for (const key of ['dv', 'blockQ', 'blockK', 'window', 'fastMemory']) copyNumber(fn, o, key, sizes);
       return unwrap(core.costFigures(sizes));
     },
 

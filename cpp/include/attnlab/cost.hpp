@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "attnlab/mask.hpp"
 
@@ -36,6 +37,9 @@ struct cost_spec {
     double batch = 1, heads = 1, m = 0, n = 0, d_k = 0;
     std::optional<double> d_v, block_q, block_k, window;
     bool causal = false;
+    /// M, the fast memory in floats; when given it picks the blocks (fast_memory_blocks) in
+    /// place of block_q and block_k.
+    std::optional<double> fast_memory;
 };
 
 struct cost_report {
@@ -47,6 +51,12 @@ struct cost_report {
     double full_engine_extra_floats = 0;
     /// The most floats one call of attention() may allocate (default_max_elements).
     double engine_limit_floats = 0;
+    /// Multiply-adds on the (query, key) pairs the masks leave visible, d_k + d_v each: the
+    /// exact work of the masks. tiled.multiply_adds counts whole blocks, so it is larger
+    /// wherever a computed block holds masked pairs.
+    double visible_multiply_adds = 0;
+    /// Floats the full method reads and writes, over those the tiled method reads and writes.
+    double traffic_ratio = 0;
 };
 
 /// @brief Full and tiled figures for one attention call of these sizes, from the counting
@@ -144,6 +154,15 @@ exact_count tiled_peak_extra(std::size_t block_q, std::size_t block_k, std::size
 /// 1..limit. @throws argument_error naming `name` and the limit
 std::size_t block_size(const std::optional<double>& given, std::size_t limit, const std::string& fn,
                        const char* name, const char* limit_name);
+
+/// @brief The blocks for a fast memory of `fast_memory` floats, by the rule of FlashAttention
+/// (Dao et al. 2022, Algorithm 1): b = ceil(M / 4d) with d = max(d_k, d_v); the block the loop
+/// holds (here the query block, the outer loop) is b, and the block it streams (the key block)
+/// is min(b, d). Each is capped at the size (m, n). The tiled method's traffic then falls as
+/// 1/M: K and V are read once per query block. @throws argument_error naming fastMemory
+/// unless it is a whole number from d to 2^53 (the paper's range starts at d)
+std::pair<std::size_t, std::size_t> fast_memory_blocks(double fast_memory, std::size_t m, std::size_t n,
+                                                       std::size_t d_k, std::size_t d_v, const std::string& fn);
 
 }  // namespace detail
 

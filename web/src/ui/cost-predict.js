@@ -17,6 +17,12 @@ const WHY = {
   8: 'Your 8\u00d7 would be cubic growth. The work is n\u00b2 d multiply-adds and d stays the same (64) while n grows, so doubling n gives 4\u00d7, not 8\u00d7.',
 };
 
+// For a first miss: what to count, not the count.
+const HINT = {
+  2: 'Count the dot products: each of the n queries is scored against each of the n keys. What happens to that count when n doubles?',
+  8: 'The work is the queries times the keys times d, and d stays the same (64) while n grows. Which of the three doubles?',
+};
+
 /** The sentence about a measured slope, or '' without one. */
 function measuredSentence(fit) {
   if (!fit) return '';
@@ -34,7 +40,7 @@ function judgeGrowth(choice, fit) {
   const message = right
     ? `Right: about 4\u00d7. Every query scores every key, so the work is n\u00b2 d multiply-adds: log-log slope 2.${measuredSentence(fit)}`
     : `Not quite: about 4\u00d7 (slope 2). ${WHY[choice] || ''}${measuredSentence(fit)}`;
-  return { ok: true, close: right, message: fit ? message : `${message} Run the measurement to see what your browser does.` };
+  return { ok: true, close: right, message: fit ? message : `${message} Run the measurement to see what your browser does.`, hint: HINT[choice] || HINT[2] };
 }
 
 /** What print shows as the answer. */

@@ -57,7 +57,7 @@ function field(value, sep) {
 /** Header and rows of the figure's numbers; the caption goes in a last column, first row. */
 function table(fig) {
   if (fig.kind === 'chart') {
-    const header = [fig.xLabel, ...fig.series.map((s, k) => s.name || `series ${k + 1}`), 'caption'];
+    const header = [fig.xName || fig.xLabel, ...fig.series.map((s, k) => s.name || `series ${k + 1}`), 'caption'];
     return [header, ...fig.xs.map((x, i) => [x, ...fig.series.map((s) => s.ys[i]), i === 0 ? fig.caption || '' : ''])];
   }
   const header = ['query \\ key', ...fig.colLabels, 'caption'];
@@ -90,9 +90,10 @@ function toJSON(fig) {
 /** A chart figure from the options of the on-page line chart (widgets/svg.js lineChart). */
 function chartFigure(opts, settings = {}, note = '') {
   const extra = {};
-  for (const key of ['xLinear', 'xMin', 'xMax', 'marks', 'guides']) if (opts[key] !== undefined) extra[key] = opts[key];
+  for (const key of ['marks', 'guides']) if (opts[key] !== undefined) extra[key] = opts[key];
   return { kind: 'chart', title: opts.title, caption: [opts.desc, note].filter(Boolean).join(' '), settings, xLabel: opts.xLabel, yLabel: opts.yLabel,
-    xs: opts.xs, yMax: opts.yMax, ...(opts.yLog ? { yLog: true, yMin: opts.yMin } : {}), ...extra, series: opts.series };
+    xs: opts.xs, yMax: opts.yMax, ...(opts.yLog ? { yLog: true, yMin: opts.yMin } : {}),
+    ...(opts.xMax !== undefined ? { xMax: opts.xMax, xMin: opts.xMin, xPlot: opts.xPlot, xName: opts.xName } : {}), ...extra, series: opts.series };
 }
 
 /** "attention-weights-head-1.svg" from the title. */

@@ -5,19 +5,24 @@
 const colors = require('./colors.js');
 const { num, fixed } = require('./format.js');
 
+/** What a hidden cell says by default: a question about its row is still open. */
+const HIDDEN_NOTE = 'hidden until you answer the question';
+
 /**
  * @param weights rows of numbers (already computed by the engine)
  * @param masked rows of booleans: true where the key was hidden before the softmax
  * @param rowLabels, colLabels token labels
  * @param opts { digits, rowWord, colWord, valueWord, hiddenRows: row indices whose values stay
- *   out of the page (a question about them is still open), scale: { color, textColor } (default viridis) }
+ *   out of the page (a question about them is still open), hiddenNote(i): why row i is hidden
+ *   (default: until the reader answers the question), scale: { color, textColor } (default viridis) }
  */
 function cells(weights, masked, rowLabels, colLabels, opts = {}) {
   const { digits = 2, rowWord = 'query', colWord = 'key', valueWord = 'weight', hiddenRows = [], scale = colors } = opts;
+  const note = opts.hiddenNote || (() => HIDDEN_NOTE);
   return weights.map((row, i) => row.map((value, j) => {
     if (hiddenRows.includes(i)) {
-      return { row: i, col: j, rowLabel: rowLabels[i], colLabel: colLabels[j], value: null, masked: false, hidden: true, text: '?',
-        label: `?: ${rowWord} ${rowLabels[i]}, ${colWord} ${colLabels[j]}, ${valueWord} hidden until you answer the question`,
+      return { row: i, col: j, rowLabel: rowLabels[i], colLabel: colLabels[j], value: null, masked: false, hidden: true, text: '?', note: note(i),
+        label: `?: ${rowWord} ${rowLabels[i]}, ${colWord} ${colLabels[j]}, ${valueWord} ${note(i)}`,
         background: null, foreground: null };
     }
     const isMasked = Boolean(masked && masked[i] && masked[i][j]);
@@ -51,7 +56,7 @@ function cells(weights, masked, rowLabels, colLabels, opts = {}) {
 function readout(cell, opts = {}) {
   const { digits = 2, rowWord = 'query', colWord = 'key' } = opts;
   const where = `${rowWord} “${cell.rowLabel}” → ${colWord} “${cell.colLabel}”`;
-  if (cell.hidden) return `${where}: hidden until you answer the question`;
+  if (cell.hidden) return `${where}: ${cell.note || HIDDEN_NOTE}`;
   if (cell.masked) return `${where}: masked, weight 0`;
   return `${where}: ${fixed(cell.value, digits)}`;
 }

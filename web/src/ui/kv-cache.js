@@ -96,13 +96,22 @@ function narrateStep(s) {
   const share = s.kvHeads === s.heads ? `one key/value head per query head` : s.kvHeads === 1
     ? `a single key/value head that all ${s.heads} query heads share` : `${s.kvHeads} key/value heads, each shared by ${s.heads / s.kvHeads} query heads`;
   const cost = s.withoutCache === null
-    ? `With the cache this step takes ${grouped(s.multiplyAdds)} multiply-adds (the cost without it is hidden until you answer the question).`
-    : `With the cache this step takes ${grouped(s.multiplyAdds)} multiply-adds; recomputing causal attention over the whole prefix would take ${grouped(s.withoutCache)}.`;
+    ? `With the cache, attention in this step takes ${grouped(s.multiplyAdds)} multiply-adds (the cost without it is hidden until you answer the question).`
+    : `With the cache, attention in this step takes ${grouped(s.multiplyAdds)} multiply-adds; recomputing causal attention over the whole prefix would take ${grouped(s.withoutCache)}, before the projections (see below the table).`;
   const same = s.diff === 0 ? 'exactly the same numbers' : `the same numbers up to float32 rounding (largest difference ${num(s.diff, 3)})`;
   return `${grew} (${share}, ${bytesText(s.bytes)} in float32, ${grouped(s.bytesPerToken)} per token). ` +
     `Only the query of ${token} is new: it is scored against ${length === 1 ? 'the one cached key' : `the ${length} cached keys`}, and nothing earlier is recomputed. ${cost} ` +
     `Its output row equals row ${length} of full causal attention over the same ${counted(length, 'token')}: ${same}.`;
 }
+
+/**
+ * What the stepper's counts leave out: they are attention's own multiply-adds in one layer, and
+ * a decoder without a cache recomputes far more than that.
+ */
+const SCOPE_NOTE = 'These are the multiply-adds of attention itself, in one layer. Without a cache a decoder does much more at every step: ' +
+  'the keys and values of the earlier tokens are projections of each layer\'s input, and that input comes from every layer below, ' +
+  'so it runs the whole network over the prefix again, projections and feed-forward layers included. With the cache only the new ' +
+  'token goes through the network. In real models that recomputation, not attention\'s scores, is most of what the cache saves.';
 
 /**
  * The doubling question: how much more does one step cost without the cache when the prefix
@@ -121,10 +130,11 @@ function nearestChoice(ratio) {
 function judgeDoubling(choice, { from, to, small, large, withSmall, withLarge }) {
   const ratio = large / small, withRatio = withLarge / withSmall;
   const right = nearestChoice(ratio) === Number(choice);
-  const message = `${right ? 'Right' : 'Not quite'}: without the cache the step at ${to} tokens takes ${grouped(large)} multiply-adds against ` +
+  const message = `${right ? 'Right' : 'Not quite'}: without the cache, attention in the step at ${to} tokens takes ${grouped(large)} multiply-adds against ` +
     `${grouped(small)} at ${from}, ${num(ratio, 2)} times as many: recomputing the prefix costs about n\u00b2, so doubling n roughly quadruples it. ` +
     `With the cache it is ${num(withRatio, 2)} times: one new query against n keys grows like n.`;
-  return { ok: true, close: right, message };
+  return { ok: true, close: right, message,
+    hint: 'Without the cache, the step recomputes every query of the prefix against every key up to it. How does the number of those pairs grow when the prefix doubles?' };
 }
 
-module.exports = { HEADS, D_HEAD, MAX_TOKENS, DEFAULT_TOKENS, seededInputs, kvChoices, tokenRows, prefix, shareHeads, rowsOf, perHeadRows, cacheRows, bytesText, narrateStep, judgeDoubling, nearestChoice, DOUBLING_CHOICES };
+module.exports = { HEADS, D_HEAD, MAX_TOKENS, DEFAULT_TOKENS, seededInputs, kvChoices, tokenRows, prefix, shareHeads, rowsOf, perHeadRows, cacheRows, bytesText, narrateStep, SCOPE_NOTE, judgeDoubling, nearestChoice, DOUBLING_CHOICES };

@@ -222,7 +222,7 @@ function countSentence(cells) {
 
 /**
  * Judges the learner's choice against the engine's cells.
- * @returns { ok: true, close, message } (a wrong answer also reveals, with its reason)
+ * @returns { ok: true, close, message, hint } (message: the answer and the reason; hint: why the pick is wrong, for a first miss)
  */
 function judge(name, index, cells, ctx) {
   const lesson = LESSONS[name];
@@ -231,7 +231,9 @@ function judge(name, index, cells, ctx) {
   const count = countSentence(cells);
   if (index === right) return { ok: true, close: true, message: `Right. ${count} ${lesson.explain}` };
   const answer = right >= 0 ? `The engine's answer: ${lesson.choices[right].label}. ` : 'None of these is exactly right. ';
-  return { ok: true, close: false, message: `Not quite. ${picked.why} ${answer}${count}` };
+  // A first miss hears why its pick is wrong, not which one is right.
+  return { ok: true, close: false, message: `Not quite. ${picked.why} ${answer}${count}`,
+    hint: picked.why || 'Follow one row through the mistaken computation: which of its weights come out different?' };
 }
 
 // Below this a figure is float32 rounding, not a symptom: the weights are float32 (one unit in
@@ -256,4 +258,36 @@ function differenceRange(rows) {
   return worst;
 }
 
-module.exports = { PAD, PAD_COUNTS, DEFAULT_PADS, DK_CHOICES, DEFAULT_DK, wideExample, LESSONS, PATTERNS, scenario, squareExample, patternCells, rightChoice, judge, figureValue, figureLine, countSentence, differenceRange, padRows };
+// The mask each mistake leaves out of its mistaken computation (the engine's mistakes.cpp);
+// every other mistake applies the correct computation's masks, before or after the softmax.
+const FORGETS = { 'no-causal-mask': 'causal', 'no-padding-mask': 'validLens' };
+
+/** The masks of a scenario's spec that the mistaken computation applies: { causal, validLens, mask }. */
+function mistakenMasks(name, spec) {
+  const masks = { causal: spec.causal, validLens: spec.validLens, mask: spec.mask };
+  if (FORGETS[name]) delete masks[FORGETS[name]];
+  return masks;
+}
+
+/** What a hatched cell is in each picture of a mistake: the key beside each map. */
+function maskLabels(name) {
+  const before = 'masked (\u2212\u221e before softmax)';
+  return {
+    correct: before,
+    mistaken: name === 'mask-after-softmax' ? 'masked (set to 0 after the softmax)'
+      : name === 'fp16-mask-fill' ? 'masked (\u22121e9, stored as \u2212\u221e in float16)' : before,
+    difference: 'masked in both: no difference',
+  };
+}
+
+/**
+ * The cells a picture draws as masked (hatched): those `masked` marks, unless the picture's
+ * value there is NaN (the half-precision mistake's NaN is its symptom, drawn as such).
+ * @param masked rows of booleans; values rows of numbers (the picture's)
+ */
+function drawnMasked(masked, values) {
+  return masked.map((row, i) => row.map((m, j) => m && !Number.isNaN(values[i][j])));
+}
+
+module.exports = { PAD, PAD_COUNTS, DEFAULT_PADS, DK_CHOICES, DEFAULT_DK, wideExample, LESSONS, PATTERNS, scenario, squareExample, patternCells, rightChoice, judge, figureValue, figureLine, countSentence, differenceRange, padRows,
+  mistakenMasks, drawnMasked, maskLabels };

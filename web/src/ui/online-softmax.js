@@ -93,8 +93,9 @@ function narrateFinish(tokens, explain, diff) {
   }
   const exact = diff === 0 ? 'exactly the same numbers' : `the same numbers up to float32 rounding (largest difference ${num(diff, 3)})`;
   return `Only now is the output divided by the sum: o / l = ${vector(explain.output, 4)}. Ordinary attention, which holds the whole row of ` +
-    `weights at once, gives ${vector(explain.fullOutput, 4)}: ${exact}. The row's log-sum-exp, m + log l = ${num(explain.lse, 4)}, ` +
-    'is all a backward pass needs to rebuild any weight later.';
+    `weights at once, gives ${vector(explain.fullOutput, 4)}: ${exact}. Keep the row's log-sum-exp, m + log l = ${num(explain.lse, 4)}, ` +
+    'and a backward pass can rebuild any weight of the row without storing it: it recomputes that key\'s score s from Q and K ' +
+    'and takes e^(s \u2212 (m + log l)). The FlashAttention paper\'s backward pass does this, block by block.';
 }
 
 /** The blocks the kernel skips: every key in them is masked. */
@@ -122,7 +123,8 @@ function judgeSkips(choice, tokens, explain) {
     : `${skipped.length === 1 ? 'block' : 'blocks'} ${skipped.map((i) => i + 1).join(', ').replace(/, (\d+)$/, ' and $1')} ` +
       `${skipped.length === 1 ? 'holds' : 'hold'} none of them, so the kernel skips ${skipped.length} of the ${total} without reading their keys or values`;
   const right = choice === skipped.length;
-  return { ok: true, close: right, message: `${right ? 'Right' : 'Not quite'}: ${sees}; ${which}. A block is skipped only when every key in it is masked.` };
+  return { ok: true, close: right, message: `${right ? 'Right' : 'Not quite'}: ${sees}; ${which}. A block is skipped only when every key in it is masked.`,
+    hint: `A block is skipped only when every key in it is masked. Which keys may the query of ${quote(tokens[explain.row])} see, and which blocks hold none of them?` };
 }
 
 /** The "does the running max change?" choices. */
@@ -139,7 +141,8 @@ function judgeMaxChange(choice, block) {
     ? `the block's largest score ${num(block.blockMax, 3)} is above the running max ${num(block.maxBefore, 3)}, so m becomes ${num(block.maxAfter, 3)} ` +
       `and the rescale factor is e^(${num(block.maxBefore, 3)} \u2212 ${num(block.maxAfter, 3)}) = ${num(block.rescale, 4)}.`
     : `the block's largest score ${num(block.blockMax, 3)} is not above the running max ${num(block.maxBefore, 3)}, so m stays and the rescale factor is ${num(block.rescale, 4)}.`;
-  return { ok: true, close: right, message: `${right ? 'Right' : 'Not this time'}: ${why}` };
+  return { ok: true, close: right, message: `${right ? 'Right' : 'Not this time'}: ${why}`,
+    hint: 'The running max moves only if some score in this block is larger than it. Look at the block\'s scores against m.' };
 }
 
 module.exports = { DEFAULT_TOKENS, stepsOf, raisesMax, asksAbout, keysOf, narrateStart, narrateBlock, narrateFinish, judgeMaxChange, MAX_CHOICES,

@@ -3,6 +3,7 @@
 // engine's float32 naive path next to its safe path.
 
 const { num } = require('./format.js');
+const { typed } = require('./predict.js');
 
 const FLOAT32_MAX = 3.4028234663852886e38;
 const MAX_VALUES = 12;
@@ -16,12 +17,12 @@ function parseValues(text) {
   if (!parts.length || parts.length > MAX_VALUES) {
     return { error: `Type 1 to ${MAX_VALUES} numbers separated by commas (you typed ${parts.length}).` };
   }
-  const values = parts.map(Number);
-  const bad = parts.find((p, i) => !Number.isFinite(values[i]));
-  if (bad !== undefined) return { error: `"${bad}" is not a number. Type 1 to ${MAX_VALUES} numbers separated by commas, like 1000, 1001, 1002.` };
+  const values = parts.map((p) => (/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(p.replace('\u2212', '-')) ? Number(p.replace('\u2212', '-')) : NaN));
+  const bad = parts.find((p, i) => Number.isNaN(values[i]));
+  if (bad !== undefined) return { error: `${typed(bad)} is not a number. Type 1 to ${MAX_VALUES} numbers separated by commas, like 1000, 1001, 1002.` };
   const huge = parts.find((p, i) => Math.abs(values[i]) > FLOAT32_MAX);
   if (huge !== undefined) {
-    return { error: `${huge} is beyond what a float32 can hold (about \u00b13.4e38), so the engine cannot take it. Try a number such as 100 or 1000.` };
+    return { error: `${typed(huge).slice(1, -1)} is beyond what a float32 can hold (about \u00b13.4e38), so the engine cannot take it. Try a number such as 100 or 1000.` };
   }
   return { values };
 }

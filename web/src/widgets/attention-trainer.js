@@ -446,7 +446,7 @@ class AttentionTrainer extends LabElement {
     const bottom = ys.length ? Math.min(...ys) : 1;
     const lossOpts = {
       title: 'Training loss', desc: log.steps ? `Mean loss over the scored positions after ${counted(log.steps, 'step')}: ${fixed(log.lastLoss(), 3)} at the last step${formed ? `; an induction head formed at step ${grouped(formed.step)}` : ''}.` : 'No step yet.',
-      xLabel: 'step', yLabel: this.st.logScale ? 'loss (log scale)' : 'loss (nats)', xLinear: true, xMin: 0, xMax,
+      xLabel: 'step', yLabel: this.st.logScale ? 'loss (log scale)' : 'loss (nats)', xMin: 0, xMax,
       xs: loss.xs.length ? loss.xs : [0], yMax: this.st.logScale ? Math.max(top, 1e-3) : Math.max(1, Math.ceil(top)),
       ...(this.st.logScale ? { yLog: true, yMin: Math.max(1e-4, Math.min(bottom, top / 10)) } : {}),
       series: [{ name: loss.per > 1 ? `loss (mean of each ${loss.per} steps)` : 'loss', ys: loss.xs.length ? loss.ys : [null], cls: 'al-curve' }],
@@ -455,7 +455,7 @@ class AttentionTrainer extends LabElement {
     const scores = log.scoreSeries();
     const scoreOpts = {
       title: 'What the heads do', desc: scores.xs.length > 1 ? `The best head\u2019s previous-token score is ${fixed(scores.previous[scores.previous.length - 1], 2)} and its induction score ${fixed(scores.induction[scores.induction.length - 1], 2)}.` : 'Scores of the untrained heads.',
-      xLabel: 'step', yLabel: 'score (0 to 1)', xLinear: true, xMin: 0, xMax, xs: scores.xs.length ? scores.xs : [0], yMax: 1,
+      xLabel: 'step', yLabel: 'score (0 to 1)', xMin: 0, xMax, xs: scores.xs.length ? scores.xs : [0], yMax: 1,
       series: [{ name: 'best induction score', ys: scores.induction, cls: 'al-curve' }, { name: 'best previous-token score', ys: scores.previous, cls: 'al-curve-2' }],
       guides: [{ y: FORMED, label: `${FORMED}` }], marks: marks.map((m) => ({ ...m, low: true })), legend: true,
     };

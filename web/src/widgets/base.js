@@ -365,6 +365,15 @@ class LabElement extends HTMLElement {
     this.dispatchEvent(new CustomEvent(type, { bubbles: true, composed: true, detail }));
   }
 
+  /** The page may have repainted behind the widget (host-page.js watches its theme switches): follow it. */
+  hostChanged() {
+    if (this._hostTheme === undefined) return;  // not read yet: the first drawing reads it
+    const theme = hostPage.hostTheme(this);
+    if (theme === this._hostTheme) return;
+    this._hostTheme = theme;
+    if (this._built) this.applyTheme(theme);
+  }
+
   /** @param hostTheme the host page's theme around the widget when already known */
   applyTheme(hostTheme) {
     let theme = 'auto';

@@ -15,11 +15,14 @@ const { chartFigure } = require('../ui/export.js');
 const { createSweep, METHODS, FIT_FROM } = require('../ui/cost-sweep.js');
 const { tailSlope, median, fitCaveats, MIN_FIT_POINTS } = require('../ui/cost-fit.js');
 const { CALC_FIELDS, sizeText, calcMessage } = require('../ui/cost-calc.js');
+const { readField } = require('../ui/fields.js');
+const { FieldNote } = require('./field-note.js');
 const { pause } = require('./schedule.js');
 const { GROWTH_CHOICES, judgeGrowth, growthAnswer } = require('../ui/cost-predict.js');
 const { MODEL_SHAPES, DTYPES, modelShape } = require('../ui/model-shapes.js');
 const { formatBytes, formatMs } = require('../ui/bytes.js');
 const { fixed, grouped } = require('../ui/format.js');
+const { FAST_MEMORY_CHOICES, DEFAULT_FAST_MEMORY_KIB, fastMemoryFloats, fastMemoryLabel, trafficSentences } = require('../ui/cost-traffic.js');
 
 const MAX_NS = [1024, 2048, 4096, 8192, 16384];
 const D = 64;
@@ -40,7 +43,8 @@ class CostLab extends LabElement {
 
   async setup(lab) {
     const preset = this.attr('preset', 'llama-2-7b');
-    this.st = { maxN: this.attr('max-n', '16384'), dtype: 'float16', ...this.presetFields(preset), preset, ran: false, runner: null };
+    this.st = { maxN: this.attr('max-n', '16384'), dtype: 'float16', ...this.presetFields(preset), preset, ran: false, runner: null,
+      fastMemory: DEFAULT_FAST_MEMORY_KIB };
     this.results = null;
 
     // Prediction.
@@ -58,7 +62,9 @@ class CostLab extends LabElement {
     this.prompt.root.setAttribute('part', 'prompt');
 
     // The sweep.
-    const ids = { maxN: uid(), progress: uid() };
+    const ids = { maxN: uid(), progress: uid(), memory: uid() };
+    this.memorySelect = h('select', { id: ids.memory, onchange: () => this.guard(() => this.update({ fastMemory: Number(this.memorySelect.value) })) },
+      FAST_MEMORY_CHOICES.map((c) => h('option', { value: String(c.kib) }, `${c.kib} KiB`)));
     this.maxNSelect = h('select', { id: ids.maxN, onchange: () => this.guard(() => this.update({ maxN: this.maxNSelect.value })) },
       MAX_NS.map((n) => h('option', { value: String(n) }, grouped(n))));
     this.runButton = h('button', { type: 'button', class: 'al-primary', onclick: () => this.guard(() => this.run()) }, 'Run');
@@ -80,8 +86,11 @@ class CostLab extends LabElement {
       h('h4', {}, 'Peak extra memory'), this.memChart,
       h('p', { class: 'al-muted' }, 'Extra memory is the engine\u2019s count of floats held beyond the inputs and the output, times 4 bytes. Solid: full attention as this engine runs it, keeping all four n \u00d7 n stages (scores, scaled, masked, weights) so the lessons can show each one. Dotted: a minimal full kernel, which keeps one n \u00d7 n matrix and takes the softmax in place, a quarter of that. Dashed: tiled attention, which walks the keys in blocks of 64 with a running maximum and sum and holds the same few blocks whatever n is.'),
       scrollBox('Measured numbers', this.table), this.refusals,
-      this.trafficHead = h('h4', {}), scrollBox('Work and memory traffic', this.traffic = h('table', { class: 'al-table al-stack al-cost-traffic', part: 'traffic' })),
-      h('p', { class: 'al-muted' }, `Both methods do the same multiply-adds. Tiled attention writes only the output and one log-sum-exp per row, where full attention writes the whole n \u00d7 n matrix and reads it back. On a graphics processor, moving numbers to and from its large memory costs more than the arithmetic, so that is where a tiled kernel (FlashAttention) is faster. Here the engine runs as WebAssembly on one core of your processor, which offers no small, fast memory for a kernel to manage, so the tiled times above are no faster: what it saves here is memory. A sliding window cuts the work itself: each query scores at most ${TRAFFIC_WINDOW} keys.`));
+      this.trafficHead = h('h4', {}),
+      h('div', { class: 'al-controls', part: 'controls' }, h('label', { for: ids.memory }, 'fast memory M', this.memorySelect)),
+      scrollBox('Work and memory traffic', this.traffic = h('table', { class: 'al-table al-stack al-cost-traffic', part: 'traffic' })),
+      this.trafficNotes = h('div', { class: 'al-cost-traffic-notes al-muted' }),
+      h('p', { class: 'al-muted al-cost-hardware' }, 'Both methods do the same multiply-adds; they differ in the numbers they move. A graphics processor does its arithmetic so fast that reading and writing its large main memory sets the speed of attention, and that is where a tiled kernel such as FlashAttention wins. A processor core has small, fast memories too, its L1 and L2 caches, and fast CPU kernels are fast because they work in blocks that stay in them (Goto and van de Geijn 2008 take matrix products apart this way); the tiled kernel\u2019s blocks fit in them as well. But one core\u2019s arithmetic is far slower than a graphics processor\u2019s, so the full method\u2019s extra traffic costs it much less of its time, and the two lines of times above may lie close together. What tiling surely saves here is memory. A sliding window cuts the work itself.'));
     this.resultsBox.hidden = this.attr('predict', true);
     if (!this.attr('predict', true)) this.prompt.root.hidden = true;
 
@@ -91,9 +100,11 @@ class CostLab extends LabElement {
     this.dtypeSelect = h('select', { id: uid(), onchange: () => this.guard(() => this.update({ dtype: this.dtypeSelect.value })) },
       DTYPES.map((t) => h('option', { value: t }, t)));
     this.inputs = {};
+    this.calcNote = new FieldNote();
     const fieldLabels = CALC_FIELDS.map(([key, label]) => {
       const input = h('input', { id: uid(), type: 'number', min: '1', step: '1', inputmode: 'numeric',
-        onchange: () => this.guard(() => this.update({ [key]: Number(input.value), preset: 'custom' })) });
+        onchange: () => this.guard(() => this.onCalcField(key, input)) });
+      this.calcNote.watch(input);
       this.inputs[key] = input;
       return h('label', { for: input.id }, label, input);
     });
@@ -113,13 +124,24 @@ class CostLab extends LabElement {
           h('label', { for: this.presetSelect.id }, 'model', this.presetSelect),
           h('label', { for: this.dtypeSelect.id }, 'dtype', this.dtypeSelect)),
         h('div', { class: 'al-controls al-cost-fields' }, fieldLabels),
-        this.calcOut));
+        this.calcNote.el, this.calcOut));
     // Two tasks: the view and calculator, then the traffic table (the engine walks every tile).
     this.takeState(this.readState());
     this.renderInputs();
     await this.pause();
     this.renderTraffic();
-    this.prompt.refreshPrint();
+  }
+
+  /** A typed calculator size: a whole number goes to the engine; anything else is refused beside the boxes, and the figures stay. */
+  onCalcField(key, input) {
+    const [, label, min] = CALC_FIELDS.find(([k]) => k === key);
+    const r = readField(input.value, { label, min, max: 2 ** 53, whole: true }, input.validity.badInput);
+    if (r.error) {
+      this.calcNote.refuse(input, r.error);
+      return;
+    }
+    this.calcNote.accept(input);
+    this.update({ [key]: r.value, preset: 'custom' });
   }
 
   presetFields(id) {
@@ -134,6 +156,7 @@ class CostLab extends LabElement {
 
   linkState() {
     const s = { maxN: this.st.maxN, preset: this.st.preset, dtype: this.st.dtype };
+    if (this.st.fastMemory !== DEFAULT_FAST_MEMORY_KIB) s.memory = this.st.fastMemory;
     if (this.st.preset === 'custom') for (const [key] of CALC_FIELDS) s[key] = this.st[key];
     return s;
   }
@@ -146,6 +169,8 @@ class CostLab extends LabElement {
   takeState(s) {
     if (MAX_NS.includes(Number(s.maxN))) this.st.maxN = String(Number(s.maxN));
     if (DTYPES.includes(s.dtype)) this.st.dtype = s.dtype;
+    const memory = Number(s.memory);
+    if (FAST_MEMORY_CHOICES.some((c) => c.kib === memory)) this.st.fastMemory = memory;
     if (s.preset && (s.preset === 'custom' || modelShape(s.preset))) {
       this.st.preset = s.preset;
       Object.assign(this.st, this.presetFields(s.preset === 'custom' ? null : s.preset));
@@ -177,9 +202,13 @@ class CostLab extends LabElement {
 
   renderInputs() {
     this.maxNSelect.value = this.st.maxN;
+    this.memorySelect.value = String(this.st.fastMemory);
     this.presetSelect.value = this.st.preset;
     this.dtypeSelect.value = this.st.dtype;
-    for (const [key] of CALC_FIELDS) this.inputs[key].value = String(this.st[key]);
+    for (const [key] of CALC_FIELDS) {
+      this.inputs[key].value = String(this.st[key]);
+      this.calcNote.accept(this.inputs[key]);
+    }
     this.renderCalculator();
   }
 
@@ -219,17 +248,32 @@ class CostLab extends LabElement {
         : `Your own shape: change any number.${Number.isInteger(win) && win > 0 ? windowNote(win) : ''}`));
   }
 
-  /** The engine's counts of work and traffic at the sweep's largest n: full, tiled, tiled with a causal sliding window. */
+  /**
+   * The engine's counts of work and traffic at the sweep's largest n: full, tiled with the
+   * blocks the chosen fast memory M gives, and tiled with a causal sliding window (whole blocks).
+   */
   renderTraffic() {
-    const n = Number(this.st.maxN);
-    const plain = this.lab.costFigures({ m: n, n, dk: D });
-    const windowed = this.lab.costFigures({ m: n, n, dk: D, causal: true, window: TRAFFIC_WINDOW });
+    const n = Number(this.st.maxN), kib = this.st.fastMemory;
+    const fastMemory = fastMemoryFloats(kib);
+    const defaults = this.lab.costFigures({ m: n, n, dk: D });
+    const plain = this.lab.costFigures({ m: n, n, dk: D, fastMemory });
+    const windowed = this.lab.costFigures({ m: n, n, dk: D, causal: true, window: TRAFFIC_WINDOW, fastMemory });
+    // Each choice's blocks, from the engine: the one that gives the engine's own is named.
+    let ownKib = null;
+    for (const [i, choice] of FAST_MEMORY_CHOICES.entries()) {
+      const blocks = this.lab.costFigures({ m: n, n, dk: D, fastMemory: fastMemoryFloats(choice.kib) });
+      if (ownKib === null && blocks.blockQ === defaults.blockQ && blocks.blockK === defaults.blockK) ownKib = choice.kib;
+      this.memorySelect.options[i].textContent = fastMemoryLabel(choice, blocks, defaults);
+    }
     this.trafficHead.textContent = `Work and memory traffic at n = ${grouped(n)}, d = ${D} (the engine\u2019s counts)`;
+    const blocks = `${grouped(plain.blockQ)} \u00d7 ${grouped(plain.blockK)}`;
     const rows = [
       ['full attention (one n \u00d7 n matrix, written and read back)', plain.full],
-      [`tiled, blocks of ${plain.blockK}`, plain.tiled],
-      [`tiled, causal, each query sees the last ${grouped(TRAFFIC_WINDOW)} keys`, windowed.tiled],
+      [`tiled, ${blocks} blocks`, plain.tiled],
+      [`tiled, causal window of ${grouped(TRAFFIC_WINDOW)} keys, whole ${blocks} blocks`, windowed.tiled],
     ];
+    const say = trafficSentences({ c: plain, defaults, windowed, d: D, window: TRAFFIC_WINDOW, kib, ownKib });
+    this.trafficNotes.replaceChildren(h('p', {}, say.ratio), h('p', {}, say.origin), h('p', {}, say.window));
     const cols = ['multiply-adds', 'floats read', 'floats written', 'extra floats held'];
     this.traffic.replaceChildren(
       h('caption', { class: 'al-sr' }, this.trafficHead.textContent),
@@ -293,8 +337,7 @@ class CostLab extends LabElement {
       this.say(`Done: measured up to n = ${grouped(Math.max(...last.map((r) => r.n), 0))}.`, true);
       this.st.ran = true;
       this.draw();
-      if (this.predicted) this.prompt.answer(this.predicted);
-      this.prompt.refreshPrint();
+      if (this.predicted && this.prompt.revealed) this.prompt.answer(this.predicted);
       this.saveState();
     } catch (err) {
       if (!(err instanceof Cancelled)) this.showError(err);

@@ -54,12 +54,18 @@ class HeatmapView {
     this.legendBar = h('span', { class: 'al-legend-bar', style: { background: this.scale.gradient() }, 'aria-hidden': 'true' });
     this.legendHigh = h('span', {}, this.scale.high);
     // Keyed only while the picture has a masked cell (update), as in exported files.
-    this.maskKey = h('span', { hidden: true }, h('span', { class: 'al-legend-mask', 'aria-hidden': 'true' }), ' masked (\u2212\u221e before softmax)');
+    this.maskText = h('span', {}, ' masked (\u2212\u221e before softmax)');
+    this.maskKey = h('span', { hidden: true }, h('span', { class: 'al-legend-mask', 'aria-hidden': 'true' }), this.maskText);
     this.legend = h('div', { class: 'al-legend', part: 'legend' }, this.legendLow, this.legendBar, this.legendHigh, this.maskKey);
     this.legend.append(exportMenu(() => this.figure(), { label: opts.title || opts.label }).root);
     this.scroller = h('div', { class: 'al-scroll' }, this.grid, this.canvas);
     this.root = h('div', { class: 'al-heatmap-wrap' }, this.canvasAxes, this.scroller, opts.readout ? null : this.live, this.legend);
     this.size = null;
+  }
+
+  /** What the key says a hatched cell is (default: masked with -inf before the softmax). */
+  setMaskLabel(text) {
+    this.maskText.textContent = ` ${text}`;
   }
 
   /** A new colour scale (a difference map's range changes with the data); redraw with update(). */
@@ -74,9 +80,11 @@ class HeatmapView {
    * @param weights rows of numbers; masked rows of booleans; rowLabels, colLabels
    * @param showNumbers draw values inside cells
    */
-  update({ weights, masked, rowLabels, colLabels, showNumbers = true, picked = null, hiddenRows = [] }) {
-    // Rows a question is still open about stay out of the page in either mode, and out of exports.
+  update({ weights, masked, rowLabels, colLabels, showNumbers = true, picked = null, hiddenRows = [], hiddenNote = null }) {
+    // Rows a question is still open about stay out of the page in either mode, and out of exports;
+    // hiddenNote(i) says why (the model's default: until the question is answered).
     this.hiddenRows = hiddenRows.slice();
+    this.hiddenNote = hiddenNote;
     this.data = { weights, masked, rowLabels, colLabels, showNumbers, hiddenRows: this.hiddenRows };
     const rows = weights.length, cols = rows ? weights[0].length : 0;
     this.canvasMode = rows > GRID_LIMIT || cols > GRID_LIMIT;
@@ -90,7 +98,7 @@ class HeatmapView {
       this.refreshReadout();
       return;
     }
-    this.cellsModel = model.cells(weights, masked, rowLabels, colLabels, { digits: this.opts.digits || 2, ...this.opts.words, hiddenRows, scale: this.scale });
+    this.cellsModel = model.cells(weights, masked, rowLabels, colLabels, { digits: this.opts.digits || 2, ...this.opts.words, hiddenRows, hiddenNote, scale: this.scale });
     const key = `${rows}x${cols}|${rowLabels.join('\u0001')}|${colLabels.join('\u0001')}`;
     if (key !== this.size) this.build(rows, cols, rowLabels, colLabels);
     this.size = key;
@@ -250,7 +258,7 @@ class HeatmapView {
   canvasCell(i, j) {
     const masked = Boolean(this.maskedRows && this.maskedRows[i][j]);
     const c = model.cells([[this.values[i][j]]], [[masked]], [this.labels.rows[i]], [this.labels.cols[j]],
-      { digits: this.opts.digits || 2, ...this.opts.words, hiddenRows: this.hiddenRows.includes(i) ? [0] : [], scale: this.scale })[0][0];
+      { digits: this.opts.digits || 2, ...this.opts.words, hiddenRows: this.hiddenRows.includes(i) ? [0] : [], hiddenNote: this.hiddenNote && (() => this.hiddenNote(i)), scale: this.scale })[0][0];
     return { ...c, row: i, col: j };
   }
 

@@ -63,7 +63,7 @@ class AttentionHeatmap extends LabElement {
           this.rowLabels = inputs.tokens;
           this.picked = null;
           this.renormRow = null;
-          if (this.causalPrompt) this.causalPrompt.verdict.replaceChildren();
+          if (this.causalPrompt) this.causalPrompt.reset();
           if (this.row0) this.row0.setQuestion(this.row0Question());
           if (this.rowPrompt) this.rowPrompt.root.hidden = this.sentence.own;
           if (this._status === 'ready') this.render();
@@ -93,19 +93,32 @@ class AttentionHeatmap extends LabElement {
           const shown = `[${row.map((w) => num(w, 2)).join(', ')}]`;
           return choice === 'self'
             ? { ok: true, close: true, message: `Right: ${shown}. The first token may only see itself, and a softmax over one entry is 1.` }
-            : { ok: true, close: false, message: `Not quite: the engine gives ${shown}. The first token may only see itself, and a softmax over one entry is 1.` };
+            : { ok: true, close: false, message: `Not quite: the engine gives ${shown}. The first token may only see itself, and a softmax over one entry is 1.`,
+              hint: 'Under the mask a token sees only itself and the tokens before it. How many keys does the first token see, and what is a softmax over that many numbers?' };
         },
         onReveal: () => { this.row0Answered = true; this.render(); },
       });
     }
     if (prompts.includes('causal')) {
       this.causalPrompt = new PredictView({
-        question: 'before turning the causal mask on, click a cell you expect it to set to 0, then tick "causal mask".',
-        hint: 'Pick with a click, or with the arrow keys and Enter.',
-        judge: () => ({ ok: false, close: false, message: '' }),
+        question: 'before turning the causal mask on, click a cell you expect it to set to 0.',
+        help: 'Pick with a click, or with the arrow keys and Enter; then tick "causal mask" to see every cell it sets to 0.',
+        judge: (cell) => this.judgePick(cell),
+        onReveal: () => {},
         printAnswer: () => 'every cell above the diagonal (a query looking at a later key) becomes 0.',
       });
     }
+    const tempPrompt = prompts.find((p) => p.startsWith('temperature:'));
+    if (tempPrompt) this.askTemperature(tempPrompt.slice('temperature:'.length));
+    // hide-rows="flies": rows another question asks about (a stepper's on the same page, named by
+    // reveal-with, or a lesson's elsewhere) stay out of the page like an asked row.
+    this.held = new Set();
+    for (const t of this.cross ? [] : this.attr('hide-rows', [])) {
+      if (!this.authorTokens.includes(t)) throw new Error(`<${this.localName}>: hide-rows names "${t}"; expected tokens of the sentence (${this.authorTokens.join(' ')})`);
+      this.held.add(t);
+    }
+    this.revealWith = this.attr('reveal-with', '');
+    this.listenForAnswers();
     // predict="flies": as in the stepper, that row is the reader's to work out. It stays out of
     // the page (colour, numbers, readout, exports) until they type its weights or ask to see it.
     const predictToken = this.cross ? '' : this.attr('predict', '');
@@ -126,9 +139,8 @@ class AttentionHeatmap extends LabElement {
         plain: () => (this.st.scaling === 'none' ? null : explain({ scaling: 'none' })),
         skip: `Show the row of "${predictToken}"`, announceSkip: true, onReveal: () => { this.rowAnswered = true; this.render(); } });
     }
-    for (const p of [this.row0, this.causalPrompt]) if (p) p.refreshPrint();
     this.frame.replaceChildren(...[this.sentence && this.sentence.controls, this.sentence && this.sentence.message, controls,
-      this.causalPrompt && this.causalPrompt.root, this.rowPrompt && this.rowPrompt.root, this.view.root, this.renorm, this.caption, this.row0 && this.row0.root].filter(Boolean));
+      this.causalPrompt && this.causalPrompt.root, this.rowPrompt && this.rowPrompt.root, this.temperaturePrompt && this.temperaturePrompt.root, this.view.root, this.renorm, this.caption, this.row0 && this.row0.root].filter(Boolean));
     this.restore(this.readState(), false);
   }
 
@@ -137,8 +149,74 @@ class AttentionHeatmap extends LabElement {
     const rows = [];
     // Row 0 under the mask is the row-0 question's answer.
     if (this.row0 && !this.row0Answered && this.st.causal) rows.push(0);
-    if (this.rowPrompt && !this.rowAnswered && !(this.sentence && this.sentence.own)) rows.push(this.predictRow);
+    const own = this.sentence && this.sentence.own;
+    if (this.rowPrompt && !this.rowAnswered && !own) rows.push(this.predictRow);
+    if (!own) for (const t of this.held) rows.push(this.inputs.tokens.indexOf(t));
     return rows;
+  }
+
+  /** Why row i is hidden, for its cells' names and the readout. */
+  hiddenNote(i) {
+    const t = this.inputs.tokens[i];
+    if (!this.held.has(t) || (this.rowPrompt && i === this.predictRow)) return 'hidden until you answer the question';
+    return this.revealWith ? `hidden until you answer the question about "${t}" elsewhere on this page` : 'kept back: a lesson asks you to work this row out';
+  }
+
+  /**
+   * reveal-with="lab": the rows of hide-rows appear once the widget with that id (a stepper
+   * with predict) says, in its state's \`answered\`, that the reader committed them.
+   */
+  listenForAnswers() {
+    if (this._answers) this._answers.abort();
+    this._answers = null;
+    if (!this.revealWith || !this.held.size) return;
+    this._answers = new AbortController();
+    const doc = this.ownerDocument;
+    const release = (el) => {
+      const answered = el && el.id === this.revealWith && el.state && Array.isArray(el.state.answered) ? el.state.answered : [];
+      if (!answered.some((t) => this.held.delete(t)) || this._status !== 'ready') return;
+      this.render(false);
+    };
+    doc.addEventListener('al-change', (e) => release(e.target), { signal: this._answers.signal });
+    release(doc.getElementById(this.revealWith));
+  }
+
+  /**
+   * prompt="temperature:flies": at the largest temperature, does the row's favourite key keep
+   * more than half of the row? Asked once the row itself is on the page.
+   */
+  askTemperature(token) {
+    const i = this.authorTokens.indexOf(token);
+    if (i < 0) throw new Error(`<${this.localName}>: prompt asks about the temperature of "${token}"; expected one of the tokens (${this.authorTokens.join(' ')})`);
+    const at = (temperature) => {
+      const { Q, K, V, X } = this.inputs;
+      const [q, k, v] = this.st.self ? [X, X, X] : [Q, K, V];
+      return this.lab.attention(q, k, v, { causal: this.st.causal, scaling: this.st.scaling, temperature }).weights.toArray()[i];
+    };
+    const base = at(1);
+    const top = base.indexOf(Math.max(...base));
+    const hottest = TEMPERATURES[TEMPERATURES.length - 1], coldest = TEMPERATURES[0];
+    const key = this.authorTokens[top];
+    this.tempRow = i;
+    const judge = (choice) => {
+      const hot = at(hottest)[top], now = at(1)[top], cold = at(coldest)[top];
+      const right = (choice === 'more') === (hot > 0.5);
+      return {
+        ok: true,
+        close: right,
+        message: `${right ? 'Right' : 'Not quite'}: at T = ${hottest}, "${key}" gets ${num(hot, 2)} of the row of "${token}" (${num(now, 2)} at T = 1), `
+          + `and at T = ${coldest} it gets ${num(cold, 2)}. Dividing by a larger T pulls the scores of a row together, and a softmax of nearly equal numbers is nearly even; `
+          + 'a smaller T pushes them apart, towards all the weight on one key.',
+        hint: 'Dividing every score of the row by a larger T shrinks the gaps between them. What does a softmax make of numbers that are close together?',
+      };
+    };
+    this.temperaturePrompt = new PredictView({
+      question: `at the largest temperature (T = ${hottest}), will "${key}" still get more than half of the weight of "${token}"? Decide, then move the temperature control.`,
+      choices: [{ label: 'yes, more than half', value: 'more' }, { label: 'no, less than half', value: 'less' }],
+      judge,
+      onReveal: () => {},
+      printAnswer: () => judge(at(hottest)[top] > 0.5 ? 'more' : 'less').message.replace(/^Right: /, ''),
+    });
   }
 
   row0Question() {
@@ -201,7 +279,9 @@ class AttentionHeatmap extends LabElement {
     const st = this.st;
     st.causal = urlState.bool(s.causal, st.causal) && !this.cross;
     st.scaling = urlState.choice(s.scaling, SCALINGS.map((x) => x[0]), st.scaling);
-    st.temp = urlState.int(s.temp, st.temp, 0, TEMPERATURES.length - 1);
+    // The link holds the temperature itself (`temperature=2`); older links held its position (`temp=3`).
+    const temp = s.temperature !== undefined ? TEMPERATURES.map(String).indexOf(s.temperature) : urlState.int(s.temp, -1, 0, TEMPERATURES.length - 1);
+    if (temp >= 0) st.temp = temp;
     st.self = urlState.bool(s.self, st.self) && Boolean(this.inputs.X);
     st.numbers = urlState.bool(s.numbers, st.numbers);
     this.render(save);
@@ -212,23 +292,30 @@ class AttentionHeatmap extends LabElement {
     const turningOnCausal = change.causal === true && !this.st.causal;
     Object.assign(this.st, change);
     this.render();
-    if (turningOnCausal && this.causalPrompt && this.picked) this.judgePick();
+    // The mask itself answers the pick question: ticked before a pick, it shows the answer.
+    if (turningOnCausal && this.causalPrompt && !this.causalPrompt.revealed) {
+      this.causalPrompt.skip();
+      this.causalPrompt.verdict.textContent = 'The mask is on: every hatched cell, each above the diagonal (a query looking at a later key), is set to 0.';
+    }
   }
 
   onPick(cell) {
-    if (!this.causalPrompt || this.st.causal) return;
+    if (!this.causalPrompt || this.st.causal || this.causalPrompt.revealed) return;
     this.picked = [cell.row, cell.col];
-    this.causalPrompt.verdict.textContent = `You picked query "${this.inputs.tokens[cell.row]}", key "${this.inputs.tokens[cell.col]}". Now tick "causal mask".`;
     this.render();
+    this.causalPrompt.answer(this.picked);
   }
 
-  judgePick() {
-    const [i, j] = this.picked;
-    const masked = this.last.masked.get(i, j) === -Infinity;
+  /** Judges a picked cell [i, j] against the engine's causal mask, before the mask is shown. */
+  judgePick([i, j]) {
+    const { Q, K, V, X } = this.inputs;
+    const [q, k, v] = this.st.self ? [X, X, X] : [Q, K, V];
+    const masked = this.lab.attention(q, k, v, { causal: true, stages: ['masked'] }).masked.get(i, j) === -Infinity;
     const tokens = this.inputs.tokens;
-    this.causalPrompt.verdict.replaceChildren(h('span', { class: masked ? 'al-verdict-ok' : 'al-verdict-bad' },
-      masked ? `Right: "${tokens[i]}" may not look ahead at "${tokens[j]}", so that weight is now 0. Every cell above the diagonal is masked.`
-        : `Not this one: "${tokens[j]}" comes at or before "${tokens[i]}", so "${tokens[i]}" may still see it. Only cells above the diagonal (later keys) are masked.`));
+    return masked
+      ? { ok: true, close: true, message: `Right: "${tokens[i]}" may not look ahead at "${tokens[j]}", so the mask sets that weight to 0. Tick "causal mask" to see every cell it hides.` }
+      : { ok: true, close: false, message: `Not this one: "${tokens[j]}" comes at or before "${tokens[i]}", so "${tokens[i]}" may still see it. Only cells above the diagonal (later keys) are masked: tick "causal mask" to see them.`,
+        hint: `"${tokens[j]}" comes at or before "${tokens[i]}". May a token look at a word it has already read? Pick another cell.` };
   }
 
   exportCaption() {
@@ -253,12 +340,13 @@ class AttentionHeatmap extends LabElement {
     this.last = r;
     this.renormSums = null;
     this.view.update({ weights: r.weights.toArray(), masked: maskedFrom(r.masked.toArray()), rowLabels: this.rowLabels, colLabels: tokens,
-      showNumbers: st.numbers, picked: this.picked || null, hiddenRows: this.hiddenRows() });
+      showNumbers: st.numbers, picked: this.picked || null, hiddenRows: this.hiddenRows(), hiddenNote: (i) => this.hiddenNote(i) });
+    // The temperature question names the row's favourite key: it waits until that row is shown.
+    if (this.temperaturePrompt) this.temperaturePrompt.root.hidden = this.hiddenRows().includes(this.tempRow) || Boolean(this.sentence && this.sentence.own);
     setText(this.caption, `Scale ${num(r.scale, 4)}${st.causal ? ', causal mask on' : ''}${st.self ? ', Q = K = V = X' : ''}. Each row sums to 1.`);
     this.frame.dataset.causal = String(st.causal);
     this.showRenorm(this.renormRow === null || this.renormRow === undefined || this.renormRow >= tokens.length ? undefined : this.renormRow);
-    if (this.row0) this.row0.refreshPrint();
-    if (save) this.saveState({ causal: st.causal, scaling: st.scaling, temp: st.temp, self: st.self, numbers: st.numbers, words: this.sentence ? this.sentence.linkWords(tokens) : undefined });
+    if (save) this.saveState({ causal: st.causal, scaling: st.scaling, temperature: TEMPERATURES[st.temp], self: st.self, numbers: st.numbers, words: this.sentence ? this.sentence.linkWords(tokens) : undefined });
   }
 }
 

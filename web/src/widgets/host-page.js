@@ -40,8 +40,48 @@ function pageUrlStateOff(doc) {
 const widgets = new Set();
 
 function track(el, connected) {
-  if (connected) widgets.add(el);
-  else widgets.delete(el);
+  if (connected) {
+    widgets.add(el);
+    watchPageTheme(el.ownerDocument);
+  } else {
+    widgets.delete(el);
+  }
+  followClip(el, connected);
+}
+
+// Documents whose theme switches are watched (one watcher each, for the document's life).
+const watchedDocs = new WeakSet();
+
+/**
+ * Tells the widgets of `doc` (el.hostChanged()) when the page may have repainted behind them:
+ * a theme switch sets a class or data attribute on <html> or <body> (MkDocs Material's palette
+ * toggle sets data-md-color-scheme on <body> and changes the background, not color-scheme,
+ * which light-dark() alone would follow), adds or switches a stylesheet, or ends a transition
+ * of a background colour. Once per frame at most, after the page's own changes.
+ */
+function watchPageTheme(doc) {
+  const view = doc.defaultView;
+  if (watchedDocs.has(doc) || !view || typeof view.MutationObserver !== 'function') return;
+  watchedDocs.add(doc);
+  let queued = false;
+  const changed = () => {
+    if (queued) return;
+    queued = true;
+    view.requestAnimationFrame(() => {
+      queued = false;
+      for (const el of widgets) if (el.ownerDocument === doc && typeof el.hostChanged === 'function') el.hostChanged();
+    });
+  };
+  const observer = new view.MutationObserver(changed);
+  observer.observe(doc.documentElement, { attributes: true });
+  if (doc.body) observer.observe(doc.body, { attributes: true });
+  if (doc.head) observer.observe(doc.head, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['media', 'disabled', 'href', 'rel'] });
+  doc.addEventListener('transitionend', (e) => { if (/background/.test(e.propertyName)) changed(); }, true);
+}
+
+/** The connected widgets, in no particular order. */
+function connectedWidgets() {
+  return Array.from(widgets);
 }
 
 function duplicateId(el) {
@@ -79,6 +119,89 @@ function hostTheme(el) {
     }
   } catch (_) { /* unreadable styles: follow the colour scheme */ }
   return 'auto';
+}
+
+// A widget too tall for a box around it that clips and does not scroll (a reveal.js deck,
+// a fixed-height card) would run past its edge where the reader cannot scroll to it: its
+// frame then takes the height left in that box and scrolls inside (--_fit, .al-fit).
+const MIN_FIT_PX = 120;  // a box with less room left than this: no use scrolling inside it
+const fitObservers = new WeakMap();  // window -> ResizeObserver of its widgets and their boxes
+const clipBoxes = new WeakMap();  // widget -> the clipping box it was last measured in
+
+/** The nearest box around `el` that clips without letting the reader scroll, or null. */
+function clipBox(el, view) {
+  for (let node = around(el); node; node = around(node)) {
+    const overflow = view.getComputedStyle(node).overflowY;
+    if (overflow === 'auto' || overflow === 'scroll') return null;
+    if (overflow === 'hidden' || overflow === 'clip') return node === el.ownerDocument.body || node === el.ownerDocument.documentElement ? null : node;
+  }
+  return null;
+}
+
+/** Caps the widget's frame at the room left in its clipping box, or lifts the cap. */
+function fitInClip(el) {
+  const view = el.ownerDocument.defaultView;
+  const frame = el.frame;
+  if (!view || !frame || !el.isConnected) return;
+  const box = clipBox(el, view);
+  const before = clipBoxes.get(el);
+  if (box !== before) {
+    if (before) observerFor(view).unobserve(before);
+    if (box) observerFor(view).observe(box);
+    clipBoxes.set(el, box);
+  }
+  let room = null;
+  if (box && el.offsetWidth > 0) {
+    const r = el.getBoundingClientRect();
+    // A deck scales its slides. From the width, not the height: offset sizes are whole pixels,
+    // and a widget still loading is only a few pixels tall (1 px off there was a 14% error).
+    const scale = r.width / el.offsetWidth;
+    const b = box.getBoundingClientRect();
+    const clipEdge = b.top + (box.clientTop + box.clientHeight) * (b.width / box.offsetWidth || 1);  // its padding box's bottom
+    const left = (clipEdge - r.top) / scale;
+    const natural = frame.classList.contains('al-fit') ? frame.scrollHeight + frame.offsetHeight - frame.clientHeight : el.offsetHeight;
+    if (natural > left + 1 && left >= MIN_FIT_PX) room = Math.floor(left);
+  }
+  frame.classList.toggle('al-fit', room !== null);
+  if (room === null) frame.style.removeProperty('--_fit');
+  else frame.style.setProperty('--_fit', `${room}px`);
+}
+
+function observerFor(view) {
+  let ro = fitObservers.get(view);
+  if (!ro) {
+    const resized = new Set();
+    // Measured in the next frame, not in the observer's callback, where a new cap would
+    // resize what it observes in the same frame.
+    const queue = (targets) => {
+      if (resized.size === 0) {
+        view.requestAnimationFrame(() => {
+          for (const el of widgets) if (resized.has(el) || resized.has(clipBoxes.get(el))) fitInClip(el);
+          resized.clear();
+        });
+      }
+      for (const t of targets) resized.add(t);
+    };
+    ro = new view.ResizeObserver((entries) => queue(entries.map((e) => e.target)));
+    // A box that moves or scales without resizing (a deck's slide arriving) ends a transition.
+    view.document.addEventListener('transitionend', () => queue([...widgets].map((el) => clipBoxes.get(el)).filter(Boolean)), true);
+    fitObservers.set(view, ro);
+  }
+  return ro;
+}
+
+function followClip(el, connected) {
+  const view = el.ownerDocument.defaultView;
+  if (!view || typeof view.ResizeObserver !== 'function') return;
+  const ro = observerFor(view);
+  if (connected) {
+    ro.observe(el);
+    return;
+  }
+  ro.unobserve(el);
+  const box = clipBoxes.get(el);
+  if (box && ![...widgets].some((other) => clipBoxes.get(other) === box)) ro.unobserve(box);
+  clipBoxes.delete(el);
 }
 
 /** Puts `state` under `id` in the query string with replaceState, keeping the page's history state. */
@@ -123,4 +246,4 @@ function keepOwnKeys(root) {
   });
 }
 
-module.exports = { keepOwnKeys, logOnce, wasmBlocked, pageUrlStateOff, track, duplicateId, hostTheme, writeUrl };
+module.exports = { keepOwnKeys, logOnce, wasmBlocked, pageUrlStateOff, track, connectedWidgets, duplicateId, hostTheme, writeUrl };

@@ -4,7 +4,8 @@
 const { setLoader } = require('./engine.js');
 const { attributesOf } = require('./manifest.js');
 const { formatAttribute } = require('../ui/attributes.js');
-const { logOnce } = require('./host-page.js');
+const { logOnce, connectedWidgets } = require('./host-page.js');
+const { watchPrinting } = require('./print.js');
 // Required in this order so that widgets with similar code sit near each other in the bundle,
 // within gzip's 32 KB window (heatmaps together, steppers together): 823 B less gzip than the
 // order of ELEMENTS below, measured with node scripts/size.js.
@@ -63,17 +64,28 @@ function defineProperties(cls, tag) {
   }
 }
 
-function defineWidgets(loadAttentionLab) {
+/**
+ * Defines the elements, their widgets' engine coming from `loadAttentionLab`. A name the page
+ * already defined stays the page's (one console line says so); with `onlyMissing` (a later
+ * copy of attention-lab, see copies.js) that is expected and said by the caller.
+ * @returns the names defined here
+ */
+function defineWidgets(loadAttentionLab, { onlyMissing = false } = {}) {
   setLoader(loadAttentionLab);
+  // Printing lists the predict-first answers at the end of the page (print.js).
+  if (typeof window !== 'undefined') watchPrinting(window, connectedWidgets);
+  const defined = [];
   for (const [name, cls] of Object.entries(ELEMENTS)) {
     if (customElements.get(name)) {
-      logOnce(`attention-lab: the page already defines <${name}>, so those elements are not attention-lab widgets`);
+      if (!onlyMissing) logOnce(`attention-lab: the page already defines <${name}>, so those elements are not attention-lab widgets`);
       continue;
     }
     cls.tag = name;
     defineProperties(cls, name);
     customElements.define(name, cls);
+    defined.push(name);
   }
+  return defined;
 }
 
 module.exports = { defineWidgets, ELEMENTS };

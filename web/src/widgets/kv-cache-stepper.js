@@ -179,7 +179,6 @@ class KvCacheStepper extends LabElement {
       i > t ? h('span', {}, h('span', { class: 'al-sr' }, 'not yet generated: '), w) : w)));
     this.stepTitle.textContent = `Step ${t + 1} of ${tokens.length}: "${tokens[t]}" joins the cache`;
     if (hidden) this.predict.root.hidden = false;
-    this.predict.refreshPrint();
     this.renderPictures(t);
     this.view.update({ weights: s.weights, masked: null, rowLabels: Array.from({ length: HEADS }, (_, i) => `h${i + 1}`),
       colLabels: tokens.slice(0, t + 1), showNumbers: t < 8 });
@@ -213,8 +212,8 @@ class KvCacheStepper extends LabElement {
     const secret = (x) => (hidden ? '?' : grouped(x));
     const row = (name, ...cells) => h('tr', {}, h('th', { scope: 'row' }, name), cells.map((c) => h('td', {}, c)));
     this.figures.replaceChildren(scrollBox('Cost of this step', h('table', { class: 'al-table al-kv-figures' },
-      h('caption', { class: 'al-sr' }, 'Multiply-adds with and without the cache'),
-      h('thead', {}, h('tr', {}, h('th', {}, 'multiply-adds'), h('th', {}, 'with the cache'), h('th', {}, 'without'))),
+      h('caption', { class: 'al-sr' }, 'Attention\u2019s multiply-adds in one layer, with and without the cache'),
+      h('thead', {}, h('tr', {}, h('th', {}, 'attention multiply-adds'), h('th', {}, 'with the cache'), h('th', {}, 'without'))),
       h('tbody', {},
         row('this token', grouped(s.multiplyAdds), secret(s.withoutCache)),
         // The total with the cache equals this step without it (both count every earlier
@@ -225,6 +224,7 @@ class KvCacheStepper extends LabElement {
       ? [h('p', {}, `Generating all ${t + 1} tokens with the cache took ${grouped(withTotal)} multiply-adds: as many as this one step without it. ` +
         'Without the cache each step redoes the work of every step before it.')]
       : []),
+    h('p', { class: 'al-muted al-kv-scope' }, kv.SCOPE_NOTE),
     h('p', {}, `New row vs row ${t + 1} of full causal attention: largest difference `,
       h('strong', { class: s.diff <= 1e-5 ? 'al-verdict-ok' : 'al-verdict-bad', dataset: { diff: String(s.diff) } }, num(s.diff, 3)),
       s.diff <= 1e-5 ? ' (the same row)' : ' (they differ!)'));

@@ -44,7 +44,7 @@ const CSS_PROPERTIES = [
   { name: '--al-panel', description: 'Background of panels, tables headers and controls.' },
   { name: '--al-line', description: 'Border colour.' },
   { name: '--al-accent', description: 'Accent (primary buttons, bars, curves).' },
-  { name: '--al-accent-fg', description: 'Text on the accent colour.' },
+  { name: '--al-accent-fg', description: 'Text on the accent colour (by default black or white, whichever reads better on it).' },
   { name: '--al-focus', description: 'Focus ring colour.' },
   { name: '--al-hl', description: 'Background of highlighted rows and formula terms.' },
   { name: '--al-hl-fg', description: 'Text on highlighted rows and formula terms.' },
@@ -68,7 +68,7 @@ const WIDGETS = {
       { name: 'predict', property: 'predict', type: 'string', description: 'A token whose scores, then weights, the reader types before the stepper shows them (predict-first).' },
     ],
     parts: [{ name: 'steps', description: 'The list of the four steps.' }, { name: 'prompt', description: 'The predict-first question about the predict token\'s row.' }, { name: 'narration', description: 'The sentence that explains the current step.' }, { name: 'table', description: 'The numbers of the current step.' }],
-    state: '{ token: string, tokenIndex: number, step: string, stepIndex: number, tokens: string[], ownSentence: boolean }',
+    state: '{ token: string, tokenIndex: number, step: string, stepIndex: number, tokens: string[], ownSentence: boolean, answered: string[] }',
   },
   'attention-heatmap': {
     className: 'AttentionHeatmap',
@@ -81,8 +81,10 @@ const WIDGETS = {
       { name: 'numbers', property: 'numbers', type: 'boolean', state: true, description: 'Print the weights in the cells (default: on up to 8 tokens).' },
       { name: 'scaling', property: 'scaling', type: 'enum', values: ['sqrt', 'none', 'dk'], state: true, description: 'Scaling rule: 1/sqrt(d_k), none, or 1/d_k.' },
       { name: 'temperature', property: 'temperature', type: 'enum', values: ['0.25', '0.5', '1', '2', '4'], state: true, description: 'Softmax temperature.' },
-      { name: 'prompt', property: 'prompt', type: 'string', description: 'Predict-first prompts to show: "causal" (pick a cell the mask hides), "row0" (the first row under the mask).' },
+      { name: 'prompt', property: 'prompt', type: 'string', description: 'Predict-first prompts to show, separated by spaces: "causal" (pick a cell the mask hides), "row0" (the first row under the mask), "temperature:<token>" (does that row\'s favourite key keep more than half of the row at the largest temperature? asked once the row is shown).' },
       { name: 'predict', property: 'predict', type: 'string', description: 'A token whose row the reader types (or chooses to see) before the heatmap shows it: until then the row has no colour, numbers or readout, and exports leave it out (predict-first).' },
+      { name: 'hide-rows', property: 'hideRows', type: 'tokens', description: 'Tokens whose rows stay hidden as an asked row does: rows another question asks about, on this page or in a later lesson.' },
+      { name: 'reveal-with', property: 'revealWith', type: 'string', description: 'The id of an `<attention-stepper>` with `predict` on the same page: the rows of `hide-rows` appear once the reader has committed them there (its state\'s `answered`).' },
     ],
     parts: [{ name: 'heatmap', description: 'The grid (or canvas) of weights.' }, { name: 'legend', description: 'The colour legend.' }, { name: 'caption', description: 'The line under the heatmap.' }],
     state: '{ causal: boolean, scaling: string, temp: number, temperature: number, self: boolean, numbers: boolean, tokens: string[], ownSentence: boolean }',
@@ -108,7 +110,7 @@ const WIDGETS = {
   },
   'multihead-view': {
     className: 'MultiheadView',
-    summary: 'Per-head heatmaps for h = 1, 2, 4, 8; loop versus batched; the forgotten head transpose.',
+    summary: 'Per-head heatmaps for h = 1, 2, 4, 8; loop versus batched; the forgotten head transpose, after a prediction.',
     json: true,
     attributes: [
       tokens('Words separated by spaces (at most 16).'),
@@ -116,7 +118,7 @@ const WIDGETS = {
       { name: 'seed', property: 'seed', type: 'integer', min: 0, max: 1e9, description: 'Random seed of the embeddings and projections.' },
     ],
     parts: [{ name: 'heatmap', description: 'Each head\'s grid of weights.' }, { name: 'prompt', description: 'The predict-first prompt.' }],
-    state: '{ heads: number, forget: boolean, diff: number, dkAnswered: boolean }',
+    state: '{ heads: number, forget: boolean, diff: number, dkAnswered: boolean, transposeAnswered: boolean }',
   },
   'shape-tracer': {
     className: 'ShapeTracer',
@@ -223,6 +225,7 @@ const WIDGETS = {
     ],
     parts: [{ name: 'prompt', description: 'The predict-first questions.' }, { name: 'status', description: 'The line with the step, the loss and the speed.' }, { name: 'chart', description: 'The loss chart and the head-score chart.' }, { name: 'heads', description: 'The grid of every head\'s weights and scores.' }],
     state: '{ task: string, lr: number, layers: number, heads: number, seed: number, logScale: boolean, step: number, running: boolean, formedAt: number | null, runner: string | null, diverged: boolean }',
+  },
   'model-attention': {
     className: 'ModelAttention',
     summary: 'A model\'s attention over a sentence, every layer and head: the model view (a thumbnail per head, one opened as a full heatmap), the head view (lines between the tokens, a colour per head) and the head summary (the engine\'s scores per head, sorted and filtered).',

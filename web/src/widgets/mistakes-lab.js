@@ -3,7 +3,7 @@
 // the correct and the mistaken weights side by side, their difference on a diverging scale,
 // the engine's figure for the symptom, and the buggy and fixed line of code.
 
-const { h, uid } = require('./dom.js');
+const { h, uid, scrollBox } = require('./dom.js');
 const { LabElement, urlState } = require('./base.js');
 const { HeatmapView } = require('./heatmap-view.js');
 const { PredictView } = require('./predict-view.js');
@@ -140,9 +140,15 @@ class MistakesLab extends LabElement {
     this.correctView.update({ ...labels, weights, masked: hidden });
     const open = this.revealed();
     // The buggy line is the question; the fixed one answers it, so it waits for the answer.
+    // Code wraps at spaces only, never inside a name; a name longer than the line scrolls.
+    const code = (label, cls, text) => {
+      const box = scrollBox(label, h('pre', { class: cls }, text));
+      box.classList.add('al-code-box');
+      return box;
+    };
     this.code.replaceChildren(
-      h('p', { class: 'al-code-label' }, `${l.code.lang}, with the mistake:`), h('pre', { class: 'al-code' }, l.code.buggy),
-      ...(open ? [h('p', { class: 'al-code-label' }, 'Fixed:'), h('pre', { class: 'al-code al-code-fixed' }, l.code.fixed)] : []));
+      h('p', { class: 'al-code-label' }, `${l.code.lang}, with the mistake:`), code(`${l.code.lang} with the mistake`, 'al-code', l.code.buggy),
+      ...(open ? [h('p', { class: 'al-code-label' }, 'Fixed:'), code(`${l.code.lang}, fixed`, 'al-code al-code-fixed', l.code.fixed)] : []));
     if (!open) this.ask(name);
     else this.promptBox.replaceChildren(...(this.picks.has(name) ? [this.note(name, this.picks.get(name))] : []));
     this.maps.querySelectorAll('figure:not(:first-child)').forEach((f) => { f.hidden = !open; });
@@ -173,7 +179,6 @@ class MistakesLab extends LabElement {
         (note || this.symptomLine).focus();
       }),
     });
-    this.question.refreshPrint();
     this.promptBox.replaceChildren(this.question.root);
   }
 
@@ -192,8 +197,16 @@ class MistakesLab extends LabElement {
       this.diffFigure.hidden = true;
       return;
     }
-    this.mistakenView.update({ ...labels, weights: r.mistaken.weights.toArray(), masked: null });
-    this.diff = { ...labels, weights: r.difference.weights.toArray(), masked: null };
+    // Masked cells are drawn the same way in all three pictures: hatched wherever the
+    // computation pictured masked them (the mistaken one keeps the masks it does not forget).
+    const { Q, K, V } = this.sc.spec;
+    const mistakenWeights = r.mistaken.weights.toArray(), difference = r.difference.weights.toArray();
+    const masked = maskedFrom(this.lab.attention(Q, K, V, lesson.mistakenMasks(this.st.mistake, this.sc.spec)).masked.toArray());
+    const keys = lesson.maskLabels(this.st.mistake);
+    this.mistakenView.setMaskLabel(keys.mistaken);
+    this.diffView.setMaskLabel(keys.difference);
+    this.mistakenView.update({ ...labels, weights: mistakenWeights, masked: lesson.drawnMasked(masked, mistakenWeights) });
+    this.diff = { ...labels, weights: difference, masked: lesson.drawnMasked(masked, difference) };
     this.paintDifference();
   }
 

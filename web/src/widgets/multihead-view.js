@@ -14,6 +14,7 @@ const { pictureReadout } = require('./picture-readout.js');
 
 const D_MODEL = 8;
 const HEADS = [1, 2, 4, 8];
+const TRANSPOSE_HEADS = 2;  // the transpose question's heads: with one, there is nothing to transpose
 
 class MultiheadView extends LabElement {
   static get jsonKeys() { return []; }
@@ -36,14 +37,30 @@ class MultiheadView extends LabElement {
       input: { label: 'd\u2096 =', placeholder: 'a whole number' },
       judge: (text) => {
         const r = this.lab.multiHeadAttention({ ...this.spec(), heads: 8 });
-        const res = judgeNumber(text, r.q.shape[2], 0);
-        const why = res.close ? '' : ` Each head gets an equal slice of the model width: d\u2096 = d_model / h = ${D_MODEL} / 8 = ${r.q.shape[2]}.`;
-        return { ...res, message: `${res.message}${why} The scale 1/\u221ad\u2096 becomes ${num(r.scale, 4)}: nothing is scaled down at all.` };
+        const res = judgeNumber(text, r.q.shape[2], 0, {
+          hint: `The ${8} heads share the model width d_model = ${D_MODEL} equally.`,
+          why: `Each head gets an equal slice of the model width: d\u2096 = d_model / h = ${D_MODEL} / 8 = ${r.q.shape[2]}.`,
+        });
+        return { ...res, message: `${res.message} The scale 1/\u221ad\u2096 becomes ${num(r.scale, 4)}: nothing is scaled down at all.` };
       },
       printAnswer: () => `d\u2096 = ${this.lab.multiHeadAttention({ ...this.spec(), heads: 8 }).q.shape[2]} (d_model / h), so the scale 1/\u221ad\u2096 is 1.`,
-      onReveal: () => { this.dkAnswered = true; this.render(); },
+      onReveal: () => { this.dkAnswered = true; this.transposePrompt.root.hidden = false; this.render(); },
     });
     this.predict.root.setAttribute('part', 'prompt');
+    this.transposePrompt = new PredictView({
+      question: `the batched version merges its ${TRANSPOSE_HEADS} heads by reshaping [h, n, d\u2096] straight to [n, h\u00b7d\u2096], without moving the head axis back first. What happens? Answer, then tick "forget the head transpose".`,
+      choices: [
+        { label: 'an error: the shapes do not fit', value: 'error' },
+        { label: 'the same output: a reshape only relabels', value: 'same' },
+        { label: 'a different output, and no error', value: 'wrong' },
+      ],
+      judge: (choice) => this.judgeTranspose(choice),
+      printAnswer: () => this.judgeTranspose(this.forgotten().kind).message.replace(/^Right: /, ''),
+      onReveal: () => { this.transposeAnswered = true; this.saveState(); },
+    });
+    this.transposePrompt.root.setAttribute('part', 'prompt');
+    // One question at a time: the transpose comes after d\u2096.
+    this.transposePrompt.root.hidden = true;
     this.merged = h('div', { class: 'al-merged' });
     this.headsNote = h('p', { class: 'al-muted' });
     this.readout = h('p', { class: 'al-readout', 'aria-live': 'polite' }, 'Tap, hover or focus a cell to read its value.');
@@ -53,12 +70,39 @@ class MultiheadView extends LabElement {
       h('div', { class: 'al-controls' },
         h('label', { for: ids.heads }, 'heads h', this.headsSelect),
         h('label', { for: ids.forget }, this.forget, 'forget the head transpose when merging')),
-      this.predict.root, this.report, this.headsNote, this.headsBox, this.readout, this.merged);
-    this.predict.refreshPrint();
+      this.predict.root, this.transposePrompt.root, this.report, this.headsNote, this.headsBox, this.readout, this.merged);
     // Two tasks: the view, then the engine's heads drawn into it.
     const state = this.readState();
     await this.pause();
     this.restore(state, false);
+  }
+
+  /** The engine's batched multi-head attention with the merge transpose forgotten, against the loop: { kind, diff, error }. */
+  forgotten() {
+    const opts = { ...this.spec(), heads: TRANSPOSE_HEADS };
+    try {
+      const wrong = this.lab.multiHeadAttention({ ...opts, method: 'batched', forgetMergeTranspose: true });
+      const diff = this.lab.maxAbsDiff(this.lab.multiHeadAttention({ ...opts, method: 'loop' }).output, wrong.output);
+      return { kind: diff === 0 ? 'same' : 'wrong', diff };
+    } catch (err) {
+      return { kind: 'error', error: err.message };
+    }
+  }
+
+  judgeTranspose(choice) {
+    const f = this.forgotten();
+    const right = choice === f.kind;
+    const what = f.kind === 'error' ? `the engine refuses it: ${f.error}`
+      : f.kind === 'same' ? 'the output is the same as the loop\'s'
+        : `no error, and a different output: the largest difference from the loop over heads is ${num(f.diff, 4)}. `
+          + 'The reshape reads the numbers in memory order, head by head, so each row of the merged matrix takes numbers of several tokens from one head';
+    return {
+      ok: true,
+      close: right,
+      message: `${right ? 'Right' : 'Not quite'}: ${what}. Tick the box to see the scrambled matrix.`,
+      hint: choice === 'error' ? `Count the numbers: [h, n, d\u2096] and [n, h\u00b7d\u2096] hold the same number of entries. Does a reshape check what they mean?`
+        : 'A reshape reads the numbers in memory order. With the head axis in front, which token and which head do the numbers of the first merged row come from?',
+    };
   }
 
   spec() {
@@ -74,7 +118,7 @@ class MultiheadView extends LabElement {
   }
 
   viewState() {
-    return { ...this.st, diff: this.diff, dkAnswered: Boolean(this.dkAnswered) };
+    return { ...this.st, diff: this.diff, dkAnswered: Boolean(this.dkAnswered), transposeAnswered: Boolean(this.transposeAnswered) };
   }
 
   applyAttribute(property, value) {

@@ -202,7 +202,6 @@ class OnlineSoftmaxStepper extends LabElement {
       }),
       printAnswer: () => steps.judgeMaxChange(steps.raisesMax(block) ? 'up' : 'same', block).message.replace(/^Right: /, ''),
     });
-    view.refreshPrint();
     if (revealed) {
       view.revealed = true;
       view.root.querySelector('.al-group').remove();
@@ -229,7 +228,6 @@ class OnlineSoftmaxStepper extends LabElement {
       }),
       printAnswer: () => steps.judgeSkips(steps.skippedBlocks(e).length, tokens, e).message.replace(/^Right: /, ''),
     });
-    view.refreshPrint();
     if (this.answered.has('skips')) {
       const verdict = this.answered.get('skips');
       view.revealed = true;

@@ -31,7 +31,6 @@ function rowPrompt({ kind, i, token, inputs, explain, plain, skip, announceSkip 
     printAnswer: () => vector(explain()[score ? 'scores' : 'weights'].data, score ? 2 : 4),
   });
   prompt.root.classList.add('al-row-question');
-  prompt.refreshPrint();
   return prompt;
 }
 

@@ -11,10 +11,15 @@ const { lineChart } = require('./svg.js');
 const { exportMenu } = require('./export-menu.js');
 const { chartFigure } = require('../ui/export.js');
 const { judgeNumber } = require('../ui/predict.js');
+const { readField } = require('../ui/fields.js');
+const { FieldNote } = require('./field-note.js');
 const { num, fixed, grouped } = require('../ui/format.js');
 
 const DKS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
+// What the saturation chart's "largest gradient" is (the engine's softmaxSaturation).
+const GRADIENT_MEANS = 'The largest gradient is the largest entry, in size, of the softmax\u2019s Jacobian for that row, \u2202w\u1d62/\u2202s\u2c7c = w\u1d62(\u03b4\u1d62\u2c7c \u2212 w\u2c7c): how far the most sensitive weight moves per unit change of one score (at most 0.25), averaged over the random rows.';
 const SAMPLES = [1000, 5000, 20000];
+const MAX_SEED = 1e9;  // the seed attribute's range (manifest.js)
 
 class ScalingExperiment extends LabElement {
   static get jsonKeys() { return []; }
@@ -24,7 +29,9 @@ class ScalingExperiment extends LabElement {
     const ids = { samples: uid(), seed: uid() };
     this.samples = h('select', { id: ids.samples, onchange: () => this.guard(() => this.update({ samples: Number(this.samples.value) })) },
       SAMPLES.map((n, i) => h('option', { value: String(i) }, grouped(n))));
-    this.seedInput = h('input', { id: ids.seed, type: 'number', min: '0', step: '1', onchange: () => this.guard(() => this.update({ seed: Math.max(0, Math.floor(Number(this.seedInput.value) || 0)) })) });
+    this.seedInput = h('input', { id: ids.seed, type: 'number', min: '0', max: String(MAX_SEED), step: '1', onchange: () => this.guard(() => this.onSeed()) });
+    this.seedNote = new FieldNote();
+    this.seedNote.watch(this.seedInput);
     this.table = h('table', { class: 'al-table', part: 'table' });
     this.status_ = h('p', { class: 'al-muted', role: 'status' });
     this.chart1 = h('div', { part: 'chart' });
@@ -32,7 +39,7 @@ class ScalingExperiment extends LabElement {
     this.results = h('div', {}, h('h3', {}, 'Measured spread of q\u00b7k'), this.chart1,
       h('p', { class: 'al-muted' }, 'Dots: measured standard deviation. Line: \u221ad\u2096.'), scrollBox('Numbers', this.table),
       h('h3', {}, 'What happens to one softmax row'), this.chart2,
-      h('p', { class: 'al-muted' }, 'Lines: the largest weight in a row of 5 keys (solid: scaled by 1/\u221ad\u2096, dashed: unscaled). Dots: the largest gradient of that row (filled: scaled, hollow: unscaled). Unscaled rows go one-hot and their gradient vanishes.'));
+      h('p', { class: 'al-muted' }, `Lines: the largest weight in a row of 5 keys (solid: scaled by 1/\u221ad\u2096, dashed: unscaled). Dots: the largest gradient of that row (filled: scaled, hollow: unscaled). ${GRADIENT_MEANS} Unscaled rows go one-hot and their gradient vanishes.`));
     this.results.hidden = this.attr('predict', true);
     this.prompt = new PredictView({
       question: 'q and k have d\u2096 = 512 independent entries of variance 1. What standard deviation do you expect for q\u00b7k?',
@@ -40,10 +47,12 @@ class ScalingExperiment extends LabElement {
       judge: (text) => {
         if (!this.stats) return { ok: false, close: false, message: 'The experiment is still running; check again in a moment.' };
         const measured = this.stats[DKS.indexOf(512)].std;
-        const r = judgeNumber(text, measured, measured * 0.1);
         // After a miss, the reason: the variances of the 512 products add up.
-        const why = r.ok && !r.close ? ' q\u00b7k adds up 512 products, each of variance 1, so its variance is 512 and its standard deviation \u221a512.' : '';
-        return { ...r, message: r.ok ? `${r.message}${why} Theory says \u221a512 = ${num(this.stats[DKS.indexOf(512)].expectedStd, 2)}.` : r.message };
+        const r = judgeNumber(text, measured, measured * 0.1, {
+          hint: 'q\u00b7k adds up 512 products of independent entries: what is the variance of such a sum, and what is the standard deviation?',
+          why: 'q\u00b7k adds up 512 products, each of variance 1, so its variance is 512 and its standard deviation \u221a512.',
+        });
+        return { ...r, message: r.ok ? `${r.message} Theory says \u221a512 = ${num(this.stats[DKS.indexOf(512)].expectedStd, 2)}.` : r.message };
       },
       onReveal: (value) => {
         this.results.hidden = false;
@@ -64,14 +73,25 @@ class ScalingExperiment extends LabElement {
       h('div', { class: 'al-controls', part: 'controls' },
         h('label', { for: ids.samples }, 'samples per d\u2096', this.samples),
         h('label', { for: ids.seed }, 'seed', this.seedInput), this.status_),
-      this.prompt.root, this.results);
+      this.seedNote.el, this.prompt.root, this.results);
     this.restore(this.readState(), false);
   }
 
   restore(s, save = true) {
     this.st.samples = urlState.int(s.samples, this.st.samples, 0, SAMPLES.length - 1);
-    this.st.seed = urlState.int(s.seed, this.st.seed, 0, 1e9);
+    this.st.seed = urlState.int(s.seed, this.st.seed, 0, MAX_SEED);
     this.render(save);
+  }
+
+  /** A typed seed: a whole number from 0 to MAX_SEED starts a new run; anything else is refused beside the box, and the charts stay. */
+  onSeed() {
+    const r = readField(this.seedInput.value, { label: 'seed', min: 0, max: MAX_SEED, whole: true }, this.seedInput.validity.badInput);
+    if (r.error) {
+      this.seedNote.refuse(this.seedInput, r.error);
+      return;
+    }
+    this.seedNote.accept(this.seedInput);
+    this.update({ seed: r.value });
   }
 
   applyAttribute(property, value) {
@@ -91,6 +111,7 @@ class ScalingExperiment extends LabElement {
     const generation = this.generation = (this.generation || 0) + 1;
     this.measure(generation, SAMPLES[samples], seed).then((done) => {
       if (done) this.guard(() => this.draw());
+      else if (generation === this.generation) this.frame.removeAttribute('aria-busy');
     }, (err) => this.showError(err));
     if (save) this.saveState({ samples, seed });
   }
@@ -104,6 +125,8 @@ class ScalingExperiment extends LabElement {
     const lab = this.lab;
     const stale = () => generation !== this.generation || !this.isConnected;
     this.status_.textContent = 'Measuring\u2026';
+    // Busy while measuring: the charts below are about to change.
+    this.frame.setAttribute('aria-busy', 'true');
     const stats = [];
     for (const dk of DKS) {
       if (typeof lab.createDotProductStats === 'function') {
@@ -139,6 +162,7 @@ class ScalingExperiment extends LabElement {
     this.stats = stats;
     this.sat = sat;
     this.status_.textContent = '';
+    this.frame.removeAttribute('aria-busy');
     return true;
   }
 
@@ -156,15 +180,18 @@ class ScalingExperiment extends LabElement {
     const settings = { samples: SAMPLES[samples], seed };
     const note = `Samples per d\u2096: ${grouped(SAMPLES[samples])}, seed ${seed}.`;
     const withExport = (opts) => [lineChart(opts), h('div', { class: 'al-chart-tools' }, exportMenu(() => chartFigure(opts, settings, note), { label: opts.title }).root)];
+    // Plotted against \u221ad\u2096 on linear axes (the same scale on both), where std = \u221ad\u2096 is the
+    // diagonal: against d\u2096 on a log axis, the square root looked like an exponential.
+    const top = Math.ceil(maxStd / 5) * 5;
     this.chart1.replaceChildren(...withExport({
-      title: 'Standard deviation of q\u00b7k against d\u2096',
-      desc: `Measured: ${shown.map((dk) => `d\u2096 ${dk}: ${fixed(this.stats[DKS.indexOf(dk)].std, 2)}`).join(', ')}; it follows \u221ad\u2096.`,
-      xLabel: 'd\u2096 (log scale)', yLabel: 'std', xs: DKS, yMax: Math.ceil(maxStd / 5) * 5,
-      series: [{ name: '\u221ad\u2096', ys: this.stats.map((x) => x.expectedStd), cls: 'al-curve' }, { name: 'measured std', ys: this.stats.map((x) => x.std), cls: 'al-point', points: true }],
+      title: 'Standard deviation of q\u00b7k against \u221ad\u2096',
+      desc: `Measured: ${shown.map((dk) => `d\u2096 ${dk}: ${fixed(this.stats[DKS.indexOf(dk)].std, 2)}`).join(', ')}; the points lie on the line std = \u221ad\u2096.`,
+      xLabel: '\u221ad\u2096', xName: 'd\u2096', yLabel: 'std', xs: DKS, xPlot: this.stats.map((x) => x.expectedStd), xMax: top, yMax: top,
+      series: [{ name: 'std = \u221ad\u2096', ys: this.stats.map((x) => x.expectedStd), cls: 'al-curve' }, { name: 'measured std', ys: this.stats.map((x) => x.std), cls: 'al-point', points: true }],
     }));
     this.chart2.replaceChildren(...withExport({
       title: 'Saturation of one softmax row against d\u2096',
-      desc: `Unscaled, the largest weight reaches ${fixed(sat[sat.length - 1].maxWeightUnscaled, 2)} at d\u2096 512 and the largest gradient falls to ${fixed(sat[sat.length - 1].maxGradUnscaled, 3)}; scaled, they stay near ${fixed(sat[sat.length - 1].maxWeightScaled, 2)} and ${fixed(sat[sat.length - 1].maxGradScaled, 3)}.`,
+      desc: `Unscaled, the largest weight reaches ${fixed(sat[sat.length - 1].maxWeightUnscaled, 2)} at d\u2096 512 and the largest gradient falls to ${fixed(sat[sat.length - 1].maxGradUnscaled, 3)}; scaled, they stay near ${fixed(sat[sat.length - 1].maxWeightScaled, 2)} and ${fixed(sat[sat.length - 1].maxGradScaled, 3)}. ${GRADIENT_MEANS}`,
       xLabel: 'd\u2096 (log scale)', yLabel: 'value', xs: DKS, yMax: 1,
       series: [
         { name: 'largest weight, scaled', ys: sat.map((p) => p.maxWeightScaled), cls: 'al-curve' },
@@ -173,7 +200,6 @@ class ScalingExperiment extends LabElement {
         { name: 'largest gradient, unscaled', ys: sat.map((p) => p.maxGradUnscaled), cls: 'al-point-hollow', points: true },
       ],
     }));
-    this.prompt.refreshPrint();
   }
 }
 

@@ -37,9 +37,11 @@ class SentenceInput {
     const parsed = words.join(' ') === tokens.join(' ') ? { tokens: words } : parseSentence(text);
     if (parsed.error) {
       this.message.textContent = parsed.error;
-      this.message.className = 'al-sentence-message al-verdict-bad';
+      this.message.className = 'al-sentence-message al-field-message';
+      this.input.setAttribute('aria-invalid', 'true');
       return false;
     }
+    this.input.removeAttribute('aria-invalid');
     const own = parsed.tokens.join(' ') !== tokens.join(' ');
     const inputs = own ? resolveInputs(lab, { tokens: parsed.tokens }, tag) : resolveInputs(lab, authorData, tag);
     this.own = own;

@@ -6,12 +6,17 @@
 
 const { h, uid, scrollBox } = require('./dom.js');
 const { LabElement, urlState } = require('./base.js');
-const { judgeShape } = require('../ui/predict.js');
+const { judgeShape, parseShape, attempt } = require('../ui/predict.js');
+const { shapeRule } = require('../ui/shape-rules.js');
+const { readField } = require('../ui/fields.js');
+const { FieldNote } = require('./field-note.js');
+const { answerSlot } = require('./print.js');
 const { shape, grouped } = require('../ui/format.js');
 
 const FIELDS = [
   ['batch', 'batch', 1], ['n', 'tokens n', 5], ['dModel', 'd_model', 768], ['heads', 'heads h', 1], ['dk', 'd\u2096', 768], ['dv', 'd\u1d65', 768],
 ];
+const MAX_SIZE = 100000;  // the engine's limit for every size (traceShapes)
 const ATTRS = { batch: 'batch', n: 'n', dModel: 'd-model', heads: 'heads', dk: 'dk', dv: 'dv' };
 // Sizes worth a click: the seed's 4 x 512^2 parameter count is the base transformer's layer.
 const PRESETS = [
@@ -30,12 +35,17 @@ class ShapeTracer extends LabElement {
     this.quizOn = this.attr('quiz', false);
     this.follow = this.attr('dk') === undefined && this.attr('dv') === undefined;
     this.revealed = new Set();
+    this.misses = new Map();  // step id -> wrong answers so far (ui/predict.js attempt)
+    this.hints = new Map();  // step id -> the hint its first miss got
     this.verdicts = new Map();  // step id -> what the reader was told when it was revealed
     this.inputs = {};
+    // What was wrong with a typed size (or a combination the engine refuses), beside the boxes.
+    this.note = new FieldNote();
     const fields = FIELDS.map(([key, label]) => {
       const id = uid();
-      const input = h('input', { id, type: 'number', min: '1', max: '100000', step: '1' });
+      const input = h('input', { id, type: 'number', min: '1', max: String(MAX_SIZE), step: '1' });
       input.addEventListener('change', () => this.guard(() => this.onSize(key, input)));
+      this.note.watch(input);
       this.inputs[key] = input;
       return h('label', { for: id }, label, input);
     });
@@ -47,7 +57,6 @@ class ShapeTracer extends LabElement {
     this.quizBox = h('input', { id: quizId, type: 'checkbox', onchange: () => this.guard(() => { this.quizOn = this.quizBox.checked; this.forget(); this.render(); }) });
     this.table = h('table', { class: 'al-table' });
     this.summary = h('p', { class: 'al-muted', 'aria-live': 'polite' });
-    this.message = h('p', { 'aria-live': 'polite' });
     // Says the verdict of a quiz answer: the row it was typed in is redrawn with the shape.
     this.quizLive = h('p', { class: 'al-sr', 'aria-live': 'polite' });
     this.frame.replaceChildren(h('div', { class: 'al-controls' }, fields),
@@ -55,13 +64,15 @@ class ShapeTracer extends LabElement {
         h('label', { for: followId }, this.followBox, 'd\u2096 = d\u1d65 = d_model / h'),
         h('label', { for: presetId }, 'preset', this.presetSelect)),
       h('div', { class: 'al-controls' }, h('label', { for: quizId }, this.quizBox, 'quiz: predict each shape before it is shown')),
-      this.message, this.quizLive, scrollBox('Numbers', this.table), this.summary);
+      this.note.el, this.quizLive, scrollBox('Numbers', this.table), this.summary);
     this.restore(this.readState(), false);
   }
 
   /** Every row asked again, nothing said yet. */
   forget() {
     this.revealed.clear();
+    this.misses.clear();
+    this.hints.clear();
     this.verdicts.clear();
   }
 
@@ -107,12 +118,15 @@ class ShapeTracer extends LabElement {
   }
 
   onSize(key, input) {
-    const v = Number(input.value);
-    if (!Number.isInteger(v) || v < 1 || v > 100000) {
-      this.message.textContent = `${key} must be a whole number from 1 to 100000.`;
-      input.value = String(this.sizes[key]);
+    const label = FIELDS.find(([k]) => k === key)[1];
+    const r = readField(input.value, { label, min: 1, max: MAX_SIZE, whole: true }, input.validity.badInput);
+    if (r.error) {
+      this.note.refuse(input, r.error);
       return;
     }
+    this.note.accept(input);
+    this.changed = input;
+    const v = r.value;
     this.sizes[key] = v;
     // Typing a d_k or d_v fixes it: from now on it no longer follows d_model / h.
     if (key === 'dk' || key === 'dv') {
@@ -131,28 +145,38 @@ class ShapeTracer extends LabElement {
     let trace;
     try {
       trace = this.lab.traceShapes({ ...this.sizes, ...(this.follow ? { dk: undefined, dv: undefined } : {}) });
-      this.message.textContent = '';
     } catch (err) {
-      this.message.textContent = err.message;
+      // Sizes that do not fit together (h does not divide d_model): said beside the boxes; the table stays.
+      this.note.refuse(this.changed || this.inputs.heads, err.message.replace(/^traceShapes: /, ''));
       return;
     }
+    for (const [key] of FIELDS) this.note.accept(this.inputs[key]);
+    const heads = this.sizes.heads;
     const rows = trace.steps.map((step) => {
       const hidden = this.quizOn && !this.revealed.has(step.id);
       let cell;
       if (hidden) {
-        const id = uid();
-        const input = h('input', { id, type: 'text', placeholder: 'e.g. 2, 5, 64', size: '12', autocomplete: 'off' });
-        const verdict = h('span', { 'aria-live': 'polite' });
+        const id = uid(), vid = uid();
+        const input = h('input', { id, type: 'text', placeholder: 'e.g. 2, 5, 64', size: '12', autocomplete: 'off', 'aria-describedby': vid });
+        // A hint given before this redraw stays beside its row (another row's answer redraws the table).
+        const hinted = this.hints.get(step.id);
+        const verdict = h('span', { id: vid, 'aria-live': 'polite', class: hinted ? 'al-verdict-hint' : null }, hinted || '');
         const check = () => this.guard(() => {
-          const r = judgeShape(input.value, step.shape);
-          const text = r.close || !r.ok ? r.message : `${r.message} ${this.whyNot(input.value, step, trace)}`;
-          verdict.textContent = text;
-          verdict.className = r.close ? 'al-verdict-ok' : 'al-verdict-bad';
-          if (r.ok) this.reveal(step.id, { text, className: verdict.className });
+          const rule = shapeRule(step, heads);
+          const r = judgeShape(input.value, step.shape, { hint: `${rule.hint}${this.mixUp(input.value, step, trace)}`, why: rule.why });
+          const said = attempt(r, this.misses.get(step.id) || 0);
+          this.misses.set(step.id, said.misses);
+          if (said.kind === 'hint') this.hints.set(step.id, said.message);
+          input.setAttribute('aria-invalid', String(said.kind === 'invalid'));
+          verdict.textContent = said.message;
+          verdict.className = said.kind === 'right' ? 'al-verdict-ok' : said.kind === 'hint' ? 'al-verdict-hint' : 'al-verdict-bad';
+          if (said.reveal) this.reveal(step.id, { text: said.message, className: verdict.className });
         });
         input.addEventListener('keydown', (e) => { if (e.key === 'Enter') check(); });
-        cell = h('span', { class: 'al-group' }, h('label', { for: id, class: 'al-sr' }, `shape of "${step.name}"${step.formula ? ` (${step.formula})` : ''}`), input,
-          h('button', { type: 'button', onclick: check }, 'Check'), verdict, h('span', { class: 'al-print-answer' }, `answer: ${shape(step.shape)}`));
+        const name = `shape of "${step.name}"${step.formula ? ` (${step.formula})` : ''}`;
+        cell = h('span', { class: 'al-group' }, h('label', { for: id, class: 'al-sr' }, name), input,
+          h('button', { type: 'button', onclick: check }, 'Check'), verdict,
+          answerSlot(() => ({ question: `The ${name}`, answer: shapeRule(step, heads).why }), 'span'));
       } else {
         const said = this.quizOn ? this.verdicts.get(step.id) : null;
         cell = [h('code', { class: 'al-shape', dataset: { id: step.id } }, shape(step.shape)),
@@ -185,13 +209,17 @@ class ShapeTracer extends LabElement {
     (next || this.table.closest('.al-scroll')).focus();
   }
 
-  /** After a wrong shape: which tensor the guess belongs to, if any, so the learner sees the mix-up. */
-  whyNot(text, step, trace) {
-    const guess = String(text).replace(/[[\]()]/g, '').split(/[\s,x\u00d7]+/).filter(Boolean).map(Number);
+  /**
+   * After a wrong shape: the row the guess belongs to, when that row's shape is already shown
+   * (naming one still asked would answer it), so the learner sees the mix-up.
+   */
+  mixUp(text, step, trace) {
+    const guess = parseShape(text);
+    if (!guess) return '';
     const named = (s) => `"${s.name}"${s.formula ? ` (${s.formula})` : ''}`;
-    const others = trace.steps.filter((s) => s.id !== step.id && s.shape.length === guess.length && s.shape.every((x, i) => x === guess[i]));
-    const asked = `This row asks for ${named(step)}`;
-    return others.length ? `${asked}; your answer is the shape of ${others.map(named).join(' and of ')}.` : `${asked}.`;
+    const shown = (s) => !this.quizOn || this.revealed.has(s.id);
+    const others = trace.steps.filter((s) => s.id !== step.id && shown(s) && s.shape.length === guess.length && s.shape.every((x, i) => x === guess[i]));
+    return others.length ? ` Your answer is the shape of ${others.map(named).join(' and of ')}; this row asks for ${named(step)}.` : '';
   }
 }
 

@@ -8,6 +8,7 @@ const { LabElement } = require('./base.js');
 const { PredictView } = require('./predict-view.js');
 const { num, fixed } = require('../ui/format.js');
 const { parseValues, shiftLabel, compare } = require('../ui/softmax-compare.js');
+const { FieldNote } = require('./field-note.js');
 
 class SoftmaxDemo extends LabElement {
   static get jsonKeys() { return []; }
@@ -15,7 +16,10 @@ class SoftmaxDemo extends LabElement {
   setup() {
     const id = uid();
     this.input = h('input', { id, type: 'text', value: this.attr('values', '1000, 1001, 1002'), size: '22', autocomplete: 'off' });
-    this.input.addEventListener('change', () => this.guard(() => { this.render(); this.saveState(); }));
+    this.input.addEventListener('change', () => this.guard(() => { if (this.render()) this.saveState(); }));
+    // What was wrong with typed inputs, beside the box: the last good table stays below.
+    this.note = new FieldNote();
+    this.note.watch(this.input);
     this.table = h('table', { class: 'al-table' });
     this.message = h('p', { 'aria-live': 'polite' });
     this.results = h('div', {}, scrollBox('Naive and safe softmax', this.table), this.message);
@@ -33,17 +37,18 @@ class SoftmaxDemo extends LabElement {
         message: choice === 'same' ? 'Right: adding the same number to every input changes nothing, so the engine subtracts the largest first.'
           : choice === 'nan' ? 'Only when computed naively. Subtracting the maximum first gives the same answer as for [0, 1, 2]; see below.'
             : 'Not quite: the differences between the inputs are what matter, and they are the same as for [0, 1, 2].',
+        hint: choice === 'nan' ? 'e^1000 does overflow, but must a softmax compute it? Compare e^(x\u2212c) / \u03a3 e^(x\u2212c) with e^x / \u03a3 e^x for any number c.'
+          : 'Is e^1001 really nothing next to e^1002? Their ratio is e^\u22121, whatever the size of the numbers.',
       }),
       onReveal: () => { this.results.hidden = false; this.saveState(); },
       printAnswer: () => `the same as softmax([0, 1, 2]): [${Array.from(this.lab.softmax([1000, 1001, 1002]).data, (x) => fixed(x, 4)).join(', ')}].`,
     });
-    this.predict.refreshPrint();
-    this.frame.replaceChildren(this.predict.root, h('div', { class: 'al-controls' }, h('label', { for: id }, 'inputs', this.input)), this.results);
+    this.frame.replaceChildren(this.predict.root, h('div', { class: 'al-controls' }, h('label', { for: id }, 'inputs', this.input)), this.note.el, this.results);
     this.render();
   }
 
   viewState() {
-    return { values: this.input.value, revealed: !this.results.hidden };
+    return { values: this.values === undefined ? this.input.value : this.values, revealed: !this.results.hidden };
   }
 
   applyAttribute(property, value) {
@@ -53,26 +58,29 @@ class SoftmaxDemo extends LabElement {
     }
   }
 
+  /** Draws the typed inputs; false (with the reason beside the box) when they cannot be drawn. */
   render() {
     const parsed = parseValues(this.input.value);
     if (parsed.error) {
       this.showProblem(parsed.error);
-      return;
+      return false;
     }
     try {
       this.draw(parsed.values);
     } catch (err) {
       // The engine refused these inputs: say why and keep the widget usable for the next try.
       this.showProblem(err.message);
+      return false;
     }
+    this.note.accept(this.input);
+    this.values = this.input.value;
+    return true;
   }
 
+  /** Says beside the box what is wrong with its text; the table keeps the last inputs that worked and says which. */
   showProblem(text) {
-    this.table.replaceChildren();
-    this.table.hidden = true;
-    delete this.frame.dataset.softmax;
-    this.message.textContent = text;
-    this.message.dataset.kind = 'error';
+    const shown = this.frame.dataset.inputs;
+    this.note.refuse(this.input, shown ? `${text} The table below still shows [${shown}].` : text);
   }
 
   draw(values) {
@@ -96,6 +104,7 @@ class SoftmaxDemo extends LabElement {
         row(`safe: ${shiftLabel(d.rowMax)}`, Array.from(d.expShifted.data, (x) => num(x, 4))),
         row('safe: softmax', safe.map((x) => fixed(x, 4)))));
     this.frame.dataset.softmax = safe.join(',');
+    this.frame.dataset.inputs = inputs.map((x) => num(x, 4)).join(', ');
     const verdict = compare({ values: inputs, expRaw: Array.from(d.expRaw.data), sumRaw: d.sumRaw, naiveWeights: Array.from(d.naiveWeights.data), rowMax: d.rowMax, naiveError: d.naiveError });
     this.message.textContent = verdict.message;
     this.message.dataset.kind = verdict.kind;

@@ -106,8 +106,9 @@ class AttentionStepper extends LabElement {
   }
 
   viewState() {
+    // answered: the predict token once its weights are committed (a heatmap may keep its row back until then).
     return { token: this.inputs.tokens[this.token], tokenIndex: this.token, step: STEPS[this.step].id, stepIndex: this.step,
-      tokens: this.inputs.tokens.slice(), ownSentence: this.sentence.own };
+      tokens: this.inputs.tokens.slice(), ownSentence: this.sentence.own, answered: this.answered.softmax ? [this.predictToken] : [] };
   }
 
   linkState() {

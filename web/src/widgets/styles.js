@@ -32,6 +32,22 @@ function chartTextCss() {
   }).join('');
 }
 
+/**
+ * Text on the accent: black or white, whichever reads better on it, so an author's light
+ * --al-accent (#ffd54f) gets dark text; --al-accent-fg still wins. contrast-color() picks by
+ * WCAG contrast; before it, the accent's OKLCH lightness decides (0.6: where black and white
+ * read about equally); before that, the default pair. tests/browser/hosts3.test.js checks both.
+ */
+const ACCENT_FG = {
+  contrast: 'contrast-color(var(--_accent))',
+  lightness: 'oklch(from var(--_accent) clamp(0, (.6 - l) * 1000, 1) 0 0)',
+};
+
+function accentCss() {
+  const rule = (test, color) => `@supports (color: ${test}) { .al-frame { --_accent-fg: var(--al-accent-fg, ${color}); } }`;
+  return rule('oklch(from red l c h)', ACCENT_FG.lightness) + rule('contrast-color(red)', ACCENT_FG.contrast);
+}
+
 const WIDGET_CSS = `
 /* Horizontal also on a page in vertical writing (the diagrams' axes are horizontal); such a box
    is then orthogonal to its parent, and with inline-size containment it would shrink to nothing
@@ -59,6 +75,10 @@ const WIDGET_CSS = `
   white-space: normal; font-variant: normal; cursor: auto; overflow-wrap: break-word;
   direction: ltr; writing-mode: horizontal-tb;
 }
+/* In a box that clips without scrolling (host-page.js fitInClip): the room left there, scrolled
+   inside. A layer of its own: in a scaled slide Chromium 156 otherwise paints part of the
+   scrolled content over the frame's bottom border. */
+.al-frame.al-fit { max-height: var(--_fit); overflow-y: auto; overscroll-behavior: contain; will-change: transform; }
 .al-frame.al-dark { color-scheme: dark; }
 .al-frame.al-light { color-scheme: light; }
 *, *::before, *::after { box-sizing: inherit; }
@@ -87,6 +107,9 @@ button, select, input {
 input[type="number"] { width: calc(5.5 * var(--_rem)); }
 input[type="checkbox"] { min-height: 0; width: calc(1.1 * var(--_rem)); height: calc(1.1 * var(--_rem)); vertical-align: -0.15rem; accent-color: var(--_accent); }
 input[type="range"] { padding: 0; accent-color: var(--_accent); vertical-align: middle; }
+input[aria-invalid="true"] { border-color: var(--_bad); box-shadow: inset 0 0 0 1px var(--_bad); }
+.al-field-message { color: var(--_bad); font-weight: 600; margin: calc(.25 * var(--_rem)) 0; }
+.al-field-message:empty { display: none; }
 button { cursor: pointer; }
 button[aria-pressed="true"], button.al-primary { background: var(--_accent); color: var(--_accent-fg); border-color: var(--_accent); }
 button:disabled { opacity: .5; cursor: default; }
@@ -151,6 +174,7 @@ button:disabled { opacity: .5; cursor: default; }
 .al-predict { border: 1px dashed var(--_line); border-radius: 8px; padding: calc(.5 * var(--_rem)) calc(.75 * var(--_rem)); margin: calc(.5 * var(--_rem)) 0; }
 .al-predict .al-verdict-ok { color: var(--_ok); font-weight: 600; }
 .al-predict .al-verdict-bad { color: var(--_bad); font-weight: 600; }
+.al-predict .al-verdict-hint, .al-quiz-verdict.al-verdict-hint { font-weight: 600; }
 .al-quiz-verdict { display: block; white-space: normal; max-width: calc(22 * var(--_rem)); font-weight: 600; }
 .al-quiz-verdict.al-verdict-ok { color: var(--_ok); }
 .al-quiz-verdict.al-verdict-bad { color: var(--_bad); }
@@ -205,6 +229,11 @@ button:disabled { opacity: .5; cursor: default; }
   .al-stack th[title] { max-width: none; }
   .al-stack td[data-label]::before { content: attr(data-label) ": "; color: var(--_muted); }
   .al-stack td:empty { display: none; }
+  /* A stacked row is a card: the current one is highlighted as one piece, not cell by cell
+     (which left gaps between the cells and a strip of the card unpainted at its edge). */
+  .al-stack tr { max-width: 100%; }
+  .al-stack tr.al-current { background: var(--_hl); color: var(--_hl-fg); border-color: var(--_hl-fg); }
+  .al-table.al-stack tr.al-current td, .al-table.al-stack tr.al-current th, .al-stack tr.al-current td[data-label]::before { background: transparent; color: inherit; }
 }
 /* Forced colours (Windows high contrast) replace every colour with the reader's palette. The
    colours of the data pictures are their content: keep them. What marks the chosen, current
@@ -220,7 +249,7 @@ button:disabled { opacity: .5; cursor: default; }
 }
 `;
 
-const CSS = WIDGET_CSS + reserveCss() + EXPORT_CSS + COST_CSS + TRAINER_CSS + ONLINE_SOFTMAX_CSS + KV_CACHE_CSS + MISTAKES_CSS + MODEL_ATTENTION_CSS + PRINT_CSS + chartTextCss();
+const CSS = WIDGET_CSS + accentCss() + reserveCss() + EXPORT_CSS + COST_CSS + TRAINER_CSS + ONLINE_SOFTMAX_CSS + KV_CACHE_CSS + MISTAKES_CSS + MODEL_ATTENTION_CSS + PRINT_CSS + chartTextCss();
 
 const sheets = new WeakMap();
 

@@ -13,9 +13,9 @@ function s(tag, attrs = {}, ...children) {
 }
 
 /**
- * A line chart (log x, or linear x with opts.xLinear; see ui/chart.js lineLayout).
+ * A line chart: log x, or linear x with `xMax` (ui/chart.js lineLayout).
  * @param opts { title, desc, xLabel, yLabel, xs: number[], series: [{ name, ys, cls, points, line }], yMax,
- *   yLog?, xLinear?, marks?: [{ x, label }], guides?: [{ y, label }] }
+ *   yLog?, xMax?, xMin?, xPlot?, marks?: [{ x, label, low? }], guides?: [{ y, label }] }
  *   points: true (dots of class cls) or the dots' class; line: a line through the dots as well
  */
 function lineChart(opts) {

@@ -8,11 +8,14 @@ const { h, uid, scrollBox } = require('./dom.js');
 const { LabElement } = require('./base.js');
 const { examples } = require('./engine.js');
 const { PredictView } = require('./predict-view.js');
-const { judgeNumber, parseNumber } = require('../ui/predict.js');
+const { judgeNumber } = require('../ui/predict.js');
+const { readField, FLOAT32_MAX } = require('../ui/fields.js');
+const { FieldNote } = require('./field-note.js');
 
 // The lessons' practice query: its answer is never printed before the learner predicts it.
 const PRACTICE_QUERY = [0, 2];
 const { num, vector } = require('../ui/format.js');
+const { whyText, expOverflows, shiftText } = require('../ui/worked-why.js');
 
 class AttentionWorkedExample extends LabElement {
   static get jsonKeys() { return []; }
@@ -31,8 +34,11 @@ class AttentionWorkedExample extends LabElement {
     this.revealed = false;
     this.practice = false;
 
+    // What was wrong with a typed query, beside the boxes: the last good numbers stay below it.
+    this.note = new FieldNote();
     this.qInputs = [0, 1].map((c) => {
       const input = h('input', { id: uid(), type: 'number', step: '0.5', value: String(this.q[c]), 'aria-label': `query component ${c + 1}` });
+      this.note.watch(input);
       // A half-edited query (one box changed) waits: the round starts when both boxes
       // changed or on "Try this query".
       input.addEventListener('change', () => this.guard(() => this.onEdit(false)));
@@ -43,10 +49,11 @@ class AttentionWorkedExample extends LabElement {
     this.tryButton = h('button', { type: 'button', class: 'al-primary', onclick: () => this.guard(() => this.onEdit(true)) }, 'Try this query');
     this.practiceButton = h('button', { type: 'button', onclick: () => this.guard(() => this.startPractice(PRACTICE_QUERY, true)) },
       `Practice query q = [${PRACTICE_QUERY.join(', ')}]`);
-    this.editMessage = h('p', { class: 'al-edit-message', 'aria-live': 'polite' });
+    this.editMessage = h('p', { class: 'al-edit-message al-muted', 'aria-live': 'polite' });
     this.announcer = h('p', { class: 'al-sr', 'aria-live': 'polite' });
     this.table = h('table', { class: 'al-table', part: 'table' });
     this.why = h('p', { class: 'al-why' });
+    this.shiftNote = h('p', { class: 'al-shift-note' });
     this.outputBox = h('p', { class: 'al-output-line' });
     this.copyPrompt = new PredictView({
       question: 'which value will the output mostly copy?',
@@ -58,7 +65,10 @@ class AttentionWorkedExample extends LabElement {
     this.practicePrompt = new PredictView({
       question: 'you changed the query. What weight will k\u2081 get now?',
       input: { label: 'w\u2081 =', placeholder: 'e.g. 0.6' },
-      judge: (text) => judgeNumber(text, this.current.weights.get(0), 0.02),
+      judge: (text) => judgeNumber(text, this.current.weights.get(0), 0.02, {
+        hint: 'Score the query against each key, scale both scores, then w\u2081 is e to the first divided by the sum of e to each.',
+        why: `Scaled scores ${vector(this.current.scaled.data, 4)}; w\u2081 = ${num(this.current.expRaw.get(0), 4)} \u00f7 ${num(this.current.sumRaw, 4)}.`,
+      }),
       printAnswer: () => `w\u2081 = ${num(this.current.weights.get(0), 4)}.`,
       onReveal: () => { this.revealed = true; this.render(); this.saveState(); },
     });
@@ -70,8 +80,8 @@ class AttentionWorkedExample extends LabElement {
         // One group, so that a narrow box wraps before the vector, never inside it.
         h('span', { class: 'al-vector' }, h('span', {}, 'query q = ['), this.qInputs[0], h('span', {}, ','), this.qInputs[1], h('span', {}, ']')),
         this.tryButton, this.practiceButton),
-      this.editMessage, this.announcer,
-      scrollBox('Numbers', this.table), this.copyPrompt.root, this.practicePrompt.root, this.why, this.outputBox);
+      this.note.el, this.editMessage, this.announcer,
+      scrollBox('Numbers', this.table), this.shiftNote, this.copyPrompt.root, this.practicePrompt.root, this.why, this.outputBox);
     this.render();
     this.restore(this.readState());
   }
@@ -83,8 +93,8 @@ class AttentionWorkedExample extends LabElement {
   /** A shared link with q=a,b opens a practice round on that query. */
   restore(state) {
     if (state.q === undefined) return;
-    const q = state.q.split(',').map(Number);
-    if (q.length !== 2 || q.some((x) => !Number.isFinite(x)) || (q[0] === this.q[0] && q[1] === this.q[1])) return;
+    const q = state.q.split(',').map((t) => readField(t, { label: 'q', min: -FLOAT32_MAX, max: FLOAT32_MAX }).value);
+    if (q.length !== 2 || q.includes(undefined) || (q[0] === this.q[0] && q[1] === this.q[1]) || this.refusal(q)) return;
     this.startPractice(q);
   }
 
@@ -101,40 +111,48 @@ class AttentionWorkedExample extends LabElement {
     const truth = this.copyTruth();
     const names = ['v\u2081', 'v\u2082', 'an even blend'];
     const right = choice === truth;
-    return { ok: true, close: right, message: right ? `Right: ${names[truth]}, but still a blend of both.` : `Not quite: it is ${names[truth]}. Why: see below.` };
+    return { ok: true, close: right, message: right ? `Right: ${names[truth]}, but still a blend of both.` : `Not quite: it is ${names[truth]}. Why: see below.`,
+      hint: 'Work out the score of q against each key: the key with the larger score gets the larger weight, and equal scores share it evenly.' };
   }
 
   /** Why the weights came out as they did, from the engine's numbers (shown once answered). */
   explainWhy() {
-    const d = this.current;
-    const s = [d.scores.get(0), d.scores.get(1)], w = [d.weights.get(0), d.weights.get(1)];
-    if (s[0] === s[1]) return `Both keys score ${num(s[0], 4)} against q, so the weights are equal and the output is an even blend.`;
-    const hi = s[0] > s[1] ? 0 : 1, lo = 1 - hi, sub = ['\u2081', '\u2082'];
-    return `k${sub[hi]} scores ${num(s[hi], 4)} against q and k${sub[lo]} scores ${num(s[lo], 4)}, so after scaling and the softmax ` +
-      `v${sub[hi]} gets weight ${num(w[hi], 4)} and v${sub[lo]} still gets ${num(w[lo], 4)}: the output leans to v${sub[hi]} but blends both.`;
+    return whyText(this.current);
   }
 
   /** A box changed (confirmed = Enter or "Try this query"): start a round once the query is whole. */
   onEdit(confirmed) {
-    const q = [];
-    for (const [c, input] of this.qInputs.entries()) {
-      const x = parseNumber(input.value);
-      if (input.value.trim() === '' || !Number.isFinite(x)) {
-        this.editMessage.textContent = `Query box ${c + 1} is empty or not a number: type a number such as 0.5 in both boxes.`;
-        this.editMessage.className = 'al-edit-message al-verdict-bad';
-        return;
-      }
-      q.push(x);
-      if (x !== this.q[c]) this.edited.add(c);
-    }
+    // Each box is read, and each one refused is marked; the line says why, for all of them.
+    const read = this.qInputs.map((input, c) => readField(input.value, { label: `Query box ${c + 1}`, min: -FLOAT32_MAX, max: FLOAT32_MAX }, input.validity.badInput));
+    const errors = read.filter((r) => r.error).map((r) => r.error).join(' ');
+    read.forEach((r, c) => (r.error ? this.note.refuse(this.qInputs[c], errors) : this.note.accept(this.qInputs[c])));
+    if (errors) return;
+    const q = read.map((r) => r.value);
+    q.forEach((x, c) => { if (x !== this.q[c]) this.edited.add(c); });
     this.editMessage.textContent = '';
     if (q[0] === this.q[0] && q[1] === this.q[1]) return;
     if (!confirmed && this.edited.size < 2) {
-      this.editMessage.className = 'al-edit-message al-muted';
       this.editMessage.textContent = 'Change the other box too, or press "Try this query", to start a practice round.';
       return;
     }
+    // The engine may still refuse a query it cannot hold (a score past float32): said beside
+    // the boxes, and the last good numbers stay.
+    const refused = this.refusal(q);
+    if (refused) {
+      this.note.refuse(this.qInputs[0], refused);
+      return;
+    }
     this.startPractice(q, true);
+  }
+
+  /** Why the engine cannot take query q ('' when it can): a score or sum past float32, say. */
+  refusal(q) {
+    try {
+      this.lab.explainRow([q], this.K, this.V, 0);
+      return '';
+    } catch (err) {
+      return `The engine cannot take q = [${q.join(', ')}]: ${err.message.replace(/^explainRow: /, '')}`;
+    }
   }
 
   /**
@@ -169,6 +187,7 @@ class AttentionWorkedExample extends LabElement {
     const maskAnswer = (text) => (hide ? blank() : text);
     const k = this.K, v = this.V;
     const row = (label, cells, cls) => h('tr', { class: cls || '' }, h('th', { scope: 'row' }, label), cells.map((c) => h('td', {}, c)));
+    const overflow = expOverflows(d);
     this.table.replaceChildren(
       h('caption', { class: 'al-sr' }, 'Every number of the worked example'),
       h('thead', {}, h('tr', {}, h('th', {}, ''), h('th', { scope: 'col' }, 'key 1'), h('th', { scope: 'col' }, 'key 2'))),
@@ -179,12 +198,16 @@ class AttentionWorkedExample extends LabElement {
         row(`scaled \u00d7 ${num(d.scale, 4)}`, [num(d.scaled.get(0), 4), num(d.scaled.get(1), 4)].map(maskAll)),
         row('exp', [num(d.expRaw.get(0), 4), num(d.expRaw.get(1), 4)].map(maskAnswer)),
         row('sum of exps', [maskAnswer(num(d.sumRaw, 4)), '']),
+        // When e^s overflows, the max-shift the engine uses instead, beside the overflowed row
+        // (once answered: before, the row alone would say how the weights come out).
+        ...(overflow && !hide ? [row('exp(s \u2212 max)', [num(d.expShifted.get(0), 4), num(d.expShifted.get(1), 4)].map(maskAnswer)),
+          row('sum of those', [maskAnswer(num(d.sumShifted, 4)), ''])] : []),
         row('weight', [num(d.weights.get(0), 4), num(d.weights.get(1), 4)].map(maskAnswer), 'al-current')));
+    this.shiftNote.textContent = overflow && !hide ? shiftText(d) : '';
+    this.shiftNote.hidden = !overflow || hide;
     if (hide) delete this.frame.dataset.weights;
     else this.frame.dataset.weights = Array.from(d.weights.data).join(',');
     this.why.textContent = hide ? '' : this.explainWhy();
-    this.copyPrompt.refreshPrint();
-    this.practicePrompt.refreshPrint();
     this.outputBox.replaceChildren(hide
       ? h('span', { class: 'al-muted' }, 'The weights and the output: answer the question above to see them.')
       : h('span', {}, h('strong', {}, 'output = '), h('span', { class: 'al-output' }, vector(d.output.data, 4)),
