@@ -85,9 +85,7 @@ void attention_backward(const float* p, const float* q, const float* k, const fl
         const float* gi = d_o + i * d_v;
         float dot = 0.0f;
         for (std::size_t c = 0; c < d_v; ++c) dot += gi[c] * oi[c];
-        const float* pi = p + i * n;
-        float* si = ds + i * n;
-        for (std::size_t j = 0; j < n; ++j) si[j] = pi[j] * (si[j] - dot);
+        kernels::softmax_backward_row(p + i * n, ds + i * n, n, dot);
     }
     // dq [m, d_k] = scale ds [m, n] k [n, d_k]
     pack_b(k, n, d_k, packed);
@@ -224,33 +222,6 @@ cross_entropy_totals softmax_cross_entropy(const float* logits, const std::int32
     return totals;
 }
 
-void add(float* y, const float* x, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) y[i] += x[i];
-}
-
-// The copies are d_head floats each, thousands per step: loops here, not a call to memcpy per
-// copy, which clang would otherwise make of them (no_builtin): those calls were 6% of a default
-// training step in wasm (node --cpu-prof).
-#if defined(__clang__)
-__attribute__((no_builtin("memcpy", "memmove")))
-#endif
-void move_heads(float* rows, float* heads, bool to_rows, std::size_t parts, std::size_t batch, std::size_t n,
-                std::size_t heads_count, std::size_t d_head) {
-    const std::size_t d = heads_count * d_head, slab = batch * n * d;
-    for (std::size_t r = 0; r < batch * n; ++r) {
-        const std::size_t b = r / n, t = r % n;
-        for (std::size_t part = 0; part < parts; ++part) {
-            for (std::size_t h = 0; h < heads_count; ++h) {
-                float* row = rows + r * parts * d + part * d + h * d_head;
-                float* head = heads + part * slab + ((b * heads_count + h) * n + t) * d_head;
-                const float* from = to_rows ? head : row;
-                float* to = to_rows ? row : head;
-                for (std::size_t c = 0; c < d_head; ++c) to[c] = from[c];
-            }
-        }
-    }
-}
-
 void embed(const std::int32_t* tokens, const float* token_embedding, const float* position_embedding, float* x,
            std::size_t rows, std::size_t n, std::size_t d) {
     for (std::size_t r = 0; r < rows; ++r) {
@@ -265,8 +236,8 @@ void embed_backward(const std::int32_t* tokens, const float* dx, float* d_token,
     std::fill(d_token, d_token + vocab * d, 0.0f);
     std::fill(d_position, d_position + positions * d, 0.0f);
     for (std::size_t r = 0; r < rows; ++r) {
-        add(d_token + static_cast<std::size_t>(tokens[r]) * d, dx + r * d, d);
-        add(d_position + (r % n) * d, dx + r * d, d);
+        kernels::add(d_token + static_cast<std::size_t>(tokens[r]) * d, dx + r * d, d);
+        kernels::add(d_position + (r % n) * d, dx + r * d, d);
     }
 }
 

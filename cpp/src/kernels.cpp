@@ -244,6 +244,39 @@ void transpose(const float* a, float* at, std::size_t rows, std::size_t cols) {
     }
 }
 
+// add, move_heads and softmax_backward_row are the training step's memory-bound loops: here
+// they are built at -O3 and vectorise, where grad.cpp and transformer.cpp are built for size
+// (-Oz, CMakeLists.txt), at which move_heads alone was 13% of a default step (node --cpu-prof).
+void add(float* y, const float* x, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) y[i] += x[i];
+}
+
+// Each copy is d_head floats and there are thousands a step: loops, not a call to memcpy per
+// copy, which clang would otherwise make of them (no_builtin).
+#if defined(__clang__)
+__attribute__((no_builtin("memcpy", "memmove")))
+#endif
+void move_heads(float* rows, float* heads, bool to_rows, std::size_t parts, std::size_t batch, std::size_t n,
+                std::size_t heads_count, std::size_t d_head) {
+    const std::size_t d = heads_count * d_head, slab = batch * n * d;
+    for (std::size_t r = 0; r < batch * n; ++r) {
+        const std::size_t b = r / n, t = r % n;
+        for (std::size_t part = 0; part < parts; ++part) {
+            for (std::size_t h = 0; h < heads_count; ++h) {
+                float* row = rows + r * parts * d + part * d + h * d_head;
+                float* head = heads + part * slab + ((b * heads_count + h) * n + t) * d_head;
+                const float* from = to_rows ? head : row;
+                float* to = to_rows ? row : head;
+                for (std::size_t c = 0; c < d_head; ++c) to[c] = from[c];
+            }
+        }
+    }
+}
+
+void softmax_backward_row(const float* p, float* ds, std::size_t n, float dot) {
+    for (std::size_t j = 0; j < n; ++j) ds[j] = p[j] * (ds[j] - dot);
+}
+
 bool all_finite(const float* x, std::size_t n) {
     // x - x is 0 for finite x and NaN for infinity or NaN; NaN sticks in a lane.
     constexpr std::size_t L = 8;

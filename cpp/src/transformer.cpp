@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "attnlab/errors.hpp"
+#include "attnlab/kernels.hpp"
 #include "attnlab/random.hpp"
 
 namespace attnlab {
@@ -218,18 +219,18 @@ void transformer::block_forward(std::size_t l, const float* x, float* next) {
     grad::linear(in, w + b.qkv, nullptr, a.qkv, rows, d, 3 * d, scratch);  // [rows, 3d]
     // split into heads: q, k, v each [batch, heads, n, d_head]
     const std::size_t slab = rows * d;
-    grad::move_heads(a.qkv, a.heads, false, 3, batch_, n, H, dh);
+    kernels::move_heads(a.qkv, a.heads, false, 3, batch_, n, H, dh);
     const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
     for (std::size_t s = 0; s < batch_ * H; ++s) {
         const float* q = a.heads + s * n * dh;
         grad::causal_attention(q, q + slab, q + 2 * slab, a.weights + s * n * n, a.o + s * n * dh, n, dh,
                                dh, scale, scratch);
     }
-    grad::move_heads(a.merged, a.o, true, 1, batch_, n, H, dh);  // merge the heads back into [rows, d]
+    kernels::move_heads(a.merged, a.o, true, 1, batch_, n, H, dh);  // merge the heads back into [rows, d]
     float* after = c.mlp ? a.mid : next;
     grad::linear(a.merged, w + b.out, nullptr, dtmp_, rows, d, d, scratch);
     std::copy(x, x + rows * d, after);
-    grad::add(after, dtmp_, rows * d);
+    kernels::add(after, dtmp_, rows * d);
     if (!c.mlp) return;
     const float* m = a.mid;
     if (c.layer_norm) {
@@ -240,7 +241,7 @@ void transformer::block_forward(std::size_t l, const float* x, float* next) {
     grad::activate(c.act, a.hidden, a.act, rows * c.mlp);
     grad::linear(a.act, w + b.mlp_out, w + b.mlp_out_bias, dtmp_, rows, c.mlp, d, scratch);
     std::copy(a.mid, a.mid + rows * d, next);
-    grad::add(next, dtmp_, rows * d);
+    kernels::add(next, dtmp_, rows * d);
 }
 
 grad::cross_entropy_totals transformer::loss(const std::int32_t* targets, const std::uint8_t* scored) {
@@ -289,11 +290,11 @@ void transformer::block_backward(std::size_t l, float* dx) {
             grad::layer_norm_backward(a.mid, w + b.ln2_gain, a.ln2, dtmp_, dtmp_,
                                       g + b.ln2_gain, g + b.ln2_bias, rows, d);
         }
-        grad::add(dx, dtmp_, rows * d);
+        kernels::add(dx, dtmp_, rows * d);
     }
     // mid = x + merged Wo
     grad::linear_backward(a.merged, w + b.out, dx, dtmp_, g + b.out, nullptr, rows, d, d, scratch);
-    grad::move_heads(dtmp_, dheads_o_, false, 1, batch_, n, H, dh);  // the gradient at merged, per head
+    kernels::move_heads(dtmp_, dheads_o_, false, 1, batch_, n, H, dh);  // the gradient at merged, per head
     const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
     const std::size_t slab = rows * d;
     for (std::size_t s = 0; s < batch_ * H; ++s) {
@@ -304,14 +305,14 @@ void transformer::block_backward(std::size_t l, float* dx) {
                                  dheads_o_ + at, n, n, dh, dh, scale, dq, dq + slab, dq + 2 * slab, ds_,
                                  scratch);
     }
-    grad::move_heads(dwide_, dheads_, true, 3, batch_, n, H, dh);  // dq, dk, dv into the gradient at qkv
+    kernels::move_heads(dwide_, dheads_, true, 3, batch_, n, H, dh);  // dq, dk, dv into the gradient at qkv
     const float* in = c.layer_norm ? a.a : a.x;
     grad::linear_backward(in, w + b.qkv, dwide_, dtmp_, g + b.qkv, nullptr, rows, d, 3 * d, scratch);
     if (c.layer_norm) {
         grad::layer_norm_backward(a.x, w + b.ln1_gain, a.ln1, dtmp_, dtmp_, g + b.ln1_gain,
                                   g + b.ln1_bias, rows, d);
     }
-    grad::add(dx, dtmp_, rows * d);
+    kernels::add(dx, dtmp_, rows * d);
 }
 
 const float* transformer::weights(std::size_t layer) const { return acts_[layer].weights; }

@@ -38,6 +38,18 @@ void matmul_packed(const float* a, const float* bp, float* c, std::size_t m, std
 void matmul_packed_at(const float* at, const float* bp, float* c, std::size_t m, std::size_t k,
                       std::size_t n);
 
+/// @brief y[i] += x[i] for i < n (a residual connection, or a gradient that arrives by two paths).
+void add(float* y, const float* x, std::size_t n);
+
+/// @brief Rows [batch * n, parts * d] (each part's d columns split into `heads` slices of d_head)
+/// copied to heads [parts, batch, heads, n, d_head], or back to rows when `to_rows` is set.
+void move_heads(float* rows, float* heads, bool to_rows, std::size_t parts, std::size_t batch, std::size_t n,
+                std::size_t heads_count, std::size_t d_head);
+
+/// @brief The softmax's backward on one row: ds[j] = p[j] (ds[j] - dot) for j < n, where ds
+/// holds dL/dp on entry and dot = sum over the row of dL/dp p (a weight of 0 gives exactly 0).
+void softmax_backward_row(const float* p, float* ds, std::size_t n, float dot);
+
 /// @brief at[cols, rows] = transpose of a[rows, cols].
 void transpose(const float* a, float* at, std::size_t rows, std::size_t cols);
 
