@@ -522,6 +522,93 @@ export interface MistakeResult<Cells extends Nested<boolean> = boolean[][]> {
   cells: Cells;
 }
 
+/** One token of a model's text: its id and the exact span of the text it reads. */
+export interface ModelToken {
+  id: number;
+  text: string;
+  start: number;
+  end: number;
+}
+
+/** Texts longer than the model's context are refused unless `truncate` keeps their last tokens. */
+export interface ModelReadOptions {
+  truncate?: boolean;
+}
+
+export interface ModelAttention {
+  /** Each token's text; joined they give the text read. */
+  tokens: string[];
+  ids: number[];
+  /** [start, end) of each token in the text. */
+  spans: [number, number][];
+  /** [layers][heads][n][n]: rows sum to 1, 0 above the diagonal. */
+  attentions: number[][][][];
+  causal: true;
+  /** Tokens dropped from the start (with truncate). */
+  truncated: number;
+}
+
+export interface ModelGuess {
+  token: string;
+  id: number;
+  probability: number;
+}
+
+export interface ModelPrediction {
+  tokens: string[];
+  /** Most probable first. */
+  next: ModelGuess[];
+  truncated: number;
+}
+
+export interface ModelHeadScores {
+  layer: number;
+  head: number;
+  entropy: number | null;
+  previousToken: number | null;
+  firstToken: number | null;
+  diagonal: number | null;
+  prefixMatching: number | null;
+}
+
+/** The vocabulary a model file carries (web/src/tokenizer.js). */
+export interface ModelVocabulary {
+  kind: 'bpe';
+  unknown: string;
+  alphabet: string[];
+  merges: [number, number][];
+}
+
+export interface ModelTokenizer {
+  /** Every piece's text, by id. */
+  readonly pieces: readonly string[];
+  readonly size: number;
+  encode(text: string): { ids: number[]; tokens: ModelToken[] };
+  ids(text: string): Int32Array;
+  decode(ids: ArrayLike<number>): string;
+}
+
+/** A trained model from lab.loadModel: reads text, every number from the engine. */
+export interface Model {
+  readonly name: string;
+  /** Where it came from: corpus, licence, command, settings, measured scores. */
+  readonly about: Record<string, unknown>;
+  readonly options: Readonly<{ vocab: number; seqLen: number; layers: number; heads: number; dModel: number; mlp: number; activation: 'gelu' | 'relu'; layerNorm: boolean }>;
+  /** The longest text it reads, in tokens. */
+  readonly maxTokens: number;
+  readonly tokenizer: ModelTokenizer;
+  tokenize(text: string): ModelToken[];
+  attention(text: string, options?: ModelReadOptions): ModelAttention;
+  predict(text: string, options?: ModelReadOptions & { top?: number }): ModelPrediction;
+  /** The logits of the token after the text: [vocab]. */
+  logits(text: string, options?: ModelReadOptions): Float32Array;
+  headScores(text: string, options?: ModelReadOptions): ModelHeadScores[];
+  dispose(): void;
+}
+
+/** What lab.loadModel reads: nothing (the shipped model), a loaded model's name, a model object, or a model file's text or bytes. */
+export type ModelSource = string | ArrayBuffer | ArrayBufferView | { format: 'attention-lab-model'; version: number; name: string; [key: string]: unknown };
+
 /** The API around one loaded engine. Bad input throws an Error naming the function and argument. */
 export interface Lab {
   /**
@@ -568,6 +655,11 @@ export interface Lab {
   Tensor: TensorConstructor;
   /** The option names attention() accepts. */
   ATTENTION_OPTIONS: readonly string[];
+  /**
+   * A trained model with its tokenizer. With no source, the shipped model: in node it is read
+   * from the package; a page adds `<script src="attention-lab-model.js">` beside the kit.
+   */
+  loadModel(source?: ModelSource): Model;
 }
 
 /**
