@@ -4,8 +4,9 @@
 //   Debian packages through apt-get when run as root (otherwise prints the command),
 //   npm packages through npm ci when node_modules is missing or stale.
 // An emcc already on PATH (e.g. from emsdk) is used as it is.
-// Usage: node scripts/setup.js [--browser] [--recipes]
+// Usage: node scripts/setup.js [--browser] [--recipes] [--model]
 //   --browser adds Chromium for browser tests;
+//   --model adds WordNet (wordnet-base), the corpus npm run train:model trains on;
 //   --recipes adds MkDocs, Hugo and nbconvert, which the embedding-recipe tests build sites with.
 //   These are optional: when they cannot be installed, setup says so and those tests skip.
 
@@ -37,6 +38,9 @@ const needs = [
 ];
 const browserNeeds = [
   { what: 'Chromium', ok: () => fs.existsSync('/usr/bin/chromium'), pkg: 'chromium' },
+];
+const modelNeeds = [
+  { what: 'WordNet data files', ok: () => fs.existsSync('/usr/share/wordnet/data.noun'), pkg: 'wordnet-base' },
 ];
 const recipeNeeds = [
   { what: 'MkDocs', ok: () => onPath('mkdocs'), pkg: 'mkdocs' },
@@ -91,6 +95,6 @@ function ensureNpmPackages() {
   execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
 }
 
-ensureDebianPackages(process.argv.includes('--browser') ? [...needs, ...browserNeeds] : needs);
+ensureDebianPackages([...needs, ...(process.argv.includes('--browser') ? browserNeeds : []), ...(process.argv.includes('--model') ? modelNeeds : [])]);
 if (process.argv.includes('--recipes')) ensureDebianPackages(recipeNeeds, { optional: true });
 ensureNpmPackages();
