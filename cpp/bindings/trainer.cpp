@@ -248,6 +248,7 @@ public:
         out.set("plan", plan);
         out.set("parameters", layout_js(trainer_->model().parameters()));
         out.set("divergenceLimit", trainer_->divergence_limit());
+        out.set("uniformLoss", trainer_->uniform_loss());
         return out;
     }
 

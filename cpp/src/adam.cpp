@@ -7,9 +7,12 @@ namespace attnlab {
 void adam::update(float* params, const float* grads, const std::vector<parameter>& layout, const adam_options& o) {
     ++t_;
     const float b1 = static_cast<float>(o.beta1), b2 = static_cast<float>(o.beta2);
-    // bias corrections folded into the step size and eps, in double, then float
-    const double c1 = 1.0 - std::pow(o.beta1, static_cast<double>(t_));
-    const double c2 = 1.0 - std::pow(o.beta2, static_cast<double>(t_));
+    // beta^t as running products (in double; std::pow would add libm's pow to the module),
+    // and the bias corrections folded into the step size and eps
+    beta1_t_ *= o.beta1;
+    beta2_t_ *= o.beta2;
+    const double c1 = 1.0 - beta1_t_;
+    const double c2 = 1.0 - beta2_t_;
     const float step = static_cast<float>(o.lr / c1);
     const float root_c2 = static_cast<float>(std::sqrt(c2));
     const float eps = static_cast<float>(o.eps);

@@ -87,7 +87,9 @@ trainer::trainer(const trainer_options& options, const std::string& fn)
     }
 }
 
-double trainer::divergence_limit() const { return 10.0 + 3.0 * std::log(static_cast<double>(options_.model.vocab)); }
+double trainer::uniform_loss() const { return std::log(static_cast<double>(options_.model.vocab)); }
+
+double trainer::divergence_limit() const { return 10.0 + 3.0 * uniform_loss(); }
 
 step_result trainer::step(std::size_t count, double* losses, const std::string& fn) {
     if (count < 1 || count > max_steps_per_call) {

@@ -25,28 +25,6 @@ std::size_t product(const shape_t& s) {
     return p;
 }
 
-void add_into(float* y, const float* x, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) y[i] += x[i];
-}
-
-// Rows [batch * n, parts * d] (each part's columns split into `heads` slices of d_head) to
-// heads [parts, batch, heads, n, d_head], or back when `to_rows` is set.
-void move_heads(float* rows, float* heads, bool to_rows, std::size_t parts, std::size_t batch, std::size_t n,
-                std::size_t H, std::size_t dh) {
-    const std::size_t d = H * dh, slab = batch * n * d;
-    for (std::size_t r = 0; r < batch * n; ++r) {
-        const std::size_t b = r / n, t = r % n;
-        for (std::size_t part = 0; part < parts; ++part) {
-            for (std::size_t h = 0; h < H; ++h) {
-                float* row = rows + r * parts * d + part * d + h * dh;
-                float* head = heads + part * slab + ((b * H + h) * n + t) * dh;
-                if (to_rows) std::copy(head, head + dh, row);
-                else std::copy(row, row + dh, head);
-            }
-        }
-    }
-}
-
 }  // namespace
 
 transformer::transformer(const transformer_config& c, std::size_t batch, const std::string& fn)
@@ -92,80 +70,91 @@ transformer::transformer(const transformer_config& c, std::size_t batch, const s
         plan_.activations = static_cast<std::size_t>(acts);
         plan_.scratch = static_cast<std::size_t>(scr);
     }
-    tok_emb_ = add_parameter("tokenEmbedding", {v, d}, true);
-    pos_emb_ = add_parameter("positionEmbedding", {t, d}, true);
+    tok_emb_ = add_parameter(none, "tokenEmbedding", {v, d}, true);
+    pos_emb_ = add_parameter(none, "positionEmbedding", {t, d}, true);
     for (std::size_t l = 0; l < c.layers; ++l) {
-        const std::string p = "layers." + std::to_string(l) + ".";
         block_params b{none, none, none, none, none, none, none, none, none, none};
         if (c.layer_norm) {
-            b.ln1_gain = add_parameter(p + "ln1.gain", {d}, false);
-            b.ln1_bias = add_parameter(p + "ln1.bias", {d}, false);
+            b.ln1_gain = add_parameter(l, "ln1.gain", {d}, false);
+            b.ln1_bias = add_parameter(l, "ln1.bias", {d}, false);
         }
-        b.qkv = add_parameter(p + "qkv", {d, 3 * d}, true);
-        b.out = add_parameter(p + "out", {d, d}, true);
+        b.qkv = add_parameter(l, "qkv", {d, 3 * d}, true);
+        b.out = add_parameter(l, "out", {d, d}, true);
         if (h) {
             if (c.layer_norm) {
-                b.ln2_gain = add_parameter(p + "ln2.gain", {d}, false);
-                b.ln2_bias = add_parameter(p + "ln2.bias", {d}, false);
+                b.ln2_gain = add_parameter(l, "ln2.gain", {d}, false);
+                b.ln2_bias = add_parameter(l, "ln2.bias", {d}, false);
             }
-            b.mlp_in = add_parameter(p + "mlp.in", {d, h}, true);
-            b.mlp_in_bias = add_parameter(p + "mlp.inBias", {h}, false);
-            b.mlp_out = add_parameter(p + "mlp.out", {h, d}, true);
-            b.mlp_out_bias = add_parameter(p + "mlp.outBias", {d}, false);
+            b.mlp_in = add_parameter(l, "mlp.in", {d, h}, true);
+            b.mlp_in_bias = add_parameter(l, "mlp.inBias", {h}, false);
+            b.mlp_out = add_parameter(l, "mlp.out", {h, d}, true);
+            b.mlp_out_bias = add_parameter(l, "mlp.outBias", {d}, false);
         }
         blocks_.push_back(b);
     }
     if (c.layer_norm) {
-        final_gain_ = add_parameter("final.gain", {d}, false);
-        final_bias_ = add_parameter("final.bias", {d}, false);
+        final_gain_ = add_parameter(none, "final.gain", {d}, false);
+        final_bias_ = add_parameter(none, "final.bias", {d}, false);
     }
-    unembed_ = add_parameter("unembedding", {d, v}, true);
-    unembed_bias_ = add_parameter("unembeddingBias", {v}, false);
+    unembed_ = add_parameter(none, "unembedding", {d, v}, true);
+    unembed_bias_ = add_parameter(none, "unembeddingBias", {v}, false);
 
     params_.assign(layout_.empty() ? 0 : layout_.back().offset + layout_.back().size, 0.0f);
     grads_.assign(params_.size(), 0.0f);
+    // The activations and scratch, from one arena (the tokens, counted in the plan, are ints).
+    arena_.assign(plan_.activations + plan_.scratch - rows, 0.0f);
     acts_.resize(c.layers);
-    for (auto& a : acts_) {
-        a.x.resize(rows * d);
-        a.qkv.resize(rows * 3 * d);
-        a.heads.resize(3 * rows * d);
-        a.weights.resize(batch * c.heads * t * t);
-        a.o.resize(rows * d);
-        a.merged.resize(rows * d);
+    for (block_acts& a : acts_) {
+        a = block_acts{};
+        a.x = take(rows * d);
+        a.qkv = take(rows * 3 * d);
+        a.heads = take(3 * rows * d);
+        a.weights = take(batch * c.heads * t * t);
+        a.o = take(rows * d);
+        a.merged = take(rows * d);
         if (c.layer_norm) {
-            a.a.resize(rows * d);
-            a.ln1.resize(2 * rows);
+            a.a = take(rows * d);
+            a.ln1 = take(2 * rows);
         }
         if (h) {
-            a.mid.resize(rows * d);
-            a.hidden.resize(rows * h);
-            a.act.resize(rows * h);
+            a.mid = take(rows * d);
+            a.hidden = take(rows * h);
+            a.act = take(rows * h);
             if (c.layer_norm) {
-                a.m.resize(rows * d);
-                a.ln2.resize(2 * rows);
+                a.m = take(rows * d);
+                a.ln2 = take(2 * rows);
             }
         }
     }
     tokens_.resize(rows);
-    last_.resize(rows * d);
+    last_ = take(rows * d);
     if (c.layer_norm) {
-        final_.resize(rows * d);
-        final_stats_.resize(2 * rows);
+        final_ = take(rows * d);
+        final_stats_ = take(2 * rows);
     }
-    logits_.resize(rows * v);
-    dlogits_.resize(rows * v);
-    dx_.resize(rows * d);
-    dtmp_.resize(rows * d);
-    dwide_.resize(rows * wide);
-    dheads_.resize(3 * rows * d);
-    dheads_o_.resize(rows * d);
-    ds_.resize(t * t);
-    scratch_.resize(scratch);
+    logits_ = take(rows * v);
+    dlogits_ = take(rows * v);
+    dx_ = take(rows * d);
+    dtmp_ = take(rows * d);
+    dwide_ = take(rows * wide);
+    dheads_ = take(3 * rows * d);
+    dheads_o_ = take(rows * d);
+    ds_ = take(t * t);
+    scratch_ = take(scratch);
 }
 
-std::size_t transformer::add_parameter(const std::string& name, const shape_t& shape, bool decay) {
+float* transformer::take(std::size_t floats) {
+    float* p = arena_.data() + taken_;
+    taken_ += floats;
+    return p;
+}
+
+std::size_t transformer::add_parameter(std::size_t layer, const char* name, const shape_t& shape, bool decay) {
     const std::size_t offset = layout_.empty() ? 0 : layout_.back().offset + layout_.back().size;
-    layout_.push_back(parameter{name, shape, offset, product(shape), decay});
+    // "layers.<layer>.<name>", or the name alone for the model's own tables
+    error_text full(layer == none ? "" : "layers.");
+    if (layer != none) full << layer << ".";
+    layout_.push_back(parameter{(full << name).str(), shape, offset, product(shape), decay});
     return offset;
 }
 
@@ -200,25 +189,18 @@ void transformer::forward(const std::int32_t* tokens, std::size_t batch, std::si
     n_ = n;
     std::copy(tokens, tokens + rows, tokens_.begin());
     // the residual stream starts as token embedding + position embedding
-    float* x = acts_[0].x.data();
-    const float* te = params_.data() + tok_emb_;
-    const float* pe = params_.data() + pos_emb_;
-    for (std::size_t r = 0; r < rows; ++r) {
-        const float* a = te + static_cast<std::size_t>(tokens[r]) * d;
-        const float* b = pe + (r % n) * d;
-        for (std::size_t c = 0; c < d; ++c) x[r * d + c] = a[c] + b[c];
-    }
+    grad::embed(tokens, params_.data() + tok_emb_, params_.data() + pos_emb_, acts_[0].x, rows, n, d);
     for (std::size_t l = 0; l < config_.layers; ++l) {
-        block_forward(l, acts_[l].x.data(), l + 1 < config_.layers ? acts_[l + 1].x.data() : last_.data());
+        block_forward(l, acts_[l].x, l + 1 < config_.layers ? acts_[l + 1].x : last_);
     }
-    const float* f = last_.data();
+    const float* f = last_;
     if (config_.layer_norm) {
-        grad::layer_norm(last_.data(), params_.data() + final_gain_, params_.data() + final_bias_, final_.data(),
-                         final_stats_.data(), rows, d);
-        f = final_.data();
+        grad::layer_norm(last_, params_.data() + final_gain_, params_.data() + final_bias_, final_,
+                         final_stats_, rows, d);
+        f = final_;
     }
-    grad::linear(f, params_.data() + unembed_, params_.data() + unembed_bias_, logits_.data(), rows, d,
-                 config_.vocab, scratch_.data());
+    grad::linear(f, params_.data() + unembed_, params_.data() + unembed_bias_, logits_, rows, d,
+                 config_.vocab, scratch_);
 }
 
 void transformer::block_forward(std::size_t l, const float* x, float* next) {
@@ -227,36 +209,38 @@ void transformer::block_forward(std::size_t l, const float* x, float* next) {
     block_acts& a = acts_[l];
     const std::size_t d = c.d_model, H = c.heads, dh = c.d_head(), n = n_, rows = batch_ * n;
     const float* w = params_.data();
-    float* scratch = scratch_.data();
+    float* scratch = scratch_;
     const float* in = x;
     if (c.layer_norm) {
-        grad::layer_norm(x, w + b.ln1_gain, w + b.ln1_bias, a.a.data(), a.ln1.data(), rows, d);
-        in = a.a.data();
+        grad::layer_norm(x, w + b.ln1_gain, w + b.ln1_bias, a.a, a.ln1, rows, d);
+        in = a.a;
     }
-    grad::linear(in, w + b.qkv, nullptr, a.qkv.data(), rows, d, 3 * d, scratch);  // [rows, 3d]
+    grad::linear(in, w + b.qkv, nullptr, a.qkv, rows, d, 3 * d, scratch);  // [rows, 3d]
     // split into heads: q, k, v each [batch, heads, n, d_head]
     const std::size_t slab = rows * d;
-    move_heads(a.qkv.data(), a.heads.data(), false, 3, batch_, n, H, dh);
+    grad::move_heads(a.qkv, a.heads, false, 3, batch_, n, H, dh);
     const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
     for (std::size_t s = 0; s < batch_ * H; ++s) {
-        const float* q = a.heads.data() + s * n * dh;
-        grad::causal_attention(q, q + slab, q + 2 * slab, a.weights.data() + s * n * n, a.o.data() + s * n * dh, n, dh,
+        const float* q = a.heads + s * n * dh;
+        grad::causal_attention(q, q + slab, q + 2 * slab, a.weights + s * n * n, a.o + s * n * dh, n, dh,
                                dh, scale, scratch);
     }
-    move_heads(a.merged.data(), a.o.data(), true, 1, batch_, n, H, dh);  // merge the heads back into [rows, d]
-    float* after = c.mlp ? a.mid.data() : next;
-    grad::linear(a.merged.data(), w + b.out, nullptr, dtmp_.data(), rows, d, d, scratch);
-    for (std::size_t i = 0; i < rows * d; ++i) after[i] = x[i] + dtmp_[i];
+    grad::move_heads(a.merged, a.o, true, 1, batch_, n, H, dh);  // merge the heads back into [rows, d]
+    float* after = c.mlp ? a.mid : next;
+    grad::linear(a.merged, w + b.out, nullptr, dtmp_, rows, d, d, scratch);
+    std::copy(x, x + rows * d, after);
+    grad::add(after, dtmp_, rows * d);
     if (!c.mlp) return;
-    const float* m = a.mid.data();
+    const float* m = a.mid;
     if (c.layer_norm) {
-        grad::layer_norm(a.mid.data(), w + b.ln2_gain, w + b.ln2_bias, a.m.data(), a.ln2.data(), rows, d);
-        m = a.m.data();
+        grad::layer_norm(a.mid, w + b.ln2_gain, w + b.ln2_bias, a.m, a.ln2, rows, d);
+        m = a.m;
     }
-    grad::linear(m, w + b.mlp_in, w + b.mlp_in_bias, a.hidden.data(), rows, d, c.mlp, scratch);
-    grad::activate(c.act, a.hidden.data(), a.act.data(), rows * c.mlp);
-    grad::linear(a.act.data(), w + b.mlp_out, w + b.mlp_out_bias, dtmp_.data(), rows, c.mlp, d, scratch);
-    for (std::size_t i = 0; i < rows * d; ++i) next[i] = a.mid[i] + dtmp_[i];
+    grad::linear(m, w + b.mlp_in, w + b.mlp_in_bias, a.hidden, rows, d, c.mlp, scratch);
+    grad::activate(c.act, a.hidden, a.act, rows * c.mlp);
+    grad::linear(a.act, w + b.mlp_out, w + b.mlp_out_bias, dtmp_, rows, c.mlp, d, scratch);
+    std::copy(a.mid, a.mid + rows * d, next);
+    grad::add(next, dtmp_, rows * d);
 }
 
 grad::cross_entropy_totals transformer::loss(const std::int32_t* targets, const std::uint8_t* scored) {
@@ -264,8 +248,8 @@ grad::cross_entropy_totals transformer::loss(const std::int32_t* targets, const 
     std::size_t count = 0;
     for (std::size_t r = 0; r < rows; ++r) count += scored[r] ? 1 : 0;
     loss_scale_ = count ? 1.0f / static_cast<float>(count) : 0.0f;
-    return grad::softmax_cross_entropy(logits_.data(), targets, scored, rows, config_.vocab, loss_scale_,
-                                       dlogits_.data());
+    return grad::softmax_cross_entropy(logits_, targets, scored, rows, config_.vocab, loss_scale_,
+                                       dlogits_);
 }
 
 void transformer::backward() {
@@ -273,23 +257,16 @@ void transformer::backward() {
     const std::size_t d = c.d_model, n = n_, rows = batch_ * n;
     const float* w = params_.data();
     float* g = grads_.data();
-    const float* f = c.layer_norm ? final_.data() : last_.data();
-    grad::linear_backward(f, w + unembed_, dlogits_.data(), dx_.data(), g + unembed_, g + unembed_bias_, rows, d,
-                          c.vocab, scratch_.data());
+    const float* f = c.layer_norm ? final_ : last_;
+    grad::linear_backward(f, w + unembed_, dlogits_, dx_, g + unembed_, g + unembed_bias_, rows, d,
+                          c.vocab, scratch_);
     if (c.layer_norm) {
-        grad::layer_norm_backward(last_.data(), w + final_gain_, final_stats_.data(), dx_.data(), dx_.data(),
+        grad::layer_norm_backward(last_, w + final_gain_, final_stats_, dx_, dx_,
                                   g + final_gain_, g + final_bias_, rows, d);
     }
-    for (std::size_t l = c.layers; l-- > 0;) block_backward(l, dx_.data());
+    for (std::size_t l = c.layers; l-- > 0;) block_backward(l, dx_);
     // embeddings: each row's gradient goes to its token's and its position's row
-    float* gt = g + tok_emb_;
-    float* gp = g + pos_emb_;
-    std::fill(gt, gt + c.vocab * d, 0.0f);
-    std::fill(gp, gp + c.seq_len * d, 0.0f);
-    for (std::size_t r = 0; r < rows; ++r) {
-        add_into(gt + static_cast<std::size_t>(tokens_[r]) * d, dx_.data() + r * d, d);
-        add_into(gp + (r % n) * d, dx_.data() + r * d, d);
-    }
+    grad::embed_backward(tokens_.data(), dx_, g + tok_emb_, g + pos_emb_, rows, n, d, c.vocab, c.seq_len);
 }
 
 void transformer::block_backward(std::size_t l, float* dx) {
@@ -299,44 +276,44 @@ void transformer::block_backward(std::size_t l, float* dx) {
     const std::size_t d = c.d_model, H = c.heads, dh = c.d_head(), n = n_, rows = batch_ * n;
     const float* w = params_.data();
     float* g = grads_.data();
-    float* scratch = scratch_.data();
+    float* scratch = scratch_;
     if (c.mlp) {
         // next = mid + f(m W1 + b1) W2 + b2: dx is the gradient at next, and at mid through the residual
-        grad::linear_backward(a.act.data(), w + b.mlp_out, dx, dwide_.data(), g + b.mlp_out, g + b.mlp_out_bias, rows,
+        grad::linear_backward(a.act, w + b.mlp_out, dx, dwide_, g + b.mlp_out, g + b.mlp_out_bias, rows,
                               c.mlp, d, scratch);
-        grad::activate_backward(c.act, a.hidden.data(), dwide_.data(), dwide_.data(), rows * c.mlp);
-        const float* m = c.layer_norm ? a.m.data() : a.mid.data();
-        grad::linear_backward(m, w + b.mlp_in, dwide_.data(), dtmp_.data(), g + b.mlp_in, g + b.mlp_in_bias, rows, d,
+        grad::activate_backward(c.act, a.hidden, dwide_, dwide_, rows * c.mlp);
+        const float* m = c.layer_norm ? a.m : a.mid;
+        grad::linear_backward(m, w + b.mlp_in, dwide_, dtmp_, g + b.mlp_in, g + b.mlp_in_bias, rows, d,
                               c.mlp, scratch);
         if (c.layer_norm) {
-            grad::layer_norm_backward(a.mid.data(), w + b.ln2_gain, a.ln2.data(), dtmp_.data(), dtmp_.data(),
+            grad::layer_norm_backward(a.mid, w + b.ln2_gain, a.ln2, dtmp_, dtmp_,
                                       g + b.ln2_gain, g + b.ln2_bias, rows, d);
         }
-        add_into(dx, dtmp_.data(), rows * d);
+        grad::add(dx, dtmp_, rows * d);
     }
     // mid = x + merged Wo
-    grad::linear_backward(a.merged.data(), w + b.out, dx, dtmp_.data(), g + b.out, nullptr, rows, d, d, scratch);
-    move_heads(dtmp_.data(), dheads_o_.data(), false, 1, batch_, n, H, dh);  // the gradient at merged, per head
+    grad::linear_backward(a.merged, w + b.out, dx, dtmp_, g + b.out, nullptr, rows, d, d, scratch);
+    grad::move_heads(dtmp_, dheads_o_, false, 1, batch_, n, H, dh);  // the gradient at merged, per head
     const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
     const std::size_t slab = rows * d;
     for (std::size_t s = 0; s < batch_ * H; ++s) {
         const std::size_t at = s * n * dh;
-        const float* q = a.heads.data() + at;
-        float* dq = dheads_.data() + at;
-        grad::attention_backward(a.weights.data() + s * n * n, q, q + slab, q + 2 * slab, a.o.data() + at,
-                                 dheads_o_.data() + at, n, n, dh, dh, scale, dq, dq + slab, dq + 2 * slab, ds_.data(),
+        const float* q = a.heads + at;
+        float* dq = dheads_ + at;
+        grad::attention_backward(a.weights + s * n * n, q, q + slab, q + 2 * slab, a.o + at,
+                                 dheads_o_ + at, n, n, dh, dh, scale, dq, dq + slab, dq + 2 * slab, ds_,
                                  scratch);
     }
-    move_heads(dwide_.data(), dheads_.data(), true, 3, batch_, n, H, dh);  // dq, dk, dv into the gradient at qkv
-    const float* in = c.layer_norm ? a.a.data() : a.x.data();
-    grad::linear_backward(in, w + b.qkv, dwide_.data(), dtmp_.data(), g + b.qkv, nullptr, rows, d, 3 * d, scratch);
+    grad::move_heads(dwide_, dheads_, true, 3, batch_, n, H, dh);  // dq, dk, dv into the gradient at qkv
+    const float* in = c.layer_norm ? a.a : a.x;
+    grad::linear_backward(in, w + b.qkv, dwide_, dtmp_, g + b.qkv, nullptr, rows, d, 3 * d, scratch);
     if (c.layer_norm) {
-        grad::layer_norm_backward(a.x.data(), w + b.ln1_gain, a.ln1.data(), dtmp_.data(), dtmp_.data(), g + b.ln1_gain,
+        grad::layer_norm_backward(a.x, w + b.ln1_gain, a.ln1, dtmp_, dtmp_, g + b.ln1_gain,
                                   g + b.ln1_bias, rows, d);
     }
-    add_into(dx, dtmp_.data(), rows * d);
+    grad::add(dx, dtmp_, rows * d);
 }
 
-const float* transformer::weights(std::size_t layer) const { return acts_[layer].weights.data(); }
+const float* transformer::weights(std::size_t layer) const { return acts_[layer].weights; }
 
 }  // namespace attnlab

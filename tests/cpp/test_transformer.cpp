@@ -99,6 +99,12 @@ TEST_CASE("the memory plan is known from the configuration and counts every para
     for (const auto& p : model.parameters()) named += p.size;
     CHECK(named == model.param_count());
     CHECK(model.plan().total() * 4 < 8u << 20);  // under 8 MB in all
+    // every activation and scratch float the plan counts was handed out (the tokens are ints)
+    CHECK(model.arena_floats() == model.plan().activations + model.plan().scratch - 32 * 32);
+    transformer_config big = config(50, 20, 3, 4, 16, 24);
+    big.layer_norm = true;
+    const transformer other(big, 5, "test");
+    CHECK(other.arena_floats() == other.plan().activations + other.plan().scratch - 5 * 20);
 }
 
 TEST_CASE("bad model configurations are refused by name", "[transformer]") {

@@ -110,6 +110,8 @@ class Trainer {
     this.parameters = Object.freeze(about.parameters.map((p) => Object.freeze(p)));
     /** A mean loss above this (nats) stops the run as diverged. */
     this.divergenceLimit = about.divergenceLimit;
+    /** The loss of a uniform guess over the vocabulary, ln(vocab) nats: where an untrained model starts. */
+    this.uniformLoss = about.uniformLoss;
     this._fn = fn;
   }
 

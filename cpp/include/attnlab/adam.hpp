@@ -35,6 +35,7 @@ public:
 private:
     std::vector<float> m_, v_;
     std::size_t t_ = 0;
+    double beta1_t_ = 1, beta2_t_ = 1;  // beta1^t and beta2^t
 };
 
 }  // namespace attnlab

@@ -83,4 +83,21 @@ cross_entropy_totals softmax_cross_entropy(const float* logits, const std::int32
                                            const std::uint8_t* scored, std::size_t rows, std::size_t vocab,
                                            float grad_scale, float* dlogits);
 
+/// @brief y[i] += x[i] for i < n (a residual connection, or a gradient that arrives by two paths).
+void add(float* y, const float* x, std::size_t n);
+
+/// @brief Rows [batch * n, parts * d] (each part's d columns split into `heads` slices of d_head)
+/// copied to heads [parts, batch, heads, n, d_head], or back to rows when `to_rows` is set.
+void move_heads(float* rows, float* heads, bool to_rows, std::size_t parts, std::size_t batch, std::size_t n,
+                std::size_t heads_count, std::size_t d_head);
+
+/// @brief x[r] = token_embedding[tokens[r]] + position_embedding[r % n] for the rows of tokens [batch, n].
+void embed(const std::int32_t* tokens, const float* token_embedding, const float* position_embedding, float* x,
+           std::size_t rows, std::size_t n, std::size_t d);
+
+/// @brief The backward of embed(): the gradients of both tables (overwritten; vocab and
+/// positions rows) from dx [rows, d].
+void embed_backward(const std::int32_t* tokens, const float* dx, float* d_token, float* d_position, std::size_t rows,
+                    std::size_t n, std::size_t d, std::size_t vocab, std::size_t positions);
+
 }  // namespace attnlab::grad

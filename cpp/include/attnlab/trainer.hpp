@@ -113,6 +113,8 @@ public:
     /// @brief The step whose loss diverged, and that loss (NaN or infinity possible).
     std::size_t diverged_at() const { return diverged_at_; }
     double diverged_loss() const { return diverged_loss_; }
+    /// @brief ln(vocab): the loss of a uniform guess, where an untrained model starts (nats).
+    double uniform_loss() const;
     /// @brief A loss above 10 + 3 ln(vocab) nats (three times a uniform guess's, and more) counts as diverged.
     double divergence_limit() const;
 

@@ -104,31 +104,36 @@ public:
     const float* weights(std::size_t layer) const;
 
     /// @brief The logits of the last forward: [batch, n, vocab].
-    const float* logits() const { return logits_.data(); }
+    const float* logits() const { return logits_; }
+
+    /// @brief Floats of the activation arena handed out, for checking the plan against what was made.
+    std::size_t arena_floats() const { return taken_; }
 
 private:
     // Offsets of one block's parameters within params_ (npos when the block has none).
     struct block_params {
         std::size_t ln1_gain, ln1_bias, qkv, out, ln2_gain, ln2_bias, mlp_in, mlp_in_bias, mlp_out, mlp_out_bias;
     };
-    // One block's saved activations, each [rows, width] or [batch, heads, n, x].
+    // One block's saved activations, each [rows, width] or [batch, heads, n, x], in the arena
+    // (null where the configuration has no such stage).
     struct block_acts {
-        std::vector<float> x;        // the block's input (residual stream) [rows, d]
-        std::vector<float> a;        // LN1(x) [rows, d] when layer_norm is on
-        std::vector<float> ln1;      // [rows, 2]
-        std::vector<float> qkv;      // [rows, 3d]
-        std::vector<float> heads;    // q, k, v per head: [3, batch, heads, n, d_head]
-        std::vector<float> weights;  // [batch, heads, n, n]
-        std::vector<float> o;        // per-head outputs [batch, heads, n, d_head]
-        std::vector<float> merged;   // [rows, d]
-        std::vector<float> mid;      // x after attention [rows, d] when there is an MLP
-        std::vector<float> m;        // LN2(mid) [rows, d]
-        std::vector<float> ln2;      // [rows, 2]
-        std::vector<float> hidden;   // m W1 + b1 [rows, mlp]
-        std::vector<float> act;      // f(hidden) [rows, mlp]
+        float* x;        // the block's input (residual stream) [rows, d]
+        float* a;        // LN1(x) [rows, d] when layer_norm is on
+        float* ln1;      // [rows, 2]
+        float* qkv;      // [rows, 3d]
+        float* heads;    // q, k, v per head: [3, batch, heads, n, d_head]
+        float* weights;  // [batch, heads, n, n]
+        float* o;        // per-head outputs [batch, heads, n, d_head]
+        float* merged;   // [rows, d]
+        float* mid;      // x after attention [rows, d] when there is an MLP
+        float* m;        // LN2(mid) [rows, d]
+        float* ln2;      // [rows, 2]
+        float* hidden;   // m W1 + b1 [rows, mlp]
+        float* act;      // f(hidden) [rows, mlp]
     };
 
-    std::size_t add_parameter(const std::string& name, const shape_t& shape, bool decay);
+    std::size_t add_parameter(std::size_t layer, const char* name, const shape_t& shape, bool decay);
+    float* take(std::size_t floats);
     void block_forward(std::size_t l, const float* x, float* next);
     void block_backward(std::size_t l, float* dx);
 
@@ -139,12 +144,17 @@ private:
     std::size_t tok_emb_ = 0, pos_emb_ = 0, final_gain_ = 0, final_bias_ = 0, unembed_ = 0, unembed_bias_ = 0;
     std::vector<block_params> blocks_;
     std::vector<block_acts> acts_;
-    std::vector<std::int32_t> tokens_;       // [batch, n] of the last forward
-    std::vector<float> last_;                // the final residual stream [rows, d]
-    std::vector<float> final_, final_stats_; // LNf(last_) and its stats
-    std::vector<float> logits_, dlogits_;    // [rows, vocab]
-    std::vector<float> dx_, dtmp_, dwide_, dheads_, dheads_o_, ds_;
-    std::vector<float> scratch_;
+    std::vector<std::int32_t> tokens_;  // [batch, n] of the last forward
+    // Every activation and scratch buffer: one allocation of plan_.activations + plan_.scratch
+    // floats (less the tokens), handed out by take() in the constructor.
+    std::vector<float> arena_;
+    std::size_t taken_ = 0;
+    float* last_ = nullptr;                                      // the final residual stream [rows, d]
+    float* final_ = nullptr, *final_stats_ = nullptr;            // LNf(last_) and its stats
+    float* logits_ = nullptr, *dlogits_ = nullptr;               // [rows, vocab]
+    float* dx_ = nullptr, *dtmp_ = nullptr, *dwide_ = nullptr;   // [rows, d], [rows, d], [rows, max(3d, mlp)]
+    float* dheads_ = nullptr, *dheads_o_ = nullptr, *ds_ = nullptr;
+    float* scratch_ = nullptr;
     memory_plan plan_;
     std::size_t batch_ = 0, n_ = 0;
     float loss_scale_ = 0;

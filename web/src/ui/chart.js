@@ -88,17 +88,23 @@ function path(points) {
 }
 
 /**
- * Geometry of a log-x line chart, shared by the on-page SVG and the exported files.
- * @param opts { xs: number[] (> 0, ascending), yMax, series: [{ ys }], yLog?: a log-10 y
- *   axis from yMin to yMax (both > 0) }; a y that is null or not finite (a size not
- *   measured) leaves its point out
- * @return { W, H, plot: { left, right, top, bottom }, xTicks, yTicks: [{ value, at, label, hideFrom }], series: [points] },
+ * Geometry of a line chart, shared by the on-page SVG and the exported files: log-2 x with a
+ * tick at every x (a sweep of doubling sizes), or linear x with round ticks (xLinear).
+ * @param opts { xs: number[] (ascending; > 0 unless xLinear), yMax, series: [{ ys }], yLog?: a
+ *   log-10 y axis from yMin to yMax (both > 0), xLinear?: a linear x axis from xMin (default
+ *   xs[0]) to xMax (default the last x), marks?: [{ x, label }] vertical lines, guides?:
+ *   [{ y, label }] horizontal lines }; a y that is null or not finite (a size not measured)
+ *   leaves its point out
+ * @return { W, H, plot: { left, right, top, bottom }, xTicks, yTicks: [{ value, at, label, hideFrom }], series: [points],
+ *   marks: [{ at, label }], guides: [{ at, label }] },
  *   hideFrom: the TEXT_SIZES index from which the label is left out so its neighbours fit (thinTicks)
  */
 function lineLayout(opts) {
   // Margins leave room for the larger text narrow widgets use (styles.js scales chart text up).
   const W = 480, H = 250, L = 60, R = 22, T = 14, B = 40;
-  const x = log2([opts.xs[0], opts.xs[opts.xs.length - 1]], [L, W - R]);
+  const xLo = opts.xLinear && opts.xMin !== undefined ? opts.xMin : opts.xs[0];
+  const xHi = opts.xLinear && opts.xMax !== undefined ? opts.xMax : opts.xs[opts.xs.length - 1];
+  const x = opts.xLinear ? linear([xLo, xHi], [L, W - R]) : log2([xLo, xHi], [L, W - R]);
   const yDecades = opts.yLog ? decades(opts.yMin, opts.yMax) : null;
   const y = opts.yLog ? log10([yDecades[0], yDecades[yDecades.length - 1]], [H - B, T]) : linear([0, opts.yMax], [H - B, T]);
   const shown = (v) => typeof v === 'number' && Number.isFinite(v) && (!opts.yLog || v > 0);
@@ -106,9 +112,11 @@ function lineLayout(opts) {
   return {
     W, H,
     plot: { left: L, right: W - R, top: T, bottom: H - B },
-    xTicks: thinned(opts.xs.map((value) => ({ value, at: x(value), label: String(value) })), labelWidth),
+    xTicks: thinned((opts.xLinear ? ticks(xLo, xHi, 5) : opts.xs).map((value) => ({ value, at: x(value), label: String(value) })), labelWidth),
     yTicks: thinned((yDecades || ticks(0, opts.yMax, 5)).map((value) => ({ value, at: y(value), label: opts.yLog ? decadeLabel(value) : String(value) })), labelHeight),
     series: opts.series.map((ser) => opts.xs.flatMap((xv, i) => (shown(ser.ys[i]) ? [[x(xv), y(ser.ys[i])]] : []))),
+    marks: (opts.marks || []).map((m) => ({ at: x(m.x), label: m.label })),
+    guides: (opts.guides || []).filter((g) => shown(g.y)).map((g) => ({ at: y(g.y), label: g.label })),
   };
 }
 

@@ -89,8 +89,10 @@ function toJSON(fig) {
 
 /** A chart figure from the options of the on-page line chart (widgets/svg.js lineChart). */
 function chartFigure(opts, settings = {}, note = '') {
+  const extra = {};
+  for (const key of ['xLinear', 'xMin', 'xMax', 'marks', 'guides']) if (opts[key] !== undefined) extra[key] = opts[key];
   return { kind: 'chart', title: opts.title, caption: [opts.desc, note].filter(Boolean).join(' '), settings, xLabel: opts.xLabel, yLabel: opts.yLabel,
-    xs: opts.xs, yMax: opts.yMax, ...(opts.yLog ? { yLog: true, yMin: opts.yMin } : {}), series: opts.series };
+    xs: opts.xs, yMax: opts.yMax, ...(opts.yLog ? { yLog: true, yMin: opts.yMin } : {}), ...extra, series: opts.series };
 }
 
 /** "attention-weights-head-1.svg" from the title. */
@@ -221,6 +223,15 @@ function chartLayout(fig) {
     const dot = ser.points === true ? st : SERIES_STYLE[ser.points] || st;
     return [...line, ...pts.map(([x, y]) => ({ t: 'circle', cx: x, cy: y, r: 4, fill: dot.fill || THEME.accent, stroke: dot.stroke }))];
   };
+  for (const gd of g.guides) {
+    items.push({ t: 'path', points: [[X(left), Y(gd.at)], [X(right), Y(gd.at)]], stroke: THEME.muted, dash: [4, 4] });
+    if (gd.label) items.push({ t: 'text', x: X(right - 4), y: Y(gd.at - 4), text: gd.label, size: 11, fill: THEME.muted, anchor: 'end' });
+  }
+  for (const m of g.marks) {
+    const end = m.at > (left + right) / 2;
+    items.push({ t: 'path', points: [[X(m.at), Y(top)], [X(m.at), Y(bottom)]], stroke: THEME.focus, dash: [3, 3] });
+    if (m.label) items.push({ t: 'text', x: X(m.at + (end ? -4 : 4)), y: Y(top + 12), text: m.label, size: 11, fill: THEME.focus, anchor: end ? 'end' : 'start' });
+  }
   fig.series.forEach((ser, k) => items.push(...mark(ser, g.series[k].map(([x, y]) => [X(x), Y(y)]))));
   let y = dy + g.H + 4;
   fig.series.forEach((ser, k) => {

@@ -23,6 +23,7 @@ const BASE = {
   'online-softmax-stepper': [734, 622, 600, 586, 545, 506, 484],
   'kv-cache-stepper': [1690, 1501, 1302, 1196, 1064, 1042, 999],
   'cost-lab': [1197, 1029, 828, 671, 608, 608, 586],
+  'attention-trainer': [1900, 1800, 1600, 1500, 1400, 1300, 1100],
 };
 // A heatmap of one sentence's queries over another's keys (query-tokens): no sentence input,
 // no causal mask or prompts. Measured with 4 x 6, 8 x 3 and 2 x 10 queries x keys.

@@ -1,14 +1,12 @@
 'use strict';
-// Where the cost lab's measurements run. A Web Worker made from a Blob (nothing fetched, so
-// it works from file:// as well as over http): its source is this very script (the build
-// wraps the bundle in the named function attentionLabScript, see scripts/build.js) followed
-// by a small main that times each job with measureJob. Where the page's Content-Security-
-// Policy forbids blob: workers (or the script was not built that way), the page thread
-// runs the jobs itself, one repeat per task.
+// Where the cost lab's measurements run: in a Web Worker made from this script
+// (engine-worker.js), with a small main that times each job with measureJob; where the page's
+// Content-Security-Policy forbids blob: workers, the page thread runs the jobs itself, one
+// repeat per task.
 
-/* global attentionLabScript */
 const { measureJob } = require('../ui/cost-sweep.js');
 const { pause } = require('./schedule.js');
+const { startWorker } = require('./engine-worker.js');
 
 /** Thrown out of run() when the runner was stopped (the reader pressed Cancel). */
 class Cancelled extends Error {
@@ -37,48 +35,13 @@ function workerMain(measure) {
   };
 }
 
-/** The worker's source, or null when this script was not built wrapped (tests importing web/src). */
-function workerSource() {
-  if (typeof attentionLabScript !== 'function') return null;
-  return `(${attentionLabScript.toString()})();\n(${workerMain.toString()})(${measureJob.toString()});\n`;
-}
-
 class WorkerRunner {
   /**
    * Starts a worker and waits for its engine. Rejects when the page does not allow it (CSP),
    * the script cannot provide its own source, or the engine fails to start there.
    */
   static start(timeoutMs = 30000) {
-    const source = workerSource();
-    if (!source) return Promise.reject(new Error('cost-lab: this build of the script cannot start a worker'));
-    return new Promise((resolve, reject) => {
-      const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
-      let worker;
-      const fail = (err) => {
-        clearTimeout(timer);
-        if (worker) worker.terminate();
-        URL.revokeObjectURL(url);
-        reject(err instanceof Error ? err : new Error(String(err)));
-      };
-      const timer = setTimeout(() => fail(new Error('cost-lab: the worker did not start')), timeoutMs);
-      try {
-        worker = new Worker(url);
-      } catch (err) {
-        fail(err);
-        return;
-      }
-      worker.onerror = (e) => {
-        e.preventDefault();
-        fail(new Error(`cost-lab: the worker could not run${e.message ? ` (${e.message})` : ''}`));
-      };
-      worker.onmessage = (e) => {
-        if (e.data.type === 'ready') {
-          clearTimeout(timer);
-          URL.revokeObjectURL(url);
-          resolve(new WorkerRunner(worker));
-        } else if (e.data.type === 'failed') fail(new Error(e.data.message));
-      };
-    });
+    return startWorker(workerMain, [measureJob], 'cost-lab', timeoutMs).then((worker) => new WorkerRunner(worker));
   }
 
   constructor(worker) {
@@ -151,4 +114,4 @@ class PageRunner {
   }
 }
 
-module.exports = { WorkerRunner, PageRunner, Cancelled, workerSource };
+module.exports = { WorkerRunner, PageRunner, Cancelled };

@@ -186,4 +186,4 @@ function exportMenu(getFigure, opts = {}) {
   return { root, button, list, open, close };
 }
 
-module.exports = { exportMenu, EXPORT_CSS, pngBlob };
+module.exports = { exportMenu, EXPORT_CSS, pngBlob, saveBlob };

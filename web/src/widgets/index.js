@@ -20,6 +20,7 @@ const { OnlineSoftmaxStepper } = require('./online-softmax-stepper.js');
 const { KvCacheStepper } = require('./kv-cache-stepper.js');
 const { ScalingExperiment } = require('./scaling-experiment.js');
 const { CostLab } = require('./cost-lab.js');
+const { AttentionTrainer } = require('./attention-trainer.js');
 
 const ELEMENTS = {
   'attention-stepper': AttentionStepper,
@@ -34,6 +35,7 @@ const ELEMENTS = {
   'online-softmax-stepper': OnlineSoftmaxStepper,
   'kv-cache-stepper': KvCacheStepper,
   'cost-lab': CostLab,
+  'attention-trainer': AttentionTrainer,
 };
 
 /** Properties that mirror the declared attributes: reading parses, writing reflects. */

@@ -206,6 +206,24 @@ const WIDGETS = {
     parts: [{ name: 'prompt', description: 'The predict-first prompt.' }, { name: 'progress', description: 'The progress bar of the measurement.' }, { name: 'chart', description: 'Each chart.' }, { name: 'table', description: 'The measured numbers.' }, { name: 'traffic', description: 'The engine\'s counts of multiply-adds and floats read, written and held, per method.' }, { name: 'calculator', description: 'The memory calculator.' }],
     state: '{ maxN: string, preset: string, dtype: string, batch: number, heads: number, n: number, layers: number, kvHeads: number, dHead: number, ran: boolean, runner: string | null, predicted: string | null }',
   },
+  'attention-trainer': {
+    className: 'AttentionTrainer',
+    summary: 'Train a small transformer in the page and watch a previous-token head, then an induction head, form: the loss curve with the phase change marked, each head\'s scores over time, and every head\'s weights on a fixed example.',
+    json: false,
+    attributes: [
+      { name: 'task', property: 'task', type: 'enum', values: ['induction', 'copy', 'reverse', 'sort'], default: 'induction', state: true, description: 'What the model learns: induction (a block of random tokens, then its repeat; scored on the repeat), copy, reverse or sort (tokens, a separator, then the answer).' },
+      { name: 'lr', property: 'lr', type: 'number', min: 0.000001, max: 100, default: 0.003, state: true, description: 'Adam\'s learning rate.' },
+      { name: 'layers', property: 'layers', type: 'integer', min: 1, max: 8, default: 2, state: true, description: 'Attention layers (an induction head needs 2).' },
+      { name: 'heads', property: 'heads', type: 'integer', min: 1, max: 16, default: 2, state: true, description: 'Heads per layer; each has d_model / heads dimensions (d_model is 32).' },
+      { name: 'seed', property: 'seed', type: 'integer', min: 0, max: 9007199254740991, default: 1, state: true, description: 'Seed of the initial weights and of the training batches: the same seed gives the same run.' },
+      { name: 'steps', property: 'steps', type: 'integer', min: 10, max: 100000, default: 1500, description: 'Steps one press of Train runs before it stops (Continue runs as many again).' },
+      { name: 'log-scale', property: 'logScale', type: 'boolean', state: true, description: 'Draw the loss on a log scale.' },
+      { name: 'predict', property: 'predict', type: 'boolean', description: 'Ask the reader to predict, before training, which layer will hold the induction head and what the loss will do (default true; induction task only).' },
+      { name: 'worker', property: 'worker', type: 'enum', values: ['auto', 'off'], default: 'auto', description: 'auto: train in a Web Worker made from a Blob, or on the page in slices under 50 ms where the page\'s Content-Security-Policy forbids blob: workers; off: always on the page.' },
+    ],
+    parts: [{ name: 'prompt', description: 'The predict-first questions.' }, { name: 'status', description: 'The line with the step, the loss and the speed.' }, { name: 'chart', description: 'The loss chart and the head-score chart.' }, { name: 'heads', description: 'The grid of every head\'s weights and scores.' }],
+    state: '{ task: string, lr: number, layers: number, heads: number, seed: number, logScale: boolean, step: number, running: boolean, formedAt: number | null, runner: string | null, diverged: boolean }',
+  },
 };
 
 /** Every attribute of a widget, its own and the common ones. */

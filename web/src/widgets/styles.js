@@ -10,6 +10,7 @@ const { PRINT_CSS } = require('./print.js');
 const { MISTAKES_CSS } = require('./mistakes-styles.js');
 const { ONLINE_SOFTMAX_CSS, KV_CACHE_CSS } = require('./stepper-styles.js');
 const { COST_CSS } = require('./cost-styles.js');
+const { TRAINER_CSS } = require('./trainer-styles.js');
 const { TEXT_SIZES } = require('../ui/chart.js');
 const { WIDTHS } = require('../ui/reserve.js');
 
@@ -218,7 +219,7 @@ button:disabled { opacity: .5; cursor: default; }
 }
 `;
 
-const CSS = WIDGET_CSS + reserveCss() + EXPORT_CSS + COST_CSS + ONLINE_SOFTMAX_CSS + KV_CACHE_CSS + MISTAKES_CSS + PRINT_CSS + chartTextCss();
+const CSS = WIDGET_CSS + reserveCss() + EXPORT_CSS + COST_CSS + TRAINER_CSS + ONLINE_SOFTMAX_CSS + KV_CACHE_CSS + MISTAKES_CSS + PRINT_CSS + chartTextCss();
 
 const sheets = new WeakMap();
 

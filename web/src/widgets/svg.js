@@ -13,8 +13,9 @@ function s(tag, attrs = {}, ...children) {
 }
 
 /**
- * A log-x line chart.
- * @param opts { title, desc, xLabel, yLabel, xs: number[], series: [{ name, ys, cls, points, line }], yMax }
+ * A line chart (log x, or linear x with opts.xLinear; see ui/chart.js lineLayout).
+ * @param opts { title, desc, xLabel, yLabel, xs: number[], series: [{ name, ys, cls, points, line }], yMax,
+ *   yLog?, xLinear?, marks?: [{ x, label }], guides?: [{ y, label }] }
  *   points: true (dots of class cls) or the dots' class; line: a line through the dots as well
  */
 function lineChart(opts) {
@@ -37,6 +38,15 @@ function lineChart(opts) {
   }
   svg.append(s('text', { x: (L + right) / 2, y: H - 6, 'text-anchor': 'middle' }, opts.xLabel));
   svg.append(s('text', { x: 12, y: (T + bottom) / 2, 'text-anchor': 'middle', transform: `rotate(-90 12 ${(T + bottom) / 2})` }, opts.yLabel));
+  // Guides (a threshold) and marks (an event at an x) under the data, labelled at their ends.
+  for (const gd of g.guides) {
+    svg.append(s('line', { class: 'al-guide', x1: L, y1: gd.at, x2: right, y2: gd.at }));
+    if (gd.label) svg.append(s('text', { class: 'al-guide-label', x: right - 4, y: gd.at - 4, 'text-anchor': 'end' }, gd.label));
+  }
+  for (const m of g.marks) {
+    svg.append(s('line', { class: 'al-mark', x1: m.at, y1: T, x2: m.at, y2: bottom }));
+    if (m.label) svg.append(s('text', { class: 'al-mark-label', x: m.at + (m.at > (L + right) / 2 ? -4 : 4), y: T + 12, 'text-anchor': m.at > (L + right) / 2 ? 'end' : 'start' }, m.label));
+  }
   opts.series.forEach((ser, k) => {
     const pts = g.series[k];
     if (!ser.points || ser.line) svg.append(s('path', { class: ser.cls, d: chart.path(pts) }));
