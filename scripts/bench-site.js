@@ -17,7 +17,7 @@ const { useEveryWidget } = require('../tests/browser/use-every-widget.js');
 const root = path.resolve(__dirname, '..');
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
-const PAGES = ['dist/index.html', 'dist/lesson-1.html', 'dist/lesson-2.html', 'dist/lesson-3.html', 'dist/lesson-4.html', 'dist/lesson-5.html', 'tests/browser/hosts/all-widgets.html'];
+const PAGES = ['dist/index.html', 'dist/lesson-1.html', 'dist/lesson-2.html', 'dist/lesson-3.html', 'dist/lesson-4.html', 'dist/lesson-5.html', 'dist/lesson-6.html', 'tests/browser/hosts/all-widgets.html'];
 const DONE = 'attention-lab bench: loaded';
 
 /**

@@ -18,6 +18,7 @@ const PAGES = [
   { file: 'lesson-3.html', nav: '3. Queries, keys, values' },
   { file: 'lesson-4.html', nav: '4. What attention costs' },
   { file: 'lesson-5.html', nav: '5. Common mistakes' },
+  { file: 'lesson-6.html', nav: '6. Where patterns come from' },
 ];
 
 const ASSETS = ['site.css', 'site.js', 'favicon.svg'];

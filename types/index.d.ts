@@ -460,6 +460,116 @@ export interface KVCache {
   dispose(): void;
 }
 
+
+/** Options of lab.createTrainer(); every one has a default (lab.TRAINER_DEFAULTS). */
+export interface TrainerOptions {
+  /** 'induction' (default), 'copy', 'reverse', 'sort', 'sequences' (with `sequences`) or 'text' (with `text`). */
+  task?: 'induction' | 'copy' | 'reverse' | 'sort' | 'sequences' | 'text';
+  vocab?: number;
+  seqLen?: number;
+  layers?: number;
+  heads?: number;
+  dModel?: number;
+  /** Hidden width of each layer's MLP; 0 (default): attention only. */
+  mlp?: number;
+  activation?: 'gelu' | 'relu';
+  layerNorm?: boolean;
+  batch?: number;
+  lr?: number;
+  weightDecay?: number;
+  seed?: number;
+  /** task 'sequences': token-id arrays of 2 to seqLen + 1 tokens. */
+  sequences?: ArrayLike<number>[];
+  /** task 'text': one long array of token ids; each example is a window of seqLen + 1. */
+  text?: ArrayLike<number>;
+  /** task 'sequences' or 'text': the first position whose next token is scored. */
+  scoreFrom?: number;
+}
+/** The options a trainer runs with, every default filled in. */
+export interface TrainerSettings {
+  task: 'induction' | 'copy' | 'reverse' | 'sort' | 'sequences' | 'text';
+  vocab: number;
+  seqLen: number;
+  layers: number;
+  heads: number;
+  dModel: number;
+  mlp: number;
+  activation: 'gelu' | 'relu';
+  layerNorm: boolean;
+  batch: number;
+  lr: number;
+  weightDecay: number;
+  seed: number;
+  scoreFrom: number;
+}
+export interface TrainerStep {
+  /** Updates made so far. */
+  step: number;
+  /** The last step's mean loss over its scored positions (nats). */
+  loss: number;
+  /** One loss per update this call made. */
+  losses: Float64Array;
+  /** The run stopped: a loss was not finite or passed divergenceLimit. */
+  diverged: boolean;
+}
+export interface TrainerEvaluation {
+  loss: number;
+  accuracy: number;
+}
+export interface HeadScore {
+  layer: number;
+  head: number;
+  /** Mean weight of row i on key i - 1 over the probe's rows i >= 1. */
+  previousToken: number;
+  /** Prefix matching: mean weight on the keys just after earlier copies of the row's token. */
+  induction: number;
+}
+export interface TrainerMemory {
+  parameters: number;
+  activations: number;
+  scratch: number;
+  bytes: number;
+}
+export interface TrainerParameter {
+  name: string;
+  shape: number[];
+}
+export interface TrainerWeights {
+  format: 'attention-lab-weights';
+  version: 1;
+  options: TrainerSettings;
+  step: number;
+  parameters: { name: string; shape: number[]; dtype: 'float32'; data: string }[];
+}
+export interface Trainer {
+  step(count?: number): TrainerStep;
+  evaluate(): TrainerEvaluation;
+  /** Every head's weights on the tokens: patterns [layers, heads, n, n]. */
+  attention(tokens: ArrayLike<number>): { tokens: number[]; patterns: Tensor };
+  headScores(): HeadScore[];
+  exportWeights(): TrainerWeights;
+  dispose(): void;
+  readonly options: TrainerSettings;
+  /** A fixed example of the task (seqLen token ids). */
+  readonly example: readonly number[];
+  readonly memory: TrainerMemory;
+  readonly parameters: readonly TrainerParameter[];
+  readonly divergenceLimit: number;
+  readonly uniformLoss: number;
+  readonly steps: number;
+  readonly diverged: boolean;
+  readonly divergedAt: number;
+  readonly divergedLoss: number;
+}
+export interface AttentionGradients {
+  dQ: Tensor;
+  dK: Tensor;
+  dV: Tensor;
+  /** The gradient at the softmax's input: rows sum to 0, masked entries are 0. */
+  dS: Tensor;
+  scale: number;
+}
+
 /** The names lab.mistake() takes, in lab.MISTAKES order. */
 export type MistakeName = 'softmax-wrong-axis' | 'mask-after-softmax' | 'no-scaling' | 'scale-by-dk' | 'fp16-mask-fill'
   | 'keys-not-transposed' | 'no-causal-mask' | 'no-padding-mask';
@@ -652,6 +762,14 @@ export interface Lab {
   mistake<Cells extends Nested<boolean> = boolean[][]>(name: MistakeName, spec: MistakeSpec): MistakeResult<Cells>;
   /** Every mistake, in teaching order. */
   readonly MISTAKES: readonly MistakeInfo[];
+  /** A trainer for a small transformer (every option has a default). */
+  createTrainer(options?: TrainerOptions): Trainer;
+  /** A trainer holding exported weights (and the sequences or text of a run trained on them). */
+  loadTrainer(weights: TrainerWeights, extra?: { sequences?: ArrayLike<number>[]; text?: ArrayLike<number> }): Trainer;
+  /** Gradients of attention given dOutput = dL/d(output). */
+  attentionBackward(Q: TensorInput, K: TensorInput, V: TensorInput, dOutput: TensorInput, options?: MaskAndScaleOptions): AttentionGradients;
+  /** createTrainer's defaults. */
+  readonly TRAINER_DEFAULTS: TrainerSettings;
   Tensor: TensorConstructor;
   /** The option names attention() accepts. */
   ATTENTION_OPTIONS: readonly string[];

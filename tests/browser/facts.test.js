@@ -288,6 +288,97 @@ const CLAIMS = {
   },
 };
 
+/** A trainer with the widget's defaults and `options`, trained `steps` steps (the engine's own run). */
+function trained(lab, options, steps) {
+  const t = lab.createTrainer(options);
+  t.step(steps);
+  return t;
+}
+
+/** Row i's most-weighted key, for the rows of the answer (k to 2k - 1) of head `index` on the task's example. */
+function answerArgmax(t, index) {
+  const p = t.attention(t.example).patterns;
+  const n = t.example.length, k = Math.floor(n / 2), out = [];
+  const per = p.data.subarray(index * n * n, (index + 1) * n * n);
+  for (let i = k; i < 2 * k; i++) {
+    const row = Array.from(per.subarray(i * n, (i + 1) * n));
+    out.push(argmax(row));
+  }
+  return out;
+}
+
+Object.assign(CLAIMS, {
+  'induction-two-layers'(lab) {
+    const t = trained(lab, { task: 'induction' }, 600);
+    const s = t.headScores();
+    t.dispose();
+    const best = (layer, key) => Math.max(...s.filter((h) => h.layer === layer).map((h) => h[key]));
+    assert.ok(best(1, 'induction') >= 0.5, `an induction head in the second layer (${best(1, 'induction')})`);
+    assert.ok(best(0, 'induction') < 0.5, `none in the first (${best(0, 'induction')})`);
+    assert.ok(best(0, 'previousToken') > best(1, 'previousToken'), 'the strongest previous-token head is in the first layer');
+  },
+  'one-layer-none'(lab) {
+    const run = (layers) => {
+      const t = lab.createTrainer({ task: 'induction', layers });
+      const losses = Array.from(t.step(600).losses);
+      const r = { losses, scores: t.headScores(), uniform: t.uniformLoss };
+      t.dispose();
+      return r;
+    };
+    const one = run(1), two = run(2);
+    const late = (r) => sum(r.losses.slice(-50)) / 50;
+    assert.ok(Math.max(...one.scores.map((h) => h.induction)) < 0.5, 'no induction head in one layer');
+    assert.ok(late(one) < one.uniform - 0.5, `it learns something (${late(one)} against ${one.uniform})`);
+    assert.ok(late(one) > 1 && late(two) < 0.5, `and stays far above two layers (${late(one)} against ${late(two)})`);
+  },
+  'phase-change'(lab) {
+    const { TrainingLog } = require('../../web/src/ui/training-log.js');
+    const t = lab.createTrainer({ task: 'induction' });
+    const log = new TrainingLog();
+    for (let step = 0; step < 600 && !log.formed; step += 25) {
+      const r = t.step(25);
+      log.addLosses(step + 1, r.losses);
+      log.addScores(r.step, t.headScores());
+    }
+    t.dispose();
+    assert.ok(log.formed, 'an induction head forms');
+    const f = log.formed.step;
+    assert.ok(f >= 100 && f <= 600, `after a few hundred steps (${f})`);
+    const mean = (a, b) => sum(log.losses.slice(a, b)) / (b - a);
+    const plateau = mean(Math.floor(f / 4), f - 50), after = mean(f + 50, f + 75 <= log.steps ? f + 75 : log.steps);
+    assert.ok(mean(0, 5) - plateau > 0.3, 'a quick first fall');
+    assert.ok(plateau - mean(f - 50, f) < 0.6 * (plateau - after) || after < plateau - 1, `then a steep drop around the head (${plateau} -> ${after})`);
+  },
+  'copy-offset-diagonal'(lab) {
+    const t = trained(lab, { task: 'copy' }, 300);
+    const n = t.example.length, k = Math.floor(n / 2);
+    const heads = t.options.heads, found = [];
+    for (let h = 0; h < heads; h++) found.push(answerArgmax(t, heads + h));
+    t.dispose();
+    const line = found.find((a) => a.filter((j, r) => j === r).length >= k - 1);
+    assert.ok(line, `a second-layer head looks from answer position k + r to input position r: ${JSON.stringify(found)}`);
+  },
+  'reverse-anti-diagonal'(lab) {
+    const t = trained(lab, { task: 'reverse' }, 300);
+    const n = t.example.length, k = Math.floor(n / 2);
+    const heads = t.options.heads, found = [];
+    for (let h = 0; h < heads; h++) found.push(answerArgmax(t, heads + h));
+    t.dispose();
+    const line = found.find((a) => a.filter((j, r) => j === k - 1 - r).length >= k - 1);
+    assert.ok(line, `a second-layer head looks from the separator to the last input token, then one further back each step: ${JSON.stringify(found)}`);
+  },
+  'sort-slower'(lab) {
+    const accuracy = (task) => {
+      const t = trained(lab, { task }, 200);
+      const a = t.evaluate().accuracy;
+      t.dispose();
+      return a;
+    };
+    const copy = accuracy('copy'), reverse = accuracy('reverse'), sorted = accuracy('sort');
+    assert.ok(sorted < Math.min(copy, reverse) - 0.2, `after the same steps, sort is behind (copy ${copy}, reverse ${reverse}, sort ${sorted})`);
+  },
+});
+
 let browser, lab;
 test.before(async () => {
   [browser, lab] = await Promise.all([launch(), loadAttentionLab()]);
@@ -335,7 +426,14 @@ function readPage(allowed) {
 /** The numbers written in a fact's text, after its "=" if it has one (so "k1 = [1, 0]" gives 1, 0). */
 const numbersIn = (s) => (s.includes('=') ? s.slice(s.lastIndexOf('=') + 1) : s).match(/-?\d+(?:\.\d+)?/g).map(Number);
 
+// Constants of the widgets' own rules that prose may state (data-fact="const:NAME").
+const CONSTANTS = { FORMED: require('../../web/src/ui/training-log.js').FORMED };
+
 function factValue(fact, attr) {
+  if (fact.startsWith('const:')) {
+    assert.ok(fact.slice(6) in CONSTANTS, `${fact}: a constant this test knows`);
+    return [CONSTANTS[fact.slice(6)]];
+  }
   if (fact.startsWith('attr:')) {
     assert.notEqual(attr, null, `${fact}: the element and attribute exist on the page`);
     return attr.match(/-?\d+(?:\.\d+)?/g).map(Number);

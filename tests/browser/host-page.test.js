@@ -255,7 +255,7 @@ for (const [policy, label] of [[CSP.strict, 'strict CSP'], [CSP.trustedTypes, 's
     await sendPolicy(w.page, host('all-widgets.html'), policy);
     await w.page.goto(host('all-widgets.html'));
     await settled(w.page);
-    assert.deepEqual(await statuses(w.page), TAGS.map((t) => `${{ 'attention-stepper': 'w-stepper', 'attention-heatmap': 'w-heatmap', 'attention-worked-example': 'w-worked', 'scaling-experiment': 'w-scaling', 'multihead-view': 'w-heads', 'shape-tracer': 'w-shapes', 'padding-mask': 'w-padding', 'softmax-demo': 'w-softmax', 'mistakes-lab': 'w-mistakes', 'online-softmax-stepper': 'w-online', 'kv-cache-stepper': 'w-kvcache', 'cost-lab': 'w-cost' }[t]}:ready`));
+    assert.deepEqual(await statuses(w.page), TAGS.map((t) => `${{ 'attention-stepper': 'w-stepper', 'attention-heatmap': 'w-heatmap', 'attention-worked-example': 'w-worked', 'scaling-experiment': 'w-scaling', 'multihead-view': 'w-heads', 'shape-tracer': 'w-shapes', 'padding-mask': 'w-padding', 'softmax-demo': 'w-softmax', 'mistakes-lab': 'w-mistakes', 'online-softmax-stepper': 'w-online', 'kv-cache-stepper': 'w-kvcache', 'cost-lab': 'w-cost', 'attention-trainer': 'w-trainer' }[t]}:ready`));
     // Use them: formulas, steps, masks, prompts.
     await w.page.click('#w-stepper button:has-text("Next")');
     await w.page.click('#w-heatmap label:has-text("causal mask")');
@@ -317,7 +317,7 @@ test('inside sandboxed and srcdoc frames, and under a <base href> on another ori
 });
 
 test('the page does not jump as widgets load: layout shift on every lesson page and a page of one of each', async () => {
-  const pages = ['hosts/all-widgets.html', '../../dist/index.html', '../../dist/lesson-1.html', '../../dist/lesson-2.html', '../../dist/lesson-3.html', '../../dist/lesson-4.html', '../../dist/lesson-5.html'];
+  const pages = ['hosts/all-widgets.html', '../../dist/index.html', '../../dist/lesson-1.html', '../../dist/lesson-2.html', '../../dist/lesson-3.html', '../../dist/lesson-4.html', '../../dist/lesson-5.html', '../../dist/lesson-6.html'];
   for (const width of [1280, 390]) {
     for (const p of pages) {
       const w = await watchedPage(browser, { width, height: 900 });

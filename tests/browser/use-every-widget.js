@@ -11,7 +11,8 @@ async function useEveryWidget(page) {
     '#w-worked button:has-text("mostly")', '#w-heads label:has-text("forget the head transpose")', '#w-padding label:has-text("forget the padding mask")',
     '#w-softmax button:has-text("NaN")', '#w-shapes label:has-text("quiz")', '#w-mistakes button:has-text("every cell")',
     '#w-online button:has-text("Next")', '#w-online button:has-text("Next")', '#w-kvcache button:has-text("Next token")',
-    '#w-kvcache button:has-text("Next token")', '#w-cost button:has-text("about 4")'];
+    '#w-kvcache button:has-text("Next token")', '#w-cost button:has-text("about 4")', '#w-trainer button:has-text("Skip the prediction")',
+    '#w-trainer button:has-text("Train")', '#w-trainer button:has-text("One step")'];
   for (const selector of clicks) {
     await page.click(selector);
     await rendered(page);
@@ -26,6 +27,8 @@ async function useEveryWidget(page) {
   await page.selectOption('#w-mistakes select', 'fp16-mask-fill');
   await rendered(page);
   await page.selectOption('#w-scaling select', '2');
+  await rendered(page);
+  await page.selectOption('#w-trainer select >> nth=2', '1');
   await rendered(page);
   await page.fill('#w-scaling input[type="number"]', '7');
   await page.press('#w-scaling input[type="number"]', 'Tab');

@@ -160,6 +160,15 @@ const COMPUTE = {
     assert.ok(lab.maxAbsDiff(out, lab.tensor([row(causal, Q.length - 1)])) < 1e-6, 'the last step equals the last row of causal attention');
     return { out_t: out };
   },
+  'trainer-torch'(lab, inp) {
+    const { vocab, seq_len: seqLen, d_model: dModel, heads, layers, batch } = inp.sizes;
+    const t = lab.createTrainer({ vocab, seqLen, dModel, heads, layers, batch });
+    try {
+      return { n_params: t.memory.parameters, 'math.log(vocab)': t.uniformLoss, 'patterns[1].shape': [batch, ...t.attention(t.example).patterns.shape.slice(1)] };
+    } finally {
+      t.dispose();
+    }
+  },
   'kv-bytes-python'(lab, inp) {
     const { layers, heads, kv_heads: kvHeads, d_head: dHead, tokens } = inp.sizes;
     const bytes = (kv) => lab.kvCacheBytes({ layers, kvHeads: kv, dHead, dtype: 'float16', tokens }).bytes;

@@ -41,7 +41,7 @@ test('the CSV has every step and the heads\' scores on the steps they were read'
   const l = new log.TrainingLog();
   l.addLosses(1, [3.5, 3.25, 3]);
   l.addScores(2, heads(0.25, 0.125));
-  const lines = l.toCSV().trim().split('\n');
+  const lines = l.toCSV().trim().split('\r\n');
   assert.deepEqual(lines, [
     'step,loss,L0H0 previous-token,L0H0 induction,L1H0 previous-token,L1H0 induction',
     '1,3.5,,,,',
@@ -60,7 +60,7 @@ test('the reveal judges both predictions against the run, and waits while it is 
   assert.equal(right.layer.ok, true);
   assert.equal(right.curve.ok, true);
   assert.match(right.layer.message, /^Right: the induction head formed in layer 1 \(head 0, induction score 0\.70 at step 200\)\. It needs a layer below it/);
-  assert.match(right.curve.message, /stayed between 3\.40 and 3\.40 until shortly before step 200, then fell to 0\.50/);
+  assert.match(right.curve.message, /after a quick first fall, the loss stayed between 3\.40 and 3\.40 from step 50 until shortly before step 200, then fell to 0\.50/);
   const wrong = log.judgeRun(l, { layer: 'layer-0', curve: 'steady' });
   assert.equal(wrong.layer.ok, false);
   assert.equal(wrong.curve.ok, false);

@@ -51,6 +51,7 @@ async function runtimeShapes() {
   const V = [[1, 0], [0, 1]];
   const I = [[1, 0], [0, 1]];
   const ws = lab.createWorkspace({ m: 1, n: 2, dk: 4, dv: 2 });
+  const trainer = lab.createTrainer({ vocab: 8, seqLen: 8, dModel: 8, batch: 2 });
   const trace = lab.traceShapes({ n: 4, dModel: 8, heads: 2 });
   const examples = lab.examples();
   const labKeys = Object.keys(lab);
@@ -68,8 +69,18 @@ async function runtimeShapes() {
     "Examples['timeFlies']": Object.keys(examples.timeFlies),
     Tensor: publicKeys(lab.tensor(Q)),
     Workspace: publicKeys(ws),
+    Trainer: publicKeys(trainer),
+    TrainerSettings: Object.keys(trainer.options),
+    TrainerStep: Object.keys(trainer.step(1)),
+    TrainerEvaluation: Object.keys(trainer.evaluate()),
+    HeadScore: Object.keys(trainer.headScores()[0]),
+    TrainerMemory: Object.keys(trainer.memory),
+    TrainerParameter: Object.keys(trainer.parameters[0]),
+    TrainerWeights: Object.keys(trainer.exportWeights()),
+    AttentionGradients: Object.keys(lab.attentionBackward(Q, K, V, [[1, 1]])),
   };
   ws.dispose();
+  trainer.dispose();
   return { shapes, missingPending: PENDING.filter((name) => !labKeys.includes(name)) };
 }
 

@@ -92,7 +92,8 @@ function path(points) {
  * tick at every x (a sweep of doubling sizes), or linear x with round ticks (xLinear).
  * @param opts { xs: number[] (ascending; > 0 unless xLinear), yMax, series: [{ ys }], yLog?: a
  *   log-10 y axis from yMin to yMax (both > 0), xLinear?: a linear x axis from xMin (default
- *   xs[0]) to xMax (default the last x), marks?: [{ x, label }] vertical lines, guides?:
+ *   xs[0]) to xMax (default the last x), marks?: [{ x, label, low? }] vertical lines (the label at
+ *   the top of the plot, or at its foot when low), guides?:
  *   [{ y, label }] horizontal lines }; a y that is null or not finite (a size not measured)
  *   leaves its point out
  * @return { W, H, plot: { left, right, top, bottom }, xTicks, yTicks: [{ value, at, label, hideFrom }], series: [points],
@@ -112,10 +113,11 @@ function lineLayout(opts) {
   return {
     W, H,
     plot: { left: L, right: W - R, top: T, bottom: H - B },
-    xTicks: thinned((opts.xLinear ? ticks(xLo, xHi, 5) : opts.xs).map((value) => ({ value, at: x(value), label: String(value) })), labelWidth),
+    // A label on the right edge ends there rather than centring past it.
+    xTicks: thinned((opts.xLinear ? ticks(xLo, xHi, 5) : opts.xs).map((value) => ({ value, at: x(value), label: String(value), ...(x(value) > W - R - 10 ? { anchor: 'end' } : {}) })), labelWidth),
     yTicks: thinned((yDecades || ticks(0, opts.yMax, 5)).map((value) => ({ value, at: y(value), label: opts.yLog ? decadeLabel(value) : String(value) })), labelHeight),
     series: opts.series.map((ser) => opts.xs.flatMap((xv, i) => (shown(ser.ys[i]) ? [[x(xv), y(ser.ys[i])]] : []))),
-    marks: (opts.marks || []).map((m) => ({ at: x(m.x), label: m.label })),
+    marks: (opts.marks || []).map((m) => ({ at: x(m.x), label: m.label, low: m.low === true })),
     guides: (opts.guides || []).filter((g) => shown(g.y)).map((g) => ({ at: y(g.y), label: g.label })),
   };
 }

@@ -209,7 +209,7 @@ function chartLayout(fig) {
   items.push({ t: 'line', x1: X(left), y1: Y(bottom), x2: X(right), y2: Y(bottom), stroke: THEME.line });
   items.push({ t: 'line', x1: X(left), y1: Y(top), x2: X(left), y2: Y(bottom), stroke: THEME.line });
   // Exported text is the smallest chart size (chart.TEXT_SIZES[0]): labels left out even there stay out.
-  for (const tk of g.xTicks) if (tk.hideFrom > 0) items.push({ t: 'text', x: X(tk.at), y: Y(bottom + 14), text: tk.label, size: 11, fill: THEME.muted, anchor: 'middle' });
+  for (const tk of g.xTicks) if (tk.hideFrom > 0) items.push({ t: 'text', x: X(tk.at), y: Y(bottom + 14), text: tk.label, size: 11, fill: THEME.muted, anchor: tk.anchor || 'middle' });
   for (const tk of g.yTicks) {
     items.push({ t: 'line', x1: X(left - 4), y1: Y(tk.at), x2: X(left), y2: Y(tk.at), stroke: THEME.line });
     if (tk.hideFrom > 0) items.push({ t: 'text', x: X(left - 8), y: Y(tk.at + 4), text: tk.label, size: 11, fill: THEME.muted, anchor: 'end' });
@@ -230,7 +230,7 @@ function chartLayout(fig) {
   for (const m of g.marks) {
     const end = m.at > (left + right) / 2;
     items.push({ t: 'path', points: [[X(m.at), Y(top)], [X(m.at), Y(bottom)]], stroke: THEME.focus, dash: [3, 3] });
-    if (m.label) items.push({ t: 'text', x: X(m.at + (end ? -4 : 4)), y: Y(top + 12), text: m.label, size: 11, fill: THEME.focus, anchor: end ? 'end' : 'start' });
+    if (m.label) items.push({ t: 'text', x: X(m.at + (end ? -4 : 4)), y: Y(m.low ? bottom - 6 : top + 12), text: m.label, size: 11, fill: THEME.focus, anchor: end ? 'end' : 'start' });
   }
   fig.series.forEach((ser, k) => items.push(...mark(ser, g.series[k].map(([x, y]) => [X(x), Y(y)]))));
   let y = dy + g.H + 4;

@@ -77,7 +77,7 @@ class TrainingLog {
     return part.length ? { lo: Math.min(...part), hi: Math.max(...part) } : null;
   }
 
-  /** Every step's loss, with the heads' scores on the steps they were read: CSV text. */
+  /** Every step's loss, with the heads' scores on the steps they were read: CSV text (RFC 4180 line ends, as ui/export.js writes). */
   toCSV() {
     const heads = this.scores.length ? this.scores[0].heads : [];
     const names = heads.flatMap((h) => [`L${h.layer}H${h.head} previous-token`, `L${h.layer}H${h.head} induction`]);
@@ -88,7 +88,7 @@ class TrainingLog {
       const cells = read ? read.flatMap((h) => [String(h.previousToken), String(h.induction)]) : names.map(() => '');
       lines.push([String(i + 1), String(loss), ...cells].join(','));
     });
-    return `${lines.join('\n')}\n`;
+    return `${lines.join('\r\n')}\r\n`;
   }
 }
 
@@ -151,10 +151,12 @@ function judgeRun(log, prediction, { patience = 1000 } = {}) {
     const said = prediction.curve;
     let truth, what;
     if (formed) {
-      const before = log.lossRange(1, Math.max(1, formed.step - 50));
+      // The plateau: past the first quarter of the run to the head (the quick first fall from
+      // the random start), up to shortly before it.
+      const before = log.lossRange(Math.ceil(formed.step / 4), Math.max(Math.ceil(formed.step / 4), formed.step - 25));
       const after = log.lossRange(formed.step, Math.min(log.steps, formed.step + 100));
       truth = 'plateau';
-      what = `the loss stayed between ${before.lo.toFixed(2)} and ${before.hi.toFixed(2)} until shortly before step ${formed.step}, then fell to ${after.lo.toFixed(2)} within 100 steps, as the induction head formed`;
+      what = `after a quick first fall, the loss stayed between ${before.lo.toFixed(2)} and ${before.hi.toFixed(2)} from step ${Math.ceil(formed.step / 4)} until shortly before step ${formed.step}, then fell to ${after.lo.toFixed(2)} within 100 steps, as the induction head formed`;
     } else {
       const early = log.lossRange(1, Math.min(log.steps, 100));
       const late = log.lossRange(Math.max(1, log.steps - 100), log.steps);

@@ -301,7 +301,7 @@ class AttentionTrainer extends LabElement {
     this.running = false;
     this.renderControls();
     const done = this.log.steps >= this.maxSteps;
-    this.renderStatus(done ? `Stopped after ${grouped(this.log.steps)} steps. Train continues for ${grouped(this.attr('steps', 1500))} more.` : null);
+    this.renderStatus(done ? `Stopped after ${grouped(this.log.steps)} steps; Continue trains ${grouped(this.attr('steps', 1500))} more.` : null);
     if (done) this.say(`Training stopped after ${grouped(this.log.steps)} steps.`);
     this.draw();
     this.saveState();
@@ -388,7 +388,8 @@ class AttentionTrainer extends LabElement {
     const p = this.prediction;
     if (p.committed || p.skipped) {
       box.replaceChildren(p.committed
-        ? h('p', {}, h('strong', {}, 'Your prediction: '), `${labelOf(layerChoices(this.st.layers), p.layer)}; the loss will ${labelOf(CURVE_CHOICES, p.curve)}. Train to see.`)
+        ? h('p', {}, h('strong', {}, 'Your prediction: '), `${labelOf(layerChoices(this.st.layers), p.layer)}; the loss will ${labelOf(CURVE_CHOICES, p.curve)}.`,
+          this.reveal.hidden ? ' Train to see.' : ' What happened is below the heads.')
         : h('p', { class: 'al-muted' }, 'Training without a prediction.'));
       box.hidden = p.skipped;
       return;
@@ -456,7 +457,7 @@ class AttentionTrainer extends LabElement {
       title: 'What the heads do', desc: scores.xs.length > 1 ? `The best head\u2019s previous-token score is ${fixed(scores.previous[scores.previous.length - 1], 2)} and its induction score ${fixed(scores.induction[scores.induction.length - 1], 2)}.` : 'Scores of the untrained heads.',
       xLabel: 'step', yLabel: 'score (0 to 1)', xLinear: true, xMin: 0, xMax, xs: scores.xs.length ? scores.xs : [0], yMax: 1,
       series: [{ name: 'best induction score', ys: scores.induction, cls: 'al-curve' }, { name: 'best previous-token score', ys: scores.previous, cls: 'al-curve-2' }],
-      guides: [{ y: FORMED, label: `${FORMED}` }], marks, legend: true,
+      guides: [{ y: FORMED, label: `${FORMED}` }], marks: marks.map((m) => ({ ...m, low: true })), legend: true,
     };
     const note = `Task ${settings.task}, learning rate ${settings.lr}, ${counted(settings.layers, 'layer')} of ${counted(settings.heads, 'head')}, seed ${settings.seed}.`;
     const withExport = (opts) => [lineChart(opts), h('div', { class: 'al-chart-tools' }, exportMenu(() => chartFigure(opts, settings, note), { label: opts.title }).root)];
@@ -543,7 +544,9 @@ class AttentionTrainer extends LabElement {
     if (key === this.revealKey) return;
     this.revealKey = key;
     this.reveal.replaceChildren(h('h4', {}, 'What happened'), line(verdict.layer), line(verdict.curve));
+    const first = this.reveal.hidden;
     this.reveal.hidden = false;
+    if (first) this.renderPredict();
   }
 
   // ---- lifecycle ----

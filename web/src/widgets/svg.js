@@ -30,7 +30,7 @@ function lineChart(opts) {
   const thin = (t) => ({ class: `al-thin-${t.hideFrom}` });
   for (const t of g.xTicks) {
     svg.append(s('line', { class: 'al-axis', x1: t.at, y1: bottom, x2: t.at, y2: bottom + 3 }));
-    if (t.hideFrom) svg.append(s('text', { x: t.at, y: bottom + 14, 'text-anchor': 'middle', ...thin(t) }, t.label));
+    if (t.hideFrom) svg.append(s('text', { x: t.at, y: bottom + 14, 'text-anchor': t.anchor || 'middle', ...thin(t) }, t.label));
   }
   for (const t of g.yTicks) {
     svg.append(s('line', { class: 'al-axis', x1: L - 4, y1: t.at, x2: L, y2: t.at }));
@@ -45,7 +45,7 @@ function lineChart(opts) {
   }
   for (const m of g.marks) {
     svg.append(s('line', { class: 'al-mark', x1: m.at, y1: T, x2: m.at, y2: bottom }));
-    if (m.label) svg.append(s('text', { class: 'al-mark-label', x: m.at + (m.at > (L + right) / 2 ? -4 : 4), y: T + 12, 'text-anchor': m.at > (L + right) / 2 ? 'end' : 'start' }, m.label));
+    if (m.label) svg.append(s('text', { class: 'al-mark-label', x: m.at + (m.at > (L + right) / 2 ? -4 : 4), y: m.low ? bottom - 6 : T + 12, 'text-anchor': m.at > (L + right) / 2 ? 'end' : 'start' }, m.label));
   }
   opts.series.forEach((ser, k) => {
     const pts = g.series[k];
