@@ -477,6 +477,12 @@ export interface TrainerOptions {
   batch?: number;
   lr?: number;
   weightDecay?: number;
+  /** Steps of linear warm-up from 0 to lr (default 0). */
+  warmupSteps?: number;
+  /** Steps of cosine decay from lr to minLr after the warm-up (default 0: none). */
+  decaySteps?: number;
+  /** The rate after the decay, 0 to lr (default 0). */
+  minLr?: number;
   seed?: number;
   /** task 'sequences': token-id arrays of 2 to seqLen + 1 tokens. */
   sequences?: ArrayLike<number>[];
@@ -484,6 +490,8 @@ export interface TrainerOptions {
   text?: ArrayLike<number>;
   /** task 'sequences' or 'text': the first position whose next token is scored. */
   scoreFrom?: number;
+  /** task 'text': the fraction of windows (0 to 1, default 0) that repeat their opening span right after it. */
+  repeats?: number;
 }
 /** The options a trainer runs with, every default filled in. */
 export interface TrainerSettings {
@@ -499,8 +507,12 @@ export interface TrainerSettings {
   batch: number;
   lr: number;
   weightDecay: number;
+  warmupSteps: number;
+  decaySteps: number;
+  minLr: number;
   seed: number;
   scoreFrom: number;
+  repeats: number;
 }
 export interface TrainerStep {
   /** Updates made so far. */
@@ -539,7 +551,8 @@ export interface TrainerWeights {
   version: 1;
   options: TrainerSettings;
   step: number;
-  parameters: { name: string; shape: number[]; dtype: 'float32'; data: string }[];
+  /** data: base64 of little-endian float32 or float16 (binary16) numbers. */
+  parameters: { name: string; shape: number[]; dtype: 'float32' | 'float16'; data: string }[];
 }
 export interface Trainer {
   step(count?: number): TrainerStep;
@@ -547,7 +560,8 @@ export interface Trainer {
   /** Every head's weights on the tokens: patterns [layers, heads, n, n]. */
   attention(tokens: ArrayLike<number>): { tokens: number[]; patterns: Tensor };
   headScores(): HeadScore[];
-  exportWeights(): TrainerWeights;
+  /** dtype 'float16' halves the size, each weight rounded to the nearest half. */
+  exportWeights(options?: { dtype?: 'float32' | 'float16' }): TrainerWeights;
   dispose(): void;
   readonly options: TrainerSettings;
   /** A fixed example of the task (seqLen token ids). */
