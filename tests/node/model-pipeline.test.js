@@ -61,3 +61,21 @@ test('the script loads as a model that reads text and guesses the next token', a
     model.dispose();
   }
 });
+
+test('on a page the script registers the model by name, beside any already there, and never on a page element', () => {
+  const vm = require('vm');
+  const run = (page) => {
+    const ctx = vm.createContext(page);
+    vm.runInContext('globalThis = this;', ctx);
+    vm.runInContext(first.script, ctx);
+    return ctx.AttentionLabModels;
+  };
+  const models = run({});
+  assert.deepEqual(Object.keys(models), ['sample']);
+  assert.equal(models.sample.weights.options.vocab, 160);
+  // a page whose element has the id AttentionLabModels (named access on window)
+  const element = Object.create({ tagName: 'DIV' });
+  const replaced = run({ AttentionLabModels: element });
+  assert.notEqual(replaced, element);
+  assert.deepEqual(Object.keys(replaced), ['sample']);
+});

@@ -12,9 +12,13 @@ const { describe } = require('./tensor.js');
 const MODEL_FORMAT = 'attention-lab-model';
 const MODEL_VERSION = 1;
 // The script: a comment, then PREFIX, the object's JSON, SUFFIX.
+// window.AttentionLabModels may be a page's element of that id (named access): only a plain
+// object is ours to extend.
 const PREFIX = '(function (model) {\n'
-  + "  if (typeof module === 'object' && module && module.exports) module.exports = model;\n"
-  + '  else (globalThis.AttentionLabModels = globalThis.AttentionLabModels || {})[model.name] = model;\n'
+  + "  if (typeof module === 'object' && module && module.exports) { module.exports = model; return; }\n"
+  + '  var all = globalThis.AttentionLabModels;\n'
+  + '  if (!all || Object.getPrototypeOf(all) !== Object.prototype) all = globalThis.AttentionLabModels = {};\n'
+  + '  all[model.name] = model;\n'
   + '})(';
 const SUFFIX = ');\n';
 
@@ -50,7 +54,7 @@ function parseModelText(fn, text) {
 /** The model scripts that pages loaded: { name: model }. */
 function registeredModels() {
   const all = globalThis.AttentionLabModels;
-  return all && typeof all === 'object' ? all : {};
+  return all && Object.getPrototypeOf(all) === Object.prototype ? all : {};
 }
 
 /** Checks a model object's outer fields; the tokenizer and weights are checked by their readers. */
