@@ -31,9 +31,11 @@ const COMMAND = 'npm run train:model';
 const SETTINGS = Object.freeze({
   vocabulary: { size: 2048, minCharCount: 20 },
   model: { seqLen: 64, layers: 2, heads: 4, dModel: 64, mlp: 256, activation: 'gelu', layerNorm: true },
-  // repeats: a quarter of the windows repeat their opening span (tasks.hpp, text), so the
-  // heads that copy from earlier text (induction heads) pay off within a short run
-  training: { batch: 32, lr: 4e-3, weightDecay: 0, warmupSteps: 100, decaySteps: 2900, minLr: 4e-4, repeats: 0.25, seed: 1, steps: 3000 },
+  // first the induction task: the heads learn to copy (a previous-token head, an induction head)
+  copying: { batch: 16, lr: 4e-3, weightDecay: 0, warmupSteps: 50, seed: 1, steps: 600 },
+  // then the text; repeats: a quarter of the windows repeat their opening span (tasks.hpp,
+  // text), so copying from earlier text keeps paying off
+  training: { batch: 16, lr: 4e-3, weightDecay: 0, warmupSteps: 100, decaySteps: 2300, minLr: 4e-4, repeats: 0.25, seed: 1, steps: 2400 },
   dtype: 'float16',
 });
 
@@ -58,9 +60,36 @@ const NOTICE = [
 const CHUNK = 100;
 
 /**
- * Runs the pipeline.
+ * Runs `steps` training steps in chunks, logging each chunk's mean loss.
+ * @returns the mean loss of every chunk (4 decimals)
+ */
+function run(trainer, steps, label, log, clock) {
+  const losses = [];
+  for (let done = 0; done < steps;) {
+    const count = Math.min(CHUNK, steps - done);
+    const r = trainer.step(count);
+    if (r.diverged) throw new Error(`train-model: ${label} diverged at step ${trainer.divergedAt} (loss ${trainer.divergedLoss})`);
+    done += count;
+    const mean = r.losses.reduce((a, b) => a + b, 0) / r.losses.length;
+    losses.push(Number(mean.toFixed(4)));
+    log(`${label} step ${done}/${steps}: mean loss ${mean.toFixed(3)} (${clock()})`);
+  }
+  return losses;
+}
+
+/** The best previous-token and induction scores of the trainer's probe, for the log. */
+function bestHeads(scores) {
+  const best = (key) => Math.max(...scores.map((h) => h[key])).toFixed(2);
+  return `best previous-token ${best('previousToken')}, best induction ${best('induction')}`;
+}
+
+/**
+ * Runs the pipeline: corpus, vocabulary, token ids; then the engine's trainer in two stages,
+ * (1) `copying`: the induction task (blocks of random token ids, repeated), where the heads
+ * learn to copy from earlier text, and (2) `training`: the text, from the first stage's
+ * weights, with some windows repeating their opening span so the copying stays useful.
  * @param lab a loaded attention-lab
- * @param options { wordnetDir, settings = SETTINGS, steps (overrides settings), name, log }
+ * @param options { wordnetDir, settings = SETTINGS, steps (overrides training.steps), name, log }
  * @returns { model (the model object), script (its file text), seconds }
  */
 function trainModel(lab, { wordnetDir = WORDNET_DIR, settings = SETTINGS, steps, name = SHIPPED_MODEL, log = () => {} } = {}) {
@@ -76,22 +105,26 @@ function trainModel(lab, { wordnetDir = WORDNET_DIR, settings = SETTINGS, steps,
   const tokenizer = createTokenizer(vocabulary);
   const ids = tokenizer.ids(corpus.text);
   log(`vocabulary: ${tokenizer.size} pieces; corpus: ${ids.length} tokens (${clock()})`);
+
+  const { steps: copySteps, ...copyOptions } = settings.copying;
+  const first = lab.createTrainer({ ...settings.model, ...copyOptions, vocab: tokenizer.size, task: 'induction' });
+  let copied, copyLosses;
+  try {
+    copyLosses = run(first, copySteps, 'copying', log, clock);
+    log(`copying: ${bestHeads(first.headScores())}`);
+    copied = first.exportWeights();
+  } finally {
+    first.dispose();
+  }
+
   const training = { ...settings.training, steps: steps || settings.training.steps };
   const { steps: total, ...trainerOptions } = training;
-  const trainer = lab.createTrainer({ ...settings.model, ...trainerOptions, vocab: tokenizer.size, task: 'text', text: ids });
+  const trainer = lab.loadTrainer({ ...copied, options: { ...copied.options, ...trainerOptions, task: 'text' } }, { text: ids });
   try {
-    const losses = [];
-    for (let done = 0; done < total;) {
-      const count = Math.min(CHUNK, total - done);
-      const r = trainer.step(count);
-      if (r.diverged) throw new Error(`train-model: the run diverged at step ${trainer.divergedAt} (loss ${trainer.divergedLoss})`);
-      done += count;
-      const mean = r.losses.reduce((a, b) => a + b, 0) / r.losses.length;
-      losses.push(Number(mean.toFixed(4)));
-      log(`step ${done}/${total}: mean loss ${mean.toFixed(3)} (${clock()})`);
-    }
+    const losses = run(trainer, total, 'text', log, clock);
     const evaluation = trainer.evaluate();
     const heads = trainer.headScores();
+    log(`text: ${bestHeads(heads)}; evaluation loss ${evaluation.loss.toFixed(3)}`);
     const weights = trainer.exportWeights({ dtype: settings.dtype });
     const model = {
       format: MODEL_FORMAT,
@@ -108,7 +141,7 @@ function trainModel(lab, { wordnetDir = WORDNET_DIR, settings = SETTINGS, steps,
           tokens: ids.length,
         },
         settings: { ...settings, training },
-        meanLossPer100Steps: losses,
+        meanLossPer100Steps: { copying: copyLosses, text: losses },
         evaluation,
         headScores: heads,
       },

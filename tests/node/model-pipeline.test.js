@@ -15,6 +15,7 @@ const SAMPLE = path.join(__dirname, 'fixtures', 'wordnet-sample');
 const SMALL = {
   vocabulary: { size: 160, minCharCount: 3 },
   model: { seqLen: 16, layers: 1, heads: 2, dModel: 16, mlp: 32, activation: 'gelu', layerNorm: true },
+  copying: { batch: 8, lr: 1e-2, weightDecay: 0, warmupSteps: 10, seed: 1, steps: 100 },
   training: { batch: 8, lr: 1e-2, weightDecay: 0, warmupSteps: 20, decaySteps: 180, minLr: 1e-3, repeats: 0.25, seed: 1, steps: 200 },
   dtype: 'float16',
 };
@@ -32,7 +33,8 @@ test('a short run of the pipeline on the WordNet sample writes a model script th
   assert.deepEqual(model.about.settings, SMALL);
   assert.equal(model.weights.options.vocab, 160);
   assert.ok(model.weights.parameters.every((p) => p.dtype === 'float16'));
-  const losses = model.about.meanLossPer100Steps;
+  assert.equal(model.about.meanLossPer100Steps.copying.length, 1);
+  const losses = model.about.meanLossPer100Steps.text;
   assert.equal(losses.length, 2);
   assert.ok(losses[1] < losses[0] - 0.2, `the loss falls: ${losses}`);
   const uniform = Math.log(160);
