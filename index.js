@@ -29,6 +29,8 @@ try {
 const engine = { exports: {} };
 new vm.Script(source, { filename: bundle, cachedData }).runInThisContext()(require, engine);
 
+// lab.loadModel() with no argument reads the shipped model's script (pages load it with a <script>).
+const hooks = { shippedModel: () => require('./web/model/attention-lab-model.js') };
 module.exports = {
-  loadAttentionLab: engine.exports.makeLoader(engine.exports.createCore, () => fs.readFileSync(path.join(wasmDir, 'attention_lab_core.wasm'))),
+  loadAttentionLab: engine.exports.makeLoader(engine.exports.createCore, () => fs.readFileSync(path.join(wasmDir, 'attention_lab_core.wasm')), hooks),
 };

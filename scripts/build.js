@@ -8,7 +8,8 @@
 //   wasm:   the WebAssembly module with embind (build/wasm/attention_lab_core.js), and the
 //           node entry's bundle of it with web/src (build/wasm/attention_lab_node.js)
 //   bundle: the classic browser script dist/attention-lab.js (engine, JS API, widgets), the
-//           engine module dist/attention-lab.mjs and the elements module dist/attention-lab-elements.mjs
+//           engine module dist/attention-lab.mjs, the elements module dist/attention-lab-elements.mjs,
+//           and the shipped model beside them, dist/attention-lab-model.js
 //   site:   the example lesson site and the iframe embed page in dist/ (after bundle)
 //   types:  types/elements.d.ts and dist/custom-elements.json from the widget manifest
 
@@ -103,8 +104,11 @@ if (want('bundle')) {
       plugins: [engineModulePlugin, formulaPlugin, shrinkPlugin],
     }, true),
   ];
+  // The shipped model beside the kit, its own file (the kit does not grow by it): a page adds
+  // <script src="attention-lab-model.js"> to use lab.loadModel() (web/src/model-file.js).
+  fs.copyFileSync(path.join(root, 'web', 'model', 'attention-lab-model.js'), path.join(root, 'dist', 'attention-lab-model.js'));
   Promise.all(builds).then(() => {
-    console.log('build: dist/attention-lab.js, dist/attention-lab.mjs, dist/attention-lab-elements.mjs');
+    console.log('build: dist/attention-lab.js, dist/attention-lab.mjs, dist/attention-lab-elements.mjs, dist/attention-lab-model.js');
     if (want('site')) require('./build-site.js').buildSite();
   }, (err) => {
     console.error(err.message);

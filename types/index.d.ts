@@ -485,6 +485,12 @@ export interface TrainerOptions {
   batch?: number;
   lr?: number;
   weightDecay?: number;
+  /** Steps of linear warm-up from 0 to lr (default 0). */
+  warmupSteps?: number;
+  /** Steps of cosine decay from lr to minLr after the warm-up (default 0: none). */
+  decaySteps?: number;
+  /** The rate after the decay, 0 to lr (default 0). */
+  minLr?: number;
   seed?: number;
   /** task 'sequences': token-id arrays of 2 to seqLen + 1 tokens. */
   sequences?: ArrayLike<number>[];
@@ -492,6 +498,8 @@ export interface TrainerOptions {
   text?: ArrayLike<number>;
   /** task 'sequences' or 'text': the first position whose next token is scored. */
   scoreFrom?: number;
+  /** task 'text': the fraction of windows (0 to 1, default 0) that repeat their opening span right after it. */
+  repeats?: number;
 }
 /** The options a trainer runs with, every default filled in. */
 export interface TrainerSettings {
@@ -507,8 +515,12 @@ export interface TrainerSettings {
   batch: number;
   lr: number;
   weightDecay: number;
+  warmupSteps: number;
+  decaySteps: number;
+  minLr: number;
   seed: number;
   scoreFrom: number;
+  repeats: number;
 }
 export interface TrainerStep {
   /** Updates made so far. */
@@ -547,7 +559,8 @@ export interface TrainerWeights {
   version: 1;
   options: TrainerSettings;
   step: number;
-  parameters: { name: string; shape: number[]; dtype: 'float32'; data: string }[];
+  /** data: base64 of little-endian float32 or float16 (binary16) numbers. */
+  parameters: { name: string; shape: number[]; dtype: 'float32' | 'float16'; data: string }[];
 }
 export interface Trainer {
   step(count?: number): TrainerStep;
@@ -555,7 +568,8 @@ export interface Trainer {
   /** Every head's weights on the tokens: patterns [layers, heads, n, n]. */
   attention(tokens: ArrayLike<number>): { tokens: number[]; patterns: Tensor };
   headScores(): HeadScore[];
-  exportWeights(): TrainerWeights;
+  /** dtype 'float16' halves the size, each weight rounded to the nearest half. */
+  exportWeights(options?: { dtype?: 'float32' | 'float16' }): TrainerWeights;
   dispose(): void;
   readonly options: TrainerSettings;
   /** A fixed example of the task (seqLen token ids). */
@@ -702,6 +716,93 @@ export interface ModelAttentionData {
   decimals?: number;
 }
 
+/** One token of a model's text: its id and the exact span of the text it reads. */
+export interface ModelToken {
+  id: number;
+  text: string;
+  start: number;
+  end: number;
+}
+
+/** Texts longer than the model's context are refused unless `truncate` keeps their last tokens. */
+export interface ModelReadOptions {
+  truncate?: boolean;
+}
+
+export interface ModelAttention {
+  /** Each token's text; joined they give the text read. */
+  tokens: string[];
+  ids: number[];
+  /** [start, end) of each token in the text. */
+  spans: [number, number][];
+  /** [layers][heads][n][n]: rows sum to 1, 0 above the diagonal. */
+  attentions: number[][][][];
+  causal: true;
+  /** Tokens dropped from the start (with truncate). */
+  truncated: number;
+}
+
+export interface ModelGuess {
+  token: string;
+  id: number;
+  probability: number;
+}
+
+export interface ModelPrediction {
+  tokens: string[];
+  /** Most probable first. */
+  next: ModelGuess[];
+  truncated: number;
+}
+
+export interface ModelHeadScores {
+  layer: number;
+  head: number;
+  entropy: number | null;
+  previousToken: number | null;
+  firstToken: number | null;
+  diagonal: number | null;
+  prefixMatching: number | null;
+}
+
+/** The vocabulary a model file carries (web/src/tokenizer.js). */
+export interface ModelVocabulary {
+  kind: 'bpe';
+  unknown: string;
+  alphabet: string[];
+  merges: [number, number][];
+}
+
+export interface ModelTokenizer {
+  /** Every piece's text, by id. */
+  readonly pieces: readonly string[];
+  readonly size: number;
+  encode(text: string): { ids: number[]; tokens: ModelToken[] };
+  ids(text: string): Int32Array;
+  decode(ids: ArrayLike<number>): string;
+}
+
+/** A trained model from lab.loadModel: reads text, every number from the engine. */
+export interface Model {
+  readonly name: string;
+  /** Where it came from: corpus, licence, command, settings, measured scores. */
+  readonly about: Record<string, unknown>;
+  readonly options: Readonly<{ vocab: number; seqLen: number; layers: number; heads: number; dModel: number; mlp: number; activation: 'gelu' | 'relu'; layerNorm: boolean }>;
+  /** The longest text it reads, in tokens. */
+  readonly maxTokens: number;
+  readonly tokenizer: ModelTokenizer;
+  tokenize(text: string): ModelToken[];
+  attention(text: string, options?: ModelReadOptions): ModelAttention;
+  predict(text: string, options?: ModelReadOptions & { top?: number }): ModelPrediction;
+  /** The logits of the token after the text: [vocab]. */
+  logits(text: string, options?: ModelReadOptions): Float32Array;
+  headScores(text: string, options?: ModelReadOptions): ModelHeadScores[];
+  dispose(): void;
+}
+
+/** What lab.loadModel reads: nothing (the shipped model), a loaded model's name, a model object, or a model file's text or bytes. */
+export type ModelSource = string | ArrayBuffer | ArrayBufferView | { format: 'attention-lab-model'; version: number; name: string; [key: string]: unknown };
+
 /** The API around one loaded engine. Bad input throws an Error naming the function and argument. */
 export interface Lab {
   /**
@@ -762,6 +863,11 @@ export interface Lab {
   Tensor: TensorConstructor;
   /** The option names attention() accepts. */
   ATTENTION_OPTIONS: readonly string[];
+  /**
+   * A trained model with its tokenizer. With no source, the shipped model: in node it is read
+   * from the package; a page adds `<script src="attention-lab-model.js">` beside the kit.
+   */
+  loadModel(source?: ModelSource): Model;
 }
 
 /**

@@ -6,12 +6,15 @@
 #include "trainer.hpp"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <emscripten/bind.h>
 
 #include "attnlab/attention_backward.hpp"
 #include "attnlab/errors.hpp"
+#include "attnlab/half.hpp"
+#include "attnlab/language_model.hpp"
 #include "attnlab/trainer.hpp"
 #include "convert.hpp"
 #include "object_functions.hpp"
@@ -42,10 +45,9 @@ task_kind task_of(const std::string& name) {
     throw std::logic_error("createTrainer: internal error (task)");
 }
 
-// spec: the options web/src/trainer.js read; absent ones keep trainer_options' defaults.
-trainer_options to_trainer_options(const val& spec, const char* fn) {
-    trainer_options o;
-    transformer_config& m = o.model;
+// The model's shape from spec; absent fields keep transformer_config's defaults.
+transformer_config to_model_config(const val& spec, const char* fn) {
+    transformer_config m;
     m.vocab = size_field(spec, "vocab", m.vocab, fn);
     m.seq_len = size_field(spec, "seqLen", m.seq_len, fn);
     m.layers = size_field(spec, "layers", m.layers, fn);
@@ -56,12 +58,24 @@ trainer_options to_trainer_options(const val& spec, const char* fn) {
         m.act = spec["activation"].as<std::string>() == "relu" ? grad::activation::relu : grad::activation::gelu;
     }
     if (given(spec["layerNorm"])) m.layer_norm = spec["layerNorm"].as<bool>();
+    return m;
+}
+
+// spec: the options web/src/trainer.js read; absent ones keep trainer_options' defaults.
+trainer_options to_trainer_options(const val& spec, const char* fn) {
+    trainer_options o;
+    o.model = to_model_config(spec, fn);
+    const transformer_config& m = o.model;
     o.batch = size_field(spec, "batch", o.batch, fn);
     if (given(spec["lr"])) o.optimiser.lr = spec["lr"].as<double>();
     if (given(spec["weightDecay"])) o.optimiser.weight_decay = spec["weightDecay"].as<double>();
+    if (given(spec["warmupSteps"])) o.schedule.warmup_steps = spec["warmupSteps"].as<double>();
+    if (given(spec["decaySteps"])) o.schedule.decay_steps = spec["decaySteps"].as<double>();
+    if (given(spec["minLr"])) o.schedule.min_lr = spec["minLr"].as<double>();
     if (given(spec["seed"])) o.seed = spec["seed"].as<double>();
     if (given(spec["task"])) o.task.kind = task_of(spec["task"].as<std::string>());
     o.task.score_from = size_field(spec, "scoreFrom", 0, fn);
+    if (given(spec["repeats"])) o.task.repeats = spec["repeats"].as<double>();
     // Token ids are checked against the vocabulary once the model's sizes are (in the trainer);
     // here only whether each is a whole number that an int32 holds, with the same message.
     const std::size_t vocab_for_ids = m.vocab > 0 && m.vocab <= max_vocab ? m.vocab : max_vocab;
@@ -103,9 +117,50 @@ val options_js(const trainer_options& o) {
     out.set("batch", static_cast<double>(o.batch));
     out.set("lr", o.optimiser.lr);
     out.set("weightDecay", o.optimiser.weight_decay);
+    out.set("warmupSteps", o.schedule.warmup_steps);
+    out.set("decaySteps", o.schedule.decay_steps);
+    out.set("minLr", o.schedule.min_lr);
     out.set("seed", o.seed);
     out.set("scoreFrom", static_cast<double>(o.task.score_from));
+    out.set("repeats", o.task.repeats);
     return out;
+}
+
+// A Float64Array of token ids (checked as whole numbers below vocab) as int32s.
+std::vector<std::int32_t> token_ids(const val& tokens, const transformer_config& c, const char* fn) {
+    const std::vector<double> ids = doubles(tokens);
+    std::vector<std::int32_t> t(ids.size());
+    for (std::size_t i = 0; i < ids.size(); ++i) t[i] = to_token(ids[i], c.vocab, fn, (error_text("tokens[") << i << "]").str());
+    return t;
+}
+
+// [{ name, shape }] of every weight, in parameters() order.
+val layout_js(const std::vector<parameter>& params) {
+    val layout = val::array();
+    for (std::size_t i = 0; i < params.size(); ++i) {
+        val entry = val::object();
+        entry.set("name", params[i].name);
+        entry.set("shape", shape_to_js(params[i].shape));
+        layout.set(i, entry);
+    }
+    return layout;
+}
+
+// data: a Float32Array of every weight in parameters() order, copied in with one set().
+std::vector<float> floats(const val& data) {
+    std::vector<float> w(data["length"].as<std::size_t>());
+    if (!w.empty()) val(emscripten::typed_memory_view(w.size(), w.data())).call<void>("set", data);
+    return w;
+}
+
+// Sets a trainer's or a model's weights from data, a Float32Array in parameters() order.
+template <class Target>
+val weights_into(Target& target, const val& data, const char* fn) {
+    return guarded(fn, [&] {
+        const std::vector<float> w = floats(data);
+        target.set_weights(w.data(), w.size(), fn);
+        return val::object();
+    });
 }
 
 class trainer_handle {
@@ -152,12 +207,9 @@ public:
         const char* fn = "Trainer.attention";
         return guarded(fn, [&] {
             const transformer_config& c = trainer_->options().model;
-            const std::vector<double> ids = doubles(tokens);
-            std::vector<std::int32_t> t(ids.size());
-            for (std::size_t i = 0; i < ids.size(); ++i) t[i] = to_token(ids[i], c.vocab, fn, (error_text("tokens[") << i << "]").str());
-            const std::size_t n = t.size();
-            tensor p = empty({c.layers, c.heads, n, n});
-            trainer_->attention(t.data(), n, p.data(), fn);
+            const std::vector<std::int32_t> t = token_ids(tokens, c, fn);
+            tensor p = empty({c.layers, c.heads, t.size(), t.size()});
+            trainer_->attention(t.data(), t.size(), p.data(), fn);
             return to_js(p);
         });
     }
@@ -193,15 +245,7 @@ public:
         plan.set("scratch", static_cast<double>(p.scratch));
         plan.set("bytes", 4.0 * static_cast<double>(p.total()));
         out.set("plan", plan);
-        val layout = val::array();
-        const auto& params = trainer_->model().parameters();
-        for (std::size_t i = 0; i < params.size(); ++i) {
-            val entry = val::object();
-            entry.set("name", params[i].name);
-            entry.set("shape", shape_to_js(params[i].shape));
-            layout.set(i, entry);
-        }
-        out.set("parameters", layout);
+        out.set("parameters", layout_js(trainer_->model().parameters()));
         out.set("divergenceLimit", trainer_->divergence_limit());
         out.set("uniformLoss", trainer_->uniform_loss());
         return out;
@@ -220,20 +264,100 @@ public:
 
     // data: a Float32Array of every weight in parameters() order (web/src/trainer.js matched
     // the names and shapes of the file against parameters()).
-    val set_weights(const val& data) {
-        const char* fn = "loadTrainer";
-        return guarded(fn, [&] {
-            std::vector<float> w(data["length"].as<std::size_t>());
-            if (!w.empty()) val(emscripten::typed_memory_view(w.size(), w.data())).call<void>("set", data);
-            trainer_->set_weights(w.data(), w.size(), fn);
-            return val::object();
-        });
-    }
+    val set_weights(const val& data) { return weights_into(*trainer_, data, "loadTrainer"); }
 
     void release() { trainer_.reset(); }
 
 private:
     std::unique_ptr<trainer> trainer_;
+};
+
+// A trained model for reading (attnlab/language_model.hpp): web/src/model.js makes one from a
+// weights file, sets its weights, and asks it for attention, logits and predictions.
+class model_handle {
+public:
+    val configure(const val& spec) {
+        const char* fn = "loadModel";
+        return guarded(fn, [&] {
+            model_.reset();
+            model_ = std::make_unique<language_model>(to_model_config(spec, fn), fn);
+            val out = val::object();
+            out.set("parameters", layout_js(model_->parameters()));
+            return out;
+        });
+    }
+
+    val set_weights(const val& data) { return weights_into(*model_, data, "loadModel"); }
+
+    val attention(const val& tokens) {
+        const char* fn = "Model.attention";
+        return guarded(fn, [&] {
+            const transformer_config& c = model_->config();
+            const std::vector<std::int32_t> t = token_ids(tokens, c, fn);
+            tensor p = empty({c.layers, c.heads, t.size(), t.size()});
+            model_->attention(t.data(), t.size(), p.data(), fn);
+            return to_js(p);
+        });
+    }
+
+    val logits(const val& tokens) {
+        const char* fn = "Model.logits";
+        return guarded(fn, [&] {
+            const transformer_config& c = model_->config();
+            const std::vector<std::int32_t> t = token_ids(tokens, c, fn);
+            std::vector<float> out(c.vocab);
+            model_->next_logits(t.data(), t.size(), out.data(), fn);
+            return val::global("Float32Array").new_(emscripten::typed_memory_view(out.size(), out.data()));
+        });
+    }
+
+    // { ids, probabilities }: the top next tokens, most probable first.
+    val predict(const val& tokens, double top) {
+        const char* fn = "Model.predict";
+        return guarded(fn, [&] {
+            const std::vector<std::int32_t> t = token_ids(tokens, model_->config(), fn);
+            const std::vector<next_token> best = model_->predict(t.data(), t.size(), to_size(top, fn, "top"), fn);
+            val ids = val::array(), probabilities = val::array();
+            for (std::size_t i = 0; i < best.size(); ++i) {
+                ids.set(i, best[i].id);
+                probabilities.set(i, best[i].probability);
+            }
+            val out = val::object();
+            out.set("ids", ids);
+            out.set("probabilities", probabilities);
+            return out;
+        });
+    }
+
+    // [{ layer, head, entropy, previousToken, firstToken, diagonal, prefixMatching }], null
+    // where a score has no row to average over
+    val scores(const val& tokens) {
+        const char* fn = "Model.headScores";
+        return guarded(fn, [&] {
+            const transformer_config& c = model_->config();
+            const std::vector<std::int32_t> t = token_ids(tokens, c, fn);
+            const std::vector<head_scores> all = model_->scores(t.data(), t.size(), fn);
+            const auto number = [](const std::optional<double>& x) { return x ? val(*x) : val::null(); };
+            val out = val::array();
+            for (std::size_t i = 0; i < all.size(); ++i) {
+                val h = val::object();
+                h.set("layer", static_cast<double>(i / c.heads));
+                h.set("head", static_cast<double>(i % c.heads));
+                h.set("entropy", number(all[i].entropy));
+                h.set("previousToken", number(all[i].previous_token));
+                h.set("firstToken", number(all[i].first_token));
+                h.set("diagonal", number(all[i].diagonal));
+                h.set("prefixMatching", number(all[i].prefix_matching));
+                out.set(i, h);
+            }
+            return out;
+        });
+    }
+
+    void release() { model_.reset(); }
+
+private:
+    std::unique_ptr<language_model> model_;
 };
 
 // spec: { Q, K, V, dOutput, causal?, validLens?, mask?, window?, scale?, scaling?, temperature? }
@@ -255,11 +379,30 @@ val attention_backward_js(const val& spec) {
 
 val trainer_defaults() { return options_js(trainer_options{}); }
 
+// A Float32Array as binary16 bits (a Uint16Array), nearest half, ties to even.
+val floats_to_halves_js(const val& data) {
+    const std::vector<float> x = floats(data);
+    std::vector<std::uint16_t> h(x.size());
+    floats_to_halves(x.data(), h.data(), x.size());
+    return val::global("Uint16Array").new_(emscripten::typed_memory_view(h.size(), h.data()));
+}
+
+// binary16 bits (a Uint16Array) as the Float32Array of their exact values.
+val halves_to_floats_js(const val& data) {
+    std::vector<std::uint16_t> h(data["length"].as<std::size_t>());
+    if (!h.empty()) val(emscripten::typed_memory_view(h.size(), h.data())).call<void>("set", data);
+    std::vector<float> x(h.size());
+    halves_to_floats(h.data(), x.data(), h.size());
+    return val::global("Float32Array").new_(emscripten::typed_memory_view(x.size(), x.data()));
+}
+
 }  // namespace
 
 void register_trainer() {
     emscripten::function("attentionBackward", &attention_backward_js);
     emscripten::function("trainerDefaults", &trainer_defaults);
+    emscripten::function("floatsToHalves", &floats_to_halves_js);
+    emscripten::function("halvesToFloats", &halves_to_floats_js);
     object_functions<trainer_handle>("Trainer")
         .method<&trainer_handle::configure>("configure")
         .method<&trainer_handle::step>("step")
@@ -274,6 +417,14 @@ void register_trainer() {
         .method<&trainer_handle::weights>("weights")
         .method<&trainer_handle::set_weights>("setWeights")
         .method<&trainer_handle::release>("release");
+    object_functions<model_handle>("Model")
+        .method<&model_handle::configure>("configure")
+        .method<&model_handle::set_weights>("setWeights")
+        .method<&model_handle::attention>("attention")
+        .method<&model_handle::logits>("logits")
+        .method<&model_handle::predict>("predict")
+        .method<&model_handle::scores>("headScores")
+        .method<&model_handle::release>("release");
 }
 
 }  // namespace attnlab::bindings

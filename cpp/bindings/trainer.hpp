@@ -1,6 +1,7 @@
 #pragma once
-// embind registrations of training: `attentionBackward`, `trainerDefaults` and the Trainer
-// engine object (attnlab/trainer.hpp).
+// embind registrations of training: `attentionBackward`, `trainerDefaults`, the Trainer
+// engine object (attnlab/trainer.hpp) and the Model engine object, a trained model for
+// reading (attnlab/language_model.hpp).
 
 namespace attnlab::bindings {
 

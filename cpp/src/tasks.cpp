@@ -92,6 +92,13 @@ task_sampler::task_sampler(const task_spec& spec, std::size_t vocab, std::size_t
         }
         check_tokens(spec_.stream, vocab, fn, "text", static_cast<std::size_t>(-1));
     }
+    if (!(spec.repeats >= 0 && spec.repeats <= 1)) {
+        fail(error_text(fn) << ": repeats = " << spec.repeats << "; expected a fraction from 0 to 1");
+    }
+    if (spec.repeats > 0 && spec.kind != task_kind::text) {
+        fail(error_text(fn) << ": repeats = " << spec.repeats << " but task is '" << name
+            << "'; expected repeats only with task 'text'");
+    }
     if ((spec.kind == task_kind::sequences || spec.kind == task_kind::text) && spec.score_from >= seq_len) {
         fail(error_text(fn) << ": scoreFrom = " << spec.score_from << "; expected a position from 0 to " << (seq_len - 1));
     }
@@ -141,7 +148,13 @@ void task_sampler::example(normal_generator& rng, std::int32_t* s, std::uint8_t*
         }
         case task_kind::text: {
             const std::size_t at = below(rng, spec_.stream.size() - T);
-            std::copy(spec_.stream.begin() + at, spec_.stream.begin() + at + T + 1, s);
+            const auto from = spec_.stream.begin() + static_cast<std::ptrdiff_t>(at);
+            // a repeat: s = w[0..L) w[0..L) w[L..T + 1 - L), where w is the window at `at`
+            const bool repeat = spec_.repeats > 0 && rng.uniform() < spec_.repeats;
+            const std::size_t shortest = std::max<std::size_t>(2, T / 8), longest = std::max(shortest, T / 2);
+            const std::size_t L = repeat ? shortest + below(rng, longest - shortest + 1) : 0;
+            std::copy(from, from + static_cast<std::ptrdiff_t>(L), s);
+            std::copy(from, from + static_cast<std::ptrdiff_t>(T + 1 - L), s + L);
             for (std::size_t t = spec_.score_from; t < T; ++t) scored[t] = 1;
             return;
         }

@@ -6,6 +6,7 @@
 
 #include "attnlab/errors.hpp"
 #include "attnlab/kernels.hpp"
+#include "attnlab/language_model.hpp"
 
 namespace attnlab {
 
@@ -23,10 +24,25 @@ const trainer_options& checked(const trainer_options& o, const std::string& fn) 
     }
     if (!(wd >= 0 && wd <= 1)) fail(error_text(fn) << ": weightDecay = " << wd << "; expected a number from 0 to 1");
     require_whole(o.seed, 0, 9007199254740991.0, fn, "seed", "2^53 - 1");
+    require_whole(o.schedule.warmup_steps, 0, 1e9, fn, "warmupSteps");
+    require_whole(o.schedule.decay_steps, 0, 1e9, fn, "decaySteps");
+    const double min_lr = o.schedule.min_lr;
+    if (!(min_lr >= 0 && min_lr <= lr)) {
+        fail(error_text(fn) << ": minLr = " << min_lr << "; expected a learning rate from 0 to lr = " << lr);
+    }
     return o;
 }
 
 }  // namespace
+
+double scheduled_lr(double lr, const lr_schedule& schedule, std::size_t t) {
+    const double step = static_cast<double>(t), warmup = schedule.warmup_steps, decay = schedule.decay_steps;
+    if (step <= warmup) return lr * step / warmup;
+    if (decay <= 0) return lr;
+    const double s = std::min(step - warmup, decay) / decay;
+    const double pi = 3.14159265358979323846;
+    return schedule.min_lr + (lr - schedule.min_lr) * 0.5 * (1.0 + std::cos(pi * s));
+}
 
 std::uint64_t stream_seed(double seed, std::uint64_t stream) {
     // splitmix64's finaliser over the seed and the stream's number
@@ -99,7 +115,9 @@ step_result trainer::step(std::size_t count, double* losses, const std::string& 
             r.loss = loss;
             break;
         }
-        optimiser_.update(model_.params(), model_.grads(), model_.parameters(), options_.optimiser);
+        adam_options now = options_.optimiser;
+        now.lr = scheduled_lr(now.lr, options_.schedule, optimiser_.updates() + 1);
+        optimiser_.update(model_.params(), model_.grads(), model_.parameters(), now);
         r.loss = loss;
         if (losses) losses[i] = loss;
     }
@@ -126,14 +144,7 @@ evaluation trainer::evaluate() {
 }
 
 void trainer::attention(const std::int32_t* tokens, std::size_t n, float* out, const std::string& fn) {
-    const transformer_config& c = options_.model;
-    if (n < 1 || n > c.seq_len) {
-        fail(error_text(fn) << ": tokens has " << n << " entries; expected 1 to " << c.seq_len << " (seqLen)");
-    }
-    for (std::size_t i = 0; i < n; ++i) to_token(tokens[i], c.vocab, fn, (error_text("tokens[") << i << "]").str());
-    model_.forward(tokens, 1, n);
-    const std::size_t per_layer = c.heads * n * n;
-    for (std::size_t l = 0; l < c.layers; ++l) std::copy(model_.weights(l), model_.weights(l) + per_layer, out + l * per_layer);
+    read_attention(model_, tokens, n, out, fn);
 }
 
 std::vector<head_report> trainer::head_scores() {
@@ -160,21 +171,7 @@ std::vector<head_report> trainer::head_scores() {
 }
 
 void trainer::set_weights(const float* data, std::size_t size, const std::string& fn) {
-    if (size != model_.param_count()) {
-        fail(error_text(fn) << ": the weights hold " << size << " numbers; expected " << model_.param_count()
-            << " for this model");
-    }
-    for (std::size_t i = 0; i < size; ++i) {
-        if (!std::isfinite(data[i])) {
-            for (const parameter& p : model_.parameters()) {
-                if (i >= p.offset && i < p.offset + p.size) {
-                    fail(error_text(fn) << ": " << p.name << index_at{p.shape, i - p.offset} << " is " << double(data[i])
-                        << "; expected finite weights");
-                }
-            }
-        }
-    }
-    std::copy(data, data + size, model_.params());
+    load_weights(model_, data, size, fn);
 }
 
 }  // namespace attnlab

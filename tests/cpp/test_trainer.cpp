@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <set>
@@ -114,6 +115,48 @@ TEST_CASE("author sequences are padded and scored from scoreFrom; text windows c
     for (std::size_t i = 1; i < 6; ++i) CHECK(x[i] == (x[i - 1] + 1) % 7);
 }
 
+TEST_CASE("text with repeats copies a window's first L tokens right after them, then goes on with the stream", "[trainer][tasks]") {
+    attnlab::task_spec text;
+    text.kind = task_kind::text;
+    for (int i = 0; i < 500; ++i) text.stream.push_back(i % 97);  // every window of < 97 tokens: distinct ids
+    text.repeats = 0.5;
+    const std::size_t T = 32;
+    const attnlab::task_sampler sampler(text, 97, T, "test");
+    attnlab::normal_generator rng(11);
+    std::vector<std::int32_t> x(T + 1);
+    std::vector<std::uint8_t> scored(T);
+    std::set<std::size_t> lengths;
+    int repeated = 0;
+    for (int e = 0; e < 200; ++e) {
+        sampler.example(rng, x.data(), scored.data());
+        // L: the first position whose token came before (0 when none did)
+        std::size_t L = 0;
+        for (std::size_t t = 1; t <= T && L == 0; ++t) {
+            if (std::find(x.begin(), x.begin() + std::ptrdiff_t(t), x[t]) != x.begin() + std::ptrdiff_t(t)) L = t;
+        }
+        for (std::size_t t = 0; t < T; ++t) REQUIRE(scored[t] == 1);
+        if (L == 0) {
+            for (std::size_t t = 1; t <= T; ++t) REQUIRE(x[t] == (x[t - 1] + 1) % 97);  // a plain window
+            continue;
+        }
+        ++repeated;
+        lengths.insert(L);
+        REQUIRE(L >= 4);   // T / 8
+        REQUIRE(L <= 16);  // T / 2
+        for (std::size_t t = 0; t < L; ++t) REQUIRE(x[L + t] == x[t]);
+        for (std::size_t t = 2 * L; t <= T; ++t) REQUIRE(x[t] == (x[0] + std::int32_t(t - L)) % 97);  // the stream after the L tokens
+    }
+    CHECK(repeated > 70);
+    CHECK(repeated < 130);
+    CHECK(lengths.size() > 8);
+    text.repeats = 1.5;
+    CHECK_THROWS_WITH(attnlab::task_sampler(text, 97, T, "createTrainer"), "createTrainer: repeats = 1.5; expected a fraction from 0 to 1");
+    attnlab::task_spec other;
+    other.repeats = 0.25;
+    CHECK_THROWS_WITH(attnlab::task_sampler(other, 97, T, "createTrainer"),
+                      "createTrainer: repeats = 0.25 but task is 'induction'; expected repeats only with task 'text'");
+}
+
 TEST_CASE("a learning rate of 10 diverges: the run stops, names the step, and refuses more steps", "[trainer]") {
     trainer_options o = small();
     o.optimiser.lr = 10;
@@ -167,6 +210,46 @@ TEST_CASE("weights copied into a new trainer give the same attention and evaluat
     w[12 * 16 + 3] = NAN;  // positionEmbedding[0, 3]
     CHECK_THROWS_MATCHES(b.set_weights(w.data(), w.size(), "loadTrainer"), argument_error,
                          Message("loadTrainer: positionEmbedding[0, 3] is NaN; expected finite weights"));
+}
+
+TEST_CASE("the learning rate warms up linearly, decays along a cosine to minLr, then stays there", "[trainer]") {
+    attnlab::lr_schedule s;
+    CHECK(attnlab::scheduled_lr(0.01, s, 1) == 0.01);  // the default: constant
+    CHECK(attnlab::scheduled_lr(0.01, s, 5000) == 0.01);
+    s.warmup_steps = 10;
+    s.decay_steps = 100;
+    s.min_lr = 0.001;
+    CHECK(attnlab::scheduled_lr(0.01, s, 1) == Approx(0.001));
+    CHECK(attnlab::scheduled_lr(0.01, s, 5) == Approx(0.005));
+    CHECK(attnlab::scheduled_lr(0.01, s, 10) == Approx(0.01));
+    CHECK(attnlab::scheduled_lr(0.01, s, 60) == Approx(0.0055));  // half way down the cosine
+    CHECK(attnlab::scheduled_lr(0.01, s, 110) == Approx(0.001));
+    CHECK(attnlab::scheduled_lr(0.01, s, 500) == Approx(0.001));
+    s.warmup_steps = 0;
+    CHECK(attnlab::scheduled_lr(0.01, s, 1) == Approx(0.001 + 0.009 * 0.5 * (1 + std::cos(3.14159265358979 / 100))));
+}
+
+TEST_CASE("a run with a schedule takes its own path, the same every time; without one the steps are unchanged", "[trainer]") {
+    trainer_options o = small();
+    o.schedule.warmup_steps = 5;
+    o.schedule.decay_steps = 15;
+    o.schedule.min_lr = 1e-4;
+    trainer a(o), b(o), plain(small());
+    std::vector<double> la(20), lb(20), lp(20);
+    a.step(20, la.data());
+    b.step(20, lb.data());
+    plain.step(20, lp.data());
+    CHECK(la == lb);
+    CHECK(la[0] == lp[0]);  // the first loss is before any update
+    CHECK(la[1] != lp[1]);
+    o.schedule.min_lr = o.optimiser.lr * 2;
+    CHECK_THROWS_WITH(trainer(o), "createTrainer: minLr = 0.006; expected a learning rate from 0 to lr = 0.003");
+    o.schedule.min_lr = 0;
+    o.schedule.warmup_steps = 2.5;
+    CHECK_THROWS_WITH(trainer(o), Catch::StartsWith("createTrainer: warmupSteps = 2.5; expected a whole number from 0 to"));
+    o.schedule.warmup_steps = 0;
+    o.schedule.decay_steps = -1;
+    CHECK_THROWS_WITH(trainer(o), Catch::StartsWith("createTrainer: decaySteps = -1; expected a whole number from 0 to"));
 }
 
 TEST_CASE("bad training options are refused by name", "[trainer]") {

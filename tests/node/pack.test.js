@@ -31,7 +31,7 @@ test('npm pack ships the entry points, the engine, the script, types and licence
   const [packed] = JSON.parse(run(npm, ['pack', '--dry-run', '--json'], root));
   const files = packed.files.map((f) => f.path).sort();
   const mustHave = ['LICENSE', 'README.md', 'package.json', 'web/src/lab.js', 'types/index.d.ts', 'types/elements.d.ts',
-    'dist/attention-lab.js', 'dist/attention-lab.mjs', 'dist/attention-lab-elements.mjs', 'dist/custom-elements.json', ...entryFiles(pkg), ...BUILT_RUNTIME_FILES];
+    'dist/attention-lab.js', 'dist/attention-lab.mjs', 'dist/attention-lab-elements.mjs', 'dist/custom-elements.json', 'web/model/attention-lab-model.js', ...entryFiles(pkg), ...BUILT_RUNTIME_FILES];
   for (const f of mustHave) assert.ok(files.includes(f), `the package has ${f}`);
   const stray = /^(tests|cpp|scripts|node_modules|test-results|examples|\.ci|\.git)\/|^build\/|^web\/src\/(widgets|ui)\/|^web\/site\/|^dist\/.*\.(html|css)$|^CMakeLists\.txt$|\.log$|^package-lock\.json$|^web\/src\/browser\.js$/;
   // The node entry's code cache for the node that built it (scripts/node-bundle.js).
@@ -61,11 +61,13 @@ test('the packed tarball installs offline into an empty project, where require a
       loadAttentionLab().then((lab) => {
         const r = lab.attention(${JSON.stringify(Q)}, ${JSON.stringify(K)}, ${JSON.stringify(V)}, { causal: true });
         console.log(JSON.stringify({ weights: Array.from(r.weights.data), output: Array.from(r.output.data),
-          from: require.resolve('attention-lab'), cem: require.resolve('attention-lab/custom-elements.json') }));
+          from: require.resolve('attention-lab'), cem: require.resolve('attention-lab/custom-elements.json'),
+          guesses: lab.loadModel().predict('the act of').next.length }));
       });`;
     const got = JSON.parse(run(process.execPath, ['-e', script], project));
     assert.ok(got.from.startsWith(installed), `required from the installed package (${got.from})`);
     assert.equal(got.cem, path.join(installed, 'dist', 'custom-elements.json'));
+    assert.equal(got.guesses, 5, 'the shipped model loads from the installed package');
     // causal with m = 2, n = 3: query i sees keys j <= i + 1.
     const ref = attentionHead(Q, K, V, 1 / Math.sqrt(4), (i, j) => j <= i + 1);
     assert.ok(maxDiff(Float32Array.from(got.weights), ref.weights) < 1e-6, 'weights match the float64 reference');

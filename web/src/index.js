@@ -53,11 +53,12 @@ function startEngine(createCore, getBytes) {
 /**
  * @param createCore the emscripten factory (MODULARIZE build of cpp/bindings)
  * @param getBytes () => wasm bytes (Uint8Array/ArrayBuffer: compiled synchronously) or a promise of them
+ * @param hooks what createLab takes from the environment (lab.js)
  */
-function makeLoader(createCore, getBytes) {
+function makeLoader(createCore, getBytes, hooks) {
   let pending = null;
   return function loadAttentionLab() {
-    if (!pending) pending = startEngine(createCore, getBytes).then(createLab);
+    if (!pending) pending = startEngine(createCore, getBytes).then((core) => createLab(core, hooks));
     return pending;
   };
 }

@@ -42,11 +42,19 @@ function lazyTrainerApi(load) {
   };
 }
 
+/** lab.loadModel (model.js), loaded by its first call, as training's functions are. */
+function lazyModelApi(load) {
+  let api = null;
+  return { loadModel: (source) => (api || (api = load())).loadModel(source) };
+}
+
 /**
  * Builds the API object around a loaded engine module.
  * @param core the instantiated embind module (createAttentionLabCore())
+ * @param hooks { shippedModel?: () => the shipped model's object } where the environment can
+ *   read it (node); pages register it with its script (model-file.js)
  */
-function createLab(core) {
+function createLab(core, hooks = {}) {
   const staging = new Staging(core);
   // What tensor.js needs from the engine: its size cap and its memory (to copy views of it).
   const ctx = { maxElements: core.maxElements(), engineBuffer: () => staging.buffer() };
@@ -218,6 +226,7 @@ function createLab(core) {
     ...costApi(core, { input, ctx, unwrap }),
     ...lazyTrainerApi(() => require('./trainer.js').trainerApi(core, { input, ctx })),
     ...headsApi(core, ctx, unwrap),
+    ...lazyModelApi(() => require('./model.js').modelApi(core, hooks.shippedModel)),
 
     mistake: mistakes.mistake,
     /** Every mistake: [{ name, title, symptom, fix }], in teaching order (read on first use). */

@@ -6,13 +6,15 @@
 // 2^32 + 1 reach the engine's check instead of being truncated on the way.
 
 const { Tensor, fromEngine, describe } = require('./tensor.js');
-const { checkSpec, boolOption, numberOption, choiceOption, attentionOptions } = require('./options.js');
+const { checkKeys, checkSpec, boolOption, numberOption, choiceOption, attentionOptions } = require('./options.js');
 const { engineObject } = require('./engine-object.js');
+const { readParameters, writeParameters } = require('./weights-file.js');
 
 const TASKS = ['induction', 'copy', 'reverse', 'sort', 'sequences', 'text'];
 const OPTIONS = ['task', 'vocab', 'seqLen', 'layers', 'heads', 'dModel', 'mlp', 'activation', 'layerNorm', 'batch',
-  'lr', 'weightDecay', 'seed', 'sequences', 'text', 'scoreFrom'];
-const NUMBERS = ['vocab', 'seqLen', 'layers', 'heads', 'dModel', 'mlp', 'batch', 'lr', 'weightDecay', 'seed', 'scoreFrom'];
+  'lr', 'weightDecay', 'warmupSteps', 'decaySteps', 'minLr', 'seed', 'sequences', 'text', 'scoreFrom', 'repeats'];
+const NUMBERS = ['vocab', 'seqLen', 'layers', 'heads', 'dModel', 'mlp', 'batch', 'lr', 'weightDecay', 'warmupSteps',
+  'decaySteps', 'minLr', 'seed', 'scoreFrom', 'repeats'];
 // Past any corpus this kit trains on (16 M tokens), and what stops a runaway array early.
 const MAX_TOKENS = 1 << 24;
 const WEIGHTS_FORMAT = 'attention-lab-weights';
@@ -88,6 +90,7 @@ function unwrap(result) {
 class Trainer {
   /** Use lab.createTrainer(options) or lab.loadTrainer(weights). */
   constructor(core, spec, fn = 'createTrainer') {
+    this._core = core;
     this._handle = engineObject(core, 'Trainer');
     let ok = false;
     try {
@@ -163,20 +166,16 @@ class Trainer {
 
   /**
    * The weights as a plain JSON-able object: { format, version, options, step, parameters:
-   * [{ name, shape, dtype: 'float32', data: base64 of little-endian floats }] }.
+   * [{ name, shape, dtype, data: base64 of little-endian floats }] }.
+   * @param options { dtype: 'float32' (default) or 'float16' }
    */
-  exportWeights() {
-    const handle = this._live('Trainer.exportWeights');
-    const all = handle.weights();
-    let at = 0;
-    const parameters = this.parameters.map(({ name, shape }) => {
-      const size = shape.reduce((a, b) => a * b, 1);
-      const data = all.subarray(at, at + size);
-      at += size;
-      return { name, shape: shape.slice(), dtype: 'float32', data: toBase64(data) };
-    });
-    const options = { ...this.options };
-    return { format: WEIGHTS_FORMAT, version: WEIGHTS_VERSION, options, step: handle.steps(), parameters };
+  exportWeights(options) {
+    const fn = 'Trainer.exportWeights';
+    const handle = this._live(fn);
+    const o = checkKeys(fn, options, ['dtype']);
+    const dtype = choiceOption(fn, o, 'dtype', ['float32', 'float16'], "'float32' or 'float16' (half the size, rounded to the nearest half)") || 'float32';
+    const parameters = writeParameters(this.parameters, handle.weights(), dtype, this._core);
+    return { format: WEIGHTS_FORMAT, version: WEIGHTS_VERSION, options: { ...this.options }, step: handle.steps(), parameters };
   }
 
   /** Frees the engine memory; later calls throw. Calling it again does nothing. */
@@ -187,31 +186,6 @@ class Trainer {
       this._handle = null;
     }
   }
-}
-
-function toBase64(floats) {
-  const bytes = new Uint8Array(floats.buffer, floats.byteOffset, floats.byteLength);
-  let text = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
-  return btoa(text);
-}
-
-/** A shape as the engine writes one ([8, 24]), or what was given instead of one. */
-function shapeText(shape) {
-  return Array.isArray(shape) && shape.every((x) => typeof x === 'number') ? `[${shape.join(', ')}]` : describe(shape);
-}
-
-function fromBase64(fn, key, text, count) {
-  let bytes;
-  try {
-    bytes = atob(text);
-  } catch (_) {
-    throw new Error(`${fn}: ${key} is not base64; expected the base64 text of float32 numbers`);
-  }
-  if (bytes.length !== count * 4) throw new Error(`${fn}: ${key} holds ${bytes.length} bytes; expected ${count * 4} (${count} float32 numbers) for its shape`);
-  const out = new Uint8Array(bytes.length);
-  for (let i = 0; i < bytes.length; i++) out[i] = bytes.charCodeAt(i);
-  return new Float32Array(out.buffer);
 }
 
 /**
@@ -234,25 +208,7 @@ function loadTrainer(core, weights, extra) {
   const trainer = new Trainer(core, trainerSpec(fn, o), fn);
   let ok = false;
   try {
-    if (!Array.isArray(w.parameters)) throw new Error(`${fn}: parameters is ${describe(w.parameters)}; expected an array of { name, shape, dtype, data }`);
-    const expected = trainer.parameters;
-    if (w.parameters.length !== expected.length) {
-      throw new Error(`${fn}: the file has ${w.parameters.length} weight tensors; expected ${expected.length} for its options`);
-    }
-    const total = expected.reduce((n, p) => n + p.shape.reduce((a, b) => a * b, 1), 0);
-    const all = new Float32Array(total);
-    let at = 0;
-    expected.forEach((want, i) => {
-      const p = checkSpec(`${fn}: parameters[${i}]`, w.parameters[i], ['name', 'shape', 'dtype', 'data']);
-      if (p.name !== want.name) throw new Error(`${fn}: parameters[${i}] is ${JSON.stringify(p.name)}; expected '${want.name}'`);
-      const shapeOk = Array.isArray(p.shape) && p.shape.length === want.shape.length && p.shape.every((x, d) => x === want.shape[d]);
-      if (!shapeOk) throw new Error(`${fn}: ${want.name} has shape ${shapeText(p.shape)}; expected ${shapeText(want.shape)}`);
-      if (p.dtype !== 'float32') throw new Error(`${fn}: ${want.name} has dtype ${JSON.stringify(p.dtype)}; expected 'float32'`);
-      const size = want.shape.reduce((a, b) => a * b, 1);
-      if (typeof p.data !== 'string') throw new Error(`${fn}: ${want.name}.data is ${describe(p.data)}; expected base64 text`);
-      all.set(fromBase64(fn, `${want.name}.data`, p.data, size), at);
-      at += size;
-    });
+    const all = readParameters(fn, w.parameters, trainer.parameters, core);
     unwrap(trainer._handle.setWeights(all));
     ok = true;
   } finally {

@@ -29,7 +29,11 @@ enum class task_kind {
     sort,
     /// Author-supplied sequences, drawn at random; scored from score_from on.
     sequences,
-    /// One long author-supplied token stream; each example is a window at a random offset.
+    /// One long author-supplied token stream; each example is a window at a random offset. With
+    /// `repeats` above 0, that fraction of the examples repeats the window's first L tokens
+    /// (L from seq_len / 8 to seq_len / 2, at least 2) right after them, then goes on with the
+    /// stream after those L tokens: text in which only copying from earlier predicts the
+    /// second copy, as induction heads do.
     text,
 };
 
@@ -39,6 +43,7 @@ struct task_spec {
     std::vector<std::vector<std::int32_t>> sequences;  ///< kind == sequences: each 2..seq_len + 1 tokens
     std::vector<std::int32_t> stream;                  ///< kind == text: at least seq_len + 1 tokens
     std::size_t score_from = 0;                        ///< sequences, text: first position scored
+    double repeats = 0;                                ///< text: the fraction of examples with a repeated span, 0 to 1
 };
 
 /// @brief A batch of examples: tokens, targets and scored, each [batch, n].

@@ -21,14 +21,29 @@
 
 namespace attnlab {
 
+/// @brief How the learning rate moves over a run: a linear warm-up from 0 over warmup_steps,
+/// then a cosine decay from lr to min_lr over decay_steps, then min_lr. The defaults keep lr
+/// constant.
+struct lr_schedule {
+    double warmup_steps = 0;  ///< a whole number from 0 to 10^9
+    double decay_steps = 0;   ///< a whole number from 0 to 10^9; 0: no decay
+    double min_lr = 0;        ///< the rate after the decay: from 0 to lr
+};
+
 /// @brief Everything a training run depends on.
 struct trainer_options {
     transformer_config model;
     task_spec task;
     std::size_t batch = 32;
     adam_options optimiser;
+    lr_schedule schedule;
     double seed = 1;  ///< a whole number from 0 to 2^53 - 1
 };
+
+/// @brief The learning rate of update t (1, 2, ...) under `schedule`, for a peak rate of lr:
+/// lr t / warmup for t <= warmup; then, with s = t - warmup, min_lr + (lr - min_lr)(1 + cos(pi s / decay)) / 2
+/// for s <= decay; then min_lr (lr when decay_steps is 0).
+double scheduled_lr(double lr, const lr_schedule& schedule, std::size_t t);
 
 /// @brief What step() did.
 struct step_result {
@@ -60,11 +75,12 @@ public:
 
     /// @throws argument_error naming `fn` and the option for any bad configuration: sizes
     /// outside the model's limits, heads not dividing dModel, lr not a number in (0, 100],
-    /// weightDecay outside [0, 1], a seed that is not a whole number from 0 to 2^53 - 1, a task
+    /// weightDecay outside [0, 1], warmupSteps or decaySteps not a whole number from 0 to
+    /// 10^9, minLr outside [0, lr], a seed that is not a whole number from 0 to 2^53 - 1, a task
     /// the vocabulary or context cannot hold, author data with bad tokens or lengths
     explicit trainer(const trainer_options& options, const std::string& fn = "createTrainer");
 
-    /// @brief Runs `count` updates (1..100000), writing each one's loss into losses[count]
+    /// @brief Runs `count` updates (1..100000), each at its scheduled_lr(), writing each one's loss into losses[count]
     /// (when not null). Stops early, with diverged set, when a loss is not finite or exceeds
     /// divergence_limit(): the update that would have used it is not made.
     /// @throws argument_error naming `fn` for a bad count, or a run that already diverged

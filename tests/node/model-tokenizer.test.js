@@ -1,0 +1,78 @@
+'use strict';
+// The shipped model's tokenizer (web/src/tokenizer.js) and the vocabulary learner behind it
+// (scripts/corpus-bpe.js), on small texts: no engine needed.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { createTokenizer, splitWords, normalise } = require('../../web/src/tokenizer.js');
+const { learnVocabulary } = require('../../scripts/corpus-bpe.js');
+const { splitGloss, synsetLines, corpusText } = require('../../scripts/corpus.js');
+
+const TEXT = 'the cat sat on the mat\nthe cat ate the rat\nthe rat sat on the mat\n';
+const vocabulary = learnVocabulary(TEXT, { size: 40, minCharCount: 1 });
+const tok = createTokenizer(vocabulary);
+
+test('the vocabulary is the unknown piece, the alphabet in code-point order, then merges of frequent pairs', () => {
+  assert.deepEqual(vocabulary.alphabet, ['\n', ' ', 'a', 'c', 'e', 'h', 'm', 'n', 'o', 'r', 's', 't']);
+  assert.equal(tok.pieces[0], vocabulary.unknown);
+  // 'a t' occurs 9 times (cat, sat, mat twice each, ate, rat twice), 'h e' 6, then 't he' 6,
+  // ' the' 4 (three lines start with 'the'); then pairs seen twice, in the order of their ids
+  assert.deepEqual(tok.pieces.slice(13), ['at', 'he', 'the', ' the', ' c', ' m', ' o', ' r', ' s', ' cat', ' mat', ' on', ' rat', ' sat']);
+  assert.equal(tok.size, 27, 'it stops before size 40: no pair is left that occurs twice');
+  assert.deepEqual(learnVocabulary(TEXT, { size: 40, minCharCount: 1 }), vocabulary, 'the same text gives the same vocabulary');
+  assert.deepEqual(learnVocabulary(TEXT, { size: 20, minCharCount: 1 }).merges, vocabulary.merges.slice(0, 7), 'a smaller size stops earlier on the same path');
+});
+
+test('a sentence becomes word pieces whose texts join back into it exactly, capitals and all', () => {
+  const text = 'The cat sat on the mat.';
+  const { ids, tokens } = tok.encode(text);
+  assert.deepEqual(tokens.map((t) => t.text), ['The', ' cat', ' sat', ' on', ' the', ' mat', '.']);
+  assert.equal(tokens.map((t) => t.text).join(''), text);
+  for (const t of tokens) assert.equal(text.slice(t.start, t.end), t.text);
+  assert.deepEqual(ids, tokens.map((t) => t.id));
+  assert.equal(tok.decode(ids), text.toLowerCase().replace('.', vocabulary.unknown));
+  assert.deepEqual(Array.from(tok.ids(text)), ids, 'ids() is encode().ids');
+});
+
+test('characters outside the alphabet become the unknown piece, one per code point, spans kept', () => {
+  const text = 'Zoë 😀 sat';
+  const { tokens } = tok.encode(text);
+  assert.equal(tokens.map((t) => t.text).join(''), text);
+  const unknown = tokens.filter((t) => t.id === 0).map((t) => t.text);
+  assert.deepEqual(unknown, ['Z', 'ë', '😀'], 'Z is not in this small alphabet; ë and the emoji (two code units) are one token each');
+  assert.equal(tok.decode(tokens.map((t) => t.id)), `${vocabulary.unknown}o${vocabulary.unknown} ${vocabulary.unknown} sat`);
+});
+
+test('tabs and carriage returns read as spaces; runs of spaces keep one token per extra space', () => {
+  const { tokens } = tok.encode('cat\tsat  on\r\nmat');
+  assert.deepEqual(tokens.map((t) => t.text), ['c', 'at', '\tsat', ' ', ' on', '\r', '\n', 'm', 'at']);
+  assert.equal(tokens[2].id, tok.encode(' sat').ids[0]);
+  assert.deepEqual(splitWords(normalise('a  b').text), [[0, 1], [1, 2], [2, 4]]);
+});
+
+test('an empty text has no tokens; text that is not a string and bad ids are refused by name', () => {
+  assert.deepEqual(tok.encode(''), { ids: [], tokens: [] });
+  assert.throws(() => tok.encode(42), { message: 'Tokenizer.encode: text is a number; expected a string' });
+  assert.throws(() => tok.decode([1, 27]), { message: 'Tokenizer.decode: ids[1] is 27; expected a token id from 0 to 26' });
+  assert.throws(() => tok.decode('ab'), { message: 'Tokenizer.decode: ids is a string; expected an array of token ids' });
+});
+
+test('a vocabulary with a bad field is refused by name', () => {
+  const bad = (patch) => ({ ...vocabulary, ...patch });
+  assert.throws(() => createTokenizer(bad({ kind: 'wordpiece' })), { message: "createTokenizer: tokenizer.kind is \"wordpiece\"; expected 'bpe'" });
+  assert.throws(() => createTokenizer(bad({ alphabet: ['a', 'a'] })), { message: 'createTokenizer: tokenizer.alphabet[1] is "a"; expected a single character, each once' });
+  assert.throws(() => createTokenizer(bad({ merges: [[1, 99]] })), { message: 'createTokenizer: tokenizer.merges[0] is [1,99]; expected two ids of earlier pieces, from 1 to 12' });
+  assert.throws(() => createTokenizer(null), /createTokenizer: tokenizer is null; expected/);
+});
+
+test('a WordNet gloss splits into definitions and example sentences, quotes and attributions dropped', () => {
+  const gloss = 'an open clash; "the harder the conflict the more glorious the triumph"--Thomas Paine; "vengeance is mine; I will repay"';
+  assert.deepEqual(splitGloss(gloss), {
+    definitions: ['an open clash'],
+    examples: ['the harder the conflict the more glorious the triumph', 'vengeance is mine; I will repay'],
+  });
+  const record = '00001930 03 n 02 physical_entity 0 thing 0 001 @ 00001740 n 0000 | an entity that has physical existence; "a rock is a thing"  ';
+  assert.deepEqual(synsetLines(record), ['physical entity: an entity that has physical existence', 'a rock is a thing']);
+  assert.deepEqual(synsetLines('  1 This software and database is being provided to you'), [], 'licence lines are skipped');
+  assert.deepEqual(synsetLines('01 00 a 01 blue(p) 0 000 | the colour'), ['blue: the colour'], 'an adjective marker is dropped');
+  assert.equal(corpusText([`${record}\n`, '']), 'physical entity: an entity that has physical existence\na rock is a thing\n');
+});

@@ -1,0 +1,198 @@
+'use strict';
+// The shipped model's tokenizer: byte-pair pieces over lowercased text, with one character
+// as the fallback, so any text tokenises. Text processing only: no maths, no DOM. Its
+// vocabulary travels inside the weights file (scripts/train-model.js writes it), so the
+// model and its tokenizer cannot disagree.
+//
+// A vocabulary is { kind: 'bpe', unknown, alphabet, merges }:
+//   unknown   the piece shown for a character outside the alphabet (id 0)
+//   alphabet  the single characters, ids 1 .. alphabet.length
+//   merges    [left id, right id] pairs in the order they were learned; merge i makes the
+//             piece of id 1 + alphabet.length + i, and a lower i is applied first
+//
+// Text is read one code point at a time: its lowercase form (when that is one character),
+// with tabs and carriage returns read as spaces, is looked up in the alphabet; any other
+// character becomes the unknown piece. Words are split before merging (splitWords), so a
+// piece never spans two words; each token keeps the exact span of the text it came from.
+
+const { describe } = require('./tensor.js');
+
+const BPE = 'bpe';
+// A character outside every alphabet: what an unknown code point reads as while splitting.
+const UNKNOWN_CHAR = '\uFFFF';
+// Words whose pieces a tokenizer remembers: every distinct word of the training text.
+const CACHE_WORDS = 1 << 17;
+// A word: a letter run or a digit run (each with the space before it), one other character
+// (with its space), a newline, or a lone space (one of several, or one before a newline).
+const WORD = / ?[a-z]+| ?[0-9]+| ?[^a-z0-9 \n]|\n| /gy;
+
+/**
+ * Each code point of `text` as the one character the vocabulary reads, and where each
+ * started (starts[i]; null when every character is one code unit, so starts[i] = i).
+ */
+function normalise(text) {
+  // ASCII: lowercasing the whole string lowercases each character alone, in place
+  if (/^[\x00-\x7f]*$/.test(text)) return { text: text.toLowerCase().replace(/[\t\r]/g, ' '), starts: null };
+  const chars = [];
+  const starts = [];
+  let i = 0;
+  for (const cp of text) {
+    const lower = cp.toLowerCase();
+    let c = lower.length === 1 ? lower : UNKNOWN_CHAR;
+    if (c === '\t' || c === '\r') c = ' ';
+    chars.push(c);
+    starts.push(i);
+    i += cp.length;
+  }
+  starts.push(i);
+  return { text: chars.join(''), starts };
+}
+
+/** Calls visit(start, end) for each word of normalised text, in order: every character is in one. */
+function eachWord(text, visit) {
+  WORD.lastIndex = 0;
+  while (WORD.lastIndex < text.length) {
+    const at = WORD.lastIndex;
+    if (!WORD.exec(text)) throw new Error(`tokenizer: internal error (no word at ${at})`);
+    visit(at, WORD.lastIndex);
+  }
+}
+
+/** The words of normalised text (splitWords(normalise(x).text)), as [start, end) indices into it. */
+function splitWords(text) {
+  const out = [];
+  eachWord(text, (a, b) => out.push([a, b]));
+  return out;
+}
+
+function checkVocabulary(fn, v) {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error(`${fn}: tokenizer is ${describe(v)}; expected { kind: 'bpe', unknown, alphabet, merges }`);
+  if (v.kind !== BPE) throw new Error(`${fn}: tokenizer.kind is ${JSON.stringify(v.kind) || describe(v.kind)}; expected '${BPE}'`);
+  if (typeof v.unknown !== 'string' || v.unknown.length === 0) throw new Error(`${fn}: tokenizer.unknown is ${describe(v.unknown)}; expected a non-empty string`);
+  if (!Array.isArray(v.alphabet)) throw new Error(`${fn}: tokenizer.alphabet is ${describe(v.alphabet)}; expected an array of single characters`);
+  const seen = new Set();
+  v.alphabet.forEach((c, i) => {
+    if (typeof c !== 'string' || c.length !== 1 || c === UNKNOWN_CHAR || seen.has(c)) {
+      throw new Error(`${fn}: tokenizer.alphabet[${i}] is ${JSON.stringify(c) || describe(c)}; expected a single character, each once`);
+    }
+    seen.add(c);
+  });
+  if (!Array.isArray(v.merges)) throw new Error(`${fn}: tokenizer.merges is ${describe(v.merges)}; expected an array of [left, right] id pairs`);
+  const base = 1 + v.alphabet.length;
+  v.merges.forEach((m, i) => {
+    const ok = Array.isArray(m) && m.length === 2 && m.every((id) => Number.isInteger(id) && id >= 1 && id < base + i);
+    if (!ok) throw new Error(`${fn}: tokenizer.merges[${i}] is ${JSON.stringify(m) || describe(m)}; expected two ids of earlier pieces, from 1 to ${base + i - 1}`);
+  });
+}
+
+class Tokenizer {
+  /**
+   * @param vocabulary { kind: 'bpe', unknown, alphabet, merges } (checked)
+   * @param fn the function named in errors
+   */
+  constructor(vocabulary, fn = 'createTokenizer') {
+    checkVocabulary(fn, vocabulary);
+    const { unknown, alphabet, merges } = vocabulary;
+    this._charIds = new Map(alphabet.map((c, i) => [c, i + 1]));
+    this._rank = new Map();
+    /** Every piece's text, by id (id 0: the unknown piece). */
+    const pieces = [unknown, ...alphabet];
+    merges.forEach(([a, b], i) => {
+      this._rank.set(a * 65536 + b, i);
+      pieces.push(pieces[a] + pieces[b]);
+    });
+    this.pieces = Object.freeze(pieces);
+    this.unknownId = 0;
+    this._cache = new Map();
+  }
+
+  /** Number of ids: pieces.length. */
+  get size() { return this.pieces.length; }
+
+  /** The ids of one normalised word, merged lowest rank first. */
+  _word(word) {
+    const hit = this._cache.get(word);
+    if (hit) return hit;
+    let ids = Array.from(word, (c) => this._charIds.get(c) || 0);
+    const base = this.pieces.length - this._rank.size;
+    for (;;) {
+      let best = -1, at = -1;
+      for (let i = 0; i + 1 < ids.length; i++) {
+        const r = this._rank.get(ids[i] * 65536 + ids[i + 1]);
+        if (r !== undefined && (best < 0 || r < best)) { best = r; at = i; }
+      }
+      if (best < 0) break;
+      ids = [...ids.slice(0, at), base + best, ...ids.slice(at + 2)];
+    }
+    if (this._cache.size < CACHE_WORDS) this._cache.set(word, ids);
+    return ids;
+  }
+
+  /**
+   * @param text a string
+   * @returns { ids: number[], tokens: [{ id, text, start, end }] } where text is the exact
+   *   span [start, end) of the input (so the tokens' texts join back into it)
+   */
+  encode(text, fn = 'Tokenizer.encode') {
+    if (typeof text !== 'string') throw new Error(`${fn}: text is ${describe(text)}; expected a string`);
+    const norm = normalise(text);
+    const where = norm.starts ? (i) => norm.starts[i] : (i) => i;
+    const ids = [], tokens = [];
+    this._each(norm.text, (id, at, len) => {
+      const start = where(at), end = where(at + len);
+      ids.push(id);
+      tokens.push({ id, text: text.slice(start, end), start, end });
+    });
+    return { ids, tokens };
+  }
+
+  /** The ids of `text` alone (as encode(text).ids), for long texts such as a corpus: an Int32Array. */
+  ids(text, fn = 'Tokenizer.ids') {
+    if (typeof text !== 'string') throw new Error(`${fn}: text is ${describe(text)}; expected a string`);
+    let out = new Int32Array(Math.max(16, text.length >> 1));
+    let n = 0;
+    this._each(normalise(text).text, (id) => {
+      if (n === out.length) {
+        const grown = new Int32Array(out.length * 2);
+        grown.set(out);
+        out = grown;
+      }
+      out[n++] = id;
+    });
+    return out.slice(0, n);
+  }
+
+  /** Calls visit(id, start, length) for each token of normalised text, in order. */
+  _each(norm, visit) {
+    eachWord(norm, (a, b) => {
+      let at = a;
+      for (const id of this._word(norm.slice(a, b))) {
+        const len = id === 0 ? 1 : this.pieces[id].length;
+        visit(id, at, len);
+        at += len;
+      }
+    });
+  }
+
+  /** Ids as text (lowercase; the unknown piece for id 0). */
+  decode(ids, fn = 'Tokenizer.decode') {
+    const ok = Array.isArray(ids) || (ArrayBuffer.isView(ids) && !(ids instanceof DataView));
+    if (!ok) throw new Error(`${fn}: ids is ${describe(ids)}; expected an array of token ids`);
+    let out = '';
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i];
+      if (!Number.isInteger(id) || id < 0 || id >= this.pieces.length) {
+        throw new Error(`${fn}: ids[${i}] is ${typeof id === 'number' ? id : describe(id)}; expected a token id from 0 to ${this.pieces.length - 1}`);
+      }
+      out += this.pieces[id];
+    }
+    return out;
+  }
+}
+
+/** A tokenizer for a vocabulary object (as stored in a weights file). */
+function createTokenizer(vocabulary) {
+  return new Tokenizer(vocabulary, 'createTokenizer');
+}
+
+module.exports = { createTokenizer, Tokenizer, normalise, splitWords, UNKNOWN_CHAR, BPE };

@@ -1,0 +1,85 @@
+'use strict';
+// The weights list of a weights file (Trainer.exportWeights, a shipped model): [{ name,
+// shape, dtype, data }] with data the base64 of little-endian numbers, float32 or float16
+// (binary16, half the size). Reading checks each entry against the model's own layout and
+// gives one Float32Array in layout order; the engine converts halves (halvesToFloats), so
+// no number is computed here.
+
+const { describe } = require('./tensor.js');
+const { checkSpec } = require('./options.js');
+
+const DTYPES = { float32: 4, float16: 2 };
+
+function size(shape) {
+  return shape.reduce((a, b) => a * b, 1);
+}
+
+/** A typed array's bytes as base64 text. */
+function toBase64(values) {
+  const bytes = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
+  let text = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+  return btoa(text);
+}
+
+/** base64 text as `count` bytes, or an Error naming `key`. */
+function fromBase64(fn, key, text, count, what) {
+  let bytes;
+  try {
+    bytes = atob(text);
+  } catch (_) {
+    throw new Error(`${fn}: ${key} is not base64; expected the base64 text of ${what} numbers`);
+  }
+  const per = DTYPES[what];
+  if (bytes.length !== count * per) throw new Error(`${fn}: ${key} holds ${bytes.length / per} numbers; expected ${count} for its shape`);
+  const out = new Uint8Array(bytes.length);
+  for (let i = 0; i < bytes.length; i++) out[i] = bytes.charCodeAt(i);
+  return out;
+}
+
+/**
+ * Every weight of `parameters` (a file's list) as one Float32Array in the order of
+ * `expected` ([{ name, shape }], the model's layout), each entry's name, shape and dtype
+ * checked. `core` converts float16 entries.
+ */
+function readParameters(fn, parameters, expected, core) {
+  if (!Array.isArray(parameters)) throw new Error(`${fn}: parameters is ${describe(parameters)}; expected an array of { name, shape, dtype, data }`);
+  if (parameters.length !== expected.length) {
+    throw new Error(`${fn}: the file has ${parameters.length} weight tensors; expected ${expected.length} for its options`);
+  }
+  const all = new Float32Array(expected.reduce((n, p) => n + size(p.shape), 0));
+  let at = 0;
+  expected.forEach((want, i) => {
+    const p = checkSpec(`${fn}: parameters[${i}]`, parameters[i], ['name', 'shape', 'dtype', 'data']);
+    if (p.name !== want.name) throw new Error(`${fn}: parameters[${i}] is ${JSON.stringify(p.name)}; expected '${want.name}'`);
+    const shapeOk = Array.isArray(p.shape) && p.shape.length === want.shape.length && p.shape.every((x, d) => x === want.shape[d]);
+    if (!shapeOk) throw new Error(`${fn}: ${want.name} has shape ${JSON.stringify(p.shape)}; expected [${want.shape.join(', ')}]`);
+    if (!Object.prototype.hasOwnProperty.call(DTYPES, p.dtype)) {
+      throw new Error(`${fn}: ${want.name} has dtype ${JSON.stringify(p.dtype)}; expected 'float32' or 'float16'`);
+    }
+    if (typeof p.data !== 'string') throw new Error(`${fn}: ${want.name}.data is ${describe(p.data)}; expected base64 text`);
+    const count = size(want.shape);
+    const bytes = fromBase64(fn, `${want.name}.data`, p.data, count, p.dtype);
+    all.set(p.dtype === 'float32' ? new Float32Array(bytes.buffer) : core.halvesToFloats(new Uint16Array(bytes.buffer)), at);
+    at += count;
+  });
+  return all;
+}
+
+/**
+ * The weights list of `all` (one Float32Array in the order of `layout`) as `dtype`: float32
+ * as they are, float16 rounded by the engine (floatsToHalves).
+ */
+function writeParameters(layout, all, dtype, core) {
+  if (!Object.prototype.hasOwnProperty.call(DTYPES, dtype)) throw new Error(`writeParameters: dtype is ${describe(dtype)}; expected 'float32' or 'float16'`);
+  const stored = dtype === 'float32' ? all : core.floatsToHalves(all);
+  let at = 0;
+  return layout.map(({ name, shape }) => {
+    const count = size(shape);
+    const data = stored.subarray(at, at + count);
+    at += count;
+    return { name, shape: shape.slice(), dtype, data: toBase64(data) };
+  });
+}
+
+module.exports = { readParameters, writeParameters, toBase64, DTYPES };
