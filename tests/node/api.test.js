@@ -18,7 +18,7 @@ test('the package loads with require and with import, and both share the API', a
 test('the public API has exactly these names', async () => {
   const lab = await loadAttentionLab();
   assert.deepEqual(Object.keys(lab).sort(), [
-    'ATTENTION_OPTIONS', 'MISTAKES', 'Tensor', 'attention', 'attentionMatrixBytes', 'costFigures', 'createDotProductStats', 'createKVCache', 'createWorkspace', 'dotProductStats', 'examples', 'explainOnlineSoftmax', 'explainRow', 'kvCacheBytes', 'maxAbsDiff', 'memory', 'mistake', 'multiHeadAttention', 'randomNormal', 'softmax', 'softmaxSaturation', 'tensor', 'tiledAttention', 'traceShapes',
+    'ATTENTION_OPTIONS', 'MISTAKES', 'Tensor', 'attention', 'attentionMatrixBytes', 'costFigures', 'createDotProductStats', 'createKVCache', 'createWorkspace', 'dotProductStats', 'examples', 'explainOnlineSoftmax', 'explainRow', 'kvCacheBytes', 'maxAbsDiff', 'memory', 'mistake', 'multiHeadAttention', 'randomNormal', 'reset', 'softmax', 'softmaxSaturation', 'tensor', 'tiledAttention', 'traceShapes',
   ]);
 });
 
