@@ -61,7 +61,11 @@ const root = path.resolve(__dirname, '..');
 // ring, checkbox targets of 24 px; +394 B) and screen readers (live regions that speak only new
 // words, heading levels that follow the page, announced practice rounds and sweeps; +514 B):
 // 147665 B merged, so the budget is 146900 -> 147800.
-const SIZE_BUDGET = { script: 147800, wasm: 67556 };
+// Issue 22 (keep every promise): the one argument reader and the API list it reads by
+// (web/src/options.js, signatures.js), the engine guard and lab.reset() (engine.js, index.js),
+// float32 and size checks in tensor.js: the JS API 7579 -> 9089 B gzip, the script
+// 147665 -> 149477 B (+1812), so the budget is 147800 -> 149600.
+const SIZE_BUDGET = { script: 149600, wasm: 67556 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {
