@@ -56,21 +56,24 @@ test('the memory of the engine before reset() is returned to the system once col
   assert.ok(r.afterMiB - r.startMiB < 40, `after reset() and a collection the process is ${r.afterMiB - r.startMiB} MiB above its start (${JSON.stringify(r)})`);
 });
 
-test('the stack running out inside the engine (deep recursion) is an Error naming the call, and nothing is left allocated', async () => {
+test('the stack running out inside the engine (a getter recursing through the API) leaves nothing allocated, and every error names its call', async () => {
   const lab = await loadAttentionLab();
-  lab.reset();
-  lab.attention(k, k, v);
-  lab.mistake('no-scaling', { Q: k, K: k, V: v });
-  lab.tiledAttention(k, k, v);
-  const fresh = lab.memory();
-  const messages = new Set();
-  // A getter that calls the API again, recursing until the stack runs out: the innermost calls
-  // find almost no stack left, and the engine's own frames overflow it.
   const calls = {
     attention: () => lab.attention(k, k, v, { get causal() { return deeper('attention'); } }),
     mistake: () => lab.mistake('no-scaling', { Q: k, K: k, V: v, get causal() { return deeper('mistake'); } }),
     tiledAttention: () => lab.tiledAttention(k, k, v, { get causal() { return deeper('tiledAttention'); } }),
   };
+  const plain = () => {
+    lab.attention(k, k, v);
+    lab.mistake('no-scaling', { Q: k, K: k, V: v });
+    lab.tiledAttention(k, k, v);
+  };
+  lab.reset();
+  plain();
+  const fresh = lab.memory();
+  const messages = new Set();
+  // A getter that calls the API again, recursing until the stack runs out: the innermost calls
+  // find almost no stack left, and may run out of it in their own JavaScript or in the engine.
   function deeper(name) {
     try {
       calls[name]();
@@ -79,16 +82,45 @@ test('the stack running out inside the engine (deep recursion) is an Error namin
     }
     return false;
   }
-  // The outermost calls, made with the stack to spare, still answer (on a fresh engine).
+  // The outermost calls, made with the stack to spare, answer.
   for (const name of Object.keys(calls)) assert.ok(calls[name](), `${name} answered`);
-  assert.ok(messages.size > 0, 'some call ran out of stack inside the engine');
   for (const m of messages) {
     assert.match(m, /^(attention|mistake|tiledAttention): the JavaScript stack ran out inside the engine \(RangeError: Maximum call stack size exceeded\); expected a call from less deep recursion$/);
   }
-  lab.attention(k, k, v);
-  lab.mistake('no-scaling', { Q: k, K: k, V: v });
-  lab.tiledAttention(k, k, v);
+  plain();
   const after = lab.memory();
   assert.equal(after.heapInUse, fresh.heapInUse, 'heap in use');
   assert.equal(after.handles, fresh.handles, 'JS handles');
+});
+
+test('an exception thrown into the engine stops it: the call names the stop, the lab goes on with a fresh engine, nothing leaks', async () => {
+  const lab = await loadAttentionLab();
+  const X = { shape: [3, 2], data: Float32Array.from([1, 0, 0, 1, 1, 1]) };
+  lab.reset();
+  lab.tensor(X);
+  const fresh = lab.memory();
+  const cache = lab.createKVCache({ heads: 1, dHead: 2, maxLength: 2 });
+  // The engine makes its results' Float32Arrays through the global constructor, with C++ frames
+  // on the stack: a page that broke it throws into them, as a stack overflow would.
+  const saved = globalThis.Float32Array;
+  globalThis.Float32Array = function broken() { throw new Error('no Float32Array here'); };
+  let error;
+  try {
+    lab.tensor(X);
+  } catch (err) {
+    error = err;
+  } finally {
+    globalThis.Float32Array = saved;
+  }
+  assert.equal(error.constructor, Error);
+  assert.equal(error.message, 'tensor: the engine stopped (Error: no Float32Array here); expected a call it can finish');
+  assert.equal(error.cause.message, 'no Float32Array here');
+  assert.deepEqual(lab.tensor(X).toArray(), [[1, 0], [0, 1], [1, 1]], 'the next call answers');
+  const after = lab.memory();
+  assert.equal(after.heapInUse, fresh.heapInUse, 'heap in use: the stopped engine and what it held are gone');
+  assert.equal(after.handles, fresh.handles, 'JS handles');
+  assert.throws(() => cache.append([[1, 0]], [[1, 0]]), {
+    message: 'KVCache.append: the engine this cache was made on stopped; expected a new one',
+  });
+  cache.dispose();
 });

@@ -9,7 +9,7 @@
 // cache, an experiment): it keeps the engine it was made on, so lab.reset() leaves it working
 // on that engine until it is disposed, and reads each method's arguments by its signature.
 
-const { run, stoppedError, EngineStop } = require('./engine.js');
+const { run, stoppedError } = require('./engine.js');
 
 function engineObject(core, kind) {
   const address = core[`${kind}_new`]();
@@ -43,7 +43,7 @@ class EngineObject {
   /** Reads `args` by signature `sig` and runs body(values); a stop of the engine is an Error naming sig.name. */
   _call(sig, args, body) {
     const e = this._engine;
-    return run(() => e, sig, args, (_, values) => body(values), null);
+    return run(() => e, sig, args, (_, values) => body(values));
   }
 
   /** body() with a stop of the engine turned into an Error naming `fn` (methods without arguments). */
@@ -51,7 +51,7 @@ class EngineObject {
     try {
       return body();
     } catch (err) {
-      if (err instanceof EngineStop) throw stoppedError(fn, this._engine, this._label);
+      if (this._engine.stopped) throw stoppedError(fn, this._engine, this._label);
       throw err;
     }
   }

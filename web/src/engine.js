@@ -7,46 +7,40 @@
 // while the engine runs, deep inside a caller's recursion; an abort) skips their clean-up, so
 // whatever those frames held stays allocated for good. Every engine function is guarded: the
 // first exception out of one marks the engine stopped, and every later call into it throws at
-// once. run() turns that into an Error naming the function, after `recover` (lab.js: start a
-// fresh engine when the stopped one was the lab's current one).
+// once. run() turns that into an Error naming the function; the lab starts a fresh engine at
+// its next call (lab.js), and objects made on the stopped one refuse theirs.
 
 const { readArgs } = require('./options.js');
 
-/** Thrown by a guarded engine function once its engine has stopped. */
-class EngineStop extends Error {
-  constructor(cause) {
-    super('the engine stopped');
-    this.cause = cause;
-  }
-}
-
-/** The module's functions, each guarded: an exception out of one stops `engine` (see above). */
+/**
+ * The module's functions, each guarded: an exception out of one stops `engine` (see above).
+ * The catch only records it and throws it on: where the stack ran out, a call or an allocation
+ * there would fail again before the stop was recorded.
+ */
 function guard(core, engine) {
   const out = {};
   for (const key of Object.keys(core)) {
     const f = core[key];
     if (typeof f !== 'function') continue;
-    const stop = (err) => {
-      engine.stopped = err instanceof EngineStop ? err.cause : err;
-      return new EngineStop(engine.stopped);
-    };
     // Plain wasm exports ("_name", the per-call path of staging.js) ignore extra arguments, so
     // they get nine named ones rather than a rest array; embind's functions count theirs.
     out[key] = key[0] === '_'
       ? (a, b, c, d, e, g, h, i, j) => {
-        if (engine.stopped) throw new EngineStop(engine.stopped);
+        if (engine.stopped) throw engine.stopped;
         try {
           return f(a, b, c, d, e, g, h, i, j);
         } catch (err) {
-          throw stop(err);
+          if (!engine.stopped) engine.stopped = err;
+          throw err;
         }
       }
       : (...args) => {
-        if (engine.stopped) throw new EngineStop(engine.stopped);
+        if (engine.stopped) throw engine.stopped;
         try {
           return f(...args);
         } catch (err) {
-          throw stop(err);
+          if (!engine.stopped) engine.stopped = err;
+          throw err;
         }
       };
   }
@@ -89,19 +83,19 @@ function stopMessage(fn, cause) {
 /**
  * Runs one call of the API: reads `args` by signature `sig`, then body(engine, values) on the
  * engine `current()` gives once they are read (reading runs the caller's getters, which may
- * call the API themselves and stop and replace the engine). A stop of the engine during the
- * call becomes an Error naming sig.name, after recover(the stopped engine).
+ * call the API themselves). A stop of the engine during the call becomes an Error naming
+ * sig.name; current() is where a stopped engine is replaced, at the start of a later call (not
+ * here, where the stack may have run out).
  */
-function run(current, sig, args, body, recover) {
+function run(current, sig, args, body) {
   let e = current();
   try {
     const values = readArgs(sig, args, e.ctx);
     e = current();
     return body(e, values);
   } catch (err) {
-    if (!(err instanceof EngineStop)) throw err;
-    if (recover) recover(e);
-    return rethrow(sig.name, err.cause);
+    if (!e.stopped) throw err;
+    return rethrow(sig.name, e.stopped);
   }
 }
 
@@ -126,4 +120,4 @@ function unwrap(result) {
   return result;
 }
 
-module.exports = { makeEngine, run, stoppedError, unwrap, EngineStop };
+module.exports = { makeEngine, run, stoppedError, unwrap };

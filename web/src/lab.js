@@ -141,24 +141,25 @@ function createLab(module, restart) {
     if (!restart) throw new Error('reset: this engine was loaded without a way to restart it; expected one from loadAttentionLab()');
     engine = makeEngine(restart());
   };
-  // After a stop, the lab goes on with a fresh engine (objects made on the old one refuse calls).
-  const recover = (stopped) => {
-    if (stopped === engine && restart) {
+  // The engine for a call: after a stop, a fresh one (objects made on the old one refuse calls).
+  // If it cannot start (the page broke what the glue needs), the call names the stop.
+  const current = () => {
+    if (engine.stopped && restart) {
       try {
         renew();
       } catch (_) {
-        // The engine stays stopped: every later call names the stop.
+        // The engine stays stopped, and this call says so; the next one tries again.
       }
     }
+    return engine;
   };
-  const current = () => engine;
   /** lab[name]: reads its arguments by SIGNATURES[name] and runs BODIES[name] on the current engine. */
   const api = (name) => {
     const sig = SIGNATURES[name], body = BODIES[name];
     if (sig.params.length > 5) throw new Error(`createLab: ${name} declares ${sig.params.length} parameters; api() passes five`);
     // Five named parameters, the most any signature has: no arguments object per call.
     return function (a, b, c, d, e) {
-      return run(current, sig, [a, b, c, d, e], body, recover);
+      return run(current, sig, [a, b, c, d, e], body);
     };
   };
   const lab = {};
@@ -170,7 +171,7 @@ function createLab(module, restart) {
    * they are disposed and collected.
    */
   lab.reset = function reset() {
-    run(current, SIGNATURES.reset, arguments, renew, null);
+    run(current, SIGNATURES.reset, arguments, renew);
   };
   Object.defineProperty(lab, 'MISTAKES', {
     /** Every mistake: [{ name, title, symptom, fix }], in teaching order (read on first use). */

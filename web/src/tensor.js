@@ -71,6 +71,9 @@ const TYPED = Object.getPrototypeOf(Int8Array.prototype);
 const typedLength = Object.getOwnPropertyDescriptor(TYPED, 'length').get;
 const typedBuffer = Object.getOwnPropertyDescriptor(TYPED, 'buffer').get;
 const hasOwn = Object.prototype.hasOwnProperty;
+// The constructor as it was when this file loaded: a page that replaces the global later
+// changes nothing here.
+const F32 = Float32Array;
 
 /**
  * A size argument's JavaScript-side check (one rule for every size of every function, and for
@@ -117,7 +120,7 @@ function isNumericView(value) {
 
 /** A Float32Array copy of typed array `source`, refusing numbers float32 would lose. */
 function float32Copy(source, length, fn, where) {
-  const out = new Float32Array(length);
+  const out = new F32(length);
   for (let i = 0; i < length; i++) {
     const x = source[i];
     out[i] = x;
@@ -165,7 +168,7 @@ function fromNested(value, fn, name, allowBoolean, maxElements) {
     for (let i = 0; i < node.length; i++) walk(node[i], axis + 1, `${path}[${i}]`);
   };
   if (size > CHECK_FIRST) walk(value, 0, '');  // every entry checked before 4 bytes each are taken
-  data = new Float32Array(size);
+  data = new F32(size);
   walk(value, 0, '');
   return { shape, data };
 }
@@ -175,7 +178,7 @@ function fromList(data, length, fn, where, allowBoolean) {
   if (length > CHECK_FIRST) {
     for (let i = 0; i < length; i++) float32At(data[i], `${fn}: ${where}[${i}]`, allowBoolean);
   }
-  const out = new Float32Array(length);
+  const out = new F32(length);
   for (let i = 0; i < length; i++) out[i] = float32At(data[i], `${fn}: ${where}[${i}]`, allowBoolean);
   return out;
 }
@@ -211,13 +214,13 @@ Input.prototype = Object.create(null);
 function normalise(value, fn, name, ctx, allowBoolean) {
   const maxElements = ctx.maxElements;
   if (typeof value === 'number' || (allowBoolean && typeof value === 'boolean')) {
-    return { shape: [], data: new Float32Array([float32At(value, `${fn}: ${name}`, allowBoolean)]) };
+    return { shape: [], data: new F32([float32At(value, `${fn}: ${name}`, allowBoolean)]) };
   }
   if (Array.isArray(value)) return fromNested(value, fn, name, allowBoolean, maxElements);
   if (isNumericView(value)) {
     const length = typedLength.call(value);
     if (length > maxElements) throw new Error(`${fn}: ${name} has ${length} entries; expected at most ${maxElements}`);
-    return { shape: [length], data: value instanceof Float32Array ? value : float32Copy(value, length, fn, name) };
+    return { shape: [length], data: value instanceof F32 ? value : float32Copy(value, length, fn, name) };
   }
   if (value && typeof value === 'object' && hasOwn.call(value, 'shape') && hasOwn.call(value, 'data')) {
     const shape = value.shape, data = value.data;
@@ -229,7 +232,7 @@ function normalise(value, fn, name, ctx, allowBoolean) {
       if (typeof copy[i] !== 'number') throw new Error(`${fn}: ${name}.shape[${i}] is ${describe(copy[i])}; expected a whole number`);
       if (copy[i] > ctx.maxIndex) checkSize(copy[i], fn, `${name}.shape[${i}]`, ctx);
     }
-    if (data instanceof Float32Array) {
+    if (data instanceof F32) {
       const length = typedLength.call(data);
       if (length > maxElements) throw new Error(`${fn}: ${name}.data has ${length} entries; expected at most ${maxElements}`);
       return { shape: copy, data };
