@@ -282,6 +282,38 @@ test('options inherited through a prototype are ignored, like any key that is no
   assert.equal(lab.multiHeadAttention(spec).weights.shape[0], 1);
 });
 
+test('options set on Object.prototype (a polluting library) change no answer, throw nothing and leak nothing', async () => {
+  const lab = await loadAttentionLab();
+  // issue 22's cases; tests/node/api-pollution.test.js runs every function with every option name.
+  const cases = [
+    ['window', 1, () => lab.attention(k, k, v).output.toArray()],
+    ['scale', 100, () => lab.tiledAttention(k, k, v).output.toArray()],
+    ['dv', 100, () => lab.costFigures({ m: 4, n: 4, dk: 2 }).full.multiplyAdds],
+    ['block', 1, () => lab.explainOnlineSoftmax(k, k, v, 0).blocks.length],
+    ['temperature', 100, () => lab.tiledAttention(k, k, v).output.toArray()],
+    ['scaling', 'none', () => lab.explainRow(k, k, v, 1).weights.toArray()],
+    ['validLens', 1, () => lab.attention(k, k, v).weights.toArray()],
+    ['mask', [[true]], () => lab.attention(k, k, v).weights.toArray()],
+    ['validLens', 1, () => lab.mistake('no-scaling', { Q: k, K: k, V: v }).figure],
+    ['mask', [[true]], () => lab.mistake('mask-after-softmax', { Q: k, K: k, V: v, causal: true }).figures],
+  ];
+  for (const [name, value, call] of cases) {
+    const want = call();
+    const before = lab.memory();
+    let got;
+    Object.prototype[name] = value;  // eslint-disable-line no-extend-native
+    try {
+      for (let i = 0; i < REPEATS; i++) got = call();
+    } finally {
+      delete Object.prototype[name];
+    }
+    assert.deepEqual(got, want, `Object.prototype.${name} = ${JSON.stringify(value)}`);
+    const after = lab.memory();
+    assert.equal(after.heapInUse, before.heapInUse, `heap in use with Object.prototype.${name}`);
+    assert.equal(after.handles, before.handles);
+  }
+});
+
 test('a workspace view passed to a call that grows wasm memory is copied first: right answer, nothing leaked', async () => {
   const lab = await loadAttentionLab();
   const ws = lab.createWorkspace({ m: 2, n: 2, dk: 2, dv: 2 });
