@@ -65,7 +65,11 @@ const root = path.resolve(__dirname, '..');
 // its data reader add 12.9 KB gzip of script (151266 B with this branch's wasm and without
 // them, 163242 B with them); the wasm gains the head scores, the pattern check and their
 // binding (69186 B gzip). Budgets 147800 -> 163300 and 67556 -> 69250.
-const SIZE_BUDGET = { script: 163300, wasm: 69250 };
+// Issue 22 (keep every promise): the one argument reader and the API list it reads by
+// (web/src/options.js, signatures.js), the engine guard and lab.reset() (engine.js, index.js),
+// float32 and size checks in tensor.js: the JS API 7579 -> 9089 B gzip, the script
+// 147665 -> 149477 B (+1812), so the budget is 147800 -> 149600.
+const SIZE_BUDGET = { script: 149600, wasm: 67556 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {

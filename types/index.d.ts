@@ -298,7 +298,10 @@ export interface TiledAttentionOptions {
 
 /** Figures of one method under the counting model in the README ("What attention costs"). */
 export interface MethodCost {
-  /** Floats held at once beyond the inputs and the output. */
+  /**
+   * Floats held at once beyond the inputs and the output, per (batch, head) slice: both methods
+   * compute the slices one after another and reuse their buffers. The other figures are totals.
+   */
   peakExtraFloats: number;
   floatsRead: number;
   floatsWritten: number;
@@ -341,7 +344,7 @@ export interface CostFiguresSpec {
 }
 
 export interface CostFigures {
-  /** peakExtraFloats of full: a minimal kernel's one score matrix per slice. */
+  /** peakExtraFloats of full: a minimal kernel's one score matrix (one slice's). */
   full: MethodCost;
   tiled: TiledCost;
   blockQ: number;
@@ -830,6 +833,11 @@ export interface Lab {
   createWorkspace(spec: WorkspaceSpec): Workspace;
   examples(): Examples;
   memory(): MemoryUse;
+  /**
+   * Gives the engine's memory back: later calls run on a fresh engine at its starting 16 MiB
+   * (wasm memory only grows). Objects made before keep the old engine until disposed.
+   */
+  reset(): void;
   /** Attention over key blocks with an online softmax; never holds the m x n matrix. */
   tiledAttention(Q: TensorInput, K: TensorInput, V: TensorInput, options?: TiledAttentionOptions): TiledAttentionResult;
   /** Full vs tiled figures for these sizes, from the tiled kernel's own counting code. */

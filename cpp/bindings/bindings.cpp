@@ -193,6 +193,9 @@ double heap_size() { return static_cast<double>(emscripten_get_heap_size()); }
 // The most floats one tensor may hold: web/src stops walking nested arrays past it.
 double max_elements() { return static_cast<double>(default_max_elements); }
 
+// The largest size this build indexes (size_arg's limit): web/src refuses any size past it.
+double max_index() { return attnlab::max_index; }
+
 
 }  // namespace
 
@@ -210,6 +213,7 @@ EMSCRIPTEN_BINDINGS(attnlab) {
     emscripten::function("heapInUse", &heap_in_use);
     emscripten::function("heapSize", &heap_size);
     emscripten::function("maxElements", &max_elements);
+    emscripten::function("maxIndex", &max_index);
     register_cost();
     register_mistakes();
     register_trainer();

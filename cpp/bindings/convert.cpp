@@ -35,11 +35,12 @@ tensor checked_input(const double* extents, std::size_t rank, double length, con
 }
 
 tensor to_tensor(const val& js, const char* fn, const char* name) {
-    // web/src hands over { shape: number[], data: Float32Array } that it built itself, with
-    // data outside wasm memory, so growing memory here cannot detach it and set() cannot throw.
+    // web/src hands over { shape: number[], data: Float32Array, size } that it built itself
+    // (tensor.js toInput), with data outside wasm memory and `size` its true length: growing
+    // memory here cannot detach it, set() cannot throw, and nothing read here runs a getter.
     const std::vector<double> extents = to_numbers(js["shape"]);
     const val data = js["data"];
-    tensor t = make_input(extents.data(), extents.size(), data["length"].as<double>(), fn, name);
+    tensor t = make_input(extents.data(), extents.size(), js["size"].as<double>(), fn, name);
     if (t.size() > 0) val(emscripten::typed_memory_view(t.size(), t.data())).call<void>("set", data);
     return t;
 }

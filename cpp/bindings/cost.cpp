@@ -171,8 +171,9 @@ val attention_matrix_bytes_js(double batch, double heads, double n, const std::s
 //   op 3: append(k, v), returns the new length;
 //   op 4: attend(q), returns 1 and writes a header to the scratch doubles: [0] address of the
 //     output [heads, d_head], [1] of the weights [heads, length], [2] length, [3] multiply-adds,
-//     [4] without the cache, [5] and [6] the same for decoding every token so far. The step is
-//     held until the next attend() or release().
+//     [4] without the cache, [5] and [6] the same for decoding every token so far, [7] heads and
+//     [8] d_head as the cache holds them (JS sizes what it reads by these). The step is held
+//     until the next attend() or release().
 // A failure returns -1 with last_error() set, and frees the inputs.
 class kv_cache_handle {
 public:
@@ -227,6 +228,8 @@ public:
             h[4] = r.multiply_adds_without_cache;
             h[5] = r.decode_multiply_adds;
             h[6] = r.decode_multiply_adds_without_cache;
+            h[7] = static_cast<double>(cache_->heads());
+            h[8] = static_cast<double>(cache_->d_head());
             return 1;
         } catch (const std::bad_alloc&) {
             error_ = attending ? "KVCache.attend: out of memory; expected smaller inputs"
@@ -239,6 +242,10 @@ public:
     }
     std::string last_error() const { return error_; }
     double length() const { return static_cast<double>(cache_->length()); }
+    double heads() const { return static_cast<double>(cache_->heads()); }
+    double kv_heads() const { return static_cast<double>(cache_->kv_heads()); }
+    double d_head() const { return static_cast<double>(cache_->d_head()); }
+    double max_length() const { return static_cast<double>(cache_->max_length()); }
     double bytes() const { return cache_->bytes(); }
     double bytes_per_token() const { return cache_->bytes_per_token(); }
     double scale() const { return cache_->scale(); }
@@ -277,6 +284,10 @@ void register_cost() {
         .method<&kv_cache_handle::step>("step")
         .method<&kv_cache_handle::last_error>("lastError")
         .method<&kv_cache_handle::length>("length")
+        .method<&kv_cache_handle::heads>("heads")
+        .method<&kv_cache_handle::kv_heads>("kvHeads")
+        .method<&kv_cache_handle::d_head>("dHead")
+        .method<&kv_cache_handle::max_length>("maxLength")
         .method<&kv_cache_handle::bytes>("bytes")
         .method<&kv_cache_handle::bytes_per_token>("bytesPerToken")
         .method<&kv_cache_handle::scale>("scale")

@@ -109,6 +109,9 @@ bool staging::attention(int fn, bool causal, bool has_scale, double scale, int r
 
 int staging::lookup(bool causal, bool has_scale, double scale, int rule, double temperature, double len_q,
                     double len_k, double len_v) {
+    // What an earlier call staged and could not release (its JavaScript ran out of stack
+    // between input() and release()) goes now: nothing staged outlives the next call.
+    if (result_ || inputs_[0] || inputs_[1] || inputs_[2] || inputs_[3] || inputs_[4]) release();
     if (!cached_ || cached_key_.causal != causal || cached_key_.has_scale != has_scale ||
         cached_key_.scale != scale || cached_key_.rule != rule || cached_key_.temperature != temperature) {
         return 0;

@@ -60,8 +60,14 @@ qkv_shapes check_qkv(const tensor& q, const tensor& k, const tensor& v, const st
     return s;
 }
 
-void allocate_stages(attention_result& r, const shape_t& lead, std::size_t m, std::size_t n, std::size_t d_v,
-                     std::size_t max_elements, const std::string& fn) {
+void allocate_stages(attention_result& r, const qkv_shapes& s, std::size_t max_elements, const std::string& fn) {
+    const shape_t& lead = s.lead;
+    const std::size_t m = s.m, n = s.n, d_v = s.d_v;
+    // The inputs are under the same limit as the results, whether attention() was handed them
+    // or a workspace allocates them.
+    checked_size(with_tail(lead, {m, s.d_k}), max_elements, fn, "Q");
+    checked_size(with_tail(lead, {n, s.d_k}), max_elements, fn, "K");
+    checked_size(with_tail(lead, {n, d_v}), max_elements, fn, "V");
     const shape_t score_shape = with_tail(lead, {m, n});
     const shape_t out_shape = with_tail(lead, {m, d_v});
     const std::size_t per_stage = checked_size(score_shape, max_elements, fn, "the scores");
@@ -127,7 +133,7 @@ attention_result attention(const tensor& q, const tensor& k, const tensor& v,
     attention_result r;
     r.scale = attention_scale(opts, s.d_k, fn);
     const row_masks masks(opts, s.lead, s.m, s.n, fn);
-    detail::allocate_stages(r, s.lead, s.m, s.n, s.d_v, opts.max_elements, fn);
+    detail::allocate_stages(r, s, opts.max_elements, fn);
     std::vector<float> packed;
     detail::compute(q, k, v, masks, s.lead, s.m, s.n, s.d_k, s.d_v, packed, r, fn);
     return r;
@@ -146,10 +152,7 @@ attention_workspace::attention_workspace(const shape_t& lead, std::size_t m, std
         if (lead[i] == 0) fail(error_text(fn) << ": batch[" << i << "] = 0; expected a whole number >= 1");
     }
     result_.scale = attention_scale(opts, d_k, fn);
-    checked_size(with_tail(lead, {m, d_k}), opts.max_elements, fn, "Q");
-    checked_size(with_tail(lead, {n, d_k}), opts.max_elements, fn, "K");
-    checked_size(with_tail(lead, {n, d_v}), opts.max_elements, fn, "V");
-    detail::allocate_stages(result_, lead, m, n, d_v, opts.max_elements, fn);
+    detail::allocate_stages(result_, detail::qkv_shapes{lead, m, n, d_k, d_v}, opts.max_elements, fn);
     q_ = zeros(with_tail(lead, {m, d_k}));
     k_ = zeros(with_tail(lead, {n, d_k}));
     v_ = zeros(with_tail(lead, {n, d_v}));

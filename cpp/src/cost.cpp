@@ -19,21 +19,15 @@ namespace {
 constexpr double max_exact = 9007199254740992.0;  // 2^53
 constexpr std::size_t default_block = 64;
 
-// Whole number from 1 to 2^53, narrowed only after the check. 64 bits even where size_t
-// has 32 (wasm32): a byte count's factors may pass 2^32.
+// Whole number from 1 to 2^53, narrowed by size_arg. 64 bits even where size_t has 32
+// (wasm32): a byte count's factors may pass 2^32.
 std::uint64_t whole_count(double x, const std::string& fn, const char* name) {
-    require_whole(x, 1, max_exact, fn, name, "2^53");
-    return static_cast<std::uint64_t>(x);
+    return size_arg(x).to_count(fn, name, {1, max_exact, "2^53"});
 }
 
-// A size the tile walk indexes: a whole count that size_t also holds (2^32 - 1 in wasm32).
+// A size the tile walk indexes: as whole_count, cut to what size_t holds (2^32 - 1 in wasm32).
 std::size_t whole_size(double x, const std::string& fn, const char* name) {
-    const std::uint64_t v = whole_count(x, fn, name);
-    if (v > SIZE_MAX) {
-        fail(error_text(fn) << ": " << name << " = " << x << " is more than this build can index ("
-            << std::size_t(SIZE_MAX) << "); expected a smaller size");
-    }
-    return static_cast<std::size_t>(v);
+    return size_arg(x).to_size(fn, name, {1, max_exact, "2^53"});
 }
 
 using detail::exact_count;
@@ -55,8 +49,7 @@ double exact_count::value(const std::string& fn, const char* what) const {
 std::size_t block_size(const std::optional<double>& given, std::size_t limit, const std::string& fn,
                        const char* name, const char* limit_name) {
     if (!given) return std::min(default_block, limit);
-    require_whole(*given, 1, static_cast<double>(limit), fn, name, nullptr, limit_name);
-    return static_cast<std::size_t>(*given);
+    return size_arg(*given).to_size(fn, name, {1, static_cast<double>(limit), nullptr, limit_name});
 }
 
 std::pair<std::size_t, std::size_t> fast_memory_blocks(double fast_memory, std::size_t m, std::size_t n,
@@ -156,7 +149,9 @@ cost_report cost_figures(const cost_spec& spec, const std::string& fn) {
     const exact_count slices = count(batch) * count(heads);
     const exact_count mn = count(m) * count(n);
     const exact_count inputs = count(m) * count(d_k) + count(n) * count(d_k) + count(n) * count(d_v);
-    r.full.peak_extra_floats = (slices * mn).value(fn, "the full method's score matrices");
+    // Peaks are per slice for both methods: each computes the (batch, head) slices one after
+    // another and reuses its buffers, so what it holds at once is one slice's worth.
+    r.full.peak_extra_floats = mn.value(fn, "the full method's score matrix");
     r.full.floats_read = (slices * (inputs + count(2) * mn)).value(fn, "the full method's floats read");
     r.full.floats_written = (slices * (count(2) * mn + count(m) * count(d_v))).value(fn, "the full method's floats written");
     r.full.multiply_adds = (slices * mn * count(d_k + d_v)).value(fn, "the full method's multiply-adds");

@@ -14,9 +14,10 @@ namespace {
 const std::string append_fn = "KVCache.append";
 const std::string attend_fn = "KVCache.attend";
 
-std::size_t whole(double x, const std::string& fn, const char* name) {
-    require_whole(x, 1, 9007199254740992.0, fn, name, "2^53");
-    return static_cast<std::size_t>(x);
+// A size from 1 to 2^53, or to what size_t holds where that is less (wasm32): the range is
+// the same as the byte calculators', the narrowing is size_arg's.
+std::size_t whole(size_arg x, const std::string& fn, const char* name) {
+    return x.to_size(fn, name, {1, max_exact_whole, "2^53"});
 }
 
 void require_shape(const tensor& t, std::size_t rows, std::size_t cols, const std::string& fn, const char* name,
@@ -39,23 +40,29 @@ void require_kv_heads(std::uint64_t heads, std::uint64_t kv_heads, const std::st
     }
 }
 
-kv_cache::kv_cache(double heads, double kv_heads, double d_head, double max_length, std::optional<double> scale,
+kv_cache::kv_cache(size_arg heads, size_arg kv_heads, size_arg d_head, size_arg max_length, std::optional<double> scale,
                    const std::string& fn)
     : heads_(whole(heads, fn, "heads")),
       kv_heads_(whole(kv_heads, fn, "kvHeads")),
       d_head_(whole(d_head, fn, "dHead")),
       max_length_(whole(max_length, fn, "maxLength")) {
     require_kv_heads(heads_, kv_heads_, fn);
-    // Keys and values at full length must fit the per-call float limit.
-    const double floats = 2.0 * double(max_length_) * double(kv_heads_) * double(d_head_);
-    if (floats > double(default_max_elements)) {
+    // Each limit names the sizes that break it, smallest product first: a query (heads x dHead),
+    // one token's keys and values, then the cache at full length.
+    const double limit = double(default_max_elements), query = double(heads_) * double(d_head_);
+    if (query > limit) {
+        fail(error_text(fn) << ": heads x dHead = " << query << " is more than the limit of " << default_max_elements
+            << "; expected smaller sizes");
+    }
+    const double token = 2.0 * double(kv_heads_) * double(d_head_);
+    if (token > limit) {
+        fail(error_text(fn) << ": one token's keys and values, 2 x kvHeads x dHead = " << token
+            << " floats, are more than the limit of " << default_max_elements << "; expected smaller sizes");
+    }
+    if (token * double(max_length_) > limit) {
         fail(error_text(fn) << ": maxLength = " << max_length_ << " needs 2 x " << max_length_ << " x " << kv_heads_
             << " x " << d_head_ << " floats, more than the limit of " << default_max_elements
             << "; expected a smaller maxLength");
-    }
-    if (double(heads_) * double(d_head_) > double(default_max_elements)) {
-        fail(error_text(fn) << ": heads x dHead = " << double(heads_) * double(d_head_) << " is more than the limit of "
-            << default_max_elements << "; expected smaller sizes");
     }
     attention_options opts;
     opts.scale = scale;

@@ -26,9 +26,10 @@ row_masks::row_masks(const mask_options& opts, const shape_t& lead, std::size_t 
                      const std::string& fn)
     : lead_(lead), m_(m), n_(n), causal_(opts.causal) {
     if (opts.window) {
-        require_whole(*opts.window, 1, 9007199254740992.0, fn, "window", "2^53 (the number of keys a query sees)");
+        const std::uint64_t w =
+            size_arg(*opts.window).to_count(fn, "window", {1, max_exact_whole, "2^53", "the number of keys a query sees"});
         // Past n, every window is the same as n: clamp so the arithmetic below cannot overflow.
-        window_ = *opts.window > double(n) ? n + 1 : static_cast<std::size_t>(*opts.window);
+        window_ = w > n ? n + 1 : static_cast<std::size_t>(w);
     }
     if (opts.valid_lens) {
         const tensor& vl = *opts.valid_lens;

@@ -41,10 +41,10 @@ tensor random_normal(const shape_t& shape, double stddev, double seed) {
     if (!(stddev >= 0 && stddev <= 1e37)) {
         fail(error_text(fn) << ": stddev = " << stddev << "; expected a number from 0 to 1e37");
     }
-    require_whole(seed, 0, 9007199254740991.0, fn, "seed", "2^53 - 1");
+    const std::uint64_t first = size_arg(seed).to_count(fn, "seed", {0, 9007199254740991.0, "2^53 - 1"});
     checked_size(shape, default_max_elements, fn, "the tensor");
     tensor t = empty(shape);
-    normal_generator gen(static_cast<std::uint64_t>(seed));
+    normal_generator gen(first);
     for (float& x : t) x = static_cast<float>(gen.normal() * stddev);
     return t;
 }

@@ -13,6 +13,8 @@ namespace attnlab {
 namespace {
 
 const std::string fn = "dotProductStats";
+// A generator's seed: 53 bits, as many as a JavaScript number holds exactly.
+const whole_range seed_range{0, 9007199254740991.0, "2^53 - 1"};
 
 }  // namespace
 
@@ -35,8 +37,7 @@ const std::string sampler_fn = "createDotProductStats";
 
 std::uint64_t checked_seed(double d_k, double seed) {
     require_whole(d_k, 1, 65536, sampler_fn, "dk", "65536");
-    require_whole(seed, 0, 9007199254740991.0, sampler_fn, "seed", "2^53 - 1");
-    return static_cast<std::uint64_t>(seed);
+    return size_arg(seed).to_count(sampler_fn, "seed", seed_range);
 }
 
 }  // namespace
@@ -49,9 +50,8 @@ void dot_product_sampler::add(double count) {
         fail(error_text(sampler_fn) << ": add: " << count_ << " samples drawn, the most for dk = " << d_k_
             << "; expected no more calls to add");
     }
-    require_whole(count, 1, room, sampler_fn + ": add", "count");
-    const auto dims = static_cast<std::size_t>(d_k_);
-    const std::size_t end = count_ + static_cast<std::size_t>(count);
+    const std::size_t end = count_ + size_arg(count).to_size(sampler_fn + ": add", "count", {1, room});
+    const std::size_t dims = size_arg(d_k_).to_size(sampler_fn, "dk");
     for (; count_ < end; ++count_) {
         double dot = 0;
         for (std::size_t i = 0; i < dims; ++i) {
@@ -113,15 +113,16 @@ std::vector<saturation_point> softmax_saturation(const std::vector<double>& d_ks
     }
     require_whole(keys, 2, 256, where, "keys", "256");
     require_whole(trials, 1, 1000, where, "trials", "1000");
-    require_whole(seed, 0, 9007199254740991.0, where, "seed", "2^53 - 1");
+    const std::uint64_t first_seed = size_arg(seed).to_count(where, "seed", seed_range);
+    const std::size_t count = size_arg(keys).to_size(where, "keys"), runs = size_arg(trials).to_size(where, "trials");
     std::vector<saturation_point> out;
     for (double dk : d_ks) {
-        normal_generator gen(static_cast<std::uint64_t>(seed));
+        normal_generator gen(first_seed);
         saturation_point pt;
         pt.d_k = dk;
-        const auto dims = static_cast<std::size_t>(dk), count = static_cast<std::size_t>(keys);
+        const std::size_t dims = size_arg(dk).to_size(where, "an entry of dks");
         std::vector<double> q(dims), raw(count), scaled(count);
-        for (std::size_t t = 0; t < static_cast<std::size_t>(trials); ++t) {
+        for (std::size_t t = 0; t < runs; ++t) {
             for (double& x : q) x = gen.normal();
             for (std::size_t j = 0; j < count; ++j) {
                 double s = 0;

@@ -42,26 +42,6 @@ std::size_t checked_size(const shape_t& shape, std::size_t limit, const std::str
     return total;
 }
 
-std::size_t to_size(double x, const char* fn, const char* name) {
-    // The largest size_t that a double holds exactly: 2^32 - 1 in wasm32, 2^53 on 64-bit.
-    constexpr double max = std::numeric_limits<std::size_t>::digits >= 53
-                               ? 9007199254740992.0
-                               : static_cast<double>(std::numeric_limits<std::size_t>::max());
-    if (!(std::floor(x) == x && x >= 0 && x <= max)) {
-        fail(error_text(fn) << ": " << name << " = " << x << "; expected a whole number from 0 to " << max);
-    }
-    return static_cast<std::size_t>(x);
-}
-
-int to_int(double x, const char* fn, const char* name) {
-    constexpr double lo = std::numeric_limits<int>::min(), hi = std::numeric_limits<int>::max();
-    if (!(std::floor(x) == x && x >= lo && x <= hi)) {
-        fail(error_text(fn) << ": " << name << " = " << x << "; expected a whole number from " << lo << " to "
-            << hi);
-    }
-    return static_cast<int>(x);
-}
-
 void require_no_overflow(const float* c, const shape_t& shape, const std::string& fn, const char* what,
                          const char* inputs) {
     std::size_t size = 1;
@@ -105,18 +85,6 @@ void require_nonempty(const tensor& t, const std::string& fn, const char* name) 
             fail(error_text(fn) << ": " << name << " has shape " << shape_of(t)
                 << "; expected no zero-sized axis");
         }
-    }
-}
-
-void require_whole(double x, double lo, double hi, const std::string& fn, const char* name, const char* hi_text,
-                   const char* hi_note) {
-    if (!(std::floor(x) == x && x >= lo && x <= hi)) {
-        error_text text(fn);
-        text << ": " << name << " = " << x << "; expected a whole number from " << lo << " to ";
-        if (hi_text) text << hi_text;
-        else text << hi;
-        if (hi_note) text << " (" << hi_note << ")";
-        fail(text);
     }
 }
 

@@ -91,8 +91,7 @@ online_softmax_trace explain_online_softmax(const tensor& q, const tensor& k, co
     }
     std::size_t bk = std::min<std::size_t>(4, d.n);
     if (block) {
-        require_whole(*block, 1, static_cast<double>(d.n), fn, "block", nullptr, "n, the number of keys");
-        bk = static_cast<std::size_t>(*block);
+        bk = size_arg(*block).to_size(fn, "block", {1, static_cast<double>(d.n), nullptr, "n, the number of keys"});
     }
     const attention_result full = attention(q, k, v, opts, fn);
     const row_masks masks(opts, {}, d.m, d.n, fn);

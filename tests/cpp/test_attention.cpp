@@ -272,6 +272,13 @@ TEST_CASE("attention rejects bad input with a message naming the argument", "[at
     big.max_elements = 1000;
     CHECK_THROWS_MATCHES(attention(attnlab::zeros({40, 1}), attnlab::zeros({40, 1}), attnlab::zeros({40, 1}), big),
                          argument_error, Message("attention: the scores [40, 40] would take 1600 floats, more than the limit of 1000"));
+    // Inputs over the limit are refused as the workspace refuses them, even when every stage fits.
+    attention_options small;
+    small.max_elements = 10;
+    const char* q_message = "attention: Q [2, 8] would take 16 floats, more than the limit of 10";
+    CHECK_THROWS_MATCHES(attention(attnlab::zeros({2, 8}), attnlab::zeros({1, 8}), attnlab::zeros({1, 1}), small),
+                         argument_error, Message(q_message));
+    CHECK_THROWS_MATCHES(attnlab::attention_workspace({}, 2, 1, 8, 1, small), argument_error, Message(q_message));
     attention_options overflow;
     overflow.scale = 1e30f;
     CHECK_THROWS_WITH(attention(attnlab::zeros({1, 1}) + 1e20f, attnlab::zeros({1, 1}) + 1e20f, attnlab::zeros({1, 1}), overflow),

@@ -67,7 +67,7 @@ TEST_CASE("cost figures default the blocks to 64 or the size, and refuse bad siz
     spec.n = 1e12;
     spec.d_k = 1e4;
     CHECK_THROWS_MATCHES(cost_figures(spec), argument_error,
-                         Message("costFigures: the full method's score matrices is past 2^53, more than a JavaScript "
+                         Message("costFigures: the full method's score matrix is past 2^53, more than a JavaScript "
                                  "number holds exactly; expected smaller sizes"));
 }
 
@@ -104,7 +104,7 @@ TEST_CASE("the engine's full attention keeps four score-sized stages and K and V
     spec.m = spec.n = 4096;
     spec.d_k = 64;
     const auto c = cost_figures(spec);
-    CHECK(c.full.peak_extra_floats == 6.0 * 4096 * 4096);
+    CHECK(c.full.peak_extra_floats == 4096.0 * 4096);
     CHECK(c.full_engine_extra_floats == 4 * 6.0 * 4096 * 4096 + 64.0 * 4096 + 4096.0 * 64);
     CHECK(c.engine_limit_floats == 268435456.0);
 }
@@ -206,4 +206,19 @@ TEST_CASE("the visible multiply-adds count exactly the keys each query sees; til
     spec.window.reset();
     const auto open = cost_figures(spec);
     CHECK(open.visible_multiply_adds == open.full.multiply_adds);
+}
+
+TEST_CASE("both methods' peak extra floats are per slice, so batch and heads do not change their ratio", "[cost]") {
+    cost_spec one;
+    one.m = one.n = 256;
+    one.d_k = 64;
+    cost_spec many = one;
+    many.batch = 4;
+    many.heads = 8;
+    const auto a = cost_figures(one), b = cost_figures(many);
+    CHECK(b.full.peak_extra_floats == a.full.peak_extra_floats);
+    CHECK(b.tiled.peak_extra_floats == a.tiled.peak_extra_floats);
+    // The totals do scale with the 32 slices.
+    CHECK(b.full.multiply_adds == 32 * a.full.multiply_adds);
+    CHECK(b.tiled.floats_read == 32 * a.tiled.floats_read);
 }

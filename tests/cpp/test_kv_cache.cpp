@@ -109,3 +109,20 @@ TEST_CASE("bad cache sizes and calls are rejected by name", "[kv][errors]") {
     CHECK_THROWS_MATCHES(cache.attend(attnlab::zeros({1, 3})), argument_error,
                          Message("KVCache.attend: q has shape [1, 3]; expected [heads, dHead] = [2, 3]"));
 }
+
+TEST_CASE("a cache too large for the float limit names the sizes that make it so", "[kv][errors]") {
+    // A 2^31-wide head is too wide whatever maxLength is: the message names heads and dHead.
+    CHECK_THROWS_MATCHES(kv_cache(2, 2, 2147483648.0, 4, std::nullopt), argument_error,
+                         Message("createKVCache: heads x dHead = 4294967296 is more than the limit of 268435456; "
+                                 "expected smaller sizes"));
+    CHECK_THROWS_MATCHES(kv_cache(16384, 16384, 16384, 1, std::nullopt), argument_error,
+                         Message("createKVCache: one token's keys and values, 2 x kvHeads x dHead = 536870912 floats, "
+                                 "are more than the limit of 268435456; expected smaller sizes"));
+    // Sizes past what size_t holds are refused before they are narrowed (a 32-bit build), or
+    // kept whole and then refused by the limit (64-bit): never a cache of another size.
+    for (const double big : {4294967296.0, 4294967298.0, 9007199254740992.0}) {
+        CHECK_THROWS_AS(kv_cache(big, 2, 2, 4, std::nullopt), argument_error);
+        CHECK_THROWS_AS(kv_cache(2, 2, big, 4, std::nullopt), argument_error);
+        CHECK_THROWS_AS(kv_cache(2, 2, 2, big, std::nullopt), argument_error);
+    }
+}

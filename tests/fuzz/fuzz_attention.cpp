@@ -11,8 +11,16 @@
 //     (window: query at p = i + n - m sees p - w < j <= p)
 //   - multi-head attention: the loop over heads equals the batched call bit for bit
 //   - softmax along any axis matches a float64 reference
+//   - the KV cache: sizes from a table that includes 2^31, 2^32 - 1, 2^32, 2^32 + 1 and 2^53
+//     are refused by name or held exactly (never narrowed), and every attend() step equals a
+//     float64 reference of grouped-query attention over the tokens appended so far
+//   - every size conversion (size_arg) and the cost figures: a size is refused or kept exactly,
+//     and a figure is refused or exact (checked in 128-bit integers)
 //
-// Build and run with scripts/fuzz.js (clang++ -fsanitize=fuzzer,address,undefined).
+// Build and run with scripts/fuzz.js: natively with libFuzzer (clang++ -fsanitize=fuzzer,
+// address,undefined), and as wasm32 (em++ with ASan and UBSan, run by wasm_driver.cpp), where
+// size_t has 32 bits as in the browser, so a narrowing of 2^32 + 2 to 2 is undefined behaviour
+// that UBSan stops at, and an accepted size that does not read back the same fails a check.
 
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -26,7 +34,9 @@
 #include <vector>
 
 #include "attnlab/attention.hpp"
+#include "attnlab/cost.hpp"
 #include "attnlab/errors.hpp"
+#include "attnlab/kv_cache.hpp"
 #include "attnlab/multihead.hpp"
 #include "attnlab/softmax.hpp"
 #include "attnlab/tiled.hpp"
@@ -36,8 +46,16 @@ using namespace attnlab;
 
 namespace {
 
+}  // namespace
+
+// Defined by wasm_driver.cpp, which saves the input; libFuzzer saves it itself.
+extern "C" __attribute__((weak)) void attnlab_fuzz_failed();
+
+namespace {
+
 [[noreturn]] void fail(const char* what, double got = 0, double want = 0) {
     std::fprintf(stderr, "fuzz check failed: %s (got %.9g, want %.9g)\n", what, got, want);
+    if (attnlab_fuzz_failed) attnlab_fuzz_failed();
     std::abort();
 }
 
@@ -440,16 +458,163 @@ void fuzz_softmax(FuzzedDataProvider& in) {
     }
 }
 
+// Sizes as JavaScript may pass them: small ones, and the edges of 32 and 53 bits.
+constexpr double edge_sizes[] = {0, 1.5, -1, 2147483648.0, 4294967295.0, 4294967296.0, 4294967297.0,
+                                 4294967298.0, 9007199254740992.0, 1e20};
+
+double fuzz_size(FuzzedDataProvider& in, std::size_t small_max) {
+    if (in.ConsumeIntegralInRange<int>(0, 7) != 0) return double(in.ConsumeIntegralInRange<std::size_t>(1, small_max));
+    return edge_sizes[in.ConsumeIntegralInRange<std::size_t>(0, sizeof(edge_sizes) / sizeof(edge_sizes[0]) - 1)];
+}
+
+bool starts_with(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
+
+// The KV cache against grouped-query attention in float64 over the tokens so far.
+void fuzz_kv_cache(FuzzedDataProvider& in) {
+    const double heads = fuzz_size(in, 4), kv_heads = fuzz_size(in, 4), d_head = fuzz_size(in, 5),
+                 max_length = fuzz_size(in, 6);
+    const auto small = [](double x, double most) { return x >= 1 && x <= most && std::floor(x) == x; };
+    const bool moderate = small(heads, 4) && small(kv_heads, 4) && small(d_head, 5) && small(max_length, 6) &&
+                          std::fmod(heads, kv_heads) == 0;
+    std::optional<kv_cache> cache;
+    try {
+        cache.emplace(heads, kv_heads, d_head, max_length, std::nullopt);
+    } catch (const argument_error& e) {
+        check(starts_with(e.what(), "createKVCache: "), "a cache error does not start with 'createKVCache: '");
+        check(!moderate, "a cache of moderate sizes was refused");
+        return;
+    }
+    // Accepted: every size reads back exactly as given (no narrowing), and is small enough to hold.
+    check(double(cache->heads()) == heads && double(cache->kv_heads()) == kv_heads &&
+              double(cache->d_head()) == d_head && double(cache->max_length()) == max_length,
+          "the cache holds other sizes than it was given");
+    const std::size_t h = cache->heads(), g = cache->kv_heads(), d = cache->d_head();
+    check(double(h) * double(d) <= double(default_max_elements), "the cache accepted heads x dHead past the limit");
+    values gen{in};
+    std::vector<tensor> keys, vals;
+    bool cached_small = true;  // every token appended so far has magnitudes <= 10
+    const std::size_t steps = in.ConsumeIntegralInRange<std::size_t>(1, 7);
+    for (std::size_t step = 0; step < steps && in.remaining_bytes() > 0; ++step) {
+        const bool wrong = in.ConsumeIntegralInRange<int>(0, 15) == 0;  // a token of the wrong width
+        const tensor k = gen.make({g, wrong ? d + 1 : d});
+        const bool k_small = gen.magnitude <= 10;
+        const tensor v = gen.make({g, d});
+        const bool token_small = k_small && gen.magnitude <= 10;
+        try {
+            cache->append(k, v);
+            check(!wrong && keys.size() < cache->max_length(), "append accepted a wrong token or a full cache");
+            keys.push_back(k);
+            vals.push_back(v);
+            cached_small = cached_small && token_small;
+        } catch (const argument_error& e) {
+            check(starts_with(e.what(), "KVCache.append: "), "an append error does not start with 'KVCache.append: '");
+            check(wrong || keys.size() == cache->max_length(), "append refused a good token");
+            continue;
+        }
+        check(cache->length() == keys.size(), "length() differs from the appends");
+        const tensor q = gen.make({h, d});
+        const bool q_small = cached_small && gen.magnitude <= 10;
+        try {
+            const kv_step r = cache->attend(q);
+            check(shape_of(r.output) == shape_t{h, d} && shape_of(r.weights) == shape_t{h, keys.size()},
+                  "attend's output or weights have the wrong shape");
+            check(all_finite(r.output) && all_finite(r.weights), "attend gave NaN or infinity");
+            const std::size_t n = keys.size(), group = h / g;
+            for (std::size_t head = 0; head < h; ++head) {
+                const std::size_t kv = head / group;
+                if (!q_small) continue;
+                std::vector<double> w(n);
+                double best = -std::numeric_limits<double>::infinity(), total = 0, logit = 0;
+                for (std::size_t j = 0; j < n; ++j) {
+                    double dot = 0, abs_sum = 0;
+                    for (std::size_t c = 0; c < d; ++c) {
+                        const double p = double(q.data()[head * d + c]) * keys[j].data()[kv * d + c];
+                        dot += p;
+                        abs_sum += std::abs(p);
+                    }
+                    w[j] = dot * double(cache->scale());
+                    best = std::max(best, w[j]);
+                    // float32 rounding of the score and its scaling (as in check_against_reference)
+                    logit = std::max(logit, double(cache->scale()) * (double(d + 1) * abs_sum + std::abs(dot)) * 0x1p-24);
+                }
+                for (double& x : w) total += (x = std::exp(x - best));
+                const double weight_tol = 1e-5 + std::expm1(2 * logit);
+                for (std::size_t j = 0; j < n; ++j) {
+                    check(std::abs(r.weights.data()[head * n + j] - w[j] / total) <= weight_tol, "attend's weights differ from float64", r.weights.data()[head * n + j], w[j] / total);
+                }
+                for (std::size_t c = 0; c < d; ++c) {
+                    double o = 0, bound = 0;
+                    for (std::size_t j = 0; j < n; ++j) {
+                        o += w[j] / total * vals[j].data()[kv * d + c];
+                        bound += std::abs(vals[j].data()[kv * d + c]);
+                    }
+                    check(std::abs(r.output.data()[head * d + c] - o) <= 1e-5 * (bound + 1) + weight_tol * bound, "attend's output differs from float64", r.output.data()[head * d + c], o);
+                }
+            }
+        } catch (const argument_error& e) {
+            check(starts_with(e.what(), "KVCache.attend: "), "an attend error does not start with 'KVCache.attend: '");
+            check(!q_small, "attend refused small inputs");
+        }
+    }
+}
+
+// size_arg and the cost figures: every size is refused or kept exactly; every figure is
+// refused or exact.
+void fuzz_sizes(FuzzedDataProvider& in) {
+    const double x = in.ConsumeBool() ? fuzz_size(in, 1000) : in.ConsumeFloatingPoint<double>();
+    const double lo = double(in.ConsumeIntegralInRange<int>(0, 2));
+    const double hi = in.ConsumeBool() ? max_exact_whole : fuzz_size(in, 1000);
+    try {
+        const std::size_t s = size_arg(x).to_size("f", "n", {lo, hi});
+        check(double(s) == x && x >= lo && x <= hi && x <= max_index, "to_size kept a size it should have refused, or changed it");
+    } catch (const argument_error&) {
+        check(!(std::floor(x) == x && x >= lo && x <= hi && x <= max_index), "to_size refused a whole number in range");
+    }
+    try {
+        const std::uint64_t c = size_arg(x).to_count("f", "n", {lo, hi});
+        check(double(c) == x && x <= max_exact_whole, "to_count kept a count it should have refused, or changed it");
+    } catch (const argument_error&) {
+        check(!(std::floor(x) == x && x >= lo && x <= hi && x <= max_exact_whole), "to_count refused a whole number in range");
+    }
+    cost_spec spec;
+    spec.batch = fuzz_size(in, 4);
+    spec.heads = fuzz_size(in, 4);
+    spec.m = fuzz_size(in, 300);
+    spec.n = fuzz_size(in, 300);
+    spec.d_k = fuzz_size(in, 64);
+    if (in.ConsumeBool()) spec.d_v = fuzz_size(in, 64);
+    if (in.ConsumeBool()) spec.window = fuzz_size(in, 300);
+    if (in.ConsumeBool()) spec.block_q = fuzz_size(in, 64);
+    if (in.ConsumeBool()) spec.block_k = fuzz_size(in, 64);
+    spec.causal = in.ConsumeBool();
+    try {
+        const cost_report r = cost_figures(spec);
+        // Accepted: the sizes were whole and held exactly, and the totals are exact products.
+        using wide = unsigned __int128;
+        const wide slices = wide(std::uint64_t(spec.batch)) * wide(std::uint64_t(spec.heads));
+        const wide mn = wide(std::uint64_t(spec.m)) * wide(std::uint64_t(spec.n));
+        const wide dv = spec.d_v ? wide(std::uint64_t(*spec.d_v)) : wide(std::uint64_t(spec.d_k));
+        const wide full = slices * mn * (wide(std::uint64_t(spec.d_k)) + dv);
+        check(double(full) == r.full.multiply_adds && full <= wide(std::uint64_t(1) << 53), "the full multiply-adds are not the exact product");
+        check(r.full.peak_extra_floats == double(mn), "the full peak is not one slice's m x n");
+        check(r.tiled.multiply_adds <= r.full.multiply_adds, "tiled attention does more multiply-adds than full");
+    } catch (const argument_error& e) {
+        check(starts_with(e.what(), "costFigures: "), "a cost error does not start with 'costFigures: '");
+    }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     // Any exception escaping here (softmax never refuses finite input) crashes the run.
     FuzzedDataProvider in(data, size);
-    switch (in.ConsumeIntegralInRange<int>(0, 3)) {
+    switch (in.ConsumeIntegralInRange<int>(0, 5)) {
         case 0:
         case 1: fuzz_attention(in); break;
         case 2: fuzz_multihead(in); break;
-        default: fuzz_softmax(in); break;
+        case 3: fuzz_softmax(in); break;
+        case 4: fuzz_kv_cache(in); break;
+        default: fuzz_sizes(in); break;
     }
     return 0;
 }

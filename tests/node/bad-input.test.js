@@ -12,6 +12,9 @@ const v = [[1, 2], [3, 4], [5, 6]];
 const W = [[1, 0], [0, 1]];
 const X = [[1, 0], [0, 1], [1, 1]];
 const WHOLE = 'expected a whole number from 0 to 4294967295';
+// A size past what the engine indexes (2^32 - 1 in wasm32), refused before anything narrows it.
+const BEYOND = 'is more than this engine can index; expected at most 4294967295';
+const FLOAT32 = 'is outside float32; expected 0 or a magnitude from about 1.4e-45 to 3.4e38';
 const BIG = 100000000000000000000;  // 1e20, printed in full as JavaScript does
 const REPEATS = 20;
 const WINDOW = 'expected a whole number from 1 to 2^53 (the number of keys a query sees)';
@@ -51,7 +54,7 @@ const cases = [
   ['nested arrays past the element cap', (lab) => { const row = new Array(1 << 15).fill(0); return lab.attention(new Array(1 << 14).fill(row), k, v); },
     'attention: Q has shape [16384, 32768], 536870912 numbers; expected at most 268435456'],
   // attention: values and shapes (the engine's rules)
-  ['a shape extent of 1e20', (lab) => lab.attention({ shape: [1e20, 2], data: [] }, k, v), `attention: Q.shape[0] = ${BIG}; ${WHOLE}`],
+  ['a shape extent of 1e20', (lab) => lab.attention({ shape: [1e20, 2], data: [] }, k, v), `attention: Q.shape[0] = ${BIG} ${BEYOND}`],
   ['a fractional shape extent', (lab) => lab.attention(q, { shape: [1.5, 2], data: [1, 2, 3] }, v), `attention: K.shape[0] = 1.5; ${WHOLE}`],
   ['a negative shape extent', (lab) => lab.attention(q, k, { shape: [3, -2], data: [] }), `attention: V.shape[1] = -2; ${WHOLE}`],
   ['data that does not fit the shape', (lab) => lab.attention({ shape: [2, 4], data: new Float32Array(3) }, k, v), 'attention: Q.data has 3 entries but shape [2, 4] needs 8'],
@@ -75,7 +78,7 @@ const cases = [
   // multiHeadAttention
   ['a spec of null', (lab) => lab.multiHeadAttention(null),
     'multiHeadAttention: expected an object { X, Wq, Wk, Wv, Wo, heads, causal, method, forgetMergeTranspose, scale }; got null'],
-  ['heads = 2^32 + 1', (lab) => lab.multiHeadAttention({ X, Wq: W, Wk: W, Wv: W, heads: 2 ** 32 + 1 }), `multiHeadAttention: heads = 4294967297; ${WHOLE}`],
+  ['heads = 2^32 + 1', (lab) => lab.multiHeadAttention({ X, Wq: W, Wk: W, Wv: W, heads: 2 ** 32 + 1 }), `multiHeadAttention: heads = 4294967297 ${BEYOND}`],
   ['fractional heads', (lab) => lab.multiHeadAttention({ X, Wq: W, Wk: W, Wv: W, heads: 1.5 }), `multiHeadAttention: heads = 1.5; ${WHOLE}`],
   ['heads as a BigInt', (lab) => lab.multiHeadAttention({ X, Wq: W, Wk: W, Wv: W, heads: 2n }), 'multiHeadAttention: heads is a bigint; expected a number'],
   ['W_O turning finite heads into NaN', (lab) => lab.multiHeadAttention({ X: [[1e38]], Wq: [[0]], Wk: [[0]], Wv: [[3, 3]], Wo: [[10], [-10]] }),
@@ -91,7 +94,7 @@ const cases = [
   ['a cyclic X', (lab) => lab.multiHeadAttention({ X: cyclic(), Wq: W, Wk: W, Wv: W }), 'multiHeadAttention: X contains itself: X[0] is X; expected nested arrays of numbers'],
   // randomNormal
   ['stddev: 1e300', (lab) => lab.randomNormal({ shape: [3], stddev: 1e300 }), 'randomNormal: stddev = 1e+300; expected a number from 0 to 1e37'],
-  ['a shape of [1e20]', (lab) => lab.randomNormal({ shape: [1e20] }), `randomNormal: shape[0] = ${BIG}; ${WHOLE}`],
+  ['a shape of [1e20]', (lab) => lab.randomNormal({ shape: [1e20] }), `randomNormal: shape[0] = ${BIG} ${BEYOND}`],
   ['a cyclic randomNormal shape', (lab) => lab.randomNormal({ shape: cyclicShape() }), 'randomNormal: shape[1] is an array; expected a number'],
   ['a BigInt randomNormal shape', (lab) => lab.randomNormal({ shape: [2n] }), 'randomNormal: shape[0] is a bigint; expected a number'],
   ['a negative seed', (lab) => lab.randomNormal({ shape: [2], seed: -1 }), 'randomNormal: seed = -1; expected a whole number from 0 to 2^53 - 1'],
@@ -105,17 +108,19 @@ const cases = [
   ['an axis as a BigInt', (lab) => lab.softmax([1, 2], { axis: 0n }), 'softmax: axis is a bigint; expected a number'],
   // createWorkspace: nothing is made before every option is checked
   ['a workspace with a bad option', (lab) => lab.createWorkspace({ m: 2, n: 2, dk: 2, dv: 2, temperature: 'hot' }), 'createWorkspace: temperature is a string; expected a number'],
-  ['a workspace with m = 1e20', (lab) => lab.createWorkspace({ m: 1e20, n: 2, dk: 2, dv: 2 }), `createWorkspace: m = ${BIG}; ${WHOLE}`],
+  ['a workspace with m = 1e20', (lab) => lab.createWorkspace({ m: 1e20, n: 2, dk: 2, dv: 2 }), `createWorkspace: m = ${BIG} ${BEYOND}`],
   ['a workspace with an empty batch axis', (lab) => lab.createWorkspace({ batch: [0], m: 2, n: 2, dk: 2, dv: 2 }), 'createWorkspace: batch[0] = 0; expected a whole number >= 1'],
   ['a workspace with scale 1e-60', (lab) => lab.createWorkspace({ m: 2, n: 2, dk: 2, dv: 2, scale: 1e-60 }),
     'createWorkspace: scale = 1e-60 is outside float32; expected 0 or a magnitude from about 1.2e-38 to 3.4e38'],
   ['a workspace without dv', (lab) => lab.createWorkspace({ m: 2, n: 2, dk: 2 }), 'createWorkspace: dv is undefined; expected a number'],
   // the other entry points
-  ['traceShapes with n = 2^32 + 1', (lab) => lab.traceShapes({ n: 2 ** 32 + 1, dModel: 8 }), `traceShapes: n = 4294967297; ${WHOLE}`],
+  ['traceShapes with n = 2^32 + 1', (lab) => lab.traceShapes({ n: 2 ** 32 + 1, dModel: 8 }), `traceShapes: n = 4294967297 ${BEYOND}`],
   ['traceShapes with heads = 0', (lab) => lab.traceShapes({ n: 4, dModel: 8, heads: 0 }), 'traceShapes: heads = 0; expected a whole number from 1 to 100000'],
-  ['dotProductStats with dk = 1e20', (lab) => lab.dotProductStats({ dk: 1e20 }), `dotProductStats: dk = ${BIG}; expected a whole number from 1 to 65536`],
+  ['dotProductStats with dk = 1e20', (lab) => lab.dotProductStats({ dk: 1e20 }), `dotProductStats: dk = ${BIG} ${BEYOND}`],
+  ['dotProductStats with dk = 70000', (lab) => lab.dotProductStats({ dk: 70000 }), 'dotProductStats: dk = 70000; expected a whole number from 1 to 65536'],
   ['dotProductStats with BigInt samples', (lab) => lab.dotProductStats({ dk: 4, samples: 10n }), 'dotProductStats: samples is a bigint; expected a number'],
-  ['explainRow with row = 1e20', (lab) => lab.explainRow(q, k, v, BIG), `explainRow: row = ${BIG}; ${WHOLE}`],
+  ['explainRow with row = 1e20', (lab) => lab.explainRow(q, k, v, BIG), `explainRow: row = ${BIG} ${BEYOND}`],
+  ['explainRow with row = 2.5', (lab) => lab.explainRow(q, k, v, 2.5), `explainRow: row = 2.5; ${WHOLE}`],
   ['explainRow with temperature 1e-40', (lab) => lab.explainRow(q, k, v, 0, { temperature: 1e-40 }),
     'explainRow: temperature = 1e-40 makes the scale 1/sqrt(d_k) / temperature overflow float32; expected a larger temperature'],
   ['softmaxSaturation with cyclic dks', (lab) => lab.softmaxSaturation({ dks: cyclicShape() }), 'softmaxSaturation: dks[1] is an array; expected a number'],
@@ -128,12 +133,13 @@ const cases = [
   ['a key block of 0', (lab) => lab.tiledAttention(q, k, v, { blockK: 0 }), 'tiledAttention: blockK = 0; expected a whole number from 1 to 3 (n, the number of keys)'],
   ['a key block past n', (lab) => lab.tiledAttention(q, k, v, { blockK: 4 }), 'tiledAttention: blockK = 4; expected a whole number from 1 to 3 (n, the number of keys)'],
   ['a fractional query block', (lab) => lab.tiledAttention(q, k, v, { blockQ: 1.5 }), 'tiledAttention: blockQ = 1.5; expected a whole number from 1 to 2 (m, the number of queries)'],
-  ['a query block of 2^32 + 1', (lab) => lab.tiledAttention(q, k, v, { blockQ: 2 ** 32 + 1 }), 'tiledAttention: blockQ = 4294967297; expected a whole number from 1 to 2 (m, the number of queries)'],
+  ['a query block of 2^32 + 1', (lab) => lab.tiledAttention(q, k, v, { blockQ: 2 ** 32 + 1 }), `tiledAttention: blockQ = 4294967297 ${BEYOND}`],
+  ['a query block of 3 for 2 queries', (lab) => lab.tiledAttention(q, k, v, { blockQ: 3 }), 'tiledAttention: blockQ = 3; expected a whole number from 1 to 2 (m, the number of queries)'],
   ['an explicit mask in tiled attention', (lab) => lab.tiledAttention(q, k, v, { mask: [[1, 1, 1]] }),
     "tiledAttention: unknown option 'mask'; expected one of causal, validLens, window, scale, blockQ, blockK"],
   ['tiled attention with mismatched d_k', (lab) => lab.tiledAttention(q, [[1, 2, 3]], v), 'tiledAttention: K has d_k = 3 but Q has d_k = 2'],
   ['tiled attention with a NaN in V', (lab) => lab.tiledAttention(q, k, [[1, 2], [NaN, 4], [5, 6]]), 'tiledAttention: V[1, 0] is NaN; expected finite numbers'],
-  ['costFigures with m = 0', (lab) => lab.costFigures({ m: 0, n: 4, dk: 2 }), 'costFigures: m = 0; expected a whole number from 1 to 2^53'],
+  ['costFigures with m = 0', (lab) => lab.costFigures({ m: 0, n: 4, dk: 2 }), 'costFigures: m = 0; expected a whole number from 1 to 4294967295'],
   ['costFigures with a key block past n', (lab) => lab.costFigures({ m: 4, n: 4, dk: 2, blockK: 5 }), 'costFigures: blockK = 5; expected a whole number from 1 to 4 (n, the number of keys)'],
   ['costFigures past 2^53', (lab) => lab.costFigures({ m: 1e6, n: 1e9, dk: 1e4 }),
     "costFigures: the full method's multiply-adds is past 2^53, more than a JavaScript number holds exactly; expected smaller sizes"],
@@ -142,7 +148,30 @@ const cases = [
   ['explainOnlineSoftmax with batch axes', (lab) => lab.explainOnlineSoftmax([q], [k], [v], 0), 'explainOnlineSoftmax: Q has shape [1, 2, 2]; expected a matrix (one head, no batch axes)'],
   ['kvHeads that do not divide heads', (lab) => lab.createKVCache({ heads: 4, kvHeads: 3, dHead: 2, maxLength: 4 }),
     'createKVCache: kvHeads = 3 does not divide heads = 4; expected a divisor of heads (heads itself, or 1 for multi-query)'],
-  ['a cache of maxLength 0', (lab) => lab.createKVCache({ heads: 1, dHead: 2, maxLength: 0 }), 'createKVCache: maxLength = 0; expected a whole number from 1 to 2^53'],
+  ['a cache of maxLength 0', (lab) => lab.createKVCache({ heads: 1, dHead: 2, maxLength: 0 }), 'createKVCache: maxLength = 0; expected a whole number from 1 to 4294967295'],
+  // issue 22: sizes past 32 bits were narrowed in wasm (a cache of "2" heads read 16 MiB of engine memory)
+  ['a cache of 2^32 + 2 heads', (lab) => lab.createKVCache({ heads: 2 ** 32 + 2, kvHeads: 2, dHead: 2, maxLength: 4 }), `createKVCache: heads = 4294967298 ${BEYOND}`],
+  ['a cache of maxLength 2^32', (lab) => lab.createKVCache({ heads: 2, kvHeads: 2, dHead: 2, maxLength: 2 ** 32 }), `createKVCache: maxLength = 4294967296 ${BEYOND}`],
+  ['a cache with dHead = 2^32 + 2', (lab) => lab.createKVCache({ heads: 2, kvHeads: 2, dHead: 2 ** 32 + 2, maxLength: 4 }), `createKVCache: dHead = 4294967298 ${BEYOND}`],
+  ['a cache with dHead = 2^31', (lab) => lab.createKVCache({ heads: 2, kvHeads: 2, dHead: 2 ** 31, maxLength: 4 }),
+    'createKVCache: heads x dHead = 4294967296 is more than the limit of 268435456; expected smaller sizes'],
+  ['a cache whose one token is past the float limit', (lab) => lab.createKVCache({ heads: 16384, dHead: 16384, maxLength: 1 }),
+    "createKVCache: one token's keys and values, 2 x kvHeads x dHead = 536870912 floats, are more than the limit of 268435456; expected smaller sizes"],
+  ['a cost figure with n = 2^32', (lab) => lab.costFigures({ m: 4, n: 2 ** 32, dk: 2 }), `costFigures: n = 4294967296 ${BEYOND}`],
+  ['a key block of 2^53', (lab) => lab.tiledAttention(q, k, v, { blockK: 2 ** 53 }), `tiledAttention: blockK = 9007199254740992 ${BEYOND}`],
+  ['an online-softmax block of 2^32 + 1', (lab) => lab.explainOnlineSoftmax(q, k, v, 0, { block: 2 ** 32 + 1 }), `explainOnlineSoftmax: block = 4294967297 ${BEYOND}`],
+  ['a KV-cache byte count past 2^53', (lab) => lab.kvCacheBytes({ kvHeads: 2, dHead: 4, tokens: 2 ** 53 + 2 }),
+    'kvCacheBytes: tokens = 9007199254740994 is past 2^53, more than a number holds exactly; expected at most 2^53'],
+  ['adding 2^32 samples to an experiment', (lab) => { const s = lab.createDotProductStats({ dk: 4 }); try { s.add(2 ** 32); } finally { s.dispose(); } },
+    `createDotProductStats: add: count = 4294967296 ${BEYOND}`],
+  // issue 22: numbers float32 cannot hold were reported as Infinity, or became 0 silently
+  ['1e39 in a Float64Array', (lab) => lab.attention({ shape: [1, 2], data: new Float64Array([1e39, 0]) }, k, v), `attention: Q.data[0] = 1e+39 ${FLOAT32}`],
+  ['1e-50 in a Float64Array', (lab) => lab.attention(q, { shape: [3, 2], data: new Float64Array([1, 0, 0, 1e-50, 1, 1]) }, v), `attention: K.data[3] = 1e-50 ${FLOAT32}`],
+  ['-1e39 in nested arrays', (lab) => lab.attention([[0, -1e39]], k, v), `attention: Q[0][1] = -1e+39 ${FLOAT32}`],
+  ['1e-46 in a plain data array', (lab) => lab.tiledAttention(q, k, { shape: [3, 2], data: [1, 2, 3, 1e-46, 5, 6] }), `tiledAttention: V.data[3] = 1e-46 ${FLOAT32}`],
+  ['1e39 in a bare Float64Array', (lab) => lab.softmax(new Float64Array([1, 1e39])), `softmax: x[1] = 1e+39 ${FLOAT32}`],
+  ['a sparse array of exactly 2^28 entries', (lab) => lab.attention(new Array(2 ** 28), k, v), 'attention: Q[0] is undefined; expected a number'],
+  ['sparse data of exactly 2^28 entries', (lab) => lab.attention({ shape: [2 ** 14, 2 ** 14], data: new Array(2 ** 28) }, k, v), 'attention: Q.data[0] is undefined; expected a number'],
   ['a cache past the float limit', (lab) => lab.createKVCache({ heads: 1, dHead: 64, maxLength: 1e7 }),
     'createKVCache: maxLength = 10000000 needs 2 x 10000000 x 1 x 64 floats, more than the limit of 268435456; expected a smaller maxLength'],
   ['a cache with dHead as a string', (lab) => lab.createKVCache({ heads: 1, dHead: '2', maxLength: 4 }), 'createKVCache: dHead is a string; expected a number'],
@@ -253,6 +282,38 @@ test('options inherited through a prototype are ignored, like any key that is no
   assert.equal(lab.multiHeadAttention(spec).weights.shape[0], 1);
 });
 
+test('options set on Object.prototype (a polluting library) change no answer, throw nothing and leak nothing', async () => {
+  const lab = await loadAttentionLab();
+  // issue 22's cases; tests/node/api-pollution.test.js runs every function with every option name.
+  const cases = [
+    ['window', 1, () => lab.attention(k, k, v).output.toArray()],
+    ['scale', 100, () => lab.tiledAttention(k, k, v).output.toArray()],
+    ['dv', 100, () => lab.costFigures({ m: 4, n: 4, dk: 2 }).full.multiplyAdds],
+    ['block', 1, () => lab.explainOnlineSoftmax(k, k, v, 0).blocks.length],
+    ['temperature', 100, () => lab.tiledAttention(k, k, v).output.toArray()],
+    ['scaling', 'none', () => lab.explainRow(k, k, v, 1).weights.toArray()],
+    ['validLens', 1, () => lab.attention(k, k, v).weights.toArray()],
+    ['mask', [[true]], () => lab.attention(k, k, v).weights.toArray()],
+    ['validLens', 1, () => lab.mistake('no-scaling', { Q: k, K: k, V: v }).figure],
+    ['mask', [[true]], () => lab.mistake('mask-after-softmax', { Q: k, K: k, V: v, causal: true }).figures],
+  ];
+  for (const [name, value, call] of cases) {
+    const want = call();
+    const before = lab.memory();
+    let got;
+    Object.prototype[name] = value;  // eslint-disable-line no-extend-native
+    try {
+      for (let i = 0; i < REPEATS; i++) got = call();
+    } finally {
+      delete Object.prototype[name];
+    }
+    assert.deepEqual(got, want, `Object.prototype.${name} = ${JSON.stringify(value)}`);
+    const after = lab.memory();
+    assert.equal(after.heapInUse, before.heapInUse, `heap in use with Object.prototype.${name}`);
+    assert.equal(after.handles, before.handles);
+  }
+});
+
 test('a workspace view passed to a call that grows wasm memory is copied first: right answer, nothing leaked', async () => {
   const lab = await loadAttentionLab();
   const ws = lab.createWorkspace({ m: 2, n: 2, dk: 2, dv: 2 });
@@ -297,4 +358,45 @@ test('typed-array tensors give the same numbers as nested arrays and are not mod
   const nested = lab.attention(k, k, v);
   for (const s of ['scores', 'scaled', 'masked', 'weights', 'output']) assert.deepEqual(Array.from(fast[s].data), Array.from(nested[s].data));
   assert.deepEqual(Array.from(data), [1, 0, 0, 1, 1, 1]);
+});
+
+test('a sparse array of exactly 2^28 entries is refused before its 1 GiB Float32Array is made', async () => {
+  const lab = await loadAttentionLab();
+  const before = process.memoryUsage().arrayBuffers;
+  assert.throws(() => lab.attention(new Array(2 ** 28), k, v), { message: 'attention: Q[0] is undefined; expected a number' });
+  const sparse = new Array(2 ** 28);
+  sparse[0] = 1;
+  assert.throws(() => lab.tensor({ shape: [2 ** 28], data: sparse }), { message: 'tensor: value.data[1] is undefined; expected a number' });
+  const grown = process.memoryUsage().arrayBuffers - before;
+  assert.ok(grown < 16 * 2 ** 20, `array buffers grew by ${grown} bytes`);
+});
+
+test('transferring a small result\'s buffer leaves later small calls working and their results whole', async () => {
+  const lab = await loadAttentionLab();
+  const r = lab.attention(k, k, v, { causal: true });
+  const want = { output: r.output.toArray(), weights: r.weights.toArray() };
+  const first = lab.attention(k, k, v, { causal: true });
+  structuredClone(first.output.data.buffer, { transfer: [first.output.data.buffer] });
+  assert.equal(first.output.data.length, 0, 'the transferred result is gone, as documented');
+  for (let i = 0; i < 3; i++) {
+    const again = lab.attention(k, k, v, { causal: true });
+    assert.deepEqual(again.output.toArray(), want.output);
+    assert.deepEqual(again.weights.toArray(), want.weights);
+    const { port1, port2 } = new MessageChannel();
+    port1.postMessage(again.weights.data.buffer, [again.weights.data.buffer]);
+    port1.close();
+    port2.close();
+  }
+  const later = lab.attention(k, k, v, { causal: true, stages: ['weights'] });
+  assert.deepEqual(later.weights.toArray(), want.weights);
+});
+
+test('after every class of bad input, reset() gives the memory it grew back', async (t) => {
+  const lab = await loadAttentionLab();
+  const grown = lab.memory();
+  lab.reset();
+  const after = lab.memory();
+  t.diagnostic(`wasm memory after the bad-input run: ${grown.heapSize / 2 ** 20} MiB (${grown.heapInUse} B in use); after reset(): ${after.heapSize / 2 ** 20} MiB (${after.heapInUse} B in use)`);
+  assert.equal(after.heapSize, 16 * 2 ** 20);
+  assert.ok(after.heapInUse <= grown.heapInUse);
 });

@@ -93,7 +93,7 @@ test('tiled attention agrees with lab.attention at a realistic size, and its def
   assert.equal(t.figures.blocksSkipped, 2 * 6);
   const c = lab.costFigures({ batch: 2, m: 200, n: 200, dk: 32, causal: true });
   assert.deepEqual(t.figures, c.tiled, 'tiledAttention reports the figures costFigures counts');
-  assert.equal(c.full.peakExtraFloats, 2 * 200 * 200);
+  assert.equal(c.full.peakExtraFloats, 200 * 200, 'one slice\'s score matrix, as the tiled peak is one slice\'s blocks');
   assert.equal(c.tiled.peakExtraFloats, 64 * 64 + 32 * 64 + 64 * 32 + 2 * 64);  // score block, K block^T, p V block, max and sum
 });
 
@@ -269,4 +269,19 @@ test('the window reaches every path: the cached small-call path, a workspace and
   }
   const row = lab.explainRow(K, K, V, 4, { window: 2 });
   assert.deepEqual(Array.from(row.weights.data).map((w) => w > 0), [false, false, false, true, true, false]);
+});
+
+test('peakExtraFloats is per slice for both methods: batch x heads changes the totals, not the peaks or their ratio', async () => {
+  const lab = await loadAttentionLab();
+  const one = lab.costFigures({ m: 256, n: 256, dk: 64 });
+  const many = lab.costFigures({ batch: 4, heads: 8, m: 256, n: 256, dk: 64 });
+  assert.equal(many.full.peakExtraFloats, one.full.peakExtraFloats);
+  assert.equal(many.tiled.peakExtraFloats, one.tiled.peakExtraFloats);
+  assert.equal(many.full.peakExtraFloats / many.tiled.peakExtraFloats, one.full.peakExtraFloats / one.tiled.peakExtraFloats);
+  assert.equal(many.full.multiplyAdds, 32 * one.full.multiplyAdds);
+  assert.equal(many.tiled.floatsRead, 32 * one.tiled.floatsRead);
+  // tiledAttention reports the same per-slice peak for a batched call as costFigures.
+  const X = lab.randomNormal({ shape: [3, 40, 8], seed: 1 });
+  assert.equal(lab.tiledAttention(X, X, X, { blockQ: 16, blockK: 16 }).figures.peakExtraFloats,
+    lab.costFigures({ batch: 3, m: 40, n: 40, dk: 8, blockQ: 16, blockK: 16 }).tiled.peakExtraFloats);
 });

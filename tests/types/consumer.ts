@@ -38,6 +38,7 @@ export async function computeOnce(): Promise<number> {
   const soft: Tensor = lab.softmax([1000, 1001, 1002], { axis: -1 });
   const row = lab.explainRow(Q, K, V, 0, { causal: false });
   const worked = lab.examples().worked.tokens.join(' ');
+  const gaveBack: void = lab.reset();
   const wrong = lab.mistake(lab.MISTAKES[0].name, { Q: K, K, V, causal: true });
   const leak: number = wrong.figure.value ?? 0;
   const changed: boolean = wrong.cells[0][0];
@@ -48,7 +49,7 @@ export async function computeOnce(): Promise<number> {
   const scores = lab.headSummary([[[1, 0], [0.5, 0.5]]], { tokens: ['a', 'b'], causal: true, decimals: 3 });
   const sink: number = scores[0].firstToken ?? 0;
   return leak + sink + Number(changed) + failed + leakingRow + Number(batchCell) + weight + rows[0][1] + hidden.length + out[0] + Number(isTensor) + kept[0] + std + shapes.length
-    + heads.output.shape[0] + soft.data[2] + row.sumShifted + worked.length + lab.memory().heapInUse;
+    + heads.output.shape[0] + soft.data[2] + row.sumShifted + worked.length + lab.memory().heapInUse + (gaveBack === undefined ? 0 : 1);
 }
 
 export async function whatItCosts(): Promise<number> {

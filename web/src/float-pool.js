@@ -24,7 +24,9 @@ class FloatPool {
   /** A zeroed Float32Array of `length` floats (length * 4 <= POOLED_MAX_BYTES): a slab view. */
   take(length) {
     const bytes = length * 4;
-    if (this._used + bytes > SLAB_BYTES) {
+    // A slab whose buffer a caller transferred (postMessage, structuredClone) is detached:
+    // its byteLength reads 0 and no view can be made on it, so start a new one.
+    if (this._used + bytes > SLAB_BYTES || this._slab.byteLength === 0) {
       this._slab = new ArrayBuffer(SLAB_BYTES);
       this._used = 0;
     }

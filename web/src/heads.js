@@ -5,20 +5,9 @@
 // (cpp/src/patterns.cpp, cpp/src/head_scores.cpp); this side checks JavaScript types and
 // structure, turns tokens into ids, and words the engine's findings.
 
-const { toInput, describe } = require('./tensor.js');
-const { checkKeys, boolOption, numberOption } = require('./options.js');
-
-const OPTIONS = ['tokens', 'queryTokens', 'causal', 'decimals'];
-
-/** A plain copy of an array of strings, or undefined when left out. */
-function stringList(fn, value, key) {
-  if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value)) throw new Error(`${fn}: ${key} is ${describe(value)}; expected an array of strings`);
-  return value.map((t, i) => {
-    if (typeof t !== 'string') throw new Error(`${fn}: ${key}[${i}] is ${describe(t)}; expected a string`);
-    return t;
-  });
-}
+const { Fields } = require('./options.js');
+const { Input } = require('./tensor.js');
+const { unwrap } = require('./engine.js');
 
 /** Token ids for the engine's prefix-matching score: equal strings get equal ids. */
 function tokenIds(tokens) {
@@ -28,7 +17,7 @@ function tokenIds(tokens) {
     if (!ids.has(t)) ids.set(t, ids.size);
     data[i] = ids.get(t);
   });
-  return { shape: [tokens.length], data };
+  return new Input([tokens.length], data, tokens.length);
 }
 
 /** A number in a message: six significant digits, tiny ones as 1e-6. */
@@ -55,56 +44,46 @@ function patternProblemText(p, where) {
 }
 
 /**
- * The head summary's part of the lab object, spread into it by lab.js.
- * @param core the embind module; ctx what tensor.js needs; unwrap turns { error } into a throw
+ * lab.headSummary's body: per head, mean row entropy (nats), previous-token, first-token (sink)
+ * and diagonal scores, prefix matching (on repeated tokens); null where a score is not defined.
+ * @param attentions [layers, heads, queries, keys] or [heads, queries, keys], rows summing to 1
+ * @param o { tokens?: the keys' tokens (prefix matching), queryTokens?: cross-attention (only
+ *   the entropy is defined), causal?: no weight may sit on later keys, decimals?: the weights
+ *   were rounded to this many decimals (a wider row-sum tolerance) }, as the reader made them
+ * @returns [{ layer, head, entropy, previousToken, firstToken, diagonal, prefixMatching }]
+ * @throws Error naming the entry or row that is not attention weights; its `problem` is
+ *   { fault, layer, head, row, column, value, tolerance }
  */
-function headsApi(core, ctx, unwrap) {
-  return {
-    /**
-     * Per head: mean row entropy (nats), previous-token, first-token (sink) and diagonal
-     * scores, prefix matching (on repeated tokens); null where a score is not defined.
-     * @param attentions [layers, heads, queries, keys] or [heads, queries, keys], rows summing to 1
-     * @param options { tokens?: the keys' tokens (prefix matching), queryTokens?: cross-attention
-     *   (only the entropy is defined), causal?: no weight may sit on later keys, decimals?: the
-     *   weights were rounded to this many decimals (a wider row-sum tolerance) }
-     * @returns [{ layer, head, entropy, previousToken, firstToken, diagonal, prefixMatching }]
-     * @throws Error naming the entry or row that is not attention weights; its `problem` is
-     *   { fault, layer, head, row, column, value, tolerance }
-     */
-    headSummary(attentions, options) {
-      const fn = 'headSummary';
-      const o = checkKeys(fn, options, OPTIONS);
-      const t = toInput(attentions, fn, 'attentions', ctx);
-      const rank = t.shape.length;
-      if (rank !== 3 && rank !== 4) {
-        throw new Error(`${fn}: attentions has shape [${t.shape.join(', ')}]; expected [layers, heads, queries, keys] or [heads, queries, keys]`);
-      }
-      const [layers, heads, m, n] = rank === 4 ? t.shape : [1, ...t.shape];
-      const tokens = stringList(fn, o.tokens, 'tokens');
-      const queryTokens = stringList(fn, o.queryTokens, 'queryTokens');
-      if (tokens && tokens.length !== n) throw new Error(`${fn}: tokens has ${tokens.length} entries but attentions has ${n} keys (its last axis); expected one token per key`);
-      if (queryTokens && queryTokens.length !== m) {
-        throw new Error(`${fn}: queryTokens has ${queryTokens.length} entries but attentions has ${m} queries (its second-last axis); expected one token per query`);
-      }
-      const causal = boolOption(fn, o, 'causal');
-      if (causal && queryTokens) throw new Error(`${fn}: causal is true with queryTokens; expected causal only for self-attention`);
-      const decimals = numberOption(fn, o, 'decimals');
-      const spec = { attentions: { shape: [layers * heads, m, n], data: t.data }, self: !queryTokens, causal };
-      if (decimals !== undefined) spec.decimals = decimals;
-      if (tokens && !queryTokens) spec.tokens = tokenIds(tokens);
-      const raw = unwrap(core.headSummary(spec));
-      if (raw.problem) {
-        const { pattern, ...rest } = raw.problem;
-        const problem = { ...rest, layer: Math.floor(pattern / heads), head: pattern % heads };
-        const lead = rank === 4 ? `[${problem.layer}][${problem.head}]` : `[${problem.head}]`;
-        const err = new Error(`${fn}: ${patternProblemText(problem, {
-          row: `attentions${lead}[${problem.row}]`, entry: `attentions${lead}[${problem.row}][${problem.column}]` })}`);
-        err.problem = problem;
-        throw err;
-      }
-      return raw.heads.map((s, k) => ({ layer: Math.floor(k / heads), head: k % heads, ...s }));
-    },
-  };
+function headSummary(e, [t, o]) {
+  const fn = 'headSummary';
+  const rank = t.shape.length;
+  if (rank !== 3 && rank !== 4) {
+    throw new Error(`${fn}: attentions has shape [${t.shape.join(', ')}]; expected [layers, heads, queries, keys] or [heads, queries, keys]`);
+  }
+  const [layers, heads, m, n] = rank === 4 ? t.shape : [1, ...t.shape];
+  const { tokens, queryTokens, causal, decimals } = o;
+  if (tokens && tokens.length !== n) throw new Error(`${fn}: tokens has ${tokens.length} entries but attentions has ${n} keys (its last axis); expected one token per key`);
+  if (queryTokens && queryTokens.length !== m) {
+    throw new Error(`${fn}: queryTokens has ${queryTokens.length} entries but attentions has ${m} queries (its second-last axis); expected one token per query`);
+  }
+  if (causal && queryTokens) throw new Error(`${fn}: causal is true with queryTokens; expected causal only for self-attention`);
+  const spec = new Fields();
+  spec.attentions = new Input([layers * heads, m, n], t.data, t.size);
+  spec.self = !queryTokens;
+  spec.causal = causal;
+  spec.decimals = decimals;
+  spec.tokens = tokens && !queryTokens ? tokenIds(tokens) : undefined;
+  const raw = unwrap(e.core.headSummary(spec));
+  if (raw.problem) {
+    const { pattern, ...rest } = raw.problem;
+    const problem = { ...rest, layer: Math.floor(pattern / heads), head: pattern % heads };
+    const lead = rank === 4 ? `[${problem.layer}][${problem.head}]` : `[${problem.head}]`;
+    const err = new Error(`${fn}: ${patternProblemText(problem, {
+      row: `attentions${lead}[${problem.row}]`, entry: `attentions${lead}[${problem.row}][${problem.column}]` })}`);
+    err.problem = problem;
+    throw err;
+  }
+  return raw.heads.map((s, k) => ({ layer: Math.floor(k / heads), head: k % heads, ...s }));
 }
 
-module.exports = { headsApi, patternProblemText };
+module.exports = { headSummary, patternProblemText };

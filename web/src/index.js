@@ -13,37 +13,57 @@ const { loadError, loadErrorCode } = require('./load-error.js');
 
 function quiet() {}
 
+// What every instance of the glue is given: the engine never writes to the page's console;
+// failures reach the caller instead.
+function moduleArgs(instantiateWasm) {
+  return { print: quiet, printErr: quiet, instantiateWasm };
+}
+
+/**
+ * Starts the engine: a promise of { module, restart }, `restart()` making another instance
+ * from the same compiled code, synchronously (the glue finishes its start inside the call when
+ * the instance is handed over at once), with fresh memory: lab.reset() and a stopped engine use it.
+ */
 function startEngine(createCore, getBytes) {
   if (typeof WebAssembly !== 'object' || typeof WebAssembly.instantiate !== 'function') {
     return Promise.reject(loadError('wasm-unsupported'));
   }
+  let compiled = null;
+  const restart = () => {
+    const module = moduleArgs((imports, receiveInstance) => {
+      const instance = new WebAssembly.Instance(compiled, imports);
+      receiveInstance(instance, compiled);
+      return instance.exports;
+    });
+    Promise.resolve(createCore(module)).catch(quiet);  // the module object is ready on return
+    if (typeof module.maxElements !== 'function') throw new Error('reset: the engine did not start again');
+    return module;
+  };
   return new Promise((resolve, reject) => {
     const fail = (err) => reject(loadError(loadErrorCode(err), err));
     try {
-      createCore({
-        // The engine never writes to the page's console; failures reach the caller instead.
-        print: quiet,
-        printErr: quiet,
-        instantiateWasm(imports, receiveInstance) {
-          try {
-            const bytes = getBytes();
-            if (bytes && typeof bytes.then === 'function') {
-              bytes
-                .then((b) => WebAssembly.instantiate(b, imports))
-                .then((r) => receiveInstance(r.instance, r.module))
-                .catch(fail);
-            } else {
-              const module = new WebAssembly.Module(bytes);
-              const instance = new WebAssembly.Instance(module, imports);
-              receiveInstance(instance, module);
-              return instance.exports;
-            }
-          } catch (err) {
-            fail(err);
+      createCore(moduleArgs((imports, receiveInstance) => {
+        try {
+          const bytes = getBytes();
+          if (bytes && typeof bytes.then === 'function') {
+            bytes
+              .then((b) => WebAssembly.instantiate(b, imports))
+              .then((r) => {
+                compiled = r.module;
+                receiveInstance(r.instance, r.module);
+              })
+              .catch(fail);
+          } else {
+            compiled = new WebAssembly.Module(bytes);
+            const instance = new WebAssembly.Instance(compiled, imports);
+            receiveInstance(instance, compiled);
+            return instance.exports;
           }
-          return {};
-        },
-      }).then(resolve, fail);
+        } catch (err) {
+          fail(err);
+        }
+        return {};
+      })).then((module) => resolve({ module, restart }), fail);
     } catch (err) {
       fail(err);
     }
@@ -58,7 +78,7 @@ function startEngine(createCore, getBytes) {
 function makeLoader(createCore, getBytes, hooks) {
   let pending = null;
   return function loadAttentionLab() {
-    if (!pending) pending = startEngine(createCore, getBytes).then((core) => createLab(core, hooks));
+    if (!pending) pending = startEngine(createCore, getBytes).then(({ module, restart }) => createLab(module, restart, hooks));
     return pending;
   };
 }

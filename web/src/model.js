@@ -5,35 +5,30 @@
 // patterns, next-token logits and probabilities.
 
 const { fromEngine, describe } = require('./tensor.js');
-const { checkKeys, checkSpec, boolOption, numberOption, numberArg, choiceOption } = require('./options.js');
-const { engineObject } = require('./engine-object.js');
+const { readValue, object, source, own, Fields } = require('./options.js');
+const { SIGNATURES, WEIGHTS_FILE, MODEL_SHAPE } = require('./signatures.js');
+const { EngineObject } = require('./engine-object.js');
+const { unwrap } = require('./engine.js');
 const { Tokenizer } = require('./tokenizer.js');
 const { readParameters } = require('./weights-file.js');
 const { parseModelText, registeredModels, checkModelObject } = require('./model-file.js');
 
 // The model that ships beside the kit (web/model/attention-lab-model.js, dist/ after the build).
 const SHIPPED_MODEL = 'wordnet-small';
-const SIZES = ['vocab', 'seqLen', 'layers', 'heads', 'dModel', 'mlp'];
+const WEIGHTS = object(WEIGHTS_FILE, { required: true });
+// A model file's outer fields, read as own properties (model-file.js and tokenizer.js check
+// their values; the weights are read by WEIGHTS).
+const MODEL_FILE = object({
+  format: source(), version: source(), name: source(), about: source(),
+  tokenizer: object({ kind: source(), unknown: source(), alphabet: source(), merges: source() }, { required: true }),
+  weights: source(),
+}, { required: true });
+const DISPOSED = (fn) => `${fn}: the model was disposed; expected a model from loadModel that is still live`;
 
-function unwrap(result) {
-  if (result && typeof result.error === 'string') throw new Error(result.error);
-  return result;
-}
-
-/** The engine's form of a weights file's model shape (types checked; values are the engine's). */
-function shapeSpec(fn, options) {
-  const where = `${fn}: weights.options`;
-  if (!options || typeof options !== 'object' || Array.isArray(options)) {
-    throw new Error(`${where} is ${describe(options)}; expected the model's options { vocab, seqLen, layers, ... }`);
-  }
-  const spec = {};
-  for (const key of SIZES) {
-    const value = numberOption(where, options, key);
-    if (value !== undefined) spec[key] = value;
-  }
-  const activation = choiceOption(where, options, 'activation', ['gelu', 'relu'], "'gelu' or 'relu'");
-  if (activation !== undefined) spec.activation = activation;
-  if (options.layerNorm !== undefined) spec.layerNorm = boolOption(where, options, 'layerNorm');
+/** The engine's form of a weights file's model shape (the file as the reader made it). */
+function shapeSpec(options) {
+  const spec = new Fields();
+  for (const key of Object.keys(MODEL_SHAPE)) spec[key] = options[key];
   return spec;
 }
 
@@ -43,14 +38,14 @@ function shapeSpec(fn, options) {
  */
 function modelObject(fn, source, shipped) {
   if (source === undefined || source === null) {
-    const m = registeredModels()[SHIPPED_MODEL] || (shipped && shipped());
+    const m = own(registeredModels(), SHIPPED_MODEL) || (shipped && shipped());
     if (!m) {
       throw new Error(`${fn}: the shipped model is not loaded; expected <script src="attention-lab-model.js"> on the page (beside attention-lab.js), or a model object or file to be given`);
     }
     return m;
   }
   if (typeof source === 'string') {
-    const named = registeredModels()[source];
+    const named = own(registeredModels(), source);
     if (named) return named;
     if (/^[\w.-]+$/.test(source)) {
       const names = Object.keys(registeredModels());
@@ -66,50 +61,51 @@ function modelObject(fn, source, shipped) {
   throw new Error(`${fn}: source is ${describe(source)}; expected nothing (the shipped model), a model's name, object, text or bytes`);
 }
 
-class Model {
-  /** Use lab.loadModel(source). */
-  constructor(core, file, fn) {
-    const m = checkModelObject(fn, file);
-    const w = checkSpec(`${fn}: weights`, m.weights, ['format', 'version', 'options', 'step', 'parameters']);
-    this.tokenizer = new Tokenizer(m.tokenizer, fn);
-    const spec = shapeSpec(fn, w.options);
-    this._handle = engineObject(core, 'Model');
+class Model extends EngineObject {
+  /** Use lab.loadModel(source). @param e the engine; @param file a model object */
+  constructor(e, file, fn) {
+    super(e, 'Model', 'model');
     let ok = false;
     try {
-      const about = unwrap(this._handle.configure(spec));
+      if (!file || typeof file !== 'object' || Array.isArray(file)) checkModelObject(fn, file);
+      const m = checkModelObject(fn, readValue(MODEL_FILE, file, fn, 'model', e.ctx));
+      const w = readValue(WEIGHTS, m.weights, fn, 'weights', e.ctx);
+      this.tokenizer = new Tokenizer(m.tokenizer, fn);
+      const spec = shapeSpec(w.options);
+      const about = this._guard(fn, () => unwrap(this._handle.configure(spec)));
       if (spec.vocab !== this.tokenizer.size) {
         throw new Error(`${fn}: the tokenizer has ${this.tokenizer.size} pieces but the model's vocab is ${spec.vocab}; expected the same number`);
       }
-      unwrap(this._handle.setWeights(readParameters(fn, w.parameters, about.parameters, core)));
+      const all = readParameters(fn, w.parameters, about.parameters, e.core);
+      this._guard(fn, () => unwrap(this._handle.setWeights(all)));
+      /** The model's name, as its file registers it. */
+      this.name = m.name;
+      /** Where it came from: corpus, licence, training settings, measured scores. */
+      this.about = m.about;
+      /** Its shape: { vocab, seqLen, layers, heads, dModel, mlp, activation, layerNorm }. */
+      this.options = Object.freeze(Object.assign({}, w.options));
+      /** The longest text it reads, in tokens. */
+      this.maxTokens = w.options.seqLen;
       ok = true;
     } finally {
       if (!ok) this.dispose();
     }
-    /** The model's name, as its file registers it. */
-    this.name = m.name;
-    /** Where it came from: corpus, licence, training settings, measured scores. */
-    this.about = m.about;
-    /** Its shape: { vocab, seqLen, layers, heads, dModel, mlp, activation, layerNorm }. */
-    this.options = Object.freeze({ ...w.options });
-    /** The longest text it reads, in tokens. */
-    this.maxTokens = w.options.seqLen;
   }
 
-  _live(fn) {
-    if (!this._handle) throw new Error(`${fn}: the model was disposed; expected a model from loadModel that is still live`);
-    return this._handle;
+  /** Runs the method `name` of SIGNATURES on the live handle. */
+  _method(name, args, body) {
+    const sig = SIGNATURES[name];
+    const handle = this._live(sig.name, DISPOSED(sig.name));
+    return this._call(sig, args, (values) => body(handle, values, sig.name));
   }
 
   /** The tokens of `text`: [{ id, text, start, end }], each span of the text it reads. */
   tokenize(text) {
-    return this.tokenizer.encode(text, 'Model.tokenize').tokens;
+    return this._method('Model.tokenize', arguments, (h, [t], fn) => this.tokenizer.encode(t, fn).tokens);
   }
 
-  /** The token ids to run: the text's (checked), the last maxTokens of them when truncating. */
-  _read(fn, text, options, extra = []) {
-    const o = checkKeys(fn, options, ['truncate', ...extra]);
-    const truncate = boolOption(fn, o, 'truncate');
-    if (typeof text !== 'string') throw new Error(`${fn}: text is ${describe(text)}; expected a string`);
+  /** The token ids to run: the text's, the last maxTokens of them when truncating. */
+  _read(fn, text, truncate) {
     const all = this.tokenizer.encode(text, fn).tokens;
     if (all.length === 0) throw new Error(`${fn}: text is empty; expected at least one character`);
     if (all.length > this.maxTokens && !truncate) {
@@ -117,7 +113,7 @@ class Model {
     }
     const dropped = Math.max(0, all.length - this.maxTokens);
     const tokens = dropped ? all.slice(dropped) : all;
-    return { o, tokens, ids: Float64Array.from(tokens, (t) => t.id), truncated: dropped };
+    return { tokens, ids: Float64Array.from(tokens, (t) => t.id), truncated: dropped };
   }
 
   /**
@@ -129,18 +125,18 @@ class Model {
    *   tokens dropped from the start }
    */
   attention(text, options) {
-    const fn = 'Model.attention';
-    const handle = this._live(fn);
-    const r = this._read(fn, text, options);
-    const patterns = fromEngine(unwrap(handle.attention(r.ids)));
-    return {
-      tokens: r.tokens.map((t) => t.text),
-      ids: r.tokens.map((t) => t.id),
-      spans: r.tokens.map((t) => [t.start, t.end]),
-      attentions: patterns.toArray(),
-      causal: true,
-      truncated: r.truncated,
-    };
+    return this._method('Model.attention', arguments, (h, [t, o], fn) => {
+      const r = this._read(fn, t, o.truncate);
+      const patterns = fromEngine(unwrap(h.attention(r.ids)));
+      return {
+        tokens: r.tokens.map((x) => x.text),
+        ids: r.tokens.map((x) => x.id),
+        spans: r.tokens.map((x) => [x.start, x.end]),
+        attentions: patterns.toArray(),
+        causal: true,
+        truncated: r.truncated,
+      };
+    });
   }
 
   /**
@@ -150,19 +146,17 @@ class Model {
    *   truncated }
    */
   predict(text, options) {
-    const fn = 'Model.predict';
-    const handle = this._live(fn);
-    const r = this._read(fn, text, options, ['top']);
-    const raw = unwrap(handle.predict(r.ids, numberArg(fn, r.o, 'top', 5)));
-    const next = raw.ids.map((id, i) => ({ token: this.tokenizer.pieces[id], id, probability: raw.probabilities[i] }));
-    return { tokens: r.tokens.map((t) => t.text), next, truncated: r.truncated };
+    return this._method('Model.predict', arguments, (h, [t, o], fn) => {
+      const r = this._read(fn, t, o.truncate);
+      const raw = unwrap(h.predict(r.ids, o.top));
+      const next = raw.ids.map((id, i) => ({ token: this.tokenizer.pieces[id], id, probability: raw.probabilities[i] }));
+      return { tokens: r.tokens.map((x) => x.text), next, truncated: r.truncated };
+    });
   }
 
   /** The logits of the token after `text` (Float32Array [vocab]); options { truncate }. */
   logits(text, options) {
-    const fn = 'Model.logits';
-    const handle = this._live(fn);
-    return unwrap(handle.logits(this._read(fn, text, options).ids));
+    return this._method('Model.logits', arguments, (h, [t, o], fn) => unwrap(h.logits(this._read(fn, t, o.truncate).ids)));
   }
 
   /**
@@ -174,36 +168,19 @@ class Model {
    *   no token)
    */
   headScores(text, options) {
-    const fn = 'Model.headScores';
-    const handle = this._live(fn);
-    return unwrap(handle.headScores(this._read(fn, text, options).ids));
-  }
-
-  /** Frees the engine memory; later calls throw. Calling it again does nothing. */
-  dispose() {
-    if (this._handle) {
-      this._handle.release();
-      this._handle.delete();
-      this._handle = null;
-    }
+    return this._method('Model.headScores', arguments, (h, [t, o], fn) => unwrap(h.headScores(this._read(fn, t, o.truncate).ids)));
   }
 }
 
 /**
- * @param shipped () => the shipped model's object where the environment has one (node reads
- *   web/model/attention-lab-model.js); pages register it with its script instead
+ * lab.loadModel's body: a trained model with its tokenizer.
+ * @param e the engine, whose `shippedModel` (() => the shipped model's object) is where the
+ *   environment can read it (node); pages register it with its script instead
+ * @param source nothing (the shipped model), a loaded model's name, a model object, or a
+ *   model file's text or bytes
  */
-function modelApi(core, shipped) {
-  return {
-    /**
-     * A trained model with its tokenizer.
-     * @param source nothing (the shipped model), a loaded model's name, a model object, or a
-     *   model file's text or bytes
-     */
-    loadModel(source) {
-      return new Model(core, modelObject('loadModel', source, shipped), 'loadModel');
-    },
-  };
+function loadModel(e, [source]) {
+  return new Model(e, modelObject('loadModel', source, e.shippedModel), 'loadModel');
 }
 
-module.exports = { modelApi, Model, SHIPPED_MODEL };
+module.exports = { loadModel, Model, SHIPPED_MODEL };

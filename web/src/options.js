@@ -1,107 +1,188 @@
 'use strict';
-// Reads option objects before they reach the engine.
-//
-// Who checks what (one owner per rule): this side checks JavaScript types and structure:
-// unknown keys, own properties only (an option inherited through a prototype is ignored, the
-// same as an unknown key is refused), typeof (a BigInt or a string where a number belongs),
-// true/false, enumerated strings (scaling, method, stages). The engine checks every value:
-// whole numbers and their ranges (before narrowing them), finiteness, scale and temperature
-// inside float32, shapes and masks. Numbers pass through untouched.
+// The one argument reader of the public API. Every function and method reads its arguments
+// here, through the signature it declares in signatures.js, so each rule below holds for all
+// of them at once:
+//   - own properties only: an option inherited through a prototype (a page whose libraries
+//     set Object.prototype.window = 1) is never read, and each value given is read once;
+//   - an unknown option name is an Error, and so is a JavaScript type the engine cannot take
+//     (a BigInt or a string where a number belongs, an object where a boolean belongs);
+//   - a size past what the engine can index (ctx.maxIndex: 2^32 - 1 in wasm32) is an Error
+//     here, before anything could narrow it; the engine converts every size again through its
+//     size type (cpp/include/attnlab/size.hpp), with the argument's own range;
+//   - what goes on to the engine is built here: null-prototype objects and plain arrays of
+//     numbers, booleans, strings and Float32Arrays (tensor.js), so nothing the engine reads can
+//     be inherited or run a getter.
+// Values (ranges, whole numbers, shapes, finiteness) are the engine's rules, worded there.
 
-const { describe, toInput } = require('./tensor.js');
+const { describe, toInput, checkSize } = require('./tensor.js');
 
-// What checkKeys gives for absent options: read-only, so one object serves every call.
-const NO_OPTIONS = Object.freeze(Object.create(null));
+const hasOwn = Object.prototype.hasOwnProperty;
 
-/** The own enumerable properties of `options` (a null-prototype copy, read-only when absent). */
-function checkKeys(fn, options, allowed) {
-  if (options === undefined || options === null) return NO_OPTIONS;
-  const own = Object.create(null);
-  if (typeof options !== 'object' || Array.isArray(options)) {
-    throw new Error(`${fn}: options is ${describe(options)}; expected an object such as { ${allowed[0]}: ... }`);
-  }
-  for (const key of Object.keys(options)) {
-    if (!allowed.includes(key)) {
-      throw new Error(`${fn}: unknown option '${key}'; expected one of ${allowed.join(', ')}`);
-    }
-    own[key] = options[key];
-  }
-  return own;
+/**
+ * What the reader builds for the engine: objects whose prototype chain ends without
+ * Object.prototype, so nothing set on it is ever seen through them. Made with new and every
+ * declared field set in one order, so V8 gives all of one kind one shape (fast to read on the
+ * per-call path, unlike objects from Object.create(null)).
+ */
+function Fields() {}
+Fields.prototype = Object.create(null);
+
+/** obj[key] if obj has it as its own property, else undefined (never an inherited value). */
+function own(obj, key) {
+  return obj !== null && obj !== undefined && hasOwn.call(obj, key) ? obj[key] : undefined;
 }
 
-/** `spec` must be an object; returns its own properties as checkKeys does. */
-function checkSpec(fn, spec, allowed) {
-  if (!spec || typeof spec !== 'object' || Array.isArray(spec)) {
-    throw new Error(`${fn}: expected an object { ${allowed.join(', ')} }; got ${describe(spec)}`);
-  }
-  return checkKeys(fn, spec, allowed);
+/** 2^53: past it a number no longer holds every whole number (the largest count). */
+const MAX_COUNT = 2 ** 53;
+
+// ---- kinds: what one argument may be. Each reads a given (not absent) value. ----
+
+/**
+ * A kind of argument.
+ * @param type its name, which tests/node/api-*.test.js read ('size', 'tensor', ...)
+ * @param read (value, fn, name, ctx) -> the value for the engine; throws a named Error
+ * @param options.fallback the value when absent (undefined or, if `nullable`, null)
+ * @param options.optional absent is allowed and leaves the argument out
+ */
+function kind(type, read, { fallback, optional = false, nullable = false, ...rest } = {}) {
+  return Object.freeze({ type, read, fallback, optional: optional || fallback !== undefined, nullable, ...rest });
 }
 
-function boolOption(fn, options, key, fallback = false) {
-  return boolValue(fn, key, options[key], fallback);
+function typeError(fn, name, value, expected) {
+  return new Error(`${fn}: ${name} is ${describe(value)}; expected ${expected}`);
 }
 
-function boolValue(fn, key, value, fallback = false) {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'boolean') throw new Error(`${fn}: ${key} is ${describe(value)}; expected true or false`);
+function numberValue(value, fn, name, hint = 'a number') {
+  if (typeof value !== 'number') throw typeError(fn, name, value, hint);
   return value;
 }
 
-/** A number option that may be left out (undefined or null). */
-function numberOption(fn, options, key) {
-  return numberValue(fn, key, options[key]);
+// A size the engine indexes with: refused past ctx.maxIndex before anything narrows it.
+function sizeValue(value, fn, name, ctx, hint) {
+  return checkSize(numberValue(value, fn, name, hint), fn, name, ctx);
 }
 
-function numberValue(fn, key, value) {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number') throw new Error(`${fn}: ${key} is ${describe(value)}; expected a number`);
+// A count the engine keeps in 64 bits (bytes, windows, seeds): refused past 2^53.
+function countValue(value, fn, name, hint) {
+  numberValue(value, fn, name, hint);
+  if (value > MAX_COUNT) {
+    throw new Error(`${fn}: ${name} = ${value} is past 2^53, more than a number holds exactly; expected at most 2^53`);
+  }
   return value;
 }
 
-/** A number argument with a default: anything else is an error naming it. */
-function numberArg(fn, options, key, fallback) {
-  const value = options[key] === undefined ? fallback : options[key];
-  if (typeof value !== 'number') throw new Error(`${fn}: ${key} is ${describe(value)}; expected a number`);
-  return value;
-}
+/** A size, extent or index (size_t in the engine). */
+const size = (o = {}) => kind('size', (v, fn, name, ctx) => sizeValue(v, fn, name, ctx, o.hint), o);
+/** A count the engine keeps in 64 bits, up to 2^53 (bytes, tokens, a window, a seed). */
+const count = (o = {}) => kind('count', (v, fn, name) => countValue(v, fn, name, o.hint), o);
+/** Any number (a scale, a temperature, a standard deviation); an int index such as an axis. */
+const number = (o = {}) => kind(o.int ? 'int' : 'number', (v, fn, name) => numberValue(v, fn, name), o);
+/** true or false; bool(undefined) is optional and left out when absent (the engine's default). */
+const bool = (fallback = false) => kind('bool', (v, fn, name) => {
+  if (typeof v !== 'boolean') throw typeError(fn, name, v, 'true or false');
+  return v;
+}, { fallback, optional: true });
+/** One of `choices`; `hint` says them in the message. */
+const choice = (choices, hint, o = {}) => kind('choice', (v, fn, name) => {
+  if (!choices.includes(v)) throw new Error(`${fn}: ${name} = ${typeof v === 'string' ? JSON.stringify(v) : describe(v)}; expected ${hint}`);
+  return v;
+}, { ...o, choices });
+/** A string; the engine checks which. `hint(ctx)` says what it may be. */
+const text = (hint, o = {}) => kind('text', (v, fn, name, ctx) => {
+  if (typeof v !== 'string') throw typeError(fn, name, v, hint(ctx));
+  return v;
+}, o);
+/** A tensor: nested arrays, { shape, data }, a typed array or a number (tensor.js). */
+const tensor = (o = {}) => kind('tensor', (v, fn, name, ctx) => toInput(v, fn, name, ctx), { nullable: true, ...o });
+/** A mask: a tensor that may hold true/false. */
+const mask = (o = {}) => kind('mask', (v, fn, name, ctx) => toInput(v, fn, name, ctx, true), { nullable: true, ...o });
+/** A list of sizes (a shape, batch axes, values of d_k): a plain copy. */
+const sizes = (o = {}) => kind('sizes', (v, fn, name, ctx) => {
+  if (!Array.isArray(v)) throw typeError(fn, name, v, 'an array of numbers');
+  if (v.length > 1024) throw new Error(`${fn}: ${name} has ${v.length} entries; expected at most 1024`);
+  const out = new Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = sizeValue(v[i], fn, `${name}[${i}]`, ctx);
+  return out;
+}, o);
 
-/** A plain copy of an array of numbers (sizes, a shape, dks). */
-function numberList(fn, value, key) {
-  if (!Array.isArray(value)) throw new Error(`${fn}: ${key} is ${describe(value)}; expected an array of numbers`);
-  if (value.length > 1024) throw new Error(`${fn}: ${key} has ${value.length} entries; expected at most 1024`);
-  const out = new Array(value.length);
-  for (let i = 0; i < value.length; i++) {
-    if (typeof value[i] !== 'number') throw new Error(`${fn}: ${key}[${i}] is ${describe(value[i])}; expected a number`);
-    out[i] = value[i];
+/** A list of strings (tokens): a plain copy. */
+const strings = (o = {}) => kind('strings', (v, fn, name) => {
+  if (!Array.isArray(v)) throw typeError(fn, name, v, 'an array of strings');
+  if (v.length > MAX_TOKENS) throw new Error(`${fn}: ${name} has ${v.length} entries; expected at most ${MAX_TOKENS}`);
+  const out = new Array(v.length);
+  for (let i = 0; i < v.length; i++) {
+    if (typeof v[i] !== 'string') throw typeError(fn, `${name}[${i}]`, v[i], 'a string');
+    out[i] = v[i];
   }
   return out;
-}
+}, { nullable: true, ...o });
 
-function choiceOption(fn, options, key, choices, hint) {
-  return choiceValue(fn, key, options[key], choices, hint);
-}
+// Past any corpus this kit trains on (16 M tokens), and what stops a runaway array early.
+const MAX_TOKENS = 1 << 24;
 
-function choiceValue(fn, key, value, choices, hint) {
-  if (value === undefined) return undefined;
-  if (!choices.includes(value)) {
-    throw new Error(`${fn}: ${key} = ${typeof value === 'string' ? JSON.stringify(value) : describe(value)}; expected ${hint}`);
+/** An array-like of numbers as a Float64Array (into `out` at `at` when given), types checked. */
+function tokenValues(v, fn, name, out, at = 0) {
+  const ok = Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView));
+  if (!ok) throw typeError(fn, name, v, 'an array of token ids');
+  if (!out && v.length > MAX_TOKENS) throw new Error(`${fn}: ${name} has ${v.length} tokens; expected at most ${MAX_TOKENS}`);
+  const into = out || new Float64Array(v.length);
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    if (typeof x !== 'number') throw typeError(fn, `${name}[${i}]`, x, 'a token id (a number)');
+    into[at + i] = x;
   }
-  return value;
+  return into;
 }
 
-const ATTENTION_OPTIONS = ['causal', 'validLens', 'mask', 'window', 'scale', 'scaling', 'temperature'];
-const STAGES = Object.freeze(['scores', 'scaled', 'masked', 'weights', 'output']);
-const SCALINGS = ['sqrt', 'none', 'dk'];
-const ATTENTION_CALL_OPTIONS = [...ATTENTION_OPTIONS, 'stages'];
+/**
+ * Token ids: an array or typed array of numbers, as a Float64Array, so that 3.5 or 2^32 + 1
+ * reach the engine's check (its vocabulary's range) instead of being truncated on the way.
+ */
+const tokens = (o = {}) => kind('tokens', (v, fn, name) => tokenValues(v, fn, name), { nullable: true, ...o });
 
+/** A list of token arrays, as { lengths, tokens } Float64Arrays. */
+const tokenLists = (o = {}) => kind('tokenLists', (v, fn, name) => {
+  if (!Array.isArray(v)) throw typeError(fn, name, v, 'an array of token arrays');
+  let total = 0;
+  for (let i = 0; i < v.length; i++) {
+    const s = v[i];
+    if (!(Array.isArray(s) || (ArrayBuffer.isView(s) && !(s instanceof DataView)))) throw typeError(fn, `${name}[${i}]`, s, 'an array of token ids');
+    total += s.length;
+    if (total > MAX_TOKENS) throw new Error(`${fn}: ${name} hold more than ${MAX_TOKENS} tokens; expected fewer`);
+  }
+  const out = new Fields();
+  out.lengths = new Float64Array(v.length);
+  out.tokens = new Float64Array(total);
+  for (let i = 0, at = 0; i < v.length; i++) {
+    tokenValues(v[i], fn, `${name}[${i}]`, out.tokens, at);
+    out.lengths[i] = v[i].length;
+    at += v[i].length;
+  }
+  return out;
+}, { nullable: true, ...o });
+
+/** An array whose every entry is read by kind `entry` (an object() for a list of records). */
+const list = (entry, o = {}) => kind('list', (v, fn, name, ctx) => {
+  if (!Array.isArray(v)) throw typeError(fn, name, v, o.hint || 'an array');
+  if (v.length > 1 << 16) throw new Error(`${fn}: ${name} has ${v.length} entries; expected at most ${1 << 16}`);
+  const out = new Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = readValue(entry, v[i], fn, `${name}[${i}]`, ctx);
+  return out;
+}, { entry, ...o });
+
+/**
+ * A value the function's body reads itself (a model's source: a name, a file's text or bytes,
+ * or a model object, each read by its own reader through own properties).
+ */
+const source = (o = {}) => kind('source', (v) => v, { optional: true, ...o });
+
+const STAGES = Object.freeze(['scores', 'scaled', 'masked', 'weights', 'output']);
 // One frozen list per subset of STAGES, in STAGES order: a call allocates nothing for it.
 const STAGE_LISTS = [];
 
 /** Which stages to copy out: all by default, else a list of STAGES names (a shared, frozen array). */
-function stagesOption(fn, options) {
-  const value = options.stages;
-  if (value === undefined) return STAGES;
-  if (!Array.isArray(value)) throw new Error(`${fn}: stages is ${describe(value)}; expected an array such as ['weights', 'output']`);
+const stages = () => kind('stages', (value, fn) => {
+  if (!Array.isArray(value)) throw typeError(fn, 'stages', value, "an array such as ['weights', 'output']");
   if (value.length > STAGES.length * 4) throw new Error(`${fn}: stages has ${value.length} entries; expected some of ${STAGES.join(', ')}`);
   let set = 0;
   for (let i = 0; i < value.length; i++) {
@@ -113,30 +194,78 @@ function stagesOption(fn, options) {
     set |= 1 << index;
   }
   return STAGE_LISTS[set] || (STAGE_LISTS[set] = Object.freeze(STAGES.filter((_, i) => set & (1 << i))));
+}, { fallback: STAGES });
+
+/**
+ * An object of named fields (options, or a spec when `required`), read into a Fields object
+ * holding every declared field: the value given (converted), else its fallback, else undefined.
+ * `nested`: a field of another object (its unknown options are named as `fn: name: ...`).
+ */
+function object(fields, { required = false, nested = false } = {}) {
+  const names = Object.keys(fields);
+  const table = Object.assign(Object.create(null), fields);
+  const defaults = new Fields();
+  for (const name of names) defaults[name] = fields[name].fallback;
+  Object.freeze(defaults);
+  // The fields that must be given: read as absent when they are not, which names them.
+  const needed = names.filter((name) => !fields[name].optional);
+  const read = (value, fn, name, ctx) => {
+    if (!value || typeof value !== 'object' || Array.isArray(value)) {
+      if (required && !nested) throw new Error(`${fn}: expected an object { ${names.join(', ')} }; got ${describe(value)}`);
+      if (required) throw new Error(`${fn}: ${name} is ${describe(value)}; expected an object { ${names.join(', ')} }`);
+      throw new Error(`${fn}: ${name} is ${describe(value)}; expected an object such as { ${names[0]}: ... }`);
+    }
+    // Every field set first, in one order (one shape); then the caller's own enumerable keys,
+    // each value read once: anything inherited is never looked at.
+    const out = new Fields();
+    for (let i = 0; i < names.length; i++) out[names[i]] = defaults[names[i]];
+    const keys = Object.keys(value);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i], k = table[key];
+      if (k === undefined) throw new Error(`${fn}: ${nested ? `${name}: ` : ''}unknown option '${key}'; expected one of ${names.join(', ')}`);
+      out[key] = readValue(k, value[key], fn, nested ? `${name}.${key}` : key, ctx);
+    }
+    for (let i = 0; i < needed.length; i++) {
+      if (!hasOwn.call(value, needed[i])) readValue(table[needed[i]], undefined, fn, nested ? `${name}.${needed[i]}` : needed[i], ctx);
+    }
+    return out;
+  };
+  return kind('object', read, { fields: table, names, defaults, required, nested, nullable: !required, fallback: required ? undefined : defaults });
+}
+
+/** One argument by its kind: absent ones take the fallback or stay out; others are read. */
+function readValue(k, value, fn, name, ctx) {
+  if (value === undefined || (value === null && k.nullable)) {
+    if (k.fallback !== undefined) return k.fallback;
+    if (k.optional) return undefined;
+  }
+  return k.read(value, fn, name, ctx);
+}
+
+// ---- signatures ----
+
+/**
+ * A function's signature: its name in messages and its positional parameters, each
+ * [name, kind] (an options or spec object is one parameter of kind object()).
+ */
+function signature(name, ...params) {
+  return Object.freeze({ name, params: Object.freeze(params.map(([n, k]) => Object.freeze({ name: n, kind: k }))) });
 }
 
 /**
- * { causal, validLens, mask, window, scale, scaling, temperature } in the engine's form, and `own`:
- * the caller's own properties, with any further `allowed` key (e.g. 'stages') to read.
+ * Reads a call's arguments by its signature: an array, one entry per parameter, of values in
+ * the engine's form (undefined for an optional one left out).
+ * @param sig a signature(); @param args the arguments as given; @param ctx what kinds need
+ *   from the engine: { maxIndex, maxElements, engineBuffer(), mistakeNames() }
  */
-function attentionOptions(fn, raw, ctx, allowed = ATTENTION_OPTIONS) {
-  const o = checkKeys(fn, raw, allowed);
-  // Named reads (not options[key] through helpers): this runs on every lab.attention call.
-  const out = { causal: boolValue(fn, 'causal', o.causal) };
-  const scale = numberValue(fn, 'scale', o.scale);
-  if (scale !== undefined) out.scale = scale;
-  const scaling = choiceValue(fn, 'scaling', o.scaling, SCALINGS, "'sqrt' (1/sqrt(d_k)), 'none' or 'dk' (1/d_k)");
-  if (scaling !== undefined) out.scaling = scaling;
-  const temperature = numberValue(fn, 'temperature', o.temperature);
-  if (temperature !== undefined) out.temperature = temperature;
-  const window = numberValue(fn, 'window', o.window);
-  if (window !== undefined) out.window = window;
-  if (o.validLens !== undefined && o.validLens !== null) out.validLens = toInput(o.validLens, fn, 'validLens', ctx);
-  if (o.mask !== undefined && o.mask !== null) out.mask = toInput(o.mask, fn, 'mask', ctx, true);
-  return { options: out, own: o };
+function readArgs(sig, args, ctx) {
+  const params = sig.params, out = new Array(params.length);
+  for (let i = 0; i < params.length; i++) out[i] = readValue(params[i].kind, args[i], sig.name, params[i].name, ctx);
+  return out;
 }
 
 module.exports = {
-  checkKeys, checkSpec, boolOption, numberOption, numberArg, numberList, choiceOption, stagesOption,
-  attentionOptions, ATTENTION_OPTIONS, ATTENTION_CALL_OPTIONS, STAGES, SCALINGS,
+  Fields, own, readArgs, signature, MAX_COUNT, STAGES,
+  size, count, number, bool, choice, text, tensor, mask, sizes, stages, object,
+  strings, tokens, tokenLists, list, source, readValue, MAX_TOKENS,
 };

@@ -48,15 +48,15 @@ class Staging {
   _put(slot, t) {
     this.buffer();
     for (let i = 0; i < t.shape.length; i++) this._f64[this._scratch + i] = t.shape[i];
-    const address = this._handle.input(slot, 0, slot + 1, t.shape.length, t.data.length);
+    const address = this._handle.input(slot, 0, slot + 1, t.shape.length, t.size);
     if (address < 0) throw new Error(this._handle.error());
     this.buffer();
     this._f32.set(t.data, address / 4);
   }
 
   /**
-   * @param q, k, v { shape, data: Float32Array } outside engine memory
-   * @param o options in engine form (attentionOptions().options)
+   * @param q, k, v { shape, data: Float32Array, size } outside engine memory (tensor.js toInput)
+   * @param o options as the reader gives them (signatures.js, attention)
    * @param stages names of the stages to copy out
    */
   attention(q, k, v, o, stages) {
@@ -74,7 +74,7 @@ class Staging {
         // Plain wasm exports (staging.cpp), not embind: these two calls are the whole engine
         // round trip of a repeated call.
         const core = this._core, address = this._handle.address;
-        if (core._attnlab_staging_lookup(address, o.causal, hasScale, scale, rule, temperature, q.data.length, k.data.length, v.data.length)) {
+        if (core._attnlab_staging_lookup(address, o.causal, hasScale, scale, rule, temperature, q.size, k.size, v.size)) {
           const h = this._f64, s = this._scratch;
           this._f32.set(q.data, h[s] / 4);
           this._f32.set(k.data, h[s + 1] / 4);

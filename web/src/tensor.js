@@ -3,10 +3,12 @@
 // typed arrays, numbers) into { shape, data: Float32Array } for the engine, and wrapping
 // what it returns. No maths here.
 //
-// Who checks what: this file checks structure and types only (nesting, cycles, depth, the
-// element cap before allocating, a number where a number belongs). Whether a shape's
-// entries are whole numbers in range and whether the data fits the shape is the engine's
-// rule (cpp/bindings/convert.cpp make_input), so it is worded the same everywhere.
+// Who checks what: this file checks structure and types (nesting, cycles, depth, the element
+// cap before allocating, a number where a number belongs, own properties only) and the two
+// narrowings it makes itself: an extent past the engine's index limit, and a number that
+// float32 would store as 0 or an infinity. Whether a shape's entries are whole numbers in
+// range and whether the data fits the shape is the engine's rule (cpp/bindings/convert.cpp
+// make_input), so it is worded the same everywhere.
 
 /** A result tensor that JavaScript owns: a row-major Float32Array and its shape. */
 class Tensor {
@@ -59,15 +61,72 @@ function describe(value) {
 /** Deepest nesting accepted: far past any real tensor, and what stops a cyclic array. */
 const MAX_RANK = 32;
 
+// Inputs of more numbers than this are checked in full before their Float32Array is made, so
+// that a sparse or wrong array of 2^28 entries is refused without first taking 1 GiB.
+const CHECK_FIRST = 1 << 16;
+
+// A typed array's own length and buffer, read by the intrinsic getters: an instance's own
+// `length` property (or a subclass's) can neither run code here nor lie about its size.
+const TYPED = Object.getPrototypeOf(Int8Array.prototype);
+const typedLength = Object.getOwnPropertyDescriptor(TYPED, 'length').get;
+const typedBuffer = Object.getOwnPropertyDescriptor(TYPED, 'buffer').get;
+const hasOwn = Object.prototype.hasOwnProperty;
+// The constructor as it was when this file loaded: a page that replaces the global later
+// changes nothing here.
+const F32 = Float32Array;
+
+/**
+ * A size argument's JavaScript-side check (one rule for every size of every function, and for
+ * tensor extents): past ctx.maxIndex, the largest size the engine indexes (2^32 - 1 in wasm32),
+ * it is an Error before anything narrows it. Types and the engine's own ranges are checked
+ * elsewhere (the kinds in options.js; the engine's size_arg).
+ */
+function checkSize(value, fn, name, ctx) {
+  if (value > ctx.maxIndex) {
+    throw new Error(`${fn}: ${name} = ${value} is more than this engine can index; expected at most ${ctx.maxIndex}`);
+  }
+  return value;
+}
+
 function numberAt(value, where, allowBoolean) {
   if (typeof value === 'number') return value;
   if (allowBoolean && typeof value === 'boolean') return value ? 1 : 0;
   throw new Error(`${where} is ${describe(value)}; expected a number${allowBoolean ? ' or boolean' : ''}`);
 }
 
+/** True when float32 would store x as 0 or an infinity although x is neither (f = Math.fround(x)). */
+function lost(x, f) {
+  return f !== x && ((f === 0 && x === x) || ((f === Infinity || f === -Infinity) && x - x === 0));
+}
+
+// Converting to float32 is a narrowing: a number it would turn into 0 or an infinity is an
+// Error naming it, as the engine names a scale float32 cannot hold.
+function lostError(x, where) {
+  return new Error(`${where} = ${x} is outside float32; expected 0 or a magnitude from about 1.4e-45 to 3.4e38`);
+}
+
+/** A number of a tensor as float32 would hold it, checked for narrowing (see lost()). */
+function float32At(value, where, allowBoolean) {
+  const x = numberAt(value, where, allowBoolean);
+  const f = Math.fround(x);
+  if (lost(x, f)) throw lostError(x, where);
+  return f;
+}
+
 function isNumericView(value) {
   return ArrayBuffer.isView(value) && !(value instanceof DataView) &&
     !(value instanceof BigInt64Array) && !(value instanceof BigUint64Array);
+}
+
+/** A Float32Array copy of typed array `source`, refusing numbers float32 would lose. */
+function float32Copy(source, length, fn, where) {
+  const out = new F32(length);
+  for (let i = 0; i < length; i++) {
+    const x = source[i];
+    out[i] = x;
+    if (lost(x, out[i])) throw lostError(x, `${fn}: ${where}[${i}]`);
+  }
+  return out;
 }
 
 function fromNested(value, fn, name, allowBoolean, maxElements) {
@@ -91,11 +150,12 @@ function fromNested(value, fn, name, allowBoolean, maxElements) {
   if (size > maxElements) {
     throw new Error(`${fn}: ${name} has shape [${shape.join(', ')}], ${size} numbers; expected at most ${maxElements}`);
   }
-  const data = new Float32Array(size);
+  let data = null;
   let next = 0;
   const walk = (node, axis, path) => {
     if (axis === shape.length) {
-      data[next++] = numberAt(node, `${fn}: ${name}${path}`, allowBoolean);
+      const x = float32At(node, `${fn}: ${name}${path}`, allowBoolean);
+      if (data) data[next++] = x;
       return;
     }
     if (!Array.isArray(node)) {
@@ -107,58 +167,85 @@ function fromNested(value, fn, name, allowBoolean, maxElements) {
     }
     for (let i = 0; i < node.length; i++) walk(node[i], axis + 1, `${path}[${i}]`);
   };
+  if (size > CHECK_FIRST) walk(value, 0, '');  // every entry checked before 4 bytes each are taken
+  data = new F32(size);
   walk(value, 0, '');
   return { shape, data };
 }
 
+/** A Float32Array of the numbers in array `data`, checked before it is made when large. */
+function fromList(data, length, fn, where, allowBoolean) {
+  if (length > CHECK_FIRST) {
+    for (let i = 0; i < length; i++) float32At(data[i], `${fn}: ${where}[${i}]`, allowBoolean);
+  }
+  const out = new F32(length);
+  for (let i = 0; i < length; i++) out[i] = float32At(data[i], `${fn}: ${where}[${i}]`, allowBoolean);
+  return out;
+}
+
 /**
- * Normalises a tensor argument into { shape, data: Float32Array } for the engine. Checks
- * JavaScript types and structure only; the engine checks the shape's values and the data
- * length against it.
- * @param value nested arrays, { shape, data }, a typed array or array (1-D), or a number
+ * Normalises a tensor argument into what the engine reads: an Input { shape, data:
+ * Float32Array, size } that this file built (no Object.prototype in its chain), `size` being
+ * data's true length.
+ * Checks JavaScript types and structure, and the narrowings done here (each extent against
+ * the engine's index limit, each number into float32); the engine checks the shape's values
+ * and the data length against it.
+ * @param value nested arrays, { shape, data } (own properties), a typed array or array (1-D), or a number
  * @param fn public function name, for messages
  * @param name argument name, for messages
- * @param ctx { maxElements, engineBuffer() }: the engine's size cap, and its memory, so that a
- *   view into it (a workspace's stage) is copied before any call can grow and detach it
+ * @param ctx { maxElements, maxIndex, engineBuffer() }: the engine's limits, and its memory, so
+ *   that a view into it (a workspace's stage) is copied before any call can grow and detach it
  * @param allowBoolean accept true/false (masks)
  */
 function toInput(value, fn, name, ctx, allowBoolean = false) {
-  const t = normalise(value, fn, name, ctx.maxElements, allowBoolean);
-  if (t.data.buffer === ctx.engineBuffer()) t.data = t.data.slice();
-  return t;
+  const t = normalise(value, fn, name, ctx, allowBoolean);
+  const data = typedBuffer.call(t.data) === ctx.engineBuffer() ? t.data.slice() : t.data;
+  return new Input(t.shape, data, typedLength.call(data));
 }
 
-function normalise(value, fn, name, maxElements, allowBoolean) {
+/** A tensor as the engine reads it; no Object.prototype in its chain (see options.js Fields). */
+function Input(shape, data, size) {
+  this.shape = shape;
+  this.data = data;
+  this.size = size;
+}
+Input.prototype = Object.create(null);
+
+function normalise(value, fn, name, ctx, allowBoolean) {
+  const maxElements = ctx.maxElements;
   if (typeof value === 'number' || (allowBoolean && typeof value === 'boolean')) {
-    return { shape: [], data: new Float32Array([numberAt(value, `${fn}: ${name}`, allowBoolean)]) };
+    return { shape: [], data: new F32([float32At(value, `${fn}: ${name}`, allowBoolean)]) };
   }
   if (Array.isArray(value)) return fromNested(value, fn, name, allowBoolean, maxElements);
   if (isNumericView(value)) {
-    return { shape: [value.length], data: value instanceof Float32Array ? value : Float32Array.from(value) };
+    const length = typedLength.call(value);
+    if (length > maxElements) throw new Error(`${fn}: ${name} has ${length} entries; expected at most ${maxElements}`);
+    return { shape: [length], data: value instanceof F32 ? value : float32Copy(value, length, fn, name) };
   }
-  if (value && typeof value === 'object' && 'shape' in value && 'data' in value) {
-    const { shape, data } = value;
+  if (value && typeof value === 'object' && hasOwn.call(value, 'shape') && hasOwn.call(value, 'data')) {
+    const shape = value.shape, data = value.data;
     // Messages are built only on the error paths: this runs on every call of lab.attention.
     if (!Array.isArray(shape)) throw new Error(`${fn}: ${name}.shape is ${describe(shape)}; expected an array of whole numbers`);
     if (shape.length > MAX_RANK) throw new Error(`${fn}: ${name}.shape has ${shape.length} entries; expected at most ${MAX_RANK}`);
     const copy = shape.slice();
     for (let i = 0; i < copy.length; i++) {
       if (typeof copy[i] !== 'number') throw new Error(`${fn}: ${name}.shape[${i}] is ${describe(copy[i])}; expected a whole number`);
+      if (copy[i] > ctx.maxIndex) checkSize(copy[i], fn, `${name}.shape[${i}]`, ctx);
     }
-    if (data instanceof Float32Array) {
-      if (data.length > maxElements) throw new Error(`${fn}: ${name}.data has ${data.length} entries; expected at most ${maxElements}`);
+    if (data instanceof F32) {
+      const length = typedLength.call(data);
+      if (length > maxElements) throw new Error(`${fn}: ${name}.data has ${length} entries; expected at most ${maxElements}`);
       return { shape: copy, data };
     }
     if (!(Array.isArray(data) || isNumericView(data))) {
       throw new Error(`${fn}: ${name}.data is ${describe(data)}; expected a Float32Array or an array of numbers`);
     }
-    if (data.length > maxElements) throw new Error(`${fn}: ${name}.data has ${data.length} entries; expected at most ${maxElements}`);
-    if (ArrayBuffer.isView(data)) return { shape: copy, data: Float32Array.from(data) };
-    const out = new Float32Array(data.length);
-    for (let i = 0; i < data.length; i++) out[i] = numberAt(data[i], `${fn}: ${name}.data[${i}]`, allowBoolean);
-    return { shape: copy, data: out };
+    const length = Array.isArray(data) ? data.length : typedLength.call(data);
+    if (length > maxElements) throw new Error(`${fn}: ${name}.data has ${length} entries; expected at most ${maxElements}`);
+    if (ArrayBuffer.isView(data)) return { shape: copy, data: float32Copy(data, length, fn, `${name}.data`) };
+    return { shape: copy, data: fromList(data, length, fn, `${name}.data`, allowBoolean) };
   }
   throw new Error(`${fn}: ${name} is ${describe(value)}; expected nested arrays of numbers or { shape, data }`);
 }
 
-module.exports = { Tensor, fromEngine, toInput, describe, MAX_RANK };
+module.exports = { Tensor, fromEngine, toInput, Input, describe, checkSize, MAX_RANK };

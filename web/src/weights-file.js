@@ -6,7 +6,6 @@
 // no number is computed here.
 
 const { describe } = require('./tensor.js');
-const { checkSpec } = require('./options.js');
 
 const DTYPES = { float32: 4, float16: 2 };
 
@@ -31,7 +30,7 @@ function fromBase64(fn, key, text, count, what) {
     throw new Error(`${fn}: ${key} is not base64; expected the base64 text of ${what} numbers`);
   }
   const per = DTYPES[what];
-  if (bytes.length !== count * per) throw new Error(`${fn}: ${key} holds ${bytes.length / per} numbers; expected ${count} for its shape`);
+  if (bytes.length !== count * per) throw new Error(`${fn}: ${key} holds ${bytes.length} bytes; expected ${count * per} (${count} ${what} numbers) for its shape`);
   const out = new Uint8Array(bytes.length);
   for (let i = 0; i < bytes.length; i++) out[i] = bytes.charCodeAt(i);
   return out;
@@ -40,24 +39,19 @@ function fromBase64(fn, key, text, count, what) {
 /**
  * Every weight of `parameters` (a file's list) as one Float32Array in the order of
  * `expected` ([{ name, shape }], the model's layout), each entry's name, shape and dtype
- * checked. `core` converts float16 entries.
+ * checked (their types by the reader, signatures.js PARAMETER). `core` converts float16 entries.
  */
 function readParameters(fn, parameters, expected, core) {
-  if (!Array.isArray(parameters)) throw new Error(`${fn}: parameters is ${describe(parameters)}; expected an array of { name, shape, dtype, data }`);
   if (parameters.length !== expected.length) {
     throw new Error(`${fn}: the file has ${parameters.length} weight tensors; expected ${expected.length} for its options`);
   }
   const all = new Float32Array(expected.reduce((n, p) => n + size(p.shape), 0));
   let at = 0;
   expected.forEach((want, i) => {
-    const p = checkSpec(`${fn}: parameters[${i}]`, parameters[i], ['name', 'shape', 'dtype', 'data']);
+    const p = parameters[i];  // read by the reader (signatures.js, PARAMETER)
     if (p.name !== want.name) throw new Error(`${fn}: parameters[${i}] is ${JSON.stringify(p.name)}; expected '${want.name}'`);
     const shapeOk = Array.isArray(p.shape) && p.shape.length === want.shape.length && p.shape.every((x, d) => x === want.shape[d]);
-    if (!shapeOk) throw new Error(`${fn}: ${want.name} has shape ${JSON.stringify(p.shape)}; expected [${want.shape.join(', ')}]`);
-    if (!Object.prototype.hasOwnProperty.call(DTYPES, p.dtype)) {
-      throw new Error(`${fn}: ${want.name} has dtype ${JSON.stringify(p.dtype)}; expected 'float32' or 'float16'`);
-    }
-    if (typeof p.data !== 'string') throw new Error(`${fn}: ${want.name}.data is ${describe(p.data)}; expected base64 text`);
+    if (!shapeOk) throw new Error(`${fn}: ${want.name} has shape [${p.shape.join(', ')}]; expected [${want.shape.join(', ')}]`);
     const count = size(want.shape);
     const bytes = fromBase64(fn, `${want.name}.data`, p.data, count, p.dtype);
     all.set(p.dtype === 'float32' ? new Float32Array(bytes.buffer) : core.halvesToFloats(new Uint16Array(bytes.buffer)), at);

@@ -3,38 +3,41 @@
 // A view is valid until wasm memory grows (another call may grow it), so every getter
 // returns a fresh view: read ws.Q each frame rather than keeping it.
 
-const { checkSpec, numberArg, numberList, attentionOptions, ATTENTION_OPTIONS, STAGES } = require('./options.js');
-const { engineObject } = require('./engine-object.js');
+const { STAGES, Fields } = require('./options.js');
+const { ATTENTION_OPTIONS } = require('./signatures.js');
+const { EngineObject } = require('./engine-object.js');
+const { unwrap } = require('./engine.js');
 
+const DISPOSED = 'Workspace: used after dispose()';
 
-class Workspace {
-  constructor(core, spec, ctx) {
-    const fn = 'createWorkspace';
-    // Every argument is read and checked before the engine object exists, so a bad one
-    // leaves nothing behind.
-    const o = checkSpec(fn, spec, ['batch', 'm', 'n', 'dk', 'dv', ...ATTENTION_OPTIONS]);
-    const batch = numberList(fn, o.batch === undefined ? [] : o.batch, 'batch');
-    const sizes = {};
-    for (const key of ['m', 'n', 'dk', 'dv']) sizes[key] = numberArg(fn, o, key);
-    const given = {};
-    for (const key of ATTENTION_OPTIONS) if (o[key] !== undefined) given[key] = o[key];
-    const { options } = attentionOptions(fn, given, ctx);
-    this.batch = batch;
-    Object.assign(this, sizes);
-    this._handle = engineObject(core, 'Workspace');
+class Workspace extends EngineObject {
+  /**
+   * @param e the engine; @param spec createWorkspace's spec as the reader made it (every
+   *   argument checked before the engine object exists, so a bad one leaves nothing behind)
+   */
+  constructor(e, spec) {
+    super(e, 'Workspace', 'workspace');
+    const config = new Fields(), options = new Fields();
+    for (const key of ['batch', 'm', 'n', 'dk', 'dv']) config[key] = spec[key];
+    for (const key of ATTENTION_OPTIONS) if (spec[key] !== undefined) options[key] = spec[key];
+    config.options = options;
     let ok = false;
     try {
-      const result = this._handle.configure({ batch, ...sizes, options });
-      if (typeof result.error === 'string') throw new Error(result.error);
+      this._guard('createWorkspace', () => unwrap(this._handle.configure(config)));
       ok = true;
     } finally {
       if (!ok) this.dispose();
     }
+    this.batch = spec.batch.slice();
+    this.m = spec.m;
+    this.n = spec.n;
+    this.dk = spec.dk;
+    this.dv = spec.dv;
   }
 
   _view(name) {
-    if (!this._handle) throw new Error('Workspace: used after dispose()');
-    return this._handle.view(name);
+    const handle = this._live('Workspace', DISPOSED);
+    return this._guard('Workspace', () => handle.view(name));
   }
 
   /** Queries [...batch, m, dk]: a view to fill in place. */
@@ -46,21 +49,14 @@ class Workspace {
 
   /** Computes every stage from the current Q, K, V. Throws on NaN or infinity. */
   run() {
-    if (!this._handle) throw new Error('Workspace: used after dispose()');
-    if (!this._handle.run()) throw new Error(this._handle.lastError());
+    const handle = this._live('Workspace.run', DISPOSED);
+    if (!this._guard('Workspace.run', () => handle.run())) throw new Error(handle.lastError());
     return this;
   }
 
   /** Number of fully masked rows in the last run. */
-  get fullyMaskedCount() { return this._handle ? this._handle.fullyMaskedCount() : 0; }
-
-  /** Frees the wasm memory. The workspace cannot be used afterwards. */
-  dispose() {
-    if (this._handle) {
-      this._handle.release();
-      this._handle.delete();
-      this._handle = null;
-    }
+  get fullyMaskedCount() {
+    return this._handle && !this._engine.stopped ? this._guard('Workspace', () => this._handle.fullyMaskedCount()) : 0;
   }
 }
 

@@ -107,9 +107,9 @@ struct qkv_shapes {
 qkv_shapes check_qkv(const tensor& q, const tensor& k, const tensor& v, const std::string& fn);
 
 /// @brief Allocates every stage of r for [...lead, m, n] scores and a [...lead, m, d_v]
-/// output, refusing sizes over max_elements before touching memory.
-void allocate_stages(attention_result& r, const shape_t& lead, std::size_t m, std::size_t n, std::size_t d_v,
-                     std::size_t max_elements, const std::string& fn);
+/// output, refusing inputs (Q, K, V of these sizes) and stages over max_elements before
+/// touching memory: attention() and attention_workspace accept the same calls.
+void allocate_stages(attention_result& r, const qkv_shapes& s, std::size_t max_elements, const std::string& fn);
 
 /// @brief The index [...batch, row] of query `row` in batch slice `batch` (slices counted in
 /// row-major order over `lead`): how fully masked rows and mistake figures name a row.

@@ -39,11 +39,12 @@ void require_kv_heads(std::uint64_t heads, std::uint64_t kv_heads, const std::st
 
 class kv_cache {
 public:
-    /// Sizes as doubles (as JavaScript gives them), each checked before it is narrowed.
+    /// Sizes as JavaScript gives them (doubles), each checked by size_arg before it is narrowed.
     /// @param scale multiplies the scores; default 1/sqrt(d_head)
     /// @throws argument_error naming `fn` and the argument: sizes not whole numbers >= 1,
-    /// kv_heads not dividing heads, a cache past the float limit, a scale outside float32
-    kv_cache(double heads, double kv_heads, double d_head, double max_length, std::optional<double> scale,
+    /// kv_heads not dividing heads, a query, a token or the full cache past the float limit
+    /// (naming the sizes in it), a scale outside float32
+    kv_cache(size_arg heads, size_arg kv_heads, size_arg d_head, size_arg max_length, std::optional<double> scale,
              const std::string& fn = "createKVCache");
 
     /// @brief Appends one token's keys and values, each [kv_heads, d_head]. Returns the new length.

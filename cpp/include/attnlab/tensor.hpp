@@ -9,6 +9,8 @@
 
 #include <xtensor/xarray.hpp>
 
+#include "attnlab/size.hpp"
+
 namespace attnlab {
 
 /// @brief Row-major float tensor of any rank. Containers only: hot loops use `.data()`.
@@ -46,23 +48,6 @@ void require_finite(const tensor& t, const std::string& fn, const char* name, bo
 
 /// @brief Throws argument_error if `t` has a zero extent, naming `fn` and `name`.
 void require_nonempty(const tensor& t, const std::string& fn, const char* name);
-
-/// @brief Throws argument_error "<fn>: <name> = <x>; expected a whole number from <lo> to
-/// <hi_text>" unless x is a whole number in [lo, hi]. Without hi_text, hi is printed as a
-/// number; a hi_note follows in parentheses.
-void require_whole(double x, double lo, double hi, const std::string& fn, const char* name,
-                   const char* hi_text = nullptr, const char* hi_note = nullptr);
-
-/// @brief `x` as a size_t, after checking that it is a whole number from 0 to the largest
-/// size_t a double holds exactly; otherwise argument_error "<fn>: <name> = <x>; expected a
-/// whole number from 0 to <max>". For callers that receive sizes as doubles (JavaScript):
-/// it refuses only what cannot be narrowed; the function's own rules still apply after it.
-std::size_t to_size(double x, const char* fn, const char* name);
-
-/// @brief `x` as an int, after checking that it is a whole number an int holds; otherwise
-/// argument_error "<fn>: <name> = <x>; expected a whole number from <min> to <max>". Like to_size, it only guards
-/// the narrowing; the function's own range rule follows.
-int to_int(double x, const char* fn, const char* name);
 
 /// @brief Throws argument_error naming `fn` and `what` at the first entry of c[rows, cols] that
 /// is not finite: a product or sum of finite inputs that overflowed float32.
