@@ -226,8 +226,12 @@ test('the calculator shows the engine\'s bytes for each preset and for numbers t
   assert.equal(await page.evaluate(() => document.querySelector('cost-lab').state.preset), 'custom');
   await batch.fill('2.5');
   await batch.press('Tab');
-  // A refused size reads with the field's own label, shown as typed; the per-token figure does not depend on it.
-  assert.equal(await cell('KV cache for 2.5 \u00d7 4,096 tokens'), 'batch = 2.5: enter a whole number of 1 or more.');
+  // A refused size is named beside the boxes with the field's own label, as typed; the box is
+  // marked invalid, and the figures keep the last good batch (8), so nothing on screen breaks.
+  assert.equal(await page.locator('cost-lab .al-field-message').textContent(), 'batch: "2.5" is not a whole number; type a whole number of 1 or more.');
+  assert.equal(await batch.getAttribute('aria-invalid'), 'true');
+  const kept = lab.kvCacheBytes({ layers: 80, kvHeads: 8, dHead: 128, dtype: 'float32', tokens: 4096, batch: 8 });
+  assert.equal(await cell('KV cache for 8 \u00d7 4,096 tokens'), `${formatBytes(kept.bytes)} (${kept.bytes.toLocaleString('en-US')} bytes)`);
   assert.equal(await cell('KV cache per token'), `${formatBytes(expect.bytesPerToken * 2)} (${(expect.bytesPerToken * 2).toLocaleString('en-US')} bytes)`, 'float32 now: twice the float16 bytes');
   await batch.fill('1');
   await batch.press('Tab');
@@ -251,7 +255,8 @@ test('the calculator shows the engine\'s bytes for each preset and for numbers t
   assert.equal(await tokens.evaluate((el) => el.scrollWidth <= el.clientWidth), true, 'a 7-digit value is not clipped');
   await tokens.fill('1.5');
   await tokens.press('Tab');
-  assert.match(await page.locator('cost-lab .al-cost-calc-table th').nth(2).textContent(), /× 1\.5 tokens$/, 'the label shows 1.5 as typed');
+  assert.equal(await page.locator('cost-lab .al-field-message').textContent(), 'tokens n: "1.5" is not a whole number; type a whole number of 1 or more.', 'named as typed');
+  assert.match(await page.locator('cost-lab .al-cost-calc-table th').nth(2).textContent(), /× 9,999,999 tokens$/, 'the table keeps the last good n');
   // Mistral 7B: the 4,096-key sliding window caps the weights and the rolling cache.
   await page.locator('cost-lab label:has-text("model") select').selectOption('mistral-7b');
   const mistral = lab.kvCacheBytes({ layers: 32, heads: 32, kvHeads: 8, dHead: 128, dtype: 'float32', tokens: 8192, window: 4096 });
@@ -261,8 +266,12 @@ test('the calculator shows the engine\'s bytes for each preset and for numbers t
   assert.equal(await cell('attention weights, one layer (1 \u00d7 32 heads \u00d7 8,192 \u00d7 at most 4,096 keys)'), `${band.elements.toLocaleString('en-US')} numbers = ${formatBytes(band.bytes)} (${band.bytes.toLocaleString('en-US')} bytes)`);
   assert.match(await page.locator('cost-lab .al-cost-calc-out p').textContent(), /Sliding window of 4,096 keys: each query weighs at most 4,096 keys, and the cache keeps only the last 4,096 tokens/);
   // On paper the prediction's answer is printed; the buttons are not.
+  // What the print dialog does first (beforeprint): the prediction points to its numbered
+  // answer, listed in the page's "Answers" section at the end.
+  await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
   await page.emulateMedia({ media: 'print' });
-  assert.equal(await page.locator('cost-lab .al-print-answer').textContent(), 'answer: about 4\u00d7 per doubling of n (log-log slope 2).');
+  assert.match(await page.locator('cost-lab .al-print-answer').textContent(), /^Answer \d+ is in "Answers" at the end of the page\.$/);
+  assert.match(await page.locator('section:has(h2:has-text("Answers")) li').last().textContent(), /about 4\u00d7 per doubling of n \(log-log slope 2\)/);
   assert.equal(await page.locator('cost-lab button:has-text("Run")').isVisible(), false);
   await page.emulateMedia({ media: 'screen' });
   // 390 px: nothing wider than the widget.

@@ -80,7 +80,7 @@ test('keyboard only: the learner predicts, trains in a worker until an induction
   assert.equal(after.filter((p, i) => p !== before[i]).length, 4, 'every head\'s picture changed');
   const card = await page.evaluate(() => {
     const formed = document.querySelector('attention-trainer').shadowRoot.querySelector('.al-trainer-head.al-formed');
-    return formed && { label: formed.getAttribute('aria-label'), width: formed.querySelector('.al-bar-ind').style.width };
+    return formed && { label: formed.querySelector('.al-trainer-head-view').getAttribute('aria-label'), width: formed.querySelector('.al-bar-ind').style.width };
   });
   assert.ok(card, 'a head is marked as an induction head');
   assert.match(card.label, /^Layer 1, head \d: previous-token score 0\.\d\d, induction score 0\.\d\d, an induction head\.$/);

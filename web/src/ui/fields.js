@@ -14,9 +14,10 @@ function bound(x, whole) {
   return whole ? grouped(x) : String(x);
 }
 
-/** "a whole number from 0 to 1,000,000,000" */
+/** "a whole number from 0 to 1,000,000,000"; "a whole number of 1 or more" when only 2^53 bounds a whole number. */
 function expected({ min, max, whole }) {
-  return `${whole ? 'a whole number' : 'a number'} from ${bound(min, whole)} to ${bound(max, whole)}`;
+  const what = whole ? 'a whole number' : 'a number';
+  return whole && max >= 2 ** 53 ? `${what} of ${bound(min, whole)} or more` : `${what} from ${bound(min, whole)} to ${bound(max, whole)}`;
 }
 
 /**

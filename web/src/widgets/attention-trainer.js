@@ -481,7 +481,7 @@ class AttentionTrainer extends LabElement {
       setText(card.prevText, fixed(s.previousToken, 2));
       setText(card.indText, fixed(s.induction, 2));
       card.root.classList.toggle('al-formed', s.induction >= FORMED);
-      card.root.setAttribute('aria-label', `Layer ${s.layer}, head ${s.head}: previous-token score ${fixed(s.previousToken, 2)}, induction score ${fixed(s.induction, 2)}${s.induction >= FORMED ? ', an induction head' : ''}.`);
+      card.view.setAttribute('aria-label', `Layer ${s.layer}, head ${s.head}: previous-token score ${fixed(s.previousToken, 2)}, induction score ${fixed(s.induction, 2)}${s.induction >= FORMED ? ', an induction head' : ''}.`);
     });
   }
 
@@ -496,13 +496,17 @@ class AttentionTrainer extends LabElement {
         const bar = (cls) => h('span', { class: `al-bar ${cls}` });
         const prev = bar('al-bar-prev'), ind = bar('al-bar-ind');
         const prevText = h('span', { class: 'al-trainer-score' }), indText = h('span', { class: 'al-trainer-score' });
-        const root = h('figure', { class: 'al-trainer-head', tabindex: '0', role: 'img' },
-          h('figcaption', { 'aria-hidden': 'true' }, `head ${k}`), canvas,
+        // The focusable picture (its label: the head's scores) and, beside it, not inside it,
+        // the head's export menu: an interactive control inside role="img" is hidden from
+        // assistive technology (axe: nested-interactive).
+        const view = h('div', { class: 'al-trainer-head-view', tabindex: '0', role: 'img' }, canvas,
           h('div', { class: 'al-trainer-bars', 'aria-hidden': 'true' },
             h('span', { class: 'al-trainer-bar-name' }, 'previous'), h('span', { class: 'al-trainer-track' }, prev), prevText,
-            h('span', { class: 'al-trainer-bar-name' }, 'induction'), h('span', { class: 'al-trainer-track' }, ind), indText),
+            h('span', { class: 'al-trainer-bar-name' }, 'induction'), h('span', { class: 'al-trainer-track' }, ind), indText));
+        const root = h('figure', { class: 'al-trainer-head' },
+          h('figcaption', { 'aria-hidden': 'true' }, `head ${k}`), view,
           h('div', { class: 'al-trainer-head-export' }, exportMenu(() => this.headFigure(index), { label: `layer ${l} head ${k}` }).root));
-        this.headCards.push({ root, canvas, prev, ind, prevText, indText });
+        this.headCards.push({ root, view, canvas, prev, ind, prevText, indText });
         row.append(root);
       }
       rows.push(row);

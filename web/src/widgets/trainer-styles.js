@@ -24,7 +24,7 @@ const TRAINER_CSS = `
 .al-trainer-head { margin: 0; padding: calc(.4 * var(--_rem)); border: 1px solid var(--_line); border-radius: 8px; background: var(--_panel);
   width: calc(13 * var(--_rem)); max-width: calc(50% - .3 * var(--_rem)); box-sizing: border-box; }
 .al-trainer-head.al-formed { border-color: var(--_accent); box-shadow: inset 0 0 0 1px var(--_accent); }
-.al-trainer-head:focus-visible { outline: 3px solid var(--_focus); outline-offset: 2px; }
+.al-trainer-head-view:focus-visible { outline: 3px solid var(--_focus); outline-offset: 2px; }
 .al-trainer-head figcaption { font-size: calc(.85 * var(--_rem)); margin-bottom: calc(.2 * var(--_rem)); }
 .al-trainer-canvas { display: block; width: 100%; aspect-ratio: 1; image-rendering: pixelated; background: repeating-linear-gradient(135deg, var(--_panel) 0 4px, var(--_mask) 4px 5px); }
 .al-trainer-bars { display: grid; grid-template-columns: auto 1fr auto; align-items: center; gap: 2px calc(.3 * var(--_rem)); margin-top: calc(.3 * var(--_rem)); font-size: calc(.8 * var(--_rem)); }
