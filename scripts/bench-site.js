@@ -40,7 +40,7 @@ async function timeToInduction(browser, seed) {
   return { seed, ms, step: s.formedAt, runner: s.runner, rate: s.step / (ms / 1000), cpu: Math.max(0, ...tasks.map((x) => x.cpu)) };
 }
 
-const PAGES = ['dist/index.html', 'dist/lesson-1.html', 'dist/lesson-2.html', 'dist/lesson-3.html', 'dist/lesson-4.html', 'dist/lesson-5.html', 'dist/lesson-6.html', 'tests/browser/hosts/all-widgets.html'];
+const PAGES = [...require('./build-site.js').PAGES.map((p) => `dist/${p.file}`), 'tests/browser/hosts/all-widgets.html'];
 const DONE = 'attention-lab bench: loaded';
 
 /**

@@ -19,6 +19,8 @@ const PAGES = [
   { file: 'lesson-4.html', nav: '4. What attention costs' },
   { file: 'lesson-5.html', nav: '5. Common mistakes' },
   { file: 'lesson-6.html', nav: '6. Where patterns come from' },
+  // The trained model's script (dist/attention-lab-model.js) loads after the kit's, where a page uses it.
+  { file: 'lesson-7.html', nav: '7. Trained models', scripts: ['attention-lab-model.js'] },
 ];
 
 const ASSETS = ['site.css', 'site.js', 'favicon.svg'];
@@ -43,7 +45,7 @@ function typeset(html, file) {
     .replace(new RegExp(`\\\\\\(([\\s\\S]+?)\\\\\\)(${PUNCT})?`, 'g'), (_, tex, punct) => keep(render(tex, false), punct)))).join('');
 }
 
-function layout({ title, body, current }) {
+function layout({ title, body, current, scripts = [] }) {
   const link = (p) => `<a href="${p.file}"${p.file === current ? ' aria-current="page"' : ''}>${p.nav}</a>`;
   const nav = PAGES.map(link).join('\n      ');
   const i = PAGES.findIndex((p) => p.file === current);
@@ -60,7 +62,7 @@ function layout({ title, body, current }) {
 <title>${title} \u2013 attention-lab</title>
 <link rel="icon" href="favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="site.css">
-<script src="attention-lab.js"></script>
+<script src="attention-lab.js"></script>${scripts.map((file) => `\n<script src="${file}"></script>`).join('')}
 <script src="site.js" defer></script>
 </head>
 <body>
@@ -94,7 +96,7 @@ function buildSite() {
     const m = text.match(/^<!--\s*title:\s*(.+?)\s*-->\s*\n/);
     if (!m) throw new Error(`${page.file}: the first line must be <!-- title: ... -->`);
     const body = typeset(text.slice(m[0].length), page.file);
-    fs.writeFileSync(path.join(out, page.file), layout({ title: m[1], body, current: page.file }));
+    fs.writeFileSync(path.join(out, page.file), layout({ title: m[1], body, current: page.file, scripts: page.scripts }));
   }
   for (const file of ASSETS) fs.copyFileSync(path.join(src, file), path.join(out, file));
   console.log(`build: dist/ (${[...PAGES.map((p) => p.file), ...ASSETS].join(', ')})`);

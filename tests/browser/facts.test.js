@@ -405,6 +405,32 @@ Object.assign(CLAIMS, {
   },
 });
 
+// Lesson 7: the shipped model (lab.loadModel) on the text its widget starts with.
+const MODEL_TEXT = 'the cat sat on the mat. the cat sat on the';
+let shippedModel = null;
+const model = () => shippedModel || (shippedModel = lab.loadModel());
+
+Object.assign(CLAIMS, {
+  'model-repeat-guess'() {
+    const top = model().predict(MODEL_TEXT).next[0];
+    assert.equal(top.token, ' mat', `the top guess after the repeated phrase (${JSON.stringify(top)})`);
+  },
+  'model-previous-token'() {
+    // On the widget's text and on a sentence without repeats, the best previous-token head is in layer 0 and clear (> 0.5).
+    for (const text of [MODEL_TEXT, 'a quick brown fox jumps over the lazy dog near the river bank']) {
+      const scores = model().headScores(text);
+      const best = scores.reduce((a, b) => (b.previousToken > a.previousToken ? b : a));
+      assert.equal(best.layer, 0, `the best previous-token head on ${JSON.stringify(text)} is in the first layer`);
+      assert.ok(best.previousToken > 0.5, `and clear (${best.previousToken})`);
+    }
+  },
+  'model-induction'() {
+    const scores = model().headScores(MODEL_TEXT);
+    const best = scores.reduce((a, b) => (b.prefixMatching > a.prefixMatching ? b : a));
+    assert.equal(best.layer, 1, `the strongest prefix-matching head is in the second layer (${best.layer}.${best.head}: ${best.prefixMatching})`);
+  },
+});
+
 let browser, lab;
 test.before(async () => {
   [browser, lab] = await Promise.all([launch(), loadAttentionLab()]);
@@ -456,6 +482,13 @@ const numbersIn = (s) => (s.includes('=') ? s.slice(s.lastIndexOf('=') + 1) : s)
 const CONSTANTS = { FORMED: require('../../web/src/ui/training-log.js').FORMED };
 
 function factValue(fact, attr) {
+  if (fact.startsWith('model:')) {
+    const key = fact.slice(6);
+    const m = model();
+    const value = key in m.options ? m.options[key] : m[key];
+    assert.equal(typeof value, 'number', `${fact}: a number the shipped model has`);
+    return [value];
+  }
   if (fact.startsWith('const:')) {
     assert.ok(fact.slice(6) in CONSTANTS, `${fact}: a constant this test knows`);
     return [CONSTANTS[fact.slice(6)]];

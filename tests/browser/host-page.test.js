@@ -319,7 +319,7 @@ test('inside sandboxed and srcdoc frames, and under a <base href> on another ori
 });
 
 test('the page does not jump as widgets load: layout shift on every lesson page and a page of one of each', async () => {
-  const pages = ['hosts/all-widgets.html', '../../dist/index.html', '../../dist/lesson-1.html', '../../dist/lesson-2.html', '../../dist/lesson-3.html', '../../dist/lesson-4.html', '../../dist/lesson-5.html', '../../dist/lesson-6.html'];
+  const pages = ['hosts/all-widgets.html', ...require('../../scripts/build-site.js').PAGES.map((p) => `../../dist/${p.file}`)];
   for (const width of [1280, 390]) {
     for (const p of pages) {
       const w = await watchedPage(browser, { width, height: 900 });

@@ -12,9 +12,11 @@ const path = require('path');
 const { browserAndServer, watchedPage, settled, textSlips, TAGS } = require('./browser.js');
 
 const root = path.resolve(__dirname, '..', '..');
-const PAGES = ['index.html', 'lesson-1.html', 'lesson-2.html', 'lesson-3.html', 'lesson-4.html', 'lesson-5.html'];
+const PAGES = require('../../scripts/build-site.js').PAGES.map((p) => p.file);
 
 // No box may take these: empty, blank, words, the non-finite numbers, past float64, and a pasted page.
+// A box for free text (data-al-text: a sentence for a model to read) must refuse only the
+// empty ones and take the rest, up to its length limit.
 const REFUSED = ['', 'abc', 'NaN', 'Infinity', '1e400', '9'.repeat(400), `${'word '.repeat(3000)}`];
 // Edge values a box may take or refuse, but never break on: past float32, past 2^53, tiny, negative, zero, markup.
 const EDGES = ['1e39', '99999999999999999999', '1e-45', '-5', '0', '<img src=x onerror=alert(1)>'];
@@ -35,7 +37,7 @@ function findBoxes(page, tags) {
         if (!['text', 'number', 'search', ''].includes(input.getAttribute('type') || '') || input.dataset.alHostile) continue;
         if (!input.checkVisibility() || input.disabled || input.readOnly) continue;
         input.dataset.alHostile = String(window.__alHostile = (window.__alHostile || 0) + 1);
-        found.push({ mark: input.dataset.alHostile, tag: host.localName, id: host.id, type: input.type });
+        found.push({ mark: input.dataset.alHostile, tag: host.localName, id: host.id, type: input.type, free: input.hasAttribute('data-al-text') });
       }
       for (const inner of rootNode.querySelectorAll(widgetTags.join(','))) visit(inner);
     };
@@ -138,7 +140,7 @@ for (const pageName of PAGES) {
         let last = null;  // the view after the previous value, already quiet
         for (const value of [...REFUSED, ...EDGES]) {
           if (!(await locator.count())) break;  // an accepted answer closed its question
-          const must = REFUSED.includes(value);
+          const must = box.free ? value.trim() === '' : REFUSED.includes(value);
           const shown = JSON.stringify(value.length > 24 ? `${value.slice(0, 20)}...` : value);
           const errorsBefore = problems.length;
           const before = last || await quiet(page, box);
@@ -162,6 +164,7 @@ for (const pageName of PAGES) {
             if (after.text !== before.text) fail(`refused, but the view changed: ${diff(before.text, after.text)}`);
           } else if (after.connected) {
             if (must) fail(`taken without a message: "${after.value.slice(0, 30)}"`);
+            else if (box.free && after.message) fail(`taken, but a message stays beside the box: "${after.message}"`);
             else if (!same(after.value, typed)) fail(`taken, but silently changed to "${after.value.slice(0, 30)}"`);
           }
           if (after.message.length > 400) fail(`a message of ${after.message.length} characters: the typed text should not be repeated whole`);

@@ -13,7 +13,7 @@ const { num } = require('../../web/src/ui/format.js');
 const root = path.resolve(__dirname, '..', '..');
 const dist = path.join(root, 'dist');
 const shots = path.join(root, 'test-results', 'screenshots');
-const PAGES = ['index.html', 'lesson-1.html', 'lesson-2.html', 'lesson-3.html', 'lesson-4.html', 'lesson-5.html', 'lesson-6.html'];
+const PAGES = require('../../scripts/build-site.js').PAGES.map((p) => p.file);
 const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 let browser, server;

@@ -8,7 +8,7 @@ const { pathToFileURL } = require('url');
 const { launch, settled, whileDrawn, TAGS } = require('./browser.js');
 
 const root = path.resolve(__dirname, '..', '..');
-const PAGES = ['index.html', 'lesson-1.html', 'lesson-2.html', 'lesson-3.html', 'lesson-4.html', 'lesson-5.html', 'lesson-6.html'];
+const PAGES = require('../../scripts/build-site.js').PAGES.map((p) => p.file);
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
 const distUrl = (page) => pathToFileURL(path.join(root, 'dist', page)).href;
 const hostUrl = (query = '') => `${pathToFileURL(path.join(__dirname, 'touch.html')).href}${query}`;

@@ -5,6 +5,18 @@ const MODEL_ATTENTION_CSS = `
 .al-tabs { display: flex; flex-wrap: wrap; gap: calc(.25 * var(--_rem)); border-bottom: 1px solid var(--_line); margin: calc(.5 * var(--_rem)) 0 calc(.75 * var(--_rem)); }
 .al-tabs [role="tab"] { border-radius: 6px 6px 0 0; border-bottom-color: transparent; background: transparent; margin-bottom: -1px; }
 .al-tabs [role="tab"][aria-selected="true"] { background: var(--_panel); border-color: var(--_line); border-bottom-color: var(--_panel); font-weight: 600; box-shadow: inset 0 3px 0 var(--_accent); }
+.al-model-input { display: grid; grid-template-columns: minmax(0, 1fr); gap: calc(.35 * var(--_rem)); margin-bottom: calc(.5 * var(--_rem)); }
+.al-model-label { font-weight: 600; }
+.al-model-text { width: 100%; box-sizing: border-box; min-height: 44px; font: inherit; padding: calc(.35 * var(--_rem)) calc(.5 * var(--_rem)); }
+.al-model-input .al-field-message:empty { display: none; }
+.al-model-guess-title { margin: calc(.25 * var(--_rem)) 0 0; }
+.al-model-guesses { list-style: none; margin: 0; padding: 0; display: grid; grid-template-columns: max-content minmax(calc(3 * var(--_rem)), calc(12 * var(--_rem))) max-content; gap: calc(.15 * var(--_rem)) calc(.5 * var(--_rem)); align-items: center; }
+.al-model-guesses li { display: contents; }
+.al-model-guess-token { font-family: var(--_mono, ui-monospace, monospace); white-space: pre; }
+.al-model-guess-bar { display: block; height: calc(.7 * var(--_rem)); background: var(--_panel); border: 1px solid var(--_line); border-radius: 2px; overflow: hidden; }
+.al-model-guess-bar > span { display: block; height: 100%; background: var(--_accent); }
+.al-model-guess-p { font-variant-numeric: tabular-nums; text-align: right; }
+.al-asking .al-tabs, .al-asking [role="tabpanel"], .al-asking .al-model-guess-box { display: none !important; }
 .al-model-scroll { padding: 3px; }
 .al-model-grid { display: grid; grid-template-columns: max-content repeat(var(--al-heads), minmax(26px, calc(4 * var(--_rem)))); column-gap: 0; row-gap: 3px;
   font-size: calc(.75 * var(--_rem)); color: var(--_muted); }

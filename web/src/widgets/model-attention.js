@@ -1,8 +1,9 @@
 'use strict';
 // <model-attention>: what a model attends to, every layer and head of it, from attention an
 // author pasted ({ tokens, attentions }: a child JSON script, the data property, or a src
-// file on the page's own origin) or, through setAttention(), from a model that runs in the
-// page. Three views of one attention set, in tabs: the model view (a thumbnail per head; one
+// file on the page's own origin), through setAttention() from a model that runs in the page,
+// or, with the model attribute, from the trained model shipped beside the kit reading the
+// learner's own text (a text box above the views, with the model's five likeliest next tokens). Three views of one attention set, in tabs: the model view (a thumbnail per head; one
 // opens as a full heatmap with its readout and export), the head view (tokens in two columns,
 // lines as strong as the weights) and the head summary (the engine's scores per head, sorted
 // and filtered). Large sets are decoded, checked, scored and painted a layer per task.
@@ -19,9 +20,23 @@ const { readAuthorData } = require('../ui/author-data.js');
 const { SCORES, SORTS } = require('../ui/head-table.js');
 const { patternProblemText } = require('../heads.js');
 const { fixed, counted } = require('../ui/format.js');
+const { FieldNote } = require('./field-note.js');
+const { PredictView } = require('./predict-view.js');
+const { inductionQuestion, inductionHead } = require('../ui/induction-question.js');
+const { modelGuesses, modelAbout, tokenLabel, DEFAULT_TEXT, MAX_TEXT } = require('../ui/model-text.js');
 
 const VIEWS = [['model', 'Model view'], ['heads', 'Head view'], ['summary', 'Summary']];
 const STEP_MS = 8;  // work per task while a large set is decoded, scored and painted
+const TYPING_MS = 250;  // the text box redraws this long after the last key
+
+// One loaded model per lab and name, shared by the widgets of a page (a model is read once).
+const models = new WeakMap();
+function sharedModel(lab, name) {
+  let byName = models.get(lab);
+  if (!byName) models.set(lab, byName = new Map());
+  if (!byName.has(name)) byName.set(name, lab.loadModel(name || undefined));
+  return byName.get(name);
+}
 
 class ModelAttention extends LabElement {
   static get jsonKeys() { return KEYS.filter((k) => k !== 'tokens'); }
@@ -30,8 +45,11 @@ class ModelAttention extends LabElement {
 
   async setup(lab, data) {
     this.buildFrame();
-    const { set, rows } = await this.decode(lab, await this.authorData(data));
+    const modelName = this.attr('model');
+    const raw = modelName === undefined ? await this.authorData(data) : this.startModel(lab, modelName);
+    const { set, rows } = await this.decode(lab, raw);
     await this.present(set, rows);
+    this.ask(this.attr('predict'));
     const open = this.attr('open');
     if (open !== undefined && !parseOpen(open)) throw new Error(`<${this.localName}>: open is "${open}"; expected a layer and a head such as "5.1" (counted from 0)`);
     if (open !== undefined) this.openHead(...parseOpen(open), { save: false });
@@ -74,6 +92,128 @@ class ModelAttention extends LabElement {
     this.panels.summary.append(this.summary.root);
     this.announce = h('p', { class: 'al-sr', 'aria-live': 'polite' });
     this.frame.replaceChildren(this.inputRow, this.about, this.tablist, ...Object.values(this.panels), this.announce);
+  }
+
+  /**
+   * Model mode: loads the model (its script must be on the page), builds the text box and
+   * returns the attention data of the first text (the URL's, the text attribute's, or ours).
+   */
+  startModel(lab, name) {
+    const tag = this.localName;
+    try {
+      this.languageModel = sharedModel(lab, name);
+    } catch (err) {
+      throw new Error(`<${tag}>: model="${name}" cannot be loaded: ${err.message.replace(/^loadModel: /, '')}`);
+    }
+    const id = uid();
+    // data-al-text: a box for any text (the hostile-input test expects words to be taken).
+    this.textInput = h('input', { type: 'text', id, class: 'al-model-text', maxlength: String(MAX_TEXT), spellcheck: 'false', autocomplete: 'off', 'data-al-text': '',
+      oninput: () => this.guard(() => this.typed()),
+      onkeydown: (e) => { if (e.key === 'Enter') { e.preventDefault(); this.guard(() => this.typed(0)); } } });
+    this.note = new FieldNote();
+    this.note.watch(this.textInput);
+    this.guessList = h('ol', { class: 'al-model-guesses' });
+    this.guessTitle = h('p', { class: 'al-model-guess-title' });
+    this.modelLine = h('p', { class: 'al-muted' }, modelAbout(this.languageModel));
+    this.inputRow.replaceChildren(
+      h('label', { for: id, class: 'al-model-label' }, 'Your text'), this.textInput, this.note.el,
+      h('div', { class: 'al-model-guess-box', part: 'guesses' }, this.guessTitle, this.guessList), this.modelLine);
+    this.inputRow.hidden = false;
+    const state = this.readState();
+    const text = typeof state.text === 'string' && state.text.trim() ? state.text.slice(0, MAX_TEXT) : this.attr('text', DEFAULT_TEXT);
+    this.textInput.value = text;
+    const r = this.readText(text);
+    if (!r) throw new Error(`<${tag}>: text is empty; expected a sentence for the model to read`);
+    this.shownText = text;
+    this.showGuesses(r);
+    return r.data;
+  }
+
+  /**
+   * The model's reading of `text`: { data (what the views take), guesses, truncated }, or null
+   * when the text is refused (said beside the box; the views keep the last good text).
+   */
+  readText(text) {
+    if (!text.trim()) {
+      this.note.refuse(this.textInput, 'The text is empty: type a sentence, for example one that repeats a phrase.');
+      return null;
+    }
+    this.note.accept(this.textInput);
+    const a = this.languageModel.attention(text, { truncate: true });
+    const p = this.languageModel.predict(text, { truncate: true });
+    return { data: { tokens: a.tokens.map(tokenLabel), attentions: a.attentions, causal: true }, next: p.next, truncated: a.truncated, count: a.tokens.length };
+  }
+
+  showGuesses(r) {
+    const { title, items } = modelGuesses(r, this.languageModel.maxTokens);
+    setText(this.guessTitle, title);
+    this.guessList.replaceChildren(...items.map((g) => h('li', {},
+      h('span', { class: 'al-model-guess-token' }, g.token),
+      h('span', { class: 'al-model-guess-bar', 'aria-hidden': 'true' }, h('span', { style: { width: `${g.percent}%` } })),
+      h('span', { class: 'al-model-guess-p' }, g.probability))));
+  }
+
+  /** The text box changed: redraw after a pause in typing (at once with `delay` 0). */
+  typed(delay = TYPING_MS) {
+    clearTimeout(this._typing);
+    // Busy from the key until the views show the text (or the text is refused).
+    this.frame.setAttribute('aria-busy', 'true');
+    this._typing = setTimeout(() => this.guard(() => {
+      const done = () => { if (!this._typingRun || this._typingRun === run) this.frame.removeAttribute('aria-busy'); };
+      const run = this._typingRun = this.showText(this.textInput.value).then(done, (err) => { done(); throw err; });
+      run.catch((err) => this.guard(() => { throw err; }));
+    }), delay);
+  }
+
+  /** Reads `text` with the model and redraws every view; a newer text overtakes an older one. */
+  async showText(text) {
+    if (text === this.shownText) return;
+    const r = this.readText(text);
+    if (!r) return;
+    const run = this._textRun = {};
+    const { set, rows } = await this.decode(this.lab, readAuthorData(this.localName, { tokens: null }, r.data, this.constructor.jsonKeys, MAX_JSON_LENGTH));
+    if (run !== this._textRun) return;
+    this.shownText = text;
+    this.showGuesses(r);
+    await this.redraw(set, rows);
+    this.ask(this.attr('predict'));
+    setText(this.announce, `The model read ${counted(r.count, 'token')}. ${this.guessTitle.textContent} ${Array.from(this.guessList.children, (li) => li.textContent).join('; ')}.`);
+  }
+
+  /**
+   * Predict-first (predict="induction"): until the reader answers or skips, the views and the
+   * guesses are hidden and a question asks where the strongest induction head will look from
+   * the last token. Asked again for new text until answered; nothing is asked of text whose
+   * last token does not repeat.
+   */
+  ask(kind) {
+    if (kind !== 'induction' || this.answered) return;
+    const head = inductionHead(this.rows);
+    const n = this.set.n;
+    const q = head && inductionQuestion(this.set.tokens, pattern(this.set, head.layer, head.head).subarray((n - 1) * n, n * n), head);
+    if (this.question) this.question.root.remove();
+    this.question = null;
+    if (!q) {
+      this.frame.classList.remove('al-asking');
+      setText(this.announce, 'The last token does not appear earlier in the text, so there is nothing to predict: the views are shown.');
+      return;
+    }
+    this.question = new PredictView({
+      question: q.question,
+      choices: q.choices,
+      judge: (value) => q.judge(value),
+      onReveal: () => {
+        this.answered = true;
+        this.frame.classList.remove('al-asking');
+        const best = inductionHead(this.rows);
+        this.openHead(best.layer, best.head, { show: true });
+      },
+      skip: 'Show the heads without predicting',
+      skipMessage: () => q.reveal,
+      printAnswer: () => q.reveal,
+    });
+    this.frame.classList.add('al-asking');
+    this.about.after(this.question.root);
   }
 
   /** The author's data; with a src attribute and no data of its own, the file at src (same origin only). */
@@ -244,6 +384,11 @@ class ModelAttention extends LabElement {
   async setAttention(value) {
     if (this._status !== 'ready') throw new Error(`<${this.localName}>: setAttention needs the widget ready; wait for its al-ready event`);
     const { set, rows } = await this.decode(this.lab, readAuthorData(this.localName, { tokens: null }, value, this.constructor.jsonKeys, MAX_JSON_LENGTH));
+    await this.redraw(set, rows);
+  }
+
+  /** Shows a new set in every view, keeping the view, the open head and the head view's choice where they still exist. */
+  async redraw(set, rows) {
     const view = this.st.view;
     const open = this.st.open;
     const heads = this.headView.set ? { layer: this.headView.layer, heads: this.headView.heads } : this.pendingHeads;
@@ -258,7 +403,7 @@ class ModelAttention extends LabElement {
   viewState() {
     const hv = this.headView.set ? this.headView : this.pendingHeads || {};
     const sm = this.summary.st;
-    return { view: this.st.view, layer: this.st.open ? this.st.open[0] : null, head: this.st.open ? this.st.open[1] : null,
+    return { ...(this.languageModel ? { text: this.shownText } : {}), view: this.st.view, layer: this.st.open ? this.st.open[0] : null, head: this.st.open ? this.st.open[1] : null,
       headViewLayer: hv.layer || 0, heads: (hv.heads || Array.from({ length: this.set.heads }, (_, k) => k)).slice(),
       sort: sm.sort, dir: sm.dir, filter: sm.filter, min: sm.min };
   }
@@ -266,10 +411,15 @@ class ModelAttention extends LabElement {
   linkState() {
     const s = this.viewState();
     return { view: s.view, open: s.layer === null ? undefined : `${s.layer}.${s.head}`, hl: s.headViewLayer, hs: s.heads.join('.'),
-      sort: s.sort, dir: s.dir, filter: s.filter || undefined, min: s.min };
+      sort: s.sort, dir: s.dir, filter: s.filter || undefined, min: s.min, text: this.languageModel ? this.shownText : undefined };
   }
 
   restore(s, save = true) {
+    if (this.languageModel && typeof s.text === 'string' && s.text.trim() && s.text !== this.shownText) {
+      this.textInput.value = s.text.slice(0, MAX_TEXT);
+      this.showText(this.textInput.value).then(() => this.restore({ ...s, text: undefined }, save), (err) => this.guard(() => { throw err; }));
+      return;
+    }
     const set = this.set;
     const open = parseOpen(s.open);
     const heads = typeof s.hs === 'string' && /^(\d+(\.\d+)*)?$/.test(s.hs) ? (s.hs ? s.hs.split('.').map(Number).filter((k) => k < set.heads) : []) : undefined;
@@ -288,6 +438,10 @@ class ModelAttention extends LabElement {
   }
 
   applyAttribute(property, value) {
+    if (property === 'text' && this.languageModel && value !== undefined) {
+      this.textInput.value = value.slice(0, MAX_TEXT);
+      this.showText(this.textInput.value).catch((err) => this.guard(() => { throw err; }));
+    }
     if (property === 'view') this.setView(value || 'model');
     if (property === 'open') {
       const open = parseOpen(value);

@@ -1,0 +1,163 @@
+'use strict';
+// <model-attention model> as a learner uses it on lesson 7 (issue 21, part 2): the
+// predict-first question answered with the keyboard (a wrong answer first), the views and
+// the shipped model's guesses then shown as node's lab.loadModel() gives them, the learner's
+// own text typed into the box, kept in the URL; under a strict CSP; and a page that forgot
+// the model's script.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const path = require('path');
+const { pathToFileURL } = require('url');
+const { launch, watchedPage, settled, sendPolicy, traceTasks, CSP } = require('./browser.js');
+const { startServer } = require('../../scripts/server.js');
+const { loadAttentionLab } = require('../../index.js');
+const { inductionQuestion, inductionHead } = require('../../web/src/ui/induction-question.js');
+const { modelGuesses } = require('../../web/src/ui/model-text.js');
+
+const root = path.resolve(__dirname, '..', '..');
+const LESSON = pathToFileURL(path.join(root, 'dist', 'lesson-7.html')).href;
+const START = 'the cat sat on the mat. the cat sat on the';
+const OWN = 'a red ball and a blue box. a red ball and a blue';
+
+let browser, server, lab, model;
+test.before(async () => {
+  [browser, server, lab] = await Promise.all([launch(), startServer({ root }), loadAttentionLab()]);
+  model = lab.loadModel();
+});
+test.after(async () => {
+  model.dispose();
+  await server.close();
+  await browser.close();
+});
+
+/** What node says the widget should show for `text`: the question, and the guesses as listed. */
+function expected(text) {
+  const a = model.attention(text, { truncate: true });
+  const rows = lab.headSummary(a.attentions, { tokens: a.tokens, causal: true });
+  const head = inductionHead(rows);
+  const n = a.tokens.length;
+  const flat = a.attentions[head.layer][head.head][n - 1];
+  const q = inductionQuestion(a.tokens, flat, head);
+  const p = model.predict(text, { truncate: true });
+  const { items } = modelGuesses({ next: p.next, truncated: p.truncated, count: n }, model.maxTokens);
+  return { q, head, n, guesses: items.map((g) => `${g.token}${g.probability}`) };
+}
+
+const read = (p) => p.locator('#read');
+const guesses = (p) => p.$$eval('#read', ([el]) => Array.from(el.shadowRoot.querySelectorAll('.al-model-guesses li'), (li) => li.textContent));
+/** Tab from the text box until the focus is on the button whose text starts with `label`. */
+async function tabTo(page, label) {
+  for (let i = 0; i < 12; i++) {
+    await page.keyboard.press('Tab');
+    const text = await page.evaluate(() => {
+      const el = document.activeElement && document.activeElement.shadowRoot && document.activeElement.shadowRoot.activeElement;
+      return el ? el.textContent : '';
+    });
+    if (text.startsWith(label)) return;
+  }
+  throw new Error(`no button "${label}" reached with Tab`);
+}
+
+test('lesson 7 with the keyboard: a wrong prediction gets a hint, the right one opens the induction head; the guesses and the learner\'s own text are the model\'s', async () => {
+  const { page, problems, close } = await watchedPage(browser, { width: 1280, height: 900 });
+  await page.goto(LESSON);
+  await settled(page);
+  const want = expected(START);
+  assert.ok(want.q, 'the starting text asks the question');
+  // Until the learner answers, no view and no guess is shown.
+  assert.equal(await read(page).locator('[role="tablist"]').isVisible(), false);
+  assert.equal(await read(page).locator('.al-model-guesses').isVisible(), false);
+  const question = await read(page).locator('.al-predict p').first().textContent();
+  assert.equal(question, `Predict first: ${want.q.question}`);
+  // A wrong answer first, by keyboard: a hint, and the views stay hidden.
+  const wrong = want.q.choices.find((c) => c.value !== want.q.answer);
+  const right = want.q.choices.find((c) => c.value === want.q.answer);
+  assert.ok(right, `the head's favourite column (${want.q.answer}) is one of the choices`);
+  await read(page).locator('input.al-model-text').focus();
+  await tabTo(page, wrong.label);
+  await page.keyboard.press('Enter');
+  assert.match(await read(page).locator('.al-predict [aria-live]').textContent(), /^Not yet\. The head's job is to help predict the next token\./);
+  assert.equal(await read(page).locator('[role="tablist"]').isVisible(), false);
+  await read(page).locator('input.al-model-text').focus();
+  await tabTo(page, right.label);
+  await page.keyboard.press('Enter');
+  assert.match(await read(page).locator('.al-predict [aria-live]').textContent(), /^Right: /);
+  // The views, with the induction head open, and the guesses, as node computes them.
+  assert.equal(await read(page).locator('[role="tablist"]').isVisible(), true);
+  assert.equal(await read(page).locator('.al-open-title').textContent(), `layer ${want.head.layer}, head ${want.head.head}`);
+  assert.deepEqual(await guesses(page), want.guesses);
+  // The learner's own text, typed: every view and guess follows it, and the URL keeps it.
+  const box = read(page).locator('input.al-model-text');
+  await box.focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(OWN);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => !document.querySelector('#read').shadowRoot.querySelector('.al-frame[aria-busy="true"]'));
+  const own = expected(OWN);
+  assert.deepEqual(await guesses(page), own.guesses);
+  assert.match(await read(page).locator('.al-frame > p.al-muted').first().textContent(), new RegExp(`, ${own.n} tokens, causal\\.`));
+  assert.equal(await page.$eval('#read', (el) => el.state.text), OWN);
+  await page.waitForFunction(() => /red(%20|\+)ball/.test(window.location.href), null, { timeout: 5000 });
+  const url = page.url();
+  await page.goto(url);
+  await settled(page);
+  assert.equal(await read(page).locator('input.al-model-text').inputValue(), OWN, 'the link brings the learner\'s text back');
+  // An emptied box is refused beside it; the views keep the last text.
+  await box.fill('');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('#read').shadowRoot.querySelector('input.al-model-text').getAttribute('aria-invalid') === 'true');
+  assert.match(await read(page).locator('.al-field-message').textContent(), /^The text is empty/);
+  assert.equal(await page.$eval('#read', (el) => el.state.text), OWN);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('reading the learner\'s text takes no main-thread task over 50 ms of CPU', async () => {
+  const { page, close } = await watchedPage(browser, { width: 1280, height: 900 });
+  await page.goto(LESSON);
+  await settled(page);
+  await read(page).locator('.al-predict button.al-skip').click();
+  const trace = await traceTasks(page);
+  const box = read(page).locator('input.al-model-text');
+  await box.fill('');
+  await box.focus();
+  await page.keyboard.type('the dog ran to the park and the dog ran to the');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => !document.querySelector('#read').shadowRoot.querySelector('.al-frame[aria-busy="true"]'));
+  await page.waitForTimeout(300);
+  const tasks = await trace.stop();
+  const worst = Math.max(0, ...tasks.map((t) => t.cpu));
+  assert.ok(worst < 50, `the longest task took ${worst.toFixed(1)} ms of CPU`);
+  await close();
+});
+
+test('under a strict Content-Security-Policy (with Trusted Types) lesson 7\'s model reads text with no violation', async () => {
+  const { page, problems, close } = await watchedPage(browser, { width: 390, height: 844 });
+  const url = `${server.url}dist/lesson-7.html`;
+  await sendPolicy(page, url, CSP.trustedTypes);
+  const violations = [];
+  await page.exposeFunction('reportViolation', (v) => violations.push(v));
+  await page.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) => window.reportViolation(`${e.violatedDirective} ${e.blockedURI}`)));
+  await page.goto(url);
+  await settled(page);
+  assert.equal(await page.$eval('#read', (el) => el.status), 'ready');
+  await read(page).locator('.al-predict button.al-skip').click();
+  assert.deepEqual(await guesses(page), expected(START).guesses);
+  assert.deepEqual(violations, []);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('a page without the model\'s script gets the element\'s message naming the script to add; the page goes on', async () => {
+  const { page, close } = await watchedPage(browser);
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>no model</title><script src="${pathToFileURL(path.join(root, 'dist', 'attention-lab.js')).href}"></script></head>
+<body><model-attention id="m" model></model-attention><attention-heatmap id="h"></attention-heatmap></body></html>`;
+  const file = path.join(require('os').tmpdir(), `al-no-model-${process.pid}.html`);
+  require('fs').writeFileSync(file, html);
+  await page.goto(pathToFileURL(file).href);
+  await settled(page);
+  assert.equal(await page.$eval('#m', (el) => el.status), 'error');
+  assert.match(await page.locator('#m').textContent() + await page.$eval('#m', (el) => el.shadowRoot.textContent), /model="" cannot be loaded: the shipped model is not loaded; expected <script src="attention-lab-model\.js">/);
+  assert.equal(await page.$eval('#h', (el) => el.status), 'ready');
+  await close();
+});

@@ -1,0 +1,74 @@
+'use strict';
+// The predict-first question of <model-attention predict="induction">: on text whose last
+// token came earlier, where will the model's strongest induction head look from that last
+// token? The head and its weights are the engine's (lab.headSummary's prefix-matching score,
+// the model's attention); this module picks the choices, words them, and judges an answer
+// against the column the head weights most. DOM-free.
+
+const { quoted } = require('./model-text.js');
+const { fixed } = require('./format.js');
+
+/** The latest earlier position of the last token, or -1 when it does not repeat. */
+function earlierCopy(tokens) {
+  const n = tokens.length, last = tokens[n - 1];
+  for (let j = n - 2; j >= 0; j--) if (tokens[j] === last) return j;
+  return -1;
+}
+
+/** The head with the highest prefix-matching score among `rows` ([{ layer, head, prefixMatching }]), or null. */
+function inductionHead(rows) {
+  let best = null;
+  for (const r of rows) if (r.prefixMatching !== null && (!best || r.prefixMatching > best.prefixMatching)) best = r;
+  return best;
+}
+
+/**
+ * The question for `tokens` and the head's last row of weights `row` (length n), or null when
+ * the last token has no earlier copy.
+ * @returns { question, choices: [{ label, value }], answer (the column weighted most), judge(value), reveal }
+ */
+function inductionQuestion(tokens, row, head) {
+  const n = tokens.length;
+  const copy = earlierCopy(tokens);
+  if (copy < 0 || copy + 1 >= n - 1) return null;
+  const roles = [
+    [copy + 1, 'the token right after its earlier copy'],
+    [copy, 'its earlier copy'],
+    [n - 2, 'the token just before it'],
+    [0, 'the first token'],
+  ];
+  const seen = new Set();
+  const choices = [];
+  for (const [column, role] of roles) {
+    if (seen.has(column)) continue;
+    seen.add(column);
+    choices.push({ column, label: `${quoted(tokens[column])}, ${role} (position ${column})` });
+  }
+  choices.sort((a, b) => a.column - b.column);
+  let answer = 0;
+  for (let j = 1; j < n; j++) if (row[j] > row[answer]) answer = j;
+  const last = quoted(tokens[n - 1]);
+  const where = `layer ${head.layer}, head ${head.head}`;
+  const said = (column) => `${quoted(tokens[column])} (position ${column}) with weight ${fixed(row[column], 2)}`;
+  const because = answer === copy + 1
+    ? ' It looks for the token that followed the earlier copy of its own token, because that is the best guess for what comes next.'
+    : '';
+  return {
+    question: `The last token, ${last}, appeared earlier, at position ${copy}. Where will the model's strongest induction head (${where}, by its prefix-matching score) look most from it?`,
+    choices: choices.map((c) => ({ label: c.label, value: c.column })),
+    answer,
+    judge(value) {
+      const close = value === answer;
+      return {
+        ok: true,
+        close,
+        message: close ? `Right: from ${last} the head puts most weight on ${said(answer)}.${because}`
+          : `Not this time: the head puts most weight on ${said(answer)}, and ${fixed(row[value], 2)} on ${quoted(tokens[value])}.${because}`,
+        hint: close ? '' : `The head's job is to help predict the next token. After ${last} last time, what came next?`,
+      };
+    },
+    reveal: `From ${last} the head puts most weight on ${said(answer)}.${because}`,
+  };
+}
+
+module.exports = { inductionQuestion, inductionHead, earlierCopy };
