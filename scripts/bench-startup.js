@@ -47,8 +47,8 @@ function probe(root) {
   c0 = cpu();
   const start = [t0, c0];
   if (!bundled) {
-    require(path.join(root, 'web', 'src', 'lab.js'));
-    mark('require web/src/lab.js and what it needs');
+    require(path.join(root, 'web', 'src', 'api', 'lab.js'));
+    mark('require web/src/api/lab.js and what it needs');
   }
   const { loadAttentionLab } = require(path.join(root, 'index.js'));
   mark(bundled ? 'require index.js, its bundle (glue and API) and cache' : 'require index.js, the glue and the rest');

@@ -61,7 +61,7 @@ if (want('bundle')) {
   fs.mkdirSync(path.join(root, 'dist'), { recursive: true });
   // No node built-ins are marked external: the glue is built for web and worker only, so a
   // stray require('fs') fails the bundle here rather than in a reader's browser.
-  // ATTENTION_LAB_VERSION: the version a copy on a page names (web/src/widgets/copies.js).
+  // ATTENTION_LAB_VERSION: the version a copy on a page names (web/src/kit/copies.js).
   const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
   const common = { bundle: true, platform: 'browser', minify: true, logLevel: 'warning', legalComments: 'none',
     define: { ATTENTION_LAB_VERSION: JSON.stringify(version) } };
@@ -87,7 +87,7 @@ if (want('bundle')) {
       outfile: path.join(root, 'dist', 'attention-lab.js'),
       plugins: [formulaPlugin, wasmPlugin, shrinkPlugin],
       // A named wrapper lets the script read its own source, to start a Web Worker from a Blob
-      // without fetching anything (web/src/widgets/cost-runner.js).
+      // without fetching anything (web/src/kit/cost-runner.js).
       banner: { js: '(function attentionLabScript(){' },
       footer: { js: '})();' },
     }, false),
@@ -105,7 +105,7 @@ if (want('bundle')) {
     }, true),
   ];
   // The shipped model beside the kit, its own file (the kit does not grow by it): a page adds
-  // <script src="attention-lab-model.js"> to use lab.loadModel() (web/src/model-file.js).
+  // <script src="attention-lab-model.js"> to use lab.loadModel() (web/src/api/model-file.js).
   fs.copyFileSync(path.join(root, 'web', 'model', 'attention-lab-model.js'), path.join(root, 'dist', 'attention-lab-model.js'));
   Promise.all(builds).then(() => {
     console.log('build: dist/attention-lab.js, dist/attention-lab.mjs, dist/attention-lab-elements.mjs, dist/attention-lab-model.js');

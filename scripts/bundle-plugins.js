@@ -31,7 +31,7 @@ const formulaPlugin = {
         return [[node.type, ...(Object.keys(attributes).length ? [attributes] : []), ...kids]];
       };
       // Every part is <math><semantics>...</semantics></math>: the bundle carries what is inside
-      // <semantics>, and web/src/widgets/formulas.js puts the two around it.
+      // <semantics>, and web/src/kit/formulas.js puts the two around it.
       const rendered = {};
       for (const [id, parts] of Object.entries(FORMULAS)) {
         rendered[id] = parts.map(([tex, role]) => {
@@ -88,7 +88,7 @@ const wasmPlugin = {
 // - CSS lives in template literals assigned to a name ending in CSS (`const FOO_CSS = \`...\``)
 //   with no ${} inside; the bundle minifies them with esbuild's CSS minifier, so the sources
 //   keep readable CSS and readers download none of its spacing.
-// - The widget manifest (web/src/widgets/manifest.js) feeds the README, the TypeScript
+// - The widget manifest (web/src/kit/manifest.js) feeds the README, the TypeScript
 //   declarations and custom-elements.json; at run time the elements need only the attribute
 //   rules, so the bundle carries those without descriptions, summaries, parts or events.
 const CSS_LITERAL = /(\b[A-Z_]*CSS\s*=\s*)`([^`]*)`/g;
@@ -111,7 +111,7 @@ async function minifyCss(source, file, drop) {
 const makeShrinkPlugin = ({ dropCss = false } = {}) => ({
   name: 'al-shrink',
   setup(build) {
-    build.onLoad({ filter: /[\\/]web[\\/]src[\\/]widgets[\\/][^\\/]+\.js$/ }, async (args) => {
+    build.onLoad({ filter: /[\\/]web[\\/]src[\\/](kit|elements)[\\/][^\\/]+\.js$/ }, async (args) => {
       if (path.basename(args.path) === 'manifest.js') {
         delete require.cache[require.resolve(args.path)];
         const { WIDGETS, COMMON_ATTRIBUTES, attributesOf } = require(args.path);

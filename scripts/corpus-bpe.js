@@ -1,5 +1,5 @@
 'use strict';
-// Learns the shipped model's vocabulary (web/src/tokenizer.js says how it is read) from the
+// Learns the shipped model's vocabulary (web/src/api/tokenizer.js says how it is read) from the
 // training text: byte-pair encoding over the tokenizer's own words.
 //
 //   1. The text is read as the tokenizer reads it (normalise: lowercase, one character per
@@ -11,7 +11,7 @@
 //      ids. Stops at `size` pieces or when no pair occurs twice.
 // Deterministic: the same text and settings give the same vocabulary.
 
-const { normalise, splitWords, UNKNOWN_CHAR, BPE } = require('../web/src/tokenizer.js');
+const { normalise, splitWords, UNKNOWN_CHAR, BPE } = require('../web/src/api/tokenizer.js');
 
 const KEY = 65536;
 

@@ -66,7 +66,7 @@ const root = path.resolve(__dirname, '..');
 // them, 163242 B with them); the wasm gains the head scores, the pattern check and their
 // binding (69186 B gzip). Budgets 147800 -> 163300 and 67556 -> 69250.
 // Issue 22 (keep every promise): the one argument reader and the API list it reads by
-// (web/src/options.js, signatures.js), the engine guard and lab.reset() (engine.js, index.js),
+// (web/src/api/options.js, signatures.js), the engine guard and lab.reset() (engine.js, index.js),
 // float32 and size checks in tensor.js: the JS API 7579 -> 9089 B gzip, the script
 // 147665 -> 149477 B (+1812), so the budget is 147800 -> 149600.
 const SIZE_BUDGET = { script: 149600, wasm: 67556 };
@@ -93,11 +93,11 @@ async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin 
 /** The widgets' stylesheet as the script carries it. */
 async function cssText() {
   const r = await require('esbuild').build({
-    entryPoints: [path.join(root, 'web/src/widgets/styles.js')], bundle: true, format: 'cjs', platform: 'node', write: false,
+    entryPoints: [path.join(root, 'web/src/kit/styles.js')], bundle: true, format: 'cjs', platform: 'node', write: false,
     plugins: [formulaPlugin, shrinkPlugin], logLevel: 'error',
   });
   const m = new module.constructor();
-  m._compile(r.outputFiles[0].text, path.join(root, 'web/src/widgets/styles.bundle.js'));
+  m._compile(r.outputFiles[0].text, path.join(root, 'web/src/kit/styles.bundle.js'));
   return m.exports.CSS;
 }
 
@@ -112,7 +112,7 @@ async function sizeBreakdown() {
   add('wasm embedded as base64 of raw bytes (not used)', Buffer.from(wasm.toString('base64')));
   add('emscripten glue (minified)', await bundled('build/wasm/attention_lab_core.js'));
   add('JS API (web/src, minified)', await bundled('web/src/index.js'));
-  add('widgets without CSS (minified)', await bundled('web/src/widgets/index.js', { shrink: makeShrinkPlugin({ dropCss: true }) }));
+  add('widgets without CSS (minified)', await bundled('web/src/kit/index.js', { shrink: makeShrinkPlugin({ dropCss: true }) }));
   add('widget CSS text (minified)', Buffer.from(await cssText()));
   add('whole dist/attention-lab.js', script);
   return rows;

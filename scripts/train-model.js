@@ -11,17 +11,17 @@
 //     --steps  a shorter run, to try the pipeline (the file records the steps it had)
 //     --check  write nothing: train, then compare with the committed file
 //
-// Pipeline: corpus text -> vocabulary (scripts/corpus-bpe.js) -> token ids (web/src/tokenizer.js)
+// Pipeline: corpus text -> vocabulary (scripts/corpus-bpe.js) -> token ids (web/src/api/tokenizer.js)
 // -> createTrainer({ task: 'text' }) -> steps -> head scores and evaluation -> the weights as
-// float16 (rounded by the engine) -> the model script (web/src/model-file.js).
+// float16 (rounded by the engine) -> the model script (web/src/api/model-file.js).
 
 const fs = require('fs');
 const path = require('path');
 const { buildCorpus, sha256, WORDNET_DIR } = require('./corpus.js');
 const { learnVocabulary } = require('./corpus-bpe.js');
-const { createTokenizer } = require('../web/src/tokenizer.js');
-const { modelScript, MODEL_FORMAT, MODEL_VERSION } = require('../web/src/model-file.js');
-const { SHIPPED_MODEL } = require('../web/src/model.js');
+const { createTokenizer } = require('../web/src/api/tokenizer.js');
+const { modelScript, MODEL_FORMAT, MODEL_VERSION } = require('../web/src/api/model-file.js');
+const { SHIPPED_MODEL } = require('../web/src/api/model.js');
 
 const root = path.resolve(__dirname, '..');
 const SHIPPED_FILE = path.join(root, 'web', 'model', 'attention-lab-model.js');

@@ -1,5 +1,5 @@
 // Type declarations for the attention-lab JavaScript API (node and browsers).
-// Hand-written from web/src/lab.js; tests/node/types.test.js checks them with tsc against a
+// Hand-written from web/src/api/lab.js; tests/node/types.test.js checks them with tsc against a
 // consumer, against wrong uses that must fail, and against the keys the running API returns.
 
 /** Numbers nested to any depth: a scalar, a vector, a matrix, ... */
@@ -768,7 +768,7 @@ export interface ModelHeadScores {
   prefixMatching: number | null;
 }
 
-/** The vocabulary a model file carries (web/src/tokenizer.js). */
+/** The vocabulary a model file carries (web/src/api/tokenizer.js). */
 export interface ModelVocabulary {
   kind: 'bpe';
   unknown: string;

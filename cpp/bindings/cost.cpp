@@ -177,7 +177,7 @@ val attention_matrix_bytes_js(double batch, double heads, double n, const std::s
 // A failure returns -1 with last_error() set, and frees the inputs.
 class kv_cache_handle {
 public:
-    static constexpr std::size_t scratch_size = 64;  // past web/src/tensor.js MAX_RANK
+    static constexpr std::size_t scratch_size = 64;  // past web/src/api/tensor.js MAX_RANK
     static constexpr int slots = 3;
 
     val configure(double heads, double kv_heads, double d_head, double max_length, bool has_scale, double scale) {

@@ -28,7 +28,7 @@ const char* fault_name(pattern_fault f) {
 val score(const std::optional<double>& x) { return x ? val(*x) : val::null(); }
 
 // spec: { attentions: { shape: [count, m, n], data }, self, causal, decimals?,
-// tokens?: { shape: [n], data: token ids } }, built by web/src/heads.js. Returns
+// tokens?: { shape: [n], data: token ids } }, built by web/src/api/heads.js. Returns
 // { problem: null | { fault, pattern, row, column, value, tolerance }, heads: [scores] };
 // the heads are scored only when there is no problem.
 val head_summary_js(const val& spec) {

@@ -18,7 +18,7 @@ val pair_js(const weights_and_output& p) {
     return out;
 }
 
-// spec: { Q, K, V, causal?, validLens?, mask? }, checked for JS types by web/src/mistakes.js.
+// spec: { Q, K, V, causal?, validLens?, mask? }, checked for JS types by web/src/api/mistakes.js.
 val mistake_js(const std::string& name, const val& spec) {
     const char* fn = "mistake";
     return guarded(fn, [&] {

@@ -2,7 +2,7 @@
 // Engine objects are registered as plain functions on their address, not as embind
 // classes, whose JavaScript support would add about 6 KB (minified) to the script:
 // "<Kind>_new()", "<Kind>_delete(address)" and "<Kind>_<method>(address, ...)".
-// web/src/engine-object.js turns them back into objects.
+// web/src/api/engine-object.js turns them back into objects.
 
 #include <emscripten/bind.h>
 

@@ -44,7 +44,7 @@ emscripten::val staging::memory_view() const {
     return emscripten::val(emscripten::typed_memory_view(0, static_cast<const float*>(nullptr)));
 }
 
-// The names in messages, by the numbers web/src/staging.js passes: the function (0), then the
+// The names in messages, by the numbers web/src/api/staging.js passes: the function (0), then the
 // input slots plus one. Constant, so nothing is registered from JS while the engine starts.
 const std::string& staging::name(int index) const {
     static const std::string names[] = {"attention", "Q", "K", "V", "validLens", "mask", "?"};
@@ -178,7 +178,7 @@ void staging::release() {
 
 }  // namespace attnlab::bindings
 
-// The calls of a repeated small lab.attention (web/src/staging.js), as plain wasm exports
+// The calls of a repeated small lab.attention (web/src/api/staging.js), as plain wasm exports
 // rather than embind functions: embind's invoker converts every argument through its type
 // table, 0.15-0.25 us a call at n = 5, as long as copying the result out. These take numbers.
 extern "C" {

@@ -1,5 +1,5 @@
 // embind layer for training: converts specs and token lists, calls the core, converts back.
-// web/src/trainer.js checks JavaScript types and structure and hands over plain objects it
+// web/src/api/trainer.js checks JavaScript types and structure and hands over plain objects it
 // built: sizes and numbers as doubles (checked here by to_size before narrowing), token lists
 // as Float64Arrays (checked by to_token), names as strings it already matched.
 
@@ -61,7 +61,7 @@ transformer_config to_model_config(const val& spec, const char* fn) {
     return m;
 }
 
-// spec: the options web/src/trainer.js read; absent ones keep trainer_options' defaults.
+// spec: the options web/src/api/trainer.js read; absent ones keep trainer_options' defaults.
 trainer_options to_trainer_options(const val& spec, const char* fn) {
     trainer_options o;
     o.model = to_model_config(spec, fn);
@@ -262,7 +262,7 @@ public:
         return val::global("Float32Array").new_(emscripten::typed_memory_view(m.param_count(), m.params()));
     }
 
-    // data: a Float32Array of every weight in parameters() order (web/src/trainer.js matched
+    // data: a Float32Array of every weight in parameters() order (web/src/api/trainer.js matched
     // the names and shapes of the file against parameters()).
     val set_weights(const val& data) { return weights_into(*trainer_, data, "loadTrainer"); }
 
@@ -272,7 +272,7 @@ private:
     std::unique_ptr<trainer> trainer_;
 };
 
-// A trained model for reading (attnlab/language_model.hpp): web/src/model.js makes one from a
+// A trained model for reading (attnlab/language_model.hpp): web/src/api/model.js makes one from a
 // weights file, sets its weights, and asks it for attention, logits and predictions.
 class model_handle {
 public:

@@ -3,7 +3,7 @@
 // that records console errors and any request outside the page's own origin.
 
 const { chromium } = require('playwright-core');
-const { WIDGETS } = require('../../web/src/widgets/manifest.js');
+const { WIDGETS } = require('../../web/src/kit/manifest.js');
 
 /** Every element name the bundle defines. */
 const TAGS = Object.keys(WIDGETS);

@@ -14,8 +14,8 @@ const fs = require('fs');
 const path = require('path');
 const { browserAndServer, openSettled, watchedPage } = require('./browser.js');
 const { contrast } = require('../../web/src/ui/colors.js');
-const { copiesMessage } = require('../../web/src/widgets/copies.js');
-const { WIDGETS } = require('../../web/src/widgets/manifest.js');
+const { copiesMessage } = require('../../web/src/kit/copies.js');
+const { WIDGETS } = require('../../web/src/kit/manifest.js');
 
 const root = path.resolve(__dirname, '..', '..');
 const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));

@@ -12,8 +12,8 @@ const { pathToFileURL } = require('url');
 const { launch, watchedPage } = require('./browser.js');
 const { startServer } = require('../../scripts/server.js');
 const { loadAttentionLab } = require('../../index.js');
-const { WIDGETS } = require('../../web/src/widgets/manifest.js');
-const { resolveInputs } = require('../../web/src/widgets/inputs.js');
+const { WIDGETS } = require('../../web/src/kit/manifest.js');
+const { resolveInputs } = require('../../web/src/kit/inputs.js');
 const { fixed } = require('../../web/src/ui/format.js');
 
 const root = path.resolve(__dirname, '..', '..');

@@ -1,5 +1,5 @@
 'use strict';
-// One ordinary call of every function and method in web/src/signatures.js, for the tests
+// One ordinary call of every function and method in web/src/api/signatures.js, for the tests
 // generated from that list to vary (api-sizes.test.js: every size argument; api-pollution
 // .test.js: Object.prototype carrying every option name). A function added to the list needs
 // an entry here; both tests fail, naming it, until it has one.

@@ -1,5 +1,5 @@
 'use strict';
-// Generated from the API list (web/src/signatures.js): every function and method runs its
+// Generated from the API list (web/src/api/signatures.js): every function and method runs its
 // example call (tests/node/api-examples.js) with Object.prototype carrying each option name
 // the API knows, set to each of a few values a polluting library might leave there. Options
 // inherited through a prototype are ignored (README), so every answer must equal the answer
@@ -7,7 +7,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { loadAttentionLab } = require('./lab.js');
-const { SIGNATURES } = require('../../web/src/signatures.js');
+const { SIGNATURES } = require('../../web/src/api/signatures.js');
 const { EXAMPLES, runExample, prepare } = require('./api-examples.js');
 
 // Besides the options: the names of the objects the JS side builds for the engine and reads back.

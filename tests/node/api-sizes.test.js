@@ -1,5 +1,5 @@
 'use strict';
-// Generated from the API list (web/src/signatures.js): every size argument of every function
+// Generated from the API list (web/src/api/signatures.js): every size argument of every function
 // and method, every extent of every tensor argument and every entry of every list of sizes, is
 // given 2^31, 2^32 - 1, 2^32, 2^32 + 1 and 2^53 in turn, in the wasm engine. Past the largest
 // size the engine indexes (2^32 - 1), the call must be refused by name before anything narrows
@@ -10,7 +10,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { loadAttentionLab } = require('./lab.js');
-const { SIGNATURES } = require('../../web/src/signatures.js');
+const { SIGNATURES } = require('../../web/src/api/signatures.js');
 const { EXAMPLES, runExample, prepare } = require('./api-examples.js');
 
 const VALUES = [2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 32 + 1, 2 ** 53];
@@ -65,7 +65,7 @@ test('every API function in the list has an example call to vary, and every func
   const listed = Object.keys(SIGNATURES);
   assert.deepEqual(listed.filter((name) => !EXAMPLES[name]), [], 'functions without an example in tests/node/api-examples.js');
   const functions = Object.keys(lab).filter((key) => typeof lab[key] === 'function' && key !== 'Tensor');
-  assert.deepEqual(functions.filter((name) => !listed.includes(name)), [], 'lab functions missing from web/src/signatures.js');
+  assert.deepEqual(functions.filter((name) => !listed.includes(name)), [], 'lab functions missing from web/src/api/signatures.js');
   assert.deepEqual(Object.keys(EXAMPLES).filter((name) => !listed.includes(name)), [], 'examples of functions not in the list');
 });
 

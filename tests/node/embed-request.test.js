@@ -3,7 +3,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { parseEmbedRequest } = require('../../web/src/ui/embed-request.js');
-const { WIDGETS, attributesOf } = require('../../web/src/widgets/manifest.js');
+const { WIDGETS, attributesOf } = require('../../web/src/kit/manifest.js');
 
 test('a declared widget and attributes become the tag and setAttribute pairs, URL state off by default', () => {
   assert.deepEqual(parseEmbedRequest('?widget=attention-heatmap&tokens=the+cat+sat&causal=1'), {

@@ -114,7 +114,7 @@ const COMPUTE = {
   },
   'heads-torch'(lab, inp, code) {
     const { n, d_model: d, h } = inp.sizes;
-    // The listing draws its inputs as <multihead-view> does (web/src/widgets/multihead-view.js:
+    // The listing draws its inputs as <multihead-view> does (web/src/elements/multihead-view.js:
     // X with the seed, 6 tokens x d_model 8; Wq, Wk, Wv, Wo with seed + 1.. + 4 and stddev 0.6),
     // with the engine's generator written out in Python: its constants are random.cpp's.
     const WIDGET_SEED = 7;

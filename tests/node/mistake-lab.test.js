@@ -180,7 +180,7 @@ test('the difference colours are d3-scale-chromatic\'s RdBu: each stop, and the 
 
 test('the element\'s mistake attribute, the lessons and the engine list the same mistakes in the same order', async () => {
   const lab = await loadAttentionLab();
-  const { WIDGETS } = require('../../web/src/widgets/manifest.js');
+  const { WIDGETS } = require('../../web/src/kit/manifest.js');
   const names = lab.MISTAKES.map((m) => m.name);
   assert.deepEqual(WIDGETS['mistakes-lab'].attributes.find((a) => a.name === 'mistake').values, names);
   assert.deepEqual(Object.keys(lesson.LESSONS), names);

@@ -190,7 +190,7 @@ test('a forgotten padding mask over a batch names the sentence and token of the 
 
 test('the <padding-mask> sentence: on its default batch the engine names the token a sum over the shown weights finds, with the same share', async () => {
   const lab = await loadAttentionLab();
-  // The widget's inputs (web/src/widgets/padding-mask.js), built the same way.
+  // The widget's inputs (web/src/elements/padding-mask.js), built the same way.
   const raw = ['time flies like an arrow', 'the cat sat', 'hi'];
   const sentences = raw.map(splitTokens), lens = sentences.map((s) => s.length);
   const X = lab.randomNormal({ shape: [3, 5, 4], seed: seedFrom(raw.join('|')) });

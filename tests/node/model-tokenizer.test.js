@@ -1,9 +1,9 @@
 'use strict';
-// The shipped model's tokenizer (web/src/tokenizer.js) and the vocabulary learner behind it
+// The shipped model's tokenizer (web/src/api/tokenizer.js) and the vocabulary learner behind it
 // (scripts/corpus-bpe.js), on small texts: no engine needed.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { createTokenizer, splitWords, normalise } = require('../../web/src/tokenizer.js');
+const { createTokenizer, splitWords, normalise } = require('../../web/src/api/tokenizer.js');
 const { learnVocabulary } = require('../../scripts/corpus-bpe.js');
 const { splitGloss, synsetLines, corpusText } = require('../../scripts/corpus.js');
 

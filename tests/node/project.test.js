@@ -28,7 +28,7 @@ test('the README documents every function of the JS API and every widget', async
   const functions = Object.keys(lab).filter((name) => typeof lab[name] === 'function' && name !== 'Tensor');
   assert.ok(functions.length >= 12);
   for (const name of functions) assert.ok(readme.includes(`lab.${name}(`), `README documents lab.${name}(...)`);
-  const source = fs.readFileSync(path.join(root, 'web', 'src', 'widgets', 'index.js'), 'utf8');
+  const source = fs.readFileSync(path.join(root, 'web', 'src', 'kit', 'index.js'), 'utf8');
   const widgets = [...source.matchAll(/^ {2}'([a-z]+-[a-z-]+)': /gm)].map((m) => m[1]);
   assert.ok(widgets.length >= 7);
   for (const tag of widgets) assert.ok(readme.includes(`<${tag}>`), `README documents <${tag}>`);

@@ -35,7 +35,7 @@ test('the embedded wasm payload (zopfli gzip, base64) is in the script and decod
 });
 
 test('the script carries the manifest without its documentation, and its CSS minified', () => {
-  const { WIDGETS, COMMON_ATTRIBUTES } = require('../../web/src/widgets/manifest.js');
+  const { WIDGETS, COMMON_ATTRIBUTES } = require('../../web/src/kit/manifest.js');
   const text = script.toString('utf8');
   for (const w of Object.values(WIDGETS)) {
     assert.ok(!text.includes(w.summary), `summary left out: ${w.summary}`);

@@ -1,5 +1,5 @@
 'use strict';
-// The training API (web/src/trainer.js over cpp/src/trainer.cpp): bad input refused by name
+// The training API (web/src/api/trainer.js over cpp/src/trainer.cpp): bad input refused by name
 // with the engine usable afterwards, nothing leaked, runs deterministic bit for bit,
 // attentionBackward against an independent float64 reference, and training runs that must
 // learn (an induction head; copy, reverse and sort) within stated step budgets.

@@ -1,11 +1,11 @@
 'use strict';
 // <attention-trainer>'s DOM-free parts: the training log (web/src/ui/training-log.js) and the
-// training session its runners share (web/src/widgets/trainer-runner.js), on the real engine.
+// training session its runners share (web/src/kit/trainer-runner.js), on the real engine.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { loadAttentionLab } = require('./lab.js');
 const log = require('../../web/src/ui/training-log.js');
-const { TrainingSession } = require('../../web/src/widgets/trainer-runner.js');
+const { TrainingSession } = require('../../web/src/kit/trainer-runner.js');
 
 const heads = (prev, ind) => [{ layer: 0, head: 0, previousToken: prev, induction: 0.05 }, { layer: 1, head: 0, previousToken: 0.1, induction: ind }];
 

@@ -10,7 +10,7 @@ const os = require('os');
 const path = require('path');
 const { loadAttentionLab } = require('./lab.js');
 const manifest = require('../../scripts/manifest.js');
-const { WIDGETS, COMMON_EVENTS, COMMON_PARTS, CSS_PROPERTIES, attributesOf } = require('../../web/src/widgets/manifest.js');
+const { WIDGETS, COMMON_EVENTS, COMMON_PARTS, CSS_PROPERTIES, attributesOf } = require('../../web/src/kit/manifest.js');
 
 const root = path.resolve(__dirname, '..', '..');
 const typesDir = path.join(root, 'tests', 'types');

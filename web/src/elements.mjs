@@ -5,7 +5,7 @@
 // so a page that also imports the API from 'attention-lab' runs one engine. No node built-ins;
 // where there are no custom elements (a server-side render), importing it defines nothing.
 import { loadAttentionLab as ownLoader } from './module.mjs';
-import copies from './widgets/copies.js';
+import copies from './kit/copies.js';
 
 /** The page's engine: this module's, or that of a copy of attention-lab loaded before it. */
 export const { loadAttentionLab } = copies.takePlace(ownLoader);

@@ -8,7 +8,7 @@
 // which compiles off the main thread. One attempt per loader: every caller (several widgets
 // on a page) shares the engine, or the same rejection.
 
-const { createLab } = require('./lab.js');
+const { createLab } = require('./api/lab.js');
 const { loadError, loadErrorCode } = require('./load-error.js');
 
 function quiet() {}

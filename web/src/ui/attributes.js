@@ -1,5 +1,5 @@
 'use strict';
-// Reads widget attributes by their declared type (web/src/widgets/manifest.js). A value
+// Reads widget attributes by their declared type (web/src/kit/manifest.js). A value
 // that does not fit is an error that names the widget, the attribute and what was expected.
 // DOM-free: callers pass the raw attribute strings.
 

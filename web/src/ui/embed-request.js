@@ -3,7 +3,7 @@
 // Only element names and attributes that the widget manifest declares are accepted; every value
 // stays a string for setAttribute, so nothing from the URL can become markup. DOM-free.
 
-const { WIDGETS, attributesOf } = require('../widgets/manifest.js');
+const { WIDGETS, attributesOf } = require('../kit/manifest.js');
 
 const HEIGHT_MESSAGE = 'attention-lab:height';
 

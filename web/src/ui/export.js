@@ -87,7 +87,7 @@ function toJSON(fig) {
     values: fig.values, masked: fig.masked || null }, null, 2);
 }
 
-/** A chart figure from the options of the on-page line chart (widgets/svg.js lineChart). */
+/** A chart figure from the options of the on-page line chart (kit/svg.js lineChart). */
 function chartFigure(opts, settings = {}, note = '') {
   const extra = {};
   for (const key of ['marks', 'guides']) if (opts[key] !== undefined) extra[key] = opts[key];

@@ -1,7 +1,7 @@
 'use strict';
 // What a widget does with a number typed into one of its boxes (a seed, a size, a query
 // component): the value, or a sentence for the reader saying what is wrong and what to type.
-// One rule for every numeric box. DOM-free; widgets/field-note.js shows the sentence.
+// One rule for every numeric box. DOM-free; kit/field-note.js shows the sentence.
 
 const { grouped } = require('./format.js');
 const { typed } = require('./predict.js');

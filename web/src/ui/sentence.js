@@ -1,6 +1,6 @@
 'use strict';
 // The learner's own sentence (stepper and heatmap): the limits, the message past them, and
-// what the widget says once it switches. DOM-free; widgets/sentence-input.js draws it.
+// what the widget says once it switches. DOM-free; kit/sentence-input.js draws it.
 
 const { counted } = require('./format.js');
 

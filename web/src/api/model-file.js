@@ -1,7 +1,7 @@
 'use strict';
 // A model file: a trained model with its tokenizer, as one object
 //   { format: 'attention-lab-model', version: 1, name, about, tokenizer, weights }
-// (tokenizer: web/src/tokenizer.js's vocabulary; weights: a weights file, as from
+// (tokenizer: web/src/api/tokenizer.js's vocabulary; weights: a weights file, as from
 // Trainer.exportWeights, whose entries may be float16; about: where it came from), and the
 // script that carries it to a page without fetch: loaded by a <script src> (file:// too), it
 // registers the object on globalThis.AttentionLabModels under its name; required in node, it

@@ -4,13 +4,13 @@
 // confirmed with "Try this query", or the practice query) starts a practice round in which
 // the new weight is predicted before the engine's numbers are shown.
 
-const { h, uid, scrollBox } = require('./dom.js');
-const { LabElement } = require('./base.js');
-const { examples } = require('./engine.js');
-const { PredictView } = require('./predict-view.js');
+const { h, uid, scrollBox } = require('../kit/dom.js');
+const { LabElement } = require('../kit/base.js');
+const { examples } = require('../kit/engine.js');
+const { PredictView } = require('../kit/predict-view.js');
 const { judgeNumber } = require('../ui/predict.js');
 const { readField, FLOAT32_MAX } = require('../ui/fields.js');
-const { FieldNote } = require('./field-note.js');
+const { FieldNote } = require('../kit/field-note.js');
 
 // The lessons' practice query: its answer is never printed before the learner predicts it.
 const PRACTICE_QUERY = [0, 2];

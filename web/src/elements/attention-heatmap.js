@@ -2,14 +2,14 @@
 // <attention-heatmap>: the whole weight matrix with controls for the causal mask, the
 // scaling rule, temperature, and learned projections versus Q = K = V = X.
 
-const { h, uid, setText } = require('./dom.js');
-const { LabElement, urlState } = require('./base.js');
-const { HeatmapView } = require('./heatmap-view.js');
-const { PredictView } = require('./predict-view.js');
-const { resolveInputs, resolveCrossInputs, authorOptions } = require('./inputs.js');
-const { SentenceInput } = require('./sentence-input.js');
+const { h, uid, setText } = require('../kit/dom.js');
+const { LabElement, urlState } = require('../kit/base.js');
+const { HeatmapView } = require('../kit/heatmap-view.js');
+const { PredictView } = require('../kit/predict-view.js');
+const { resolveInputs, resolveCrossInputs, authorOptions } = require('../kit/inputs.js');
+const { SentenceInput } = require('../kit/sentence-input.js');
 const { maskedFrom, prefixOnes, renormalisation } = require('../ui/heatmap-model.js');
-const { rowPrompt } = require('./row-prompt.js');
+const { rowPrompt } = require('../kit/row-prompt.js');
 const { num } = require('../ui/format.js');
 
 const SCALINGS = [['sqrt', '1/\u221ad\u2096'], ['none', 'none'], ['dk', '1/d\u2096 (mistake)']];

@@ -3,10 +3,10 @@
 // the correct and the mistaken weights side by side, their difference on a diverging scale,
 // the engine's figure for the symptom, and the buggy and fixed line of code.
 
-const { h, uid, scrollBox } = require('./dom.js');
-const { LabElement, urlState } = require('./base.js');
-const { HeatmapView } = require('./heatmap-view.js');
-const { PredictView } = require('./predict-view.js');
+const { h, uid, scrollBox } = require('../kit/dom.js');
+const { LabElement, urlState } = require('../kit/base.js');
+const { HeatmapView } = require('../kit/heatmap-view.js');
+const { PredictView } = require('../kit/predict-view.js');
 const { maskedFrom } = require('../ui/heatmap-model.js');
 const { divergingScale } = require('../ui/diverging.js');
 const colors = require('../ui/colors.js');

@@ -5,12 +5,12 @@
 // The engine trains (cpp/src/trainer.cpp) in a Web Worker (trainer-runner.js), or on the page
 // in short slices where the page forbids blob: workers. Every number comes from the engine.
 
-const { h, uid, setText } = require('./dom.js');
-const { LabElement, urlState } = require('./base.js');
-const { lineChart } = require('./svg.js');
-const { exportMenu, saveBlob } = require('./export-menu.js');
-const { startWorker } = require('./engine-worker.js');
-const { WorkerTrainer, PageTrainer } = require('./trainer-runner.js');
+const { h, uid, setText } = require('../kit/dom.js');
+const { LabElement, urlState } = require('../kit/base.js');
+const { lineChart } = require('../kit/svg.js');
+const { exportMenu, saveBlob } = require('../kit/export-menu.js');
+const { startWorker } = require('../kit/engine-worker.js');
+const { WorkerTrainer, PageTrainer } = require('../kit/trainer-runner.js');
 const { chartFigure } = require('../ui/export.js');
 const colors = require('../ui/colors.js');
 const { fixed, grouped, counted } = require('../ui/format.js');

@@ -4,13 +4,13 @@
 // d_k and d_v follow d_model / h (the engine's rule when they are left out) unless the author set
 // them with the dk / dv attributes or the reader unticks "follow".
 
-const { h, uid, scrollBox } = require('./dom.js');
-const { LabElement, urlState } = require('./base.js');
+const { h, uid, scrollBox } = require('../kit/dom.js');
+const { LabElement, urlState } = require('../kit/base.js');
 const { judgeShape, parseShape, attempt } = require('../ui/predict.js');
 const { shapeRule } = require('../ui/shape-rules.js');
 const { readField } = require('../ui/fields.js');
-const { FieldNote } = require('./field-note.js');
-const { answerSlot } = require('./print.js');
+const { FieldNote } = require('../kit/field-note.js');
+const { answerSlot } = require('../kit/print.js');
 const { shape, grouped } = require('../ui/format.js');
 
 const FIELDS = [

@@ -5,19 +5,19 @@
 // Every number comes from the engine or from a measurement of it; the sweep runs in a Web
 // Worker (cost-runner.js) so the page never blocks.
 
-const { h, uid, scrollBox } = require('./dom.js');
-const { LabElement, urlState } = require('./base.js');
-const { PredictView } = require('./predict-view.js');
-const { lineChart } = require('./svg.js');
-const { exportMenu } = require('./export-menu.js');
-const { WorkerRunner, PageRunner, Cancelled } = require('./cost-runner.js');
+const { h, uid, scrollBox } = require('../kit/dom.js');
+const { LabElement, urlState } = require('../kit/base.js');
+const { PredictView } = require('../kit/predict-view.js');
+const { lineChart } = require('../kit/svg.js');
+const { exportMenu } = require('../kit/export-menu.js');
+const { WorkerRunner, PageRunner, Cancelled } = require('../kit/cost-runner.js');
 const { chartFigure } = require('../ui/export.js');
 const { createSweep, METHODS, FIT_FROM } = require('../ui/cost-sweep.js');
 const { tailSlope, median, fitCaveats, MIN_FIT_POINTS } = require('../ui/cost-fit.js');
 const { CALC_FIELDS, sizeText, calcMessage } = require('../ui/cost-calc.js');
 const { readField } = require('../ui/fields.js');
-const { FieldNote } = require('./field-note.js');
-const { pause } = require('./schedule.js');
+const { FieldNote } = require('../kit/field-note.js');
+const { pause } = require('../kit/schedule.js');
 const { GROWTH_CHOICES, judgeGrowth, growthAnswer } = require('../ui/cost-predict.js');
 const { MODEL_SHAPES, DTYPES, modelShape } = require('../ui/model-shapes.js');
 const { formatBytes, formatMs } = require('../ui/bytes.js');

@@ -2,13 +2,13 @@
 // <attention-stepper>: pick a query token and walk the four operations, forward and back,
 // with buttons or arrow keys. Every number comes from the engine's explainRow.
 
-const { h, scrollBox, uid, setText } = require('./dom.js');
-const { LabElement, urlState } = require('./base.js');
-const { formula } = require('./formulas.js');
-const { resolveInputs, authorOptions } = require('./inputs.js');
+const { h, scrollBox, uid, setText } = require('../kit/dom.js');
+const { LabElement, urlState } = require('../kit/base.js');
+const { formula } = require('../kit/formulas.js');
+const { resolveInputs, authorOptions } = require('../kit/inputs.js');
 const { STEPS, argmax } = require('../ui/steps.js');
-const { SentenceInput } = require('./sentence-input.js');
-const { rowPrompt } = require('./row-prompt.js');
+const { SentenceInput } = require('../kit/sentence-input.js');
+const { rowPrompt } = require('../kit/row-prompt.js');
 const { num, vector, MINUS } = require('../ui/format.js');
 
 // Every score, weight and result in the stepper's tables, the comparison column without the

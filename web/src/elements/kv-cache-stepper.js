@@ -6,14 +6,14 @@
 // and the cache's bytes shrink. Every number comes from the engine (createKVCache,
 // attention, maxAbsDiff, kvCacheBytes).
 
-const { h, uid, scrollBox } = require('./dom.js');
-const { LabElement, urlState } = require('./base.js');
-const { HeatmapView } = require('./heatmap-view.js');
-const { PredictView } = require('./predict-view.js');
+const { h, uid, scrollBox } = require('../kit/dom.js');
+const { LabElement, urlState } = require('../kit/base.js');
+const { HeatmapView } = require('../kit/heatmap-view.js');
+const { PredictView } = require('../kit/predict-view.js');
 const { seedFrom } = require('../ui/author-data.js');
 const kv = require('../ui/kv-cache.js');
 const { range, pictureCells } = require('../ui/matrix-picture.js');
-const { pictureReadout } = require('./picture-readout.js');
+const { pictureReadout } = require('../kit/picture-readout.js');
 const { num, grouped, counted } = require('../ui/format.js');
 
 const { HEADS, D_HEAD, MAX_TOKENS, DEFAULT_TOKENS } = kv;

@@ -2,9 +2,9 @@
 // <padding-mask>: a batch of sentences of different lengths padded to one length; the
 // valid-length mask on each heatmap, and a toggle that forgets the mask.
 
-const { h, uid } = require('./dom.js');
-const { LabElement, urlState } = require('./base.js');
-const { HeatmapView } = require('./heatmap-view.js');
+const { h, uid } = require('../kit/dom.js');
+const { LabElement, urlState } = require('../kit/base.js');
+const { HeatmapView } = require('../kit/heatmap-view.js');
 const { maskedFrom } = require('../ui/heatmap-model.js');
 const { splitTokens, seedFrom } = require('../ui/author-data.js');
 const { num } = require('../ui/format.js');

@@ -3,12 +3,12 @@
 // divide) and the safe way (subtract the maximum first), both by the engine. Large
 // inputs overflow the naive way; the safe way is unchanged by adding a constant.
 
-const { h, uid, scrollBox } = require('./dom.js');
-const { LabElement } = require('./base.js');
-const { PredictView } = require('./predict-view.js');
+const { h, uid, scrollBox } = require('../kit/dom.js');
+const { LabElement } = require('../kit/base.js');
+const { PredictView } = require('../kit/predict-view.js');
 const { num, fixed } = require('../ui/format.js');
 const { parseValues, shiftLabel, compare } = require('../ui/softmax-compare.js');
-const { FieldNote } = require('./field-note.js');
+const { FieldNote } = require('../kit/field-note.js');
 
 class SoftmaxDemo extends LabElement {
   static get jsonKeys() { return []; }

@@ -4,10 +4,10 @@
 // max, the rescale factor, the running sum and output; at the end o / l beside ordinary
 // attention. Every number comes from the engine's explainOnlineSoftmax.
 
-const { h, uid, scrollBox } = require('./dom.js');
-const { LabElement, urlState } = require('./base.js');
-const { PredictView } = require('./predict-view.js');
-const { resolveInputs } = require('./inputs.js');
+const { h, uid, scrollBox } = require('../kit/dom.js');
+const { LabElement, urlState } = require('../kit/base.js');
+const { PredictView } = require('../kit/predict-view.js');
+const { resolveInputs } = require('../kit/inputs.js');
 const steps = require('../ui/online-softmax.js');
 const { num, vector, MINUS } = require('../ui/format.js');
 

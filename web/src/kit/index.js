@@ -9,20 +9,20 @@ const { watchPrinting } = require('./print.js');
 // Required in this order so that widgets with similar code sit near each other in the bundle,
 // within gzip's 32 KB window (heatmaps together, steppers together): 823 B less gzip than the
 // order of ELEMENTS below, measured with node scripts/size.js.
-const { AttentionHeatmap } = require('./heatmap.js');
-const { SoftmaxDemo } = require('./softmax-demo.js');
-const { MultiheadView } = require('./multihead-view.js');
-const { ModelAttention } = require('./model-attention.js');
-const { PaddingMask } = require('./padding-mask.js');
-const { AttentionWorkedExample } = require('./worked-example.js');
-const { ShapeTracer } = require('./shape-tracer.js');
-const { MistakesLab } = require('./mistakes-lab.js');
-const { AttentionStepper } = require('./stepper.js');
-const { OnlineSoftmaxStepper } = require('./online-softmax-stepper.js');
-const { KvCacheStepper } = require('./kv-cache-stepper.js');
-const { ScalingExperiment } = require('./scaling-experiment.js');
-const { CostLab } = require('./cost-lab.js');
-const { AttentionTrainer } = require('./attention-trainer.js');
+const { AttentionHeatmap } = require('../elements/attention-heatmap.js');
+const { SoftmaxDemo } = require('../elements/softmax-demo.js');
+const { MultiheadView } = require('../elements/multihead-view.js');
+const { ModelAttention } = require('../elements/model-attention.js');
+const { PaddingMask } = require('../elements/padding-mask.js');
+const { AttentionWorkedExample } = require('../elements/attention-worked-example.js');
+const { ShapeTracer } = require('../elements/shape-tracer.js');
+const { MistakesLab } = require('../elements/mistakes-lab.js');
+const { AttentionStepper } = require('../elements/attention-stepper.js');
+const { OnlineSoftmaxStepper } = require('../elements/online-softmax-stepper.js');
+const { KvCacheStepper } = require('../elements/kv-cache-stepper.js');
+const { ScalingExperiment } = require('../elements/scaling-experiment.js');
+const { CostLab } = require('../elements/cost-lab.js');
+const { AttentionTrainer } = require('../elements/attention-trainer.js');
 
 const ELEMENTS = {
   'attention-stepper': AttentionStepper,

@@ -3,14 +3,14 @@
 // loop and batched implementations compared, and the "forget the head transpose" bug shown
 // as a picture of the merged heads, correct beside scrambled.
 
-const { h, uid } = require('./dom.js');
-const { LabElement, urlState } = require('./base.js');
-const { HeatmapView } = require('./heatmap-view.js');
-const { PredictView } = require('./predict-view.js');
+const { h, uid } = require('../kit/dom.js');
+const { LabElement, urlState } = require('../kit/base.js');
+const { HeatmapView } = require('../kit/heatmap-view.js');
+const { PredictView } = require('../kit/predict-view.js');
 const { judgeNumber } = require('../ui/predict.js');
 const { num, shape } = require('../ui/format.js');
 const { range, pictureCells } = require('../ui/matrix-picture.js');
-const { pictureReadout } = require('./picture-readout.js');
+const { pictureReadout } = require('../kit/picture-readout.js');
 
 const D_MODEL = 8;
 const HEADS = [1, 2, 4, 8];

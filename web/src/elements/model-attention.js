@@ -8,20 +8,20 @@
 // lines as strong as the weights) and the head summary (the engine's scores per head, sorted
 // and filtered). Large sets are decoded, checked, scored and painted a layer per task.
 
-const { h, uid, setText } = require('./dom.js');
-const { LabElement, urlState } = require('./base.js');
-const { HeatmapView } = require('./heatmap-view.js');
-const { ModelView } = require('./model-view.js');
-const { HeadView } = require('./head-view.js');
-const { HeadSummary } = require('./head-summary.js');
-const schedule = require('./schedule.js');
+const { h, uid, setText } = require('../kit/dom.js');
+const { LabElement, urlState } = require('../kit/base.js');
+const { HeatmapView } = require('../kit/heatmap-view.js');
+const { ModelView } = require('../kit/model-view.js');
+const { HeadView } = require('../kit/head-view.js');
+const { HeadSummary } = require('../kit/head-summary.js');
+const schedule = require('../kit/schedule.js');
 const { readAttentionData, pattern, layerName, headName, MAX_JSON_LENGTH, KEYS } = require('../ui/attention-data.js');
 const { readAuthorData } = require('../ui/author-data.js');
 const { SCORES, SORTS } = require('../ui/head-table.js');
-const { patternProblemText } = require('../heads.js');
+const { patternProblemText } = require('../api/heads.js');
 const { fixed, counted } = require('../ui/format.js');
-const { FieldNote } = require('./field-note.js');
-const { PredictView } = require('./predict-view.js');
+const { FieldNote } = require('../kit/field-note.js');
+const { PredictView } = require('../kit/predict-view.js');
 const { inductionQuestion, inductionHead } = require('../ui/induction-question.js');
 const { modelGuesses, modelAbout, tokenLabel, DEFAULT_TEXT, MAX_TEXT } = require('../ui/model-text.js');
 

@@ -3,16 +3,16 @@
 // sqrt(d_k) curve) and the saturation view (largest softmax weight and gradient with and
 // without scaling). All numbers from the engine.
 
-const { h, uid, scrollBox } = require('./dom.js');
-const { LabElement, urlState } = require('./base.js');
-const { pause, now } = require('./schedule.js');
-const { PredictView } = require('./predict-view.js');
-const { lineChart } = require('./svg.js');
-const { exportMenu } = require('./export-menu.js');
+const { h, uid, scrollBox } = require('../kit/dom.js');
+const { LabElement, urlState } = require('../kit/base.js');
+const { pause, now } = require('../kit/schedule.js');
+const { PredictView } = require('../kit/predict-view.js');
+const { lineChart } = require('../kit/svg.js');
+const { exportMenu } = require('../kit/export-menu.js');
 const { chartFigure } = require('../ui/export.js');
 const { judgeNumber } = require('../ui/predict.js');
 const { readField } = require('../ui/fields.js');
-const { FieldNote } = require('./field-note.js');
+const { FieldNote } = require('../kit/field-note.js');
 const { num, fixed, grouped } = require('../ui/format.js');
 
 const DKS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
