@@ -49,7 +49,7 @@ class ModelAttention extends LabElement {
     const raw = modelName === undefined ? await this.authorData(data) : this.startModel(lab, modelName);
     const { set, rows } = await this.decode(lab, raw);
     await this.present(set, rows);
-    this.ask(this.attr('predict'));
+    this.ask(this.attr('predict', false));
     const open = this.attr('open');
     if (open !== undefined && !parseOpen(open)) throw new Error(`<${this.localName}>: open is "${open}"; expected a layer and a head such as "5.1" (counted from 0)`);
     if (open !== undefined) this.openHead(...parseOpen(open), { save: false });
@@ -176,18 +176,18 @@ class ModelAttention extends LabElement {
     this.shownText = text;
     this.showGuesses(r);
     await this.redraw(set, rows);
-    this.ask(this.attr('predict'));
+    this.ask(this.attr('predict', false));
     setText(this.announce, `The model read ${counted(r.count, 'token')}. ${this.guessTitle.textContent} ${Array.from(this.guessList.children, (li) => li.textContent).join('; ')}.`);
   }
 
   /**
-   * Predict-first (predict="induction"): until the reader answers or skips, the views and the
+   * Predict-first (the predict attribute, with model): until the reader answers or skips, the views and the
    * guesses are hidden and a question asks where the strongest induction head will look from
    * the last token. Asked again for new text until answered; nothing is asked of text whose
    * last token does not repeat.
    */
-  ask(kind) {
-    if (kind !== 'induction' || this.answered) return;
+  ask(on) {
+    if (!on || !this.languageModel || this.answered) return;
     const head = inductionHead(this.rows);
     const n = this.set.n;
     const q = head && inductionQuestion(this.set.tokens, pattern(this.set, head.layer, head.head).subarray((n - 1) * n, n * n), head);

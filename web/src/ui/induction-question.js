@@ -1,5 +1,5 @@
 'use strict';
-// The predict-first question of <model-attention predict="induction">: on text whose last
+// The predict-first question of <model-attention model predict>: on text whose last
 // token came earlier, where will the model's strongest induction head look from that last
 // token? The head and its weights are the engine's (lab.headSummary's prefix-matching score,
 // the model's attention); this module picks the choices, words them, and judges an answer
