@@ -21,6 +21,8 @@ const PAGES = [
   { file: 'lesson-6.html', nav: '6. Where patterns come from' },
   // The trained model's script (dist/attention-lab-model.js) loads after the kit's, where a page uses it.
   { file: 'lesson-7.html', nav: '7. Trained models', scripts: ['attention-lab-model.js'] },
+  // Generated from custom-elements.json (scripts/elements-page.js): every element, live.
+  { file: 'elements.html', nav: 'Elements', reference: true, scripts: ['attention-lab-model.js'], generate: () => require('./elements-page.js').elementsFragment() },
 ];
 
 const ASSETS = ['site.css', 'site.js', 'favicon.svg'];
@@ -92,7 +94,7 @@ ${body}
 function buildSite() {
   fs.mkdirSync(out, { recursive: true });
   for (const page of PAGES) {
-    const text = fs.readFileSync(path.join(src, page.file), 'utf8');
+    const text = page.generate ? page.generate() : fs.readFileSync(path.join(src, page.file), 'utf8');
     const m = text.match(/^<!--\s*title:\s*(.+?)\s*-->\s*\n/);
     if (!m) throw new Error(`${page.file}: the first line must be <!-- title: ... -->`);
     const body = typeset(text.slice(m[0].length), page.file);

@@ -3,9 +3,9 @@
 // Renders the widgets' declared surface (web/src/kit/manifest.js) for the ecosystem:
 //   types/elements.d.ts        TypeScript: one interface per element, its events, HTMLElementTagNameMap
 //   dist/custom-elements.json  Custom Elements Manifest (schema 1.0.0) for editors and docs tools
-//   Markdown tables            the README's block between <!-- elements:start --> and <!-- elements:end -->
+//   Markdown tables            docs/elements.md's block between <!-- elements:start --> and <!-- elements:end -->
 // Usage: node scripts/manifest.js           writes the first two (the build's "types" step)
-//        node scripts/manifest.js --readme  also rewrites README.md's block, or writes
+//        node scripts/manifest.js --readme  also rewrites docs/elements.md's block, or writes
 //                                           examples/ELEMENTS.md when README has no markers
 
 const fs = require('fs');
@@ -266,12 +266,12 @@ function writeOutputs(log = console.log) {
 }
 
 function writeReadme() {
-  const file = path.join(root, 'README.md');
+  const file = path.join(root, 'docs', 'elements.md');
   const readme = fs.readFileSync(file, 'utf8');
   const parts = readmeBlock(readme);
   if (parts) {
     fs.writeFileSync(file, `${parts.before}${readmeBlockText()}${parts.after}`);
-    console.log('manifest: README.md elements block rewritten');
+    console.log('manifest: docs/elements.md elements block rewritten');
   } else {
     fs.mkdirSync(path.join(root, 'examples'), { recursive: true });
     fs.writeFileSync(path.join(root, 'examples', 'ELEMENTS.md'), elementsMarkdown());

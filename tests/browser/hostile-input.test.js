@@ -12,7 +12,8 @@ const path = require('path');
 const { browserAndServer, watchedPage, settled, textSlips, TAGS } = require('./browser.js');
 
 const root = path.resolve(__dirname, '..', '..');
-const PAGES = require('../../scripts/build-site.js').PAGES.map((p) => p.file);
+// The lessons (the element reference shows the same widgets with their defaults).
+const PAGES = require('../../scripts/build-site.js').PAGES.filter((p) => !p.reference).map((p) => p.file);
 
 // No box may take these: empty, blank, words, the non-finite numbers, past float64, and a pasted page.
 // A box for free text (data-al-text: a sentence for a model to read) must refuse only the

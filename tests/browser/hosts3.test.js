@@ -390,8 +390,8 @@ test("a widget that grows past the bottom of a fixed-height box that clips scrol
   await close();
 });
 
-test("the README's link example reopens the view it describes", async () => {
-  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+test("the authors' guide's link example reopens the view it describes", async () => {
+  const readme = fs.readFileSync(path.join(root, 'docs', 'authors.md'), 'utf8');
   const link = /`(\?causal-demo\.[^`]+)`/.exec(readme);
   assert.ok(link, 'the README gives a link example for #causal-demo');
   const params = new URLSearchParams(link[1]);

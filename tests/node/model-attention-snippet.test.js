@@ -13,11 +13,11 @@ const { loadAttentionLab } = require('./lab.js');
 const { parseAttentionData } = require('../../web/src/ui/attention-data.js');
 const { fixtures, nested, base64Form } = require('./fixtures/model-attention.js');
 
-const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'authors.md'), 'utf8');
 
 function snippet() {
   const m = /<!-- snippet:attention_json:start -->\s*```python\n([\s\S]*?)```\s*<!-- snippet:attention_json:end -->/.exec(readme);
-  assert.ok(m, 'README.md holds the attention_json snippet between its markers');
+  assert.ok(m, 'docs/authors.md holds the attention_json snippet between its markers');
   return m[1];
 }
 

@@ -1,5 +1,6 @@
 'use strict';
-// Copy buttons for the code listings (<pre class="listing">), and the lessons menu of a narrow
+// Copy buttons for the code listings (<pre class="listing">) and the reference's snippets
+// (<pre class="snippet">), and the lessons menu of a narrow
 // screen. A classic external script so
 // that it runs from file:// and under a Content-Security-Policy without 'unsafe-inline'.
 // Where the Clipboard API is missing or refused, the listing's text is selected instead so
@@ -65,7 +66,7 @@
   }
 
   function init() {
-    var listings = document.querySelectorAll('pre.listing');
+    var listings = document.querySelectorAll('pre.listing, pre.snippet');
     for (var i = 0; i < listings.length; i++) addButton(listings[i]);
     lessonsMenu();
   }

@@ -61,6 +61,7 @@ const WIDGETS = {
   'attention-stepper': {
     className: 'AttentionStepper',
     summary: 'Pick a query token and step through project, score, scale and softmax, weighted sum.',
+    example: '<attention-stepper tokens="time flies like an arrow"></attention-stepper>',
     json: true,
     attributes: [
       tokens('Words separated by spaces; without vectors, the engine makes seeded ones for them.'),
@@ -73,6 +74,7 @@ const WIDGETS = {
   'attention-heatmap': {
     className: 'AttentionHeatmap',
     summary: 'The whole weight matrix, with the causal mask, scaling, temperature, numbers on or off, and the reader\'s own sentence.',
+    example: '<attention-heatmap tokens="the cat sat on the mat" prompt="causal"></attention-heatmap>',
     json: true,
     attributes: [
       tokens('Words separated by spaces (at most 256).'),
@@ -92,6 +94,7 @@ const WIDGETS = {
   'attention-worked-example': {
     className: 'AttentionWorkedExample',
     summary: 'One query, two keys, every number; predict which value the output copies, then practise on a new query.',
+    example: '<attention-worked-example></attention-worked-example>',
     json: true,
     attributes: [],
     parts: [{ name: 'table', description: 'The table of every number.' }, { name: 'prompt', description: 'The predict-first prompts.' }],
@@ -100,6 +103,7 @@ const WIDGETS = {
   'scaling-experiment': {
     className: 'ScalingExperiment',
     summary: 'The seeded sqrt(d_k) experiment and the softmax-saturation view, after a prediction.',
+    example: '<scaling-experiment></scaling-experiment>',
     json: false,
     attributes: [
       { name: 'seed', property: 'seed', type: 'integer', min: 0, max: 1e9, state: true, description: 'Random seed.' },
@@ -111,6 +115,7 @@ const WIDGETS = {
   'multihead-view': {
     className: 'MultiheadView',
     summary: 'Per-head heatmaps for h = 1, 2, 4, 8; loop versus batched; the forgotten head transpose, after a prediction.',
+    example: '<multihead-view heads="2"></multihead-view>',
     json: true,
     attributes: [
       tokens('Words separated by spaces (at most 16).'),
@@ -123,6 +128,7 @@ const WIDGETS = {
   'shape-tracer': {
     className: 'ShapeTracer',
     summary: 'The shape of every tensor through one attention layer; quiz mode hides each until predicted.',
+    example: '<shape-tracer></shape-tracer>',
     json: false,
     attributes: [
       { name: 'batch', property: 'batch', type: 'integer', min: 1, max: 100000, state: true, description: 'Batch size.' },
@@ -139,6 +145,7 @@ const WIDGETS = {
   'padding-mask': {
     className: 'PaddingMask',
     summary: 'A padded batch with its valid-length mask, and what happens without it.',
+    example: '<padding-mask></padding-mask>',
     json: true,
     attributes: [],
     parts: [{ name: 'heatmap', description: 'Each sentence\'s grid of weights.' }],
@@ -147,6 +154,7 @@ const WIDGETS = {
   'softmax-demo': {
     className: 'SoftmaxDemo',
     summary: 'Predict softmax([1000, 1001, 1002]), then see the naive and the safe computation.',
+    example: '<softmax-demo></softmax-demo>',
     json: false,
     attributes: [
       { name: 'values', property: 'values', type: 'string', state: true, description: 'The inputs, separated by commas (1 to 12 numbers).' },
@@ -157,6 +165,7 @@ const WIDGETS = {
   'mistakes-lab': {
     className: 'MistakesLab',
     summary: 'Pick a classic mistake, predict which weights it changes, then compare the correct and mistaken weights, their difference, the symptom and the fix.',
+    example: '<mistakes-lab></mistakes-lab>',
     json: false,
     attributes: [
       { name: 'mistake', property: 'mistake', type: 'enum', values: ['softmax-wrong-axis', 'mask-after-softmax', 'no-scaling', 'scale-by-dk', 'fp16-mask-fill', 'keys-not-transposed', 'no-causal-mask', 'no-padding-mask'],
@@ -169,6 +178,7 @@ const WIDGETS = {
   'online-softmax-stepper': {
     className: 'OnlineSoftmaxStepper',
     summary: 'One query row processed block by block as a tiled kernel does: running max, rescale factor, running sum and output, then o / l beside ordinary attention.',
+    example: '<online-softmax-stepper></online-softmax-stepper>',
     json: false,
     attributes: [
       tokens('Words separated by spaces (the keys; seeded vectors). Default: a twelve-word sentence.'),
@@ -184,6 +194,7 @@ const WIDGETS = {
   'kv-cache-stepper': {
     className: 'KvCacheStepper',
     summary: 'Generate token by token with a KV cache: the cache grows a row per token, multiply-adds with and without it, the row checked against full causal attention, and GQA/MQA shrinking the cache.',
+    example: '<kv-cache-stepper></kv-cache-stepper>',
     json: false,
     attributes: [
       tokens('Words separated by spaces (8 to 12), generated one per step; seeded vectors.'),
@@ -197,6 +208,7 @@ const WIDGETS = {
   'cost-lab': {
     className: 'CostLab',
     summary: 'Time and peak memory of full against tiled attention, measured in the reader\'s browser on log-log charts with fitted slopes; attention-matrix and KV-cache bytes for published model shapes.',
+    example: '<cost-lab></cost-lab>',
     json: false,
     attributes: [
       { name: 'max-n', property: 'maxN', type: 'enum', values: ['1024', '2048', '4096', '8192', '16384'], default: '16384', state: true, description: 'Largest n of the sweep (64, 128, ... doubling); larger sizes run only as far as the engine can hold them and the time allows.' },
@@ -211,6 +223,7 @@ const WIDGETS = {
   'attention-trainer': {
     className: 'AttentionTrainer',
     summary: 'Train a small transformer in the page and watch a previous-token head, then an induction head, form: the loss curve with the phase change marked, each head\'s scores over time, and every head\'s weights on a fixed example.',
+    example: '<attention-trainer></attention-trainer>',
     json: false,
     attributes: [
       { name: 'task', property: 'task', type: 'enum', values: ['induction', 'copy', 'reverse', 'sort'], default: 'induction', state: true, description: 'What the model learns: induction (a block of random tokens, then its repeat; scored on the repeat), copy, reverse or sort (tokens, a separator, then the answer).' },
@@ -229,6 +242,7 @@ const WIDGETS = {
   'model-attention': {
     className: 'ModelAttention',
     summary: 'A model\'s attention over a sentence, every layer and head: the model view (a thumbnail per head, one opened as a full heatmap), the head view (lines between the tokens, a colour per head) and the head summary (the engine\'s scores per head, sorted and filtered).',
+    example: '<model-attention model></model-attention>',
     json: true,
     dataType: 'ModelAttentionData',
     methods: [{ name: 'setAttention', signature: '(value: ModelAttentionData): Promise<void>',
