@@ -173,7 +173,7 @@ test('seeds the engine refuses are explained beside the box, the model stays, an
   const box = page.locator('attention-trainer input[inputmode="numeric"]');
   const message = page.locator('attention-trainer .al-input-message');
   for (const [typed, said] of [['-5', 'seed = -5; expected a whole number from 0 to 2^53 - 1'],
-    ['99999999999999999999', 'seed = 100000000000000000000; expected a whole number from 0 to 2^53 - 1'],
+    ['99999999999999999999', 'seed = 100000000000000000000 is past 2^53, more than a number holds exactly; expected at most 2^53'],
     ['seven', '“seven” is not a number; type a whole number such as 7'], ['', 'type a seed: a whole number such as 7']]) {
     await box.fill(typed);
     await box.press('Enter');
