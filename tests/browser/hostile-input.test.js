@@ -34,7 +34,7 @@ function findBoxes(page, tags) {
     const visit = (host) => {
       const rootNode = host.shadowRoot;
       if (!rootNode) return;
-      for (const input of rootNode.querySelectorAll('input')) {
+      for (const input of rootNode.querySelectorAll('input, textarea[data-al-text]')) {
         if (!['text', 'number', 'search', ''].includes(input.getAttribute('type') || '') || input.dataset.alHostile) continue;
         if (!input.checkVisibility() || input.disabled || input.readOnly) continue;
         input.dataset.alHostile = String(window.__alHostile = (window.__alHostile || 0) + 1);
@@ -55,7 +55,7 @@ function snapshot(page, box) {
   return page.evaluate(({ id, mark }) => {
     const host = document.getElementById(id);
     const frame = host.shadowRoot.querySelector('.al-frame');
-    const input = host.shadowRoot.querySelector(`input[data-al-hostile="${mark}"]`);
+    const input = host.shadowRoot.querySelector(`[data-al-hostile="${mark}"]`);
     const lines = input ? (input.getAttribute('aria-describedby') || '').split(/\s+/).filter(Boolean)
       .map((ref) => host.shadowRoot.getElementById(ref)).filter(Boolean) : [];
     const message = lines.map((l) => (l.checkVisibility() ? l.innerText.trim() : '')).filter(Boolean).join(' ');
@@ -137,7 +137,7 @@ for (const pageName of PAGES) {
       for (const box of boxes) {
         const where = `<${box.tag}#${box.id}> ${box.type} box ${box.mark}`;
         tested.push(where);
-        const locator = page.locator(`#${box.id} input[data-al-hostile="${box.mark}"]`);
+        const locator = page.locator(`#${box.id} [data-al-hostile="${box.mark}"]`);
         let last = null;  // the view after the previous value, already quiet
         for (const value of [...REFUSED, ...EDGES]) {
           if (!(await locator.count())) break;  // an accepted answer closed its question

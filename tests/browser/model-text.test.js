@@ -73,12 +73,12 @@ test('lesson 7 with the keyboard: a wrong prediction gets a hint, the right one 
   const wrong = want.q.choices.find((c) => c.value !== want.q.answer);
   const right = want.q.choices.find((c) => c.value === want.q.answer);
   assert.ok(right, `the head's favourite column (${want.q.answer}) is one of the choices`);
-  await read(page).locator('input.al-model-text').focus();
+  await read(page).locator('textarea.al-model-text').focus();
   await tabTo(page, wrong.label);
   await page.keyboard.press('Enter');
-  assert.match(await read(page).locator('.al-predict [aria-live]').textContent(), /^Not yet\. The head's job is to help predict the next token\./);
+  assert.match(await read(page).locator('.al-predict [aria-live]').textContent(), /^Not yet\. .+ Try once more\.$/);
   assert.equal(await read(page).locator('[role="tablist"]').isVisible(), false);
-  await read(page).locator('input.al-model-text').focus();
+  await read(page).locator('textarea.al-model-text').focus();
   await tabTo(page, right.label);
   await page.keyboard.press('Enter');
   assert.match(await read(page).locator('.al-predict [aria-live]').textContent(), /^Right: /);
@@ -87,7 +87,7 @@ test('lesson 7 with the keyboard: a wrong prediction gets a hint, the right one 
   assert.equal(await read(page).locator('.al-open-title').textContent(), `layer ${want.head.layer}, head ${want.head.head}`);
   assert.deepEqual(await guesses(page), want.guesses);
   // The learner's own text, typed: every view and guess follows it, and the URL keeps it.
-  const box = read(page).locator('input.al-model-text');
+  const box = read(page).locator('textarea.al-model-text');
   await box.focus();
   await page.keyboard.press('Control+A');
   await page.keyboard.type(OWN);
@@ -101,11 +101,11 @@ test('lesson 7 with the keyboard: a wrong prediction gets a hint, the right one 
   const url = page.url();
   await page.goto(url);
   await settled(page);
-  assert.equal(await read(page).locator('input.al-model-text').inputValue(), OWN, 'the link brings the learner\'s text back');
+  assert.equal(await read(page).locator('textarea.al-model-text').inputValue(), OWN, 'the link brings the learner\'s text back');
   // An emptied box is refused beside it; the views keep the last text.
   await box.fill('');
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => document.querySelector('#read').shadowRoot.querySelector('input.al-model-text').getAttribute('aria-invalid') === 'true');
+  await page.waitForFunction(() => document.querySelector('#read').shadowRoot.querySelector('textarea.al-model-text').getAttribute('aria-invalid') === 'true');
   assert.match(await read(page).locator('.al-field-message').textContent(), /^The text is empty/);
   assert.equal(await page.$eval('#read', (el) => el.state.text), OWN);
   assert.deepEqual(problems, []);
@@ -118,7 +118,7 @@ test('reading the learner\'s text takes no main-thread task over 50 ms of CPU', 
   await settled(page);
   await read(page).locator('.al-predict button.al-skip').click();
   const trace = await traceTasks(page);
-  const box = read(page).locator('input.al-model-text');
+  const box = read(page).locator('textarea.al-model-text');
   await box.fill('');
   await box.focus();
   await page.keyboard.type('the dog ran to the park and the dog ran to the');

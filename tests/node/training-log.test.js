@@ -23,7 +23,7 @@ test('the loss curve is thinned to stretches of equal length, each point the mea
   l.addLosses(1, [1, 2, 3, 4, 5]);
   assert.deepEqual(l.lossSeries(2), { xs: [3, 5], ys: [2, 4.5], per: 3 });
   assert.deepEqual(l.lossSeries(10), { xs: [1, 2, 3, 4, 5], ys: [1, 2, 3, 4, 5], per: 1 });
-  assert.deepEqual(l.lossRange(2, 4), { lo: 2, hi: 4 });
+  assert.deepEqual(l.lossRange(2, 4), { lo: 2, hi: 4, mean: 3 });
 });
 
 test('an induction head counts as formed at the first reading of 0.5 or more, and stays so', () => {
@@ -60,7 +60,7 @@ test('the reveal judges both predictions against the run, and waits while it is 
   assert.equal(right.layer.ok, true);
   assert.equal(right.curve.ok, true);
   assert.match(right.layer.message, /^Right: the induction head formed in layer 1 \(head 0, induction score 0\.70 at step 200\)\. It needs a layer below it/);
-  assert.match(right.curve.message, /after a quick first fall, the loss stayed between 3\.40 and 3\.40 from step 50 until shortly before step 200, then fell to 0\.50/);
+  assert.match(right.curve.message, /after a quick first fall, the loss levelled off at about 3\.40 \(its mean from step 50 to 175\), then fell to 0\.50 within 100 steps, as the induction head formed at step 200/);
   const wrong = log.judgeRun(l, { layer: 'layer-0', curve: 'steady' });
   assert.equal(wrong.layer.ok, false);
   assert.equal(wrong.curve.ok, false);

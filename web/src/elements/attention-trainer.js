@@ -69,7 +69,7 @@ class AttentionTrainer extends LabElement {
       h('button', { type: 'button', onclick: () => this.guard(() => this.saveWeights()) }, 'Weights (JSON)'));
 
     this.frame.replaceChildren(
-      h('h3', {}, 'Train a transformer and watch its heads form'),
+      h('h3', {}, this.attr('heading', 'Train a transformer and watch its heads form')),
       this.predictBox,
       h('div', { class: 'al-controls', part: 'controls' }, this.trainButton, this.stepButton, this.resetButton),
       h('div', { class: 'al-controls al-trainer-settings', part: 'controls' },
@@ -375,7 +375,10 @@ class AttentionTrainer extends LabElement {
     if (loss !== null && Number.isFinite(loss) && !this.divergence) parts.push(`loss ${fixed(loss, 3)}`);
     const rate = this.running ? stepsPerSecond(this.reports) : null;
     if (rate) parts.push(`${grouped(rate)} steps a second`);
-    if (this.runner && (this.running || this.log.steps > 0)) parts.push(this.runner.kind === 'worker' ? 'training in a background thread' : 'training on this page in short slices (the page allows no background thread)');
+    if (this.runner && (this.running || this.log.steps > 0)) {
+      const verb = this.running ? 'training' : 'trained';
+      parts.push(this.runner.kind === 'worker' ? `${verb} in a background thread` : `${verb} on this page in short slices (the page allows no background thread)`);
+    }
     const text = `${parts.join(' \u00b7 ')}.${this.note && !this.running ? ` ${this.note}` : ''}`;
     setText(this.status_, text);
   }

@@ -107,7 +107,8 @@ class ModelAttention extends LabElement {
     }
     const id = uid();
     // data-al-text: a box for any text (the hostile-input test expects words to be taken).
-    this.textInput = h('input', { type: 'text', id, class: 'al-model-text', maxlength: String(MAX_TEXT), spellcheck: 'false', autocomplete: 'off', 'data-al-text': '',
+    // A text area of two lines, so the whole sentence shows on a phone; Enter reads it at once.
+    this.textInput = h('textarea', { id, class: 'al-model-text', rows: '2', maxlength: String(MAX_TEXT), spellcheck: 'false', autocomplete: 'off', 'data-al-text': '',
       oninput: () => this.guard(() => this.typed()),
       onkeydown: (e) => { if (e.key === 'Enter') { e.preventDefault(); this.guard(() => this.typed(0)); } } });
     this.note = new FieldNote();
@@ -135,7 +136,7 @@ class ModelAttention extends LabElement {
    */
   readText(text) {
     if (!text.trim()) {
-      this.note.refuse(this.textInput, 'The text is empty: type a sentence, for example one that repeats a phrase.');
+      this.note.refuse(this.textInput, 'The text is empty: type a sentence, for example one that repeats a phrase. The views and guesses below are still those of the last text.');
       return null;
     }
     this.note.accept(this.textInput);
@@ -187,7 +188,13 @@ class ModelAttention extends LabElement {
    * last token does not repeat.
    */
   ask(on) {
-    if (!on || !this.languageModel || this.answered) return;
+    if (!on || !this.languageModel) return;
+    if (this.answered) {
+      // Answered once: new text shows its views at once, with no question about old text left behind.
+      if (this.question) this.question.root.remove();
+      this.question = null;
+      return;
+    }
     const head = inductionHead(this.rows);
     const n = this.set.n;
     const q = head && inductionQuestion(this.set.tokens, pattern(this.set, head.layer, head.head).subarray((n - 1) * n, n * n), head);

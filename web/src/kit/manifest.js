@@ -226,6 +226,7 @@ const WIDGETS = {
     example: '<attention-trainer></attention-trainer>',
     json: false,
     attributes: [
+      { name: 'heading', property: 'heading', type: 'string', description: 'The title above the trainer (default "Train a transformer and watch its heads form"): a page with several trainers names each.' },
       { name: 'task', property: 'task', type: 'enum', values: ['induction', 'copy', 'reverse', 'sort'], default: 'induction', state: true, description: 'What the model learns: induction (a block of random tokens, then its repeat; scored on the repeat), copy, reverse or sort (tokens, a separator, then the answer).' },
       { name: 'lr', property: 'lr', type: 'number', min: 0.000001, max: 100, default: 0.003, state: true, description: 'Adam\'s learning rate.' },
       { name: 'layers', property: 'layers', type: 'integer', min: 1, max: 8, default: 2, state: true, description: 'Attention layers (an induction head needs 2).' },

@@ -7,7 +7,7 @@ const MODEL_ATTENTION_CSS = `
 .al-tabs [role="tab"][aria-selected="true"] { background: var(--_panel); border-color: var(--_line); border-bottom-color: var(--_panel); font-weight: 600; box-shadow: inset 0 3px 0 var(--_accent); }
 .al-model-input { display: grid; grid-template-columns: minmax(0, 1fr); gap: calc(.35 * var(--_rem)); margin-bottom: calc(.5 * var(--_rem)); }
 .al-model-label { font-weight: 600; }
-.al-model-text { width: 100%; box-sizing: border-box; min-height: 44px; font: inherit; padding: calc(.35 * var(--_rem)) calc(.5 * var(--_rem)); }
+.al-model-text { width: 100%; box-sizing: border-box; min-height: 44px; font: inherit; padding: calc(.35 * var(--_rem)) calc(.5 * var(--_rem)); resize: vertical; }
 .al-model-input .al-field-message:empty { display: none; }
 .al-model-guess-title { margin: calc(.25 * var(--_rem)) 0 0; }
 .al-model-guesses { list-style: none; margin: 0; padding: 0; display: grid; grid-template-columns: max-content minmax(calc(3 * var(--_rem)), calc(12 * var(--_rem))) max-content; gap: calc(.15 * var(--_rem)) calc(.5 * var(--_rem)); align-items: center; }

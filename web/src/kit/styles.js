@@ -172,6 +172,7 @@ button:disabled { opacity: .5; cursor: default; }
 .al-legend-mask { display: inline-block; width: calc(1 * var(--_rem)); height: calc(.8 * var(--_rem)); border-radius: 2px; background: repeating-linear-gradient(135deg, var(--_panel) 0 4px, var(--_mask) 4px 6px); border: 1px solid var(--_line); vertical-align: middle; }
 .al-canvas-mode .al-legend-mask { background: rgb(154, 154, 166); }
 .al-predict { border: 1px dashed var(--_line); border-radius: 8px; padding: calc(.5 * var(--_rem)) calc(.75 * var(--_rem)); margin: calc(.5 * var(--_rem)) 0; }
+.al-predict .al-group > button { text-align: left; }
 .al-predict .al-verdict-ok { color: var(--_ok); font-weight: 600; }
 .al-predict .al-verdict-bad { color: var(--_bad); font-weight: 600; }
 .al-predict .al-verdict-hint, .al-quiz-verdict.al-verdict-hint { font-weight: 600; }

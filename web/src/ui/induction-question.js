@@ -8,11 +8,22 @@
 const { quoted } = require('./model-text.js');
 const { fixed } = require('./format.js');
 
-/** The latest earlier position of the last token, or -1 when it does not repeat. */
-function earlierCopy(tokens) {
+/**
+ * The earlier copies of the last token worth asking about: the one whose preceding tokens
+ * match those before the last token for longest (ties: the latest), and the latest. [] when
+ * the last token does not repeat.
+ */
+function earlierCopies(tokens) {
   const n = tokens.length, last = tokens[n - 1];
-  for (let j = n - 2; j >= 0; j--) if (tokens[j] === last) return j;
-  return -1;
+  let best = -1, bestRun = -1, latest = -1;
+  for (let j = n - 2; j >= 0; j--) {
+    if (tokens[j] !== last) continue;
+    if (latest < 0) latest = j;
+    let run = 0;
+    while (j - 1 - run >= 0 && tokens[j - 1 - run] === tokens[n - 2 - run] && j - 1 - run !== n - 2 - run) run++;
+    if (run > bestRun) { best = j; bestRun = run; }
+  }
+  return latest < 0 ? [] : [...new Set([best, latest])];
 }
 
 /** The head with the highest prefix-matching score among `rows` ([{ layer, head, prefixMatching }]), or null. */
@@ -29,10 +40,12 @@ function inductionHead(rows) {
  */
 function inductionQuestion(tokens, row, head) {
   const n = tokens.length;
-  const copy = earlierCopy(tokens);
-  if (copy < 0 || copy + 1 >= n - 1) return null;
+  const copies = earlierCopies(tokens).filter((j) => j + 1 < n - 1);
+  if (!copies.length) return null;
+  const copy = copies[0];
+  const after = new Set(copies.map((j) => j + 1));
   const roles = [
-    [copy + 1, 'the token right after its earlier copy'],
+    ...copies.map((j) => [j + 1, copies.length > 1 ? `the token right after the earlier copy at position ${j}` : 'the token right after its earlier copy']),
     [copy, 'its earlier copy'],
     [n - 2, 'the token just before it'],
     [0, 'the first token'],
@@ -50,11 +63,17 @@ function inductionQuestion(tokens, row, head) {
   const last = quoted(tokens[n - 1]);
   const where = `layer ${head.layer}, head ${head.head}`;
   const said = (column) => `${quoted(tokens[column])} (position ${column}) with weight ${fixed(row[column], 2)}`;
-  const because = answer === copy + 1
-    ? ' It looks for the token that followed the earlier copy of its own token, because that is the best guess for what comes next.'
+  const because = after.has(answer)
+    ? ' It looks for the token that followed an earlier copy of its own token, because that token is the best guess for what comes next.'
     : '';
+  // A first wrong answer's hint points at the method, true of this head's answer, without naming it.
+  const hint = answer === copy + 1 && copies.length > 1
+    ? `The head's job is to help predict the next token: it reads what came right after an earlier copy of ${last}. Of the copies, which one sits in the same words as the end of the text?`
+    : after.has(answer)
+      ? `The head's job is to help predict the next token: it reads what came right after an earlier copy of ${last}.`
+      : 'Induction heads often do something other than the textbook pattern on short texts: open the summary after answering to see its scores.';
   return {
-    question: `The last token, ${last}, appeared earlier, at position ${copy}. Where will the model's strongest induction head (${where}, by its prefix-matching score) look most from it?`,
+    question: `The last token, ${last}, appeared earlier${copies.length > 1 ? `, at positions ${[...copies].sort((a, b) => a - b).join(' and ')}` : `, at position ${copy}`}. Where will the model's strongest induction head (${where}, by its prefix-matching score) look most from it?`,
     choices: choices.map((c) => ({ label: c.label, value: c.column })),
     answer,
     judge(value) {
@@ -64,11 +83,11 @@ function inductionQuestion(tokens, row, head) {
         close,
         message: close ? `Right: from ${last} the head puts most weight on ${said(answer)}.${because}`
           : `Not this time: the head puts most weight on ${said(answer)}, and ${fixed(row[value], 2)} on ${quoted(tokens[value])}.${because}`,
-        hint: close ? '' : `The head's job is to help predict the next token. After ${last} last time, what came next?`,
+        hint: close ? '' : hint,
       };
     },
     reveal: `From ${last} the head puts most weight on ${said(answer)}.${because}`,
   };
 }
 
-module.exports = { inductionQuestion, inductionHead, earlierCopy };
+module.exports = { inductionQuestion, inductionHead, earlierCopies };

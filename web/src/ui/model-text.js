@@ -10,9 +10,9 @@ const DEFAULT_TEXT = 'the cat sat on the mat. the cat sat on the';
 /** The most characters the box takes (the model reads its last 64 tokens of them). */
 const MAX_TEXT = 400;
 
-/** A token as a label: a line break made visible, everything else as the text had it. */
+/** A token as a label: a line break made visible (\u21b5), everything else as the text had it. */
 function tokenLabel(token) {
-  return token.replace(/\n/g, '\u23ce');
+  return token.replace(/\n/g, '\u21b5');
 }
 
 /** A next token as the list shows it: in quotes, so a leading space can be seen. */

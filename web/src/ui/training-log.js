@@ -4,6 +4,8 @@
 // losses of each step, the heads' scores); this keeps them, thins them for drawing and reads
 // them back.
 
+const { grouped } = require('./format.js');
+
 /** An induction score at or above this counts as an induction head (Olsson et al. use 0.5 too). */
 const FORMED = 0.5;
 
@@ -74,7 +76,7 @@ class TrainingLog {
   /** The smallest and largest loss over steps [from, to] (1-based, inclusive). */
   lossRange(from, to) {
     const part = this.losses.slice(Math.max(0, from - 1), Math.min(this.losses.length, to));
-    return part.length ? { lo: Math.min(...part), hi: Math.max(...part) } : null;
+    return part.length ? { lo: Math.min(...part), hi: Math.max(...part), mean: part.reduce((a, b) => a + b, 0) / part.length } : null;
   }
 
   /** Every step's loss, with the heads' scores on the steps they were read: CSV text (RFC 4180 line ends, as ui/export.js writes). */
@@ -139,7 +141,7 @@ function judgeRun(log, prediction, { patience = 1000 } = {}) {
     const truth = formed ? `layer-${formed.layer}` : 'none';
     const what = formed
       ? `the induction head formed in layer ${formed.layer} (head ${formed.head}, induction score ${formed.score.toFixed(2)} at step ${formed.step})`
-      : `no head reached an induction score of ${FORMED} in ${log.steps} steps`;
+      : `no head reached an induction score of ${FORMED} in ${grouped(log.steps)} steps`;
     const why = formed
       ? formed.layer > 0
         ? ' It needs a layer below it: a head there first copies each token\u2019s predecessor into its position, and the induction head\u2019s keys read that.'
@@ -153,15 +155,16 @@ function judgeRun(log, prediction, { patience = 1000 } = {}) {
     if (formed) {
       // The plateau: past the first quarter of the run to the head (the quick first fall from
       // the random start), up to shortly before it.
-      const before = log.lossRange(Math.ceil(formed.step / 4), Math.max(Math.ceil(formed.step / 4), formed.step - 25));
+      const from = Math.ceil(formed.step / 4), to = Math.max(from, formed.step - 25);
+      const before = log.lossRange(from, to);
       const after = log.lossRange(formed.step, Math.min(log.steps, formed.step + 100));
       truth = 'plateau';
-      what = `after a quick first fall, the loss stayed between ${before.lo.toFixed(2)} and ${before.hi.toFixed(2)} from step ${Math.ceil(formed.step / 4)} until shortly before step ${formed.step}, then fell to ${after.lo.toFixed(2)} within 100 steps, as the induction head formed`;
+      what = `after a quick first fall, the loss levelled off at about ${before.mean.toFixed(2)} (its mean from step ${grouped(from)} to ${grouped(to)}), then fell to ${after.lo.toFixed(2)} within 100 steps, as the induction head formed at step ${grouped(formed.step)}`;
     } else {
-      const early = log.lossRange(1, Math.min(log.steps, 100));
+      const early = log.lossRange(1, Math.min(log.steps, 10));
       const late = log.lossRange(Math.max(1, log.steps - 100), log.steps);
       truth = 'early';
-      what = `the loss went from ${early.hi.toFixed(2)} to about ${late.lo.toFixed(2)} early on and stayed there: without an induction head the repeat cannot be predicted`;
+      what = `the loss fell from about ${early.mean.toFixed(2)} to about ${late.mean.toFixed(2)} (its mean over the last 100 steps), with no sudden drop: without an induction head the repeat cannot be predicted`;
     }
     out.curve = { ok: said === truth, message: `${said === truth ? 'Right' : 'Not this time'}: ${what}.` };
   }
