@@ -427,10 +427,12 @@ test("the scaling experiment's axis labels never overlap: the first chart's sqrt
     await p.waitForFunction(() => document.querySelector('#scaling').shadowRoot.querySelectorAll('svg.al-chart').length === 2, null, { timeout: 10000 });
     const charts = await p.$eval('#scaling', (el) => Array.from(el.shadowRoot.querySelectorAll('svg.al-chart'), (svg) => {
       const shown = (t) => t.getClientRects().length > 0;
-      const box = (t) => { const r = t.getBoundingClientRect(); return { text: t.textContent, middle: t.getAttribute('text-anchor') === 'middle', left: r.left, right: r.right, top: r.top, bottom: r.bottom }; };
+      const box = (t) => { const r = t.getBoundingClientRect(); return { text: t.textContent, y: Number(t.getAttribute('y')), left: r.left, right: r.right, top: r.top, bottom: r.bottom }; };
       // The tick labels (the axis titles have room of their own).
       const texts = Array.from(svg.querySelectorAll(':scope > text')).filter((t) => shown(t) && !t.hasAttribute('transform') && t.getAttribute('y') < svg.viewBox.baseVal.height - 10).map(box);
-      return { texts, x: texts.filter((t) => t.middle && /^\d+$/.test(t.text)).map((t) => t.text) };
+      // The x-axis labels: the numbers on the lowest line (a label at the right edge ends there, the others centre).
+      const lowest = Math.max(...texts.filter((t) => /^\d+$/.test(t.text)).map((t) => t.y));
+      return { texts, x: texts.filter((t) => t.y === lowest && /^\d+$/.test(t.text)).map((t) => t.text) };
     }));
     for (const [k, chart] of charts.entries()) {
       // Chart 1 is drawn against sqrt(d_k) on a linear axis; chart 2 against d_k on a log axis.
