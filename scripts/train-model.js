@@ -12,8 +12,9 @@
 //     --check  write nothing: train, then compare with the committed file
 //
 // Pipeline: corpus text -> vocabulary (scripts/corpus-bpe.js) -> token ids (web/src/api/tokenizer.js)
-// -> createTrainer({ task: 'text' }) -> steps -> head scores and evaluation -> the weights as
-// float16 (rounded by the engine) -> the model script (web/src/api/model-file.js).
+// -> createTrainer({ task: 'sequences' }) on repeated windows (copying) -> loadTrainer({ task:
+// 'text' }) -> steps -> head scores and evaluation -> the weights as float16 (rounded by the
+// engine) -> the model script (web/src/api/model-file.js).
 
 const fs = require('fs');
 const path = require('path');
@@ -29,13 +30,17 @@ const COMMAND = 'npm run train:model';
 
 /** Everything the shipped model depends on besides the corpus. */
 const SETTINGS = Object.freeze({
-  vocabulary: { size: 2048, minCharCount: 20 },
+  // 512 pieces: common words stay whole (" the", " of", " small"), and each piece is common
+  // enough that the copying stage can learn to match it (with 2048, it learned too slowly)
+  vocabulary: { size: 512, minCharCount: 20 },
   model: { seqLen: 64, layers: 2, heads: 4, dModel: 64, mlp: 256, activation: 'gelu', layerNorm: true },
-  // first the induction task: the heads learn to copy (a previous-token head, an induction head)
-  copying: { batch: 16, lr: 4e-3, weightDecay: 0, warmupSteps: 50, seed: 1, steps: 600 },
-  // then the text; repeats: a quarter of the windows repeat their opening span (tasks.hpp,
-  // text), so copying from earlier text keeps paying off
-  training: { batch: 16, lr: 4e-3, weightDecay: 0, warmupSteps: 100, decaySteps: 2300, minLr: 4e-4, repeats: 0.25, seed: 1, steps: 2400 },
+  // first copying: windows of the text, each repeated to fill the context (copyingSequences),
+  // scored from scoreFrom on, where every token can be copied from the copy before it; the
+  // heads learn to copy (a previous-token head, then induction heads)
+  copying: { windows: 20000, shortest: 8, longest: 31, scoreFrom: 32, batch: 16, lr: 4e-3, weightDecay: 0, warmupSteps: 50, seed: 1, steps: 1500 },
+  // then the text; repeats: half the windows repeat their opening span (tasks.hpp, text), so
+  // copying from earlier text keeps paying off
+  training: { batch: 16, lr: 4e-3, weightDecay: 0, warmupSteps: 50, decaySteps: 3950, minLr: 4e-4, repeats: 0.5, seed: 1, steps: 4000 },
   dtype: 'float16',
 });
 
@@ -77,6 +82,21 @@ function run(trainer, steps, label, log, clock) {
   return losses;
 }
 
+/**
+ * The copying stage's sequences, from the corpus's token ids: `windows` windows, the k-th
+ * starting at floor(k (ids.length - longest) / windows) and L = shortest + (k mod (longest -
+ * shortest + 1)) tokens long, each repeated to fill length tokens (the context and the next).
+ */
+function copyingSequences(ids, { windows, shortest, longest }, length) {
+  const out = [];
+  for (let k = 0; k < windows; k++) {
+    const L = shortest + (k % (longest - shortest + 1));
+    const start = Math.floor((k * (ids.length - longest)) / windows);
+    out.push(Array.from({ length }, (_, i) => ids[start + (i % L)]));
+  }
+  return out;
+}
+
 /** The best previous-token and induction scores of the trainer's probe, for the log. */
 function bestHeads(scores) {
   const best = (key) => Math.max(...scores.map((h) => h[key])).toFixed(2);
@@ -85,9 +105,10 @@ function bestHeads(scores) {
 
 /**
  * Runs the pipeline: corpus, vocabulary, token ids; then the engine's trainer in two stages,
- * (1) `copying`: the induction task (blocks of random token ids, repeated), where the heads
- * learn to copy from earlier text, and (2) `training`: the text, from the first stage's
- * weights, with some windows repeating their opening span so the copying stays useful.
+ * (1) `copying`: windows of the text repeated (copyingSequences, the trainer's 'sequences'
+ * task), where the heads learn to copy from earlier text, and (2) `training`: the text, from
+ * the first stage's weights, with some windows repeating their opening span so the copying
+ * stays useful.
  * @param lab a loaded attention-lab
  * @param options { wordnetDir, settings = SETTINGS, steps (overrides training.steps), name, log }
  * @returns { model (the model object), script (its file text), seconds }
@@ -106,8 +127,9 @@ function trainModel(lab, { wordnetDir = WORDNET_DIR, settings = SETTINGS, steps,
   const ids = tokenizer.ids(corpus.text);
   log(`vocabulary: ${tokenizer.size} pieces; corpus: ${ids.length} tokens (${clock()})`);
 
-  const { steps: copySteps, ...copyOptions } = settings.copying;
-  const first = lab.createTrainer({ ...settings.model, ...copyOptions, vocab: tokenizer.size, task: 'induction' });
+  const { steps: copySteps, windows, shortest, longest, ...copyOptions } = settings.copying;
+  const sequences = copyingSequences(ids, { windows, shortest, longest }, settings.model.seqLen + 1);
+  const first = lab.createTrainer({ ...settings.model, ...copyOptions, vocab: tokenizer.size, task: 'sequences', sequences });
   let copied, copyLosses;
   try {
     copyLosses = run(first, copySteps, 'copying', log, clock);
@@ -119,7 +141,7 @@ function trainModel(lab, { wordnetDir = WORDNET_DIR, settings = SETTINGS, steps,
 
   const training = { ...settings.training, steps: steps || settings.training.steps };
   const { steps: total, ...trainerOptions } = training;
-  const trainer = lab.loadTrainer({ ...copied, options: { ...copied.options, ...trainerOptions, task: 'text' } }, { text: ids });
+  const trainer = lab.loadTrainer({ ...copied, options: { ...copied.options, ...trainerOptions, scoreFrom: 0, task: 'text' } }, { text: ids });
   try {
     const losses = run(trainer, total, 'text', log, clock);
     const evaluation = trainer.evaluate();
@@ -155,7 +177,7 @@ function trainModel(lab, { wordnetDir = WORDNET_DIR, settings = SETTINGS, steps,
   }
 }
 
-module.exports = { trainModel, SETTINGS, SHIPPED_FILE, NOTICE };
+module.exports = { trainModel, copyingSequences, SETTINGS, SHIPPED_FILE, NOTICE };
 
 if (require.main === module) {
   const args = process.argv.slice(2);
