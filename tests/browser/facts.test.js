@@ -406,14 +406,14 @@ Object.assign(CLAIMS, {
 });
 
 // Lesson 7: the shipped model (lab.loadModel) on the text its widget starts with.
-const MODEL_TEXT = 'the cat sat on the mat. the cat sat on the';
+const MODEL_TEXT = 'a part of the body of a person. a part of the body of a';
 let shippedModel = null;
 const model = () => shippedModel || (shippedModel = lab.loadModel());
 
 Object.assign(CLAIMS, {
   'model-repeat-guess'() {
     const top = model().predict(MODEL_TEXT).next[0];
-    assert.equal(top.token, ' mat', `the top guess after the repeated phrase (${JSON.stringify(top)})`);
+    assert.equal(top.token, ' person', `the top guess after the repeated phrase (${JSON.stringify(top)})`);
   },
   'model-previous-token'() {
     // On the widget's text and on a sentence without repeats, the best previous-token head is in layer 0 and clear (> 0.5).
@@ -423,6 +423,10 @@ Object.assign(CLAIMS, {
       assert.equal(best.layer, 0, `the best previous-token head on ${JSON.stringify(text)} is in the first layer`);
       assert.ok(best.previousToken > 0.5, `and clear (${best.previousToken})`);
     }
+  },
+  'model-first-token'() {
+    const second = model().headScores(MODEL_TEXT).filter((h) => h.layer === 1);
+    assert.ok(second.length > 0 && second.every((h) => h.firstToken > 0.5), `the second layer's first-token scores: ${second.map((h) => h.firstToken.toFixed(2))}`);
   },
   'model-induction'() {
     const scores = model().headScores(MODEL_TEXT);

@@ -16,7 +16,7 @@ const { modelGuesses } = require('../../web/src/ui/model-text.js');
 
 const root = path.resolve(__dirname, '..', '..');
 const LESSON = pathToFileURL(path.join(root, 'dist', 'lesson-7.html')).href;
-const START = 'the cat sat on the mat. the cat sat on the';
+const START = 'a part of the body of a person. a part of the body of a';
 const OWN = 'a red ball and a blue box. a red ball and a blue';
 
 let browser, server, lab, model;

@@ -6,7 +6,7 @@
 const { grouped } = require('./format.js');
 
 /** The sentence the box starts with: a phrase said twice, so an induction head has something to do. */
-const DEFAULT_TEXT = 'the cat sat on the mat. the cat sat on the';
+const DEFAULT_TEXT = 'a part of the body of a person. a part of the body of a';
 /** The most characters the box takes (the model reads its last 64 tokens of them). */
 const MAX_TEXT = 400;
 
