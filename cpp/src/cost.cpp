@@ -69,14 +69,15 @@ std::pair<std::size_t, std::size_t> fast_memory_blocks(double fast_memory, std::
 exact_count tiled_peak_extra(std::size_t block_q, std::size_t block_k, std::size_t d_k, std::size_t d_v) {
     // As cpp/src/tiled.cpp allocates them: one tile of scores, one K or V block packed for the
     // matrix kernel (whichever is larger), one block of p V, and each row's running max and sum.
-    const std::size_t packed = std::max(kernels::packed_size(d_k, block_k), kernels::packed_size(block_k, d_v));
+    const std::uint64_t packed = std::max(kernels::packed_count(d_k, block_k), kernels::packed_count(block_k, d_v));
     return count(block_q) * count(block_k) + count(packed) + count(block_q) * count(d_v) + count(2) * count(block_q);
 }
 
 void plan_tiles(const row_masks& masks, std::size_t batch, std::size_t m, std::size_t n, std::size_t d_k,
                 std::size_t d_v, std::size_t block_q, std::size_t block_k, tile_tally& tally,
                 const tile_visitor& visit) {
-    const std::size_t key_blocks = (n + block_k - 1) / block_k;
+    // In wasm32 size_t has 32 bits: n + block_k and hi * block_k may pass it, so neither is formed.
+    const std::size_t key_blocks = n / block_k + (n % block_k != 0);
     std::vector<std::pair<std::size_t, std::size_t>> spans;  // key-block index ranges, one per row
     spans.reserve(block_q);
     for (std::size_t i0 = 0; i0 < m; i0 += block_q) {
@@ -99,13 +100,13 @@ void plan_tiles(const row_masks& masks, std::size_t batch, std::size_t m, std::s
                 // Key blocks lo..hi-1 are contiguous: they hold keys lo * block_k up to
                 // min(n, hi * block_k), counted at once rather than tile by tile (the cost lab
                 // asks for n = 65,536: four million tiles).
-                const std::size_t keys = std::min(n, hi * block_k) - lo * block_k;
-                tally.floats_read += count(keys) * count(d_k + d_v);
-                tally.multiply_adds += count(i1 - i0) * count(keys) * count(d_k + d_v);
+                const std::size_t keys = static_cast<std::size_t>(std::min<std::uint64_t>(n, std::uint64_t(hi) * block_k)) - lo * block_k;
+                tally.floats_read += count(keys) * (count(d_k) + count(d_v));
+                tally.multiply_adds += count(i1 - i0) * count(keys) * (count(d_k) + count(d_v));
                 visited += hi - lo;
                 if (visit.call) {
                     for (std::size_t kb = lo; kb < hi; ++kb) {
-                        visit.call(visit.callable, i0, i1, kb * block_k, std::min(n, kb * block_k + block_k));
+                        visit.call(visit.callable, i0, i1, kb * block_k, kb * block_k + std::min(block_k, n - kb * block_k));
                     }
                 }
             }
@@ -154,10 +155,10 @@ cost_report cost_figures(const cost_spec& spec, const std::string& fn) {
     r.full.peak_extra_floats = mn.value(fn, "the full method's score matrix");
     r.full.floats_read = (slices * (inputs + count(2) * mn)).value(fn, "the full method's floats read");
     r.full.floats_written = (slices * (count(2) * mn + count(m) * count(d_v))).value(fn, "the full method's floats written");
-    r.full.multiply_adds = (slices * mn * count(d_k + d_v)).value(fn, "the full method's multiply-adds");
+    r.full.multiply_adds = (slices * mn * (count(d_k) + count(d_v))).value(fn, "the full method's multiply-adds");
     // attention() keeps scores, scaled, masked and weights for every slice, and K and V packed
     // for its matrix kernel (cpp/src/attention.cpp, packed_floats).
-    r.full_engine_extra_floats = (count(4) * slices * mn + count(kernels::packed_size(d_k, n)) + count(kernels::packed_size(n, d_v)))
+    r.full_engine_extra_floats = (count(4) * slices * mn + count(kernels::packed_count(d_k, n)) + count(kernels::packed_count(n, d_v)))
                                      .value(fn, "the engine's score-sized stages");
     r.engine_limit_floats = static_cast<double>(default_max_elements);
 
@@ -166,7 +167,7 @@ cost_report cost_figures(const cost_spec& spec, const std::string& fn) {
     detail::plan_tiles(rows, 0, m, n, d_k, d_v, r.block_q, r.block_k, tally);
     r.tiled.peak_extra_floats = detail::tiled_peak_extra(r.block_q, r.block_k, d_k, d_v).value(fn, "the tiled method's extra floats");
     r.tiled.floats_read = (slices * tally.floats_read).value(fn, "the tiled method's floats read");
-    r.tiled.floats_written = (slices * count(m) * count(d_v + 1)).value(fn, "the tiled method's floats written");
+    r.tiled.floats_written = (slices * count(m) * (count(d_v) + count(1))).value(fn, "the tiled method's floats written");
     r.tiled.multiply_adds = (slices * tally.multiply_adds).value(fn, "the tiled method's multiply-adds");
     r.tiled.blocks_computed = (slices * tally.blocks_computed).value(fn, "the tiled method's blocks");
     r.tiled.blocks_skipped = (slices * tally.blocks_skipped).value(fn, "the tiled method's skipped blocks");
@@ -178,7 +179,7 @@ cost_report cost_figures(const cost_spec& spec, const std::string& fn) {
         const key_range k = rows.range(0, i);
         if (!k.empty()) pairs += count(k.end - k.begin);
     }
-    r.visible_multiply_adds = (slices * pairs * count(d_k + d_v)).value(fn, "the multiply-adds on visible keys");
+    r.visible_multiply_adds = (slices * pairs * (count(d_k) + count(d_v))).value(fn, "the multiply-adds on visible keys");
     r.traffic_ratio = (r.full.floats_read + r.full.floats_written) / (r.tiled.floats_read + r.tiled.floats_written);
     return r;
 }

@@ -137,6 +137,8 @@ inline void edge_tile(const float* const (&a)[R], std::size_t stride, const floa
 
 std::size_t packed_size(std::size_t k, std::size_t n) { return k * ((n + J - 1) / J * J); }
 
+std::uint64_t packed_count(std::uint64_t k, std::uint64_t n) { return k * ((n + J - 1) / J * J); }
+
 void pack_b(const float* b, std::size_t k, std::size_t n, float* bp) {
     for (std::size_t j0 = 0; j0 < n; j0 += J) {
         const std::size_t w = n - j0 < J ? n - j0 : J;

@@ -285,3 +285,18 @@ test('peakExtraFloats is per slice for both methods: batch x heads changes the t
   assert.equal(lab.tiledAttention(X, X, X, { blockQ: 16, blockK: 16 }).figures.peakExtraFloats,
     lab.costFigures({ batch: 3, m: 40, n: 40, dk: 8, blockQ: 16, blockK: 16 }).tiled.peakExtraFloats);
 });
+
+test('cost figures whose sums of sizes pass 32 bits are exact in wasm32 (found by the wasm32 fuzz build: d_k + d_v wrapped to 0)', async () => {
+  const lab = await loadAttentionLab();
+  // d_k + d_v = 2^32: in a 32-bit size_t it was 0, and the full and tiled multiply-adds with it.
+  const r = lab.costFigures({ m: 1, n: 1, dk: 2 ** 31, dv: 2 ** 31 });
+  assert.equal(r.full.multiplyAdds, 2 ** 32);
+  assert.equal(r.tiled.multiplyAdds, 2 ** 32);
+  assert.equal(r.visibleMultiplyAdds, 2 ** 32);
+  // d_v + 1 output floats and running sums per query: 2^32 - 1 + 1 is 2^32, not 0.
+  assert.equal(lab.costFigures({ m: 1, n: 1, dk: 1, dv: 2 ** 32 - 1 }).tiled.floatsWritten, 2 ** 32);
+  // A key count past 2^32 - block size: the last block ends at n, not at a wrapped product.
+  const big = lab.costFigures({ m: 1, n: 2 ** 32 - 1, dk: 1, blockK: 64 });
+  assert.equal(big.full.multiplyAdds, 2 * (2 ** 32 - 1));
+  assert.equal(big.tiled.multiplyAdds, 2 * (2 ** 32 - 1));
+});

@@ -7,6 +7,7 @@
 /// They do no validation; the public functions in attention.hpp and softmax.hpp do.
 
 #include <cstddef>
+#include <cstdint>
 
 namespace attnlab::kernels {
 
@@ -16,6 +17,10 @@ void matmul(const float* a, const float* b, float* c, std::size_t m, std::size_t
 
 /// @brief Floats needed to hold b[k, n] packed for matmul_packed.
 std::size_t packed_size(std::size_t k, std::size_t n);
+
+/// @brief packed_size(k, n) in 64 bits, for counting (cost figures) where k n may pass what a
+/// 32-bit size_t holds.
+std::uint64_t packed_count(std::uint64_t k, std::uint64_t n);
 
 /// @brief Packs row-major b[k, n] into bp (packed_size(k, n) floats): column panels, each
 /// [k][width] contiguous and zero padded, so the matmul reads b front to back.
