@@ -5,8 +5,7 @@
 //   dist/custom-elements.json  Custom Elements Manifest (schema 1.0.0) for editors and docs tools
 //   Markdown tables            docs/elements.md's block between <!-- elements:start --> and <!-- elements:end -->
 // Usage: node scripts/manifest.js           writes the first two (the build's "types" step)
-//        node scripts/manifest.js --readme  also rewrites docs/elements.md's block, or writes
-//                                           examples/ELEMENTS.md when README has no markers
+//        node scripts/manifest.js --readme  also rewrites docs/elements.md's block
 
 const fs = require('fs');
 const path = require('path');
@@ -269,14 +268,9 @@ function writeReadme() {
   const file = path.join(root, 'docs', 'elements.md');
   const readme = fs.readFileSync(file, 'utf8');
   const parts = readmeBlock(readme);
-  if (parts) {
-    fs.writeFileSync(file, `${parts.before}${readmeBlockText()}${parts.after}`);
-    console.log('manifest: docs/elements.md elements block rewritten');
-  } else {
-    fs.mkdirSync(path.join(root, 'examples'), { recursive: true });
-    fs.writeFileSync(path.join(root, 'examples', 'ELEMENTS.md'), elementsMarkdown());
-    console.log(`manifest: README.md has no ${MARKERS.start} marker; wrote examples/ELEMENTS.md`);
-  }
+  if (!parts) throw new Error(`manifest: docs/elements.md has no ${MARKERS.start} ... ${MARKERS.end} markers; put them where the element tables go`);
+  fs.writeFileSync(file, `${parts.before}${readmeBlockText()}${parts.after}`);
+  console.log('manifest: docs/elements.md elements block rewritten');
 }
 
 module.exports = { propertyType, objectType, elementsDts, customElementsManifest, elementsMarkdown, readmeBlock, readmeBlockText, writeOutputs, MARKERS };

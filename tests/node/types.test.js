@@ -175,16 +175,3 @@ test('the element reference\'s tables (docs/elements.md) are the ones the manife
   assert.equal(parts.block, manifest.readmeBlockText(), 'docs/elements.md is current: run node scripts/manifest.js --readme');
 });
 
-test('examples/ELEMENTS.md, the block handed to the README, is current with the manifest', (t) => {
-  const file = path.join(root, 'examples', 'ELEMENTS.md');
-  if (!fs.existsSync(file)) {
-    t.skip('examples/ELEMENTS.md is not there (the README holds the block)');
-    return;
-  }
-  const md = fs.readFileSync(file, 'utf8');
-  assert.equal(md, manifest.elementsMarkdown(), 'run node scripts/manifest.js --readme');
-  for (const tag of Object.keys(WIDGETS)) {
-    assert.ok(md.includes(`#### \`<${tag}>\``), `a section for <${tag}>`);
-    for (const a of WIDGETS[tag].attributes) assert.ok(md.includes(`| \`${a.name}\` | \`${a.property}\` |`), `<${tag}> ${a.name} row`);
-  }
-});
