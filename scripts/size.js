@@ -79,7 +79,9 @@ const root = path.resolve(__dirname, '..');
 // 20's target (at most 175 KB after it) held for that issue alone; the four together need a
 // product decision (one file of 212 KB, or training and the model in a second file), noted on
 // the issues. Budgets 149600 -> 212700 and 67556 -> 89700.
-const SIZE_BUDGET = { script: 212700, wasm: 89700 };
+// Then the 64-bit sums and products in costFigures (the wasm32 overflow the fuzz build found):
+// the wasm 89488 -> 89720 B, so its budget is 89700 -> 89800.
+const SIZE_BUDGET = { script: 212700, wasm: 89800 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {
