@@ -228,7 +228,7 @@ function measure(fn, { samples = 7, sampleMs = 80, warm = 2 } = {}) {
 /** The engine's matrix kernel in a standalone wasm (cpp/bench/matmul_wasm.cpp), built on first use. */
 function matmulKernel() {
   const out = path.join(root, 'build', 'bench-wasm', 'matmul.wasm');
-  const sources = ['cpp/src/kernels.cpp', 'cpp/include/attnlab/kernels.hpp', 'cpp/bench/matmul_wasm.cpp'].map((f) => path.join(root, f));
+  const sources = ['cpp/src/matmul.cpp', 'cpp/include/attnlab/kernels.hpp', 'cpp/bench/matmul_wasm.cpp'].map((f) => path.join(root, f));
   const stale = !fs.existsSync(out) || sources.some((f) => fs.statSync(f).mtimeMs > fs.statSync(out).mtimeMs);
   if (stale) {
     fs.mkdirSync(path.dirname(out), { recursive: true });
@@ -357,7 +357,7 @@ async function trainRows(lab) {
     console.log('');
     for (const [m, k, n] of [[1024, 32, 96], KERNEL_SHAPE]) {
       const t = bestOf(rounds, () => kernelSpeed(kernel, m, k, n));
-      console.log(`matrix kernel (cpp/src/kernels.cpp pack_b + matmul_packed, standalone wasm, the module's flags), ${t.shape}: ` +
+      console.log(`matrix kernel (cpp/src/matmul.cpp pack_b + matmul_packed, standalone wasm, the module's flags), ${t.shape}: ` +
         `${t.gflopsCpu.toFixed(1)} GFLOP/s by CPU time (${t.gflopsWall.toFixed(1)} by wall)`);
     }
   } catch (err) {

@@ -1,4 +1,4 @@
-// The matrix kernel's transposed operand and the vectorised tanh (cpp/src/kernels.cpp), which
+// The matrix kernel's transposed operand and the vectorised tanh (cpp/src/matmul.cpp and cpp/src/kernels.cpp), which
 // the training step's backward and its GELU run on.
 
 #include <catch2/catch.hpp>
