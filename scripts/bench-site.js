@@ -40,6 +40,49 @@ async function timeToInduction(browser, seed) {
   return { seed, ms, step: s.formedAt, runner: s.runner, rate: s.step / (ms / 1000), cpu: Math.max(0, ...tasks.map((x) => x.cpu)) };
 }
 
+/**
+ * Where a trained induction head's time goes, for a reader who reached the widget before
+ * pressing Train (a pointer over it starts its worker): the wall time from Train to the widget's
+ * al-head-formed event, and from a Chromium trace the CPU time of the worker per step and of
+ * the page's main thread (drawing) per second; beside it the engine alone in node, CPU per step.
+ */
+async function trainingTime(browser, seed) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(`${pathToFileURL(path.join(root, 'tests', 'browser', 'hosts', 'trainer.html')).href}?tr.seed=${seed}`);
+  await page.waitForFunction(() => document.querySelector('attention-trainer').status === 'ready', null, { timeout: 60000 });
+  await page.hover('attention-trainer');
+  await page.click('attention-trainer button:has-text("Skip the prediction")');
+  await page.waitForFunction(() => document.querySelector('attention-trainer').state.runner === 'worker', null, { timeout: 60000 });
+  const cdp = await page.context().newCDPSession(page);
+  const events = [];
+  cdp.on('Tracing.dataCollected', (d) => events.push(...d.value));
+  const complete = new Promise((resolve) => cdp.on('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', '__metadata'] }, transferMode: 'ReportEvents' });
+  const formed = page.evaluate(() => new Promise((resolve) => {
+    const t0 = performance.now();
+    document.addEventListener('al-head-formed', (e) => resolve({ ms: performance.now() - t0, step: e.detail.step }), { once: true });
+    document.querySelector('attention-trainer').shadowRoot.querySelector('button.al-primary').click();
+  }));
+  const f = await formed;
+  await cdp.send('Tracing.end');
+  await complete;
+  await page.close();
+  const names = new Map(events.filter((e) => e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, e.args.name]));
+  const cpu = {};
+  for (const e of events) {
+    if (e.ph !== 'X' || e.name !== 'ThreadControllerImpl::RunTask' || e.tdur === undefined) continue;
+    const name = names.get(`${e.pid}:${e.tid}`);
+    cpu[name] = (cpu[name] || 0) + e.tdur / 1000;
+  }
+  const lab = await require('../index.js').loadAttentionLab();
+  const t = lab.createTrainer({ seed });
+  const c0 = process.cpuUsage();
+  t.step(f.step);
+  const c = process.cpuUsage(c0);
+  t.dispose();
+  return { seed, ...f, worker: (cpu['DedicatedWorker thread'] || 0) / f.step, page: (cpu.CrRendererMain || 0) / (f.ms / 1000), node: (c.user + c.system) / 1000 / f.step };
+}
+
 const PAGES = [...require('./build-site.js').PAGES.map((p) => `dist/${p.file}`), 'tests/browser/hosts/all-widgets.html'];
 const DONE = 'attention-lab bench: loaded';
 
@@ -198,6 +241,11 @@ async function repaint(browser, n) {
     for (let seed = 1; seed <= 3; seed++) trains.push(await timeToInduction(browser, seed));
     console.log('<attention-trainer> at its defaults (tests/browser/hosts/trainer.html), from pressing Train to the first induction score of 0.5 or more:');
     for (const t of trains) console.log(`  seed ${t.seed} (${t.runner}): ${(t.ms / 1000).toFixed(1)} s, step ${t.step}, ${t.rate.toFixed(0)} steps a second, longest main-thread task ${t.cpu.toFixed(0)} ms of CPU`);
+    console.log('  the same with the worker started before Train (a pointer over the widget), to its al-head-formed event; CPU per step of the worker and of the engine alone in node, and of the page\'s main thread per second:');
+    for (let seed = 1; seed <= 3; seed++) {
+      const t = await trainingTime(browser, seed);
+      console.log(`  seed ${t.seed}: ${(t.ms / 1000).toFixed(2)} s to step ${t.step}; worker ${t.worker.toFixed(2)} ms of CPU a step, node ${t.node.toFixed(2)} (ratio ${(t.worker / t.node).toFixed(2)}); page ${t.page.toFixed(0)} ms of CPU a second`);
+    }
     console.log('causal-mask toggle -> repainted heatmap (median of 21):');
     for (const n of [5, 64, 256]) {
       const r = await repaint(browser, n);

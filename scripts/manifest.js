@@ -91,6 +91,7 @@ function detailType(event, tag) {
 const tags = () => Object.keys(WIDGETS);
 const attributesOf = (tag) => [...WIDGETS[tag].attributes, ...COMMON_ATTRIBUTES];
 const partsOf = (tag) => [...COMMON_PARTS, ...WIDGETS[tag].parts];
+const eventsOf = (tag) => [...COMMON_EVENTS, ...(WIDGETS[tag].events || [])];
 
 function doc(text, indent = '') {
   return `${indent}/** ${text.replace(/\*\//g, '*\\/')} */\n`;
@@ -118,7 +119,7 @@ function elementsDts() {
     const w = WIDGETS[tag];
     const name = pascal(tag);
     out += `\nexport interface ${name}EventMap extends HTMLElementEventMap {\n`;
-    for (const ev of COMMON_EVENTS) out += doc(ev.description, '  ') + `  ${quote(ev.name)}: CustomEvent<${detailType(ev, tag)}>;\n`;
+    for (const ev of eventsOf(tag)) out += doc(ev.description, '  ') + `  ${quote(ev.name)}: CustomEvent<${detailType(ev, tag)}>;\n`;
     out += '}\n\n';
     out += doc(`\`<${tag}>\`: ${w.summary}`);
     out += `export interface ${name} extends AttentionLabElement {\n`;
@@ -177,7 +178,7 @@ function customElementsManifest() {
         ...(a.default !== undefined ? { default: quote(a.default) } : {}),
       })),
       members,
-      events: COMMON_EVENTS.map((ev) => ({ name: ev.name, type: { text: `CustomEvent<${detailType(ev, tag).replace(`${w.className}State`, objectType(w.state, `${tag} state`))}>` }, description: ev.description })),
+      events: eventsOf(tag).map((ev) => ({ name: ev.name, type: { text: `CustomEvent<${detailType(ev, tag).replace(`${w.className}State`, objectType(w.state, `${tag} state`))}>` }, description: ev.description })),
       cssParts: partsOf(tag).map((p) => ({ name: p.name, description: p.description })),
       cssProperties: CSS_PROPERTIES.map((p) => ({ name: p.name, description: p.description })),
     };
@@ -235,6 +236,10 @@ function elementsMarkdown() {
     out.push('');
     if (w.attributes.length) {
       out.push(table(['attribute', 'property', 'property type', 'attribute value', 'what it does'], attributeRows(w.attributes)));
+      out.push('');
+    }
+    if (w.events) {
+      out.push(table(['event', '`detail`', 'when'], w.events.map((e) => [code(e.name), code(detailType(e)), e.description])));
       out.push('');
     }
     out.push(table(['part', 'what it is'], w.parts.map((p) => [code(`::part(${p.name})`), p.description])));

@@ -534,6 +534,28 @@ export interface TrainerStep {
   losses: Float64Array;
   /** The run stopped: a loss was not finite or passed divergenceLimit. */
   diverged: boolean;
+  /** One per update made: the fraction of its scored positions whose largest logit was the target. */
+  accuracies: Float64Array;
+  /** Induction task (recordsHeads): after each update made, the best head's induction score, and its previous-token score on the probe's first copy; null for other tasks. */
+  induction: Float64Array | null;
+  previousToken: Float64Array | null;
+  /** The mean loss of the last lossWindow updates, the lowest such mean so far and the update it was reached at. */
+  recentLoss: number;
+  bestLoss: number;
+  bestAt: number;
+  /** recentLoss is more than riseLimit nats above bestLoss. */
+  rising: boolean;
+  /** Rising, and recentLoss above uniformLoss: the model does worse than a guess that gives every token the same chance. */
+  worseThanUniform: boolean;
+  /** The first induction head (Trainer.formed). */
+  formed: FormedHead | null;
+}
+export interface FormedHead {
+  /** The first update after which the head's induction score reached formedThreshold. */
+  step: number;
+  layer: number;
+  head: number;
+  score: number;
 }
 export interface TrainerEvaluation {
   loss: number;
@@ -546,6 +568,8 @@ export interface HeadScore {
   previousToken: number;
   /** Prefix matching: mean weight on the keys just after earlier copies of the row's token. */
   induction: number;
+  /** The previous-token score over the rows an induction head reads its keys from: 1 to the block's length, the first copy. */
+  previousTokenFirstCopy: number;
 }
 export interface TrainerMemory {
   parameters: number;
@@ -581,6 +605,15 @@ export interface Trainer {
   readonly parameters: readonly TrainerParameter[];
   readonly divergenceLimit: number;
   readonly uniformLoss: number;
+  /** An induction score from this on counts as an induction head (0.5). */
+  readonly formedThreshold: number;
+  /** Updates in a step result's recentLoss (50), and the nats it may rise above bestLoss before the run counts as rising (1). */
+  readonly lossWindow: number;
+  readonly riseLimit: number;
+  /** Whether step() scores the heads after every update: the induction task. */
+  readonly recordsHeads: boolean;
+  /** The first induction head (induction task), or null while none has formed. */
+  readonly formed: FormedHead | null;
   readonly steps: number;
   readonly diverged: boolean;
   readonly divergedAt: number;

@@ -25,6 +25,12 @@ namespace {
 
 bool given(const val& v) { return !v.isUndefined() && !v.isNull(); }
 
+// Fields set through a const char* key: val::set is a template on the key's type, and every
+// string literal's length is a type of its own (each a copy of the code in the wasm).
+void put(val& o, const char* key, const val& v) { o.set(key, v); }
+void put(val& o, const char* key, double x) { o.set(key, x); }
+void put_flag(val& o, const char* key, bool b) { o.set(key, b); }
+
 std::size_t size_field(const val& spec, const char* name, std::size_t fallback, const char* fn) {
     const val v = spec[name];
     return given(v) ? to_size(v.as<double>(), fn, name) : fallback;
@@ -180,15 +186,36 @@ public:
             const std::size_t n = to_size(count, fn, "count");
             // a count the trainer refuses is refused before this buffer is sized by it
             if (n < 1 || n > 100000) trainer_->step(n, nullptr, fn);
-            std::vector<double> losses(n);
+            const bool heads = trainer_->records_heads();
+            std::vector<double> losses(n), accuracies(n), induction(heads ? n : 0), previous(heads ? n : 0);
+            step_record record;
+            record.losses = losses.data();
+            record.accuracies = accuracies.data();
+            if (heads) {
+                record.induction = induction.data();
+                record.previous = previous.data();
+            }
             const std::size_t before = trainer_->steps();
-            const step_result r = trainer_->step(n, losses.data(), fn);
+            const step_result r = trainer_->step(n, record, fn);
+            // the record of the updates made: all n, or those before the loss that diverged
+            const std::size_t made = r.step - before;
+            const auto doubles_js = [made](std::vector<double>& v) {
+                return val::global("Float64Array").new_(emscripten::typed_memory_view(made, v.data()));
+            };
             val out = val::object();
             out.set("step", static_cast<double>(r.step));
             out.set("loss", r.loss);
             out.set("diverged", r.diverged);
-            // the losses of the updates made: all n, or those before the loss that diverged
-            out.set("losses", val::global("Float64Array").new_(emscripten::typed_memory_view(r.step - before, losses.data())));
+            out.set("losses", doubles_js(losses));
+            put(out, "accuracies", doubles_js(accuracies));
+            put(out, "induction", heads ? doubles_js(induction) : val::null());
+            put(out, "previousToken", heads ? doubles_js(previous) : val::null());
+            put(out, "recentLoss", r.recent_loss);
+            put(out, "bestLoss", r.best_loss);
+            put(out, "bestAt", static_cast<double>(r.best_at));
+            put_flag(out, "rising", r.rising);
+            put_flag(out, "worseThanUniform", r.worse_than_uniform);
+            put(out, "formed", formed());
             return out;
         });
     }
@@ -224,6 +251,7 @@ public:
                 h.set("head", static_cast<double>(all[i].head));
                 h.set("previousToken", all[i].previous_token);
                 h.set("induction", all[i].induction);
+                put(h, "previousTokenFirstCopy", all[i].previous_token_first_copy);
                 out.set(i, h);
             }
             return out;
@@ -248,6 +276,23 @@ public:
         out.set("parameters", layout_js(trainer_->model().parameters()));
         out.set("divergenceLimit", trainer_->divergence_limit());
         out.set("uniformLoss", trainer_->uniform_loss());
+        put(out, "formedThreshold", trainer::formed_threshold);
+        put(out, "lossWindow", static_cast<double>(trainer::loss_window));
+        put(out, "riseLimit", trainer::rise_limit);
+        put_flag(out, "recordsHeads", trainer_->records_heads());
+        return out;
+    }
+
+    // { step, layer, head, score } of the first induction head, or null while none has formed
+    // (in each step result; the JS object keeps the last)
+    val formed() const {
+        const formed_head& f = trainer_->formed();
+        if (f.step == 0) return val::null();
+        val out = val::object();
+        put(out, "step", static_cast<double>(f.step));
+        put(out, "layer", static_cast<double>(f.layer));
+        put(out, "head", static_cast<double>(f.head));
+        put(out, "score", f.score);
         return out;
     }
 

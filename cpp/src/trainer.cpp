@@ -65,6 +65,7 @@ trainer::trainer(const trainer_options& options, const std::string& fn)
     // The probe: blocks of distinct random tokens, each repeated to fill the context.
     const std::size_t T = options.model.seq_len, content = task_.content_tokens();
     const std::size_t block = std::min(content, std::max<std::size_t>(2, T / 3));
+    probe_block_ = block;
     normal_generator probe_rng(probe_stream_seed);
     probe_.resize(probe_examples * T);
     std::vector<std::int32_t> ids(content);
@@ -92,6 +93,35 @@ double trainer::uniform_loss() const { return std::log(static_cast<double>(optio
 double trainer::divergence_limit() const { return 10.0 + 3.0 * uniform_loss(); }
 
 step_result trainer::step(std::size_t count, double* losses, const std::string& fn) {
+    step_record record;
+    record.losses = losses;
+    return step(count, record, fn);
+}
+
+void trainer::note_loss(double loss, step_result& r) {
+    window_[window_next_] = loss;
+    window_next_ = (window_next_ + 1) % loss_window;
+    if (window_count_ < loss_window) ++window_count_;
+    read_window(r, true);
+}
+
+void trainer::read_window(step_result& r, bool update) {
+    double sum = 0;
+    for (std::size_t i = 0; i < window_count_; ++i) sum += window_[i];
+    // before any update: the loss of the step that diverged, if any
+    const double recent = window_count_ ? sum / static_cast<double>(window_count_) : r.loss;
+    if (update && window_count_ == loss_window && (best_at_ == 0 || recent < best_loss_)) {
+        best_loss_ = recent;
+        best_at_ = optimiser_.updates();
+    }
+    r.recent_loss = recent;
+    r.best_loss = best_at_ ? best_loss_ : recent;
+    r.best_at = best_at_;
+    r.rising = best_at_ > 0 && recent > best_loss_ + rise_limit;
+    r.worse_than_uniform = r.rising && recent > uniform_loss();
+}
+
+step_result trainer::step(std::size_t count, const step_record& record, const std::string& fn) {
     if (count < 1 || count > max_steps_per_call) {
         fail(error_text(fn) << ": count = " << count << "; expected a whole number from 1 to " << max_steps_per_call);
     }
@@ -119,9 +149,25 @@ step_result trainer::step(std::size_t count, double* losses, const std::string& 
         now.lr = scheduled_lr(now.lr, options_.schedule, optimiser_.updates() + 1);
         optimiser_.update(model_.params(), model_.grads(), model_.parameters(), now);
         r.loss = loss;
-        if (losses) losses[i] = loss;
+        note_loss(loss, r);
+        if (record.losses) record.losses[i] = loss;
+        if (record.accuracies) record.accuracies[i] = static_cast<double>(totals.correct) / static_cast<double>(totals.scored);
+        if (!records_heads()) continue;
+        score_probe(reports_);
+        const head_report* best = &reports_[0];
+        double previous = 0;
+        for (const head_report& h : reports_) {
+            if (h.induction > best->induction) best = &h;
+            previous = std::max(previous, h.previous_token_first_copy);
+        }
+        if (record.induction) record.induction[i] = best->induction;
+        if (record.previous) record.previous[i] = previous;
+        if (formed_.step == 0 && best->induction >= formed_threshold) {
+            formed_ = formed_head{optimiser_.updates(), best->layer, best->head, best->induction};
+        }
     }
     r.step = optimiser_.updates();
+    if (r.diverged) read_window(r, false);  // the state after the last update made
     return r;
 }
 
@@ -148,26 +194,40 @@ void trainer::attention(const std::int32_t* tokens, std::size_t n, float* out, c
 }
 
 std::vector<head_report> trainer::head_scores() {
-    const transformer_config& c = options_.model;
-    const std::size_t T = c.seq_len;
-    std::vector<head_score_sums> sums(c.layers * c.heads);
-    for (std::size_t e = 0; e < probe_examples; ++e) {
-        const std::int32_t* tokens = probe_.data() + e * T;
-        model_.forward(tokens, 1, T);
-        for (std::size_t l = 0; l < c.layers; ++l) {
-            for (std::size_t h = 0; h < c.heads; ++h) sums[l * c.heads + h].add_self(model_.weights(l) + h * T * T, T, tokens);
-        }
-    }
     std::vector<head_report> out;
-    for (std::size_t l = 0; l < c.layers; ++l) {
-        for (std::size_t h = 0; h < c.heads; ++h) {
-            // Both are defined: seqLen >= 2 gives rows i >= 1, and every probe row past the first
-            // block repeats a token.
-            const attnlab::head_scores s = scores_of(sums[l * c.heads + h]);
-            out.push_back(head_report{l, h, s.previous_token.value_or(0), s.prefix_matching.value_or(0)});
+    score_probe(out);
+    return out;
+}
+
+// Not inlined: step() and head_scores() share one copy (the wasm is built at -Oz with LTO).
+__attribute__((noinline)) void trainer::score_probe(std::vector<head_report>& out) {
+    const transformer_config& c = options_.model;
+    const std::size_t T = c.seq_len, H = c.layers * c.heads, B = probe_block_;
+    std::vector<head_score_sums> sums(H);
+    // rows 1..B: the token after each token of the first copy (fewer when the block fills the context)
+    const std::size_t first_rows = std::min(B, T - 1);
+    std::vector<double> first_copy(H, 0.0);
+    // The probe in as few passes as the model's batch allows: one for the usual sizes.
+    for (std::size_t e0 = 0; e0 < probe_examples; e0 += model_.batch_capacity()) {
+        const std::size_t b = std::min(model_.batch_capacity(), probe_examples - e0);
+        model_.forward(probe_.data() + e0 * T, b, T);
+        for (std::size_t e = 0; e < b; ++e) {
+            const std::int32_t* tokens = probe_.data() + (e0 + e) * T;
+            for (std::size_t k = 0; k < H; ++k) {
+                const float* p = model_.weights(k / c.heads) + (e * c.heads + k % c.heads) * T * T;
+                sums[k].add_self(p, T, tokens);
+                for (std::size_t i = 1; i <= first_rows; ++i) first_copy[k] += p[i * T + i - 1];
+            }
         }
     }
-    return out;
+    out.clear();
+    for (std::size_t k = 0; k < H; ++k) {
+        // Both are defined: seqLen >= 2 gives rows i >= 1, and every probe row past the first
+        // block repeats a token.
+        const attnlab::head_scores s = scores_of(sums[k]);
+        out.push_back(head_report{k / c.heads, k % c.heads, s.previous_token.value_or(0), s.prefix_matching.value_or(0),
+                                  first_copy[k] / static_cast<double>(first_rows * probe_examples)});
+    }
 }
 
 void trainer::set_weights(const float* data, std::size_t size, const std::string& fn) {

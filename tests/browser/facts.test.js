@@ -344,28 +344,28 @@ Object.assign(CLAIMS, {
     assert.ok(best(0, 'previousToken') > best(1, 'previousToken'), 'the strongest previous-token head is in the first layer');
   },
   'one-layer-none'(lab) {
+    const { TrainingLog, curveShape } = require('../../web/src/ui/training-log.js');
     const run = (layers) => {
       const t = lab.createTrainer({ task: 'induction', layers });
-      const losses = Array.from(t.step(600).losses);
-      const r = { losses, scores: t.headScores(), uniform: t.uniformLoss };
+      const r = t.step(600);
+      const log = new TrainingLog();
+      log.addRecord(1, r);
+      const out = { losses: Array.from(r.losses), scores: t.headScores(), uniform: t.uniformLoss, formed: t.formed, shape: curveShape(log, { patience: 600 }) };
       t.dispose();
-      return r;
+      return out;
     };
     const one = run(1), two = run(2);
     const late = (r) => sum(r.losses.slice(-50)) / 50;
-    assert.ok(Math.max(...one.scores.map((h) => h.induction)) < 0.5, 'no induction head in one layer');
+    assert.ok(Math.max(...one.scores.map((h) => h.induction)) < 0.5 && one.formed === null, 'no induction head in one layer');
     assert.ok(late(one) < one.uniform - 0.5, `it learns something (${late(one)} against ${one.uniform})`);
+    assert.equal(one.shape.shape, 'steady', 'with no sudden drop (the trainer\'s own reading of the curve)');
     assert.ok(late(one) > 1 && late(two) < 0.5, `and stays far above two layers (${late(one)} against ${late(two)})`);
   },
   'phase-change'(lab) {
-    const { TrainingLog } = require('../../web/src/ui/training-log.js');
+    const { TrainingLog, curveShape } = require('../../web/src/ui/training-log.js');
     const t = lab.createTrainer({ task: 'induction' });
     const log = new TrainingLog();
-    for (let step = 0; step < 600 && !log.formed; step += 25) {
-      const r = t.step(25);
-      log.addLosses(step + 1, r.losses);
-      log.addScores(r.step, t.headScores());
-    }
+    while (log.steps < 600 && !(log.formed && log.steps >= log.formed.step + 100)) log.addRecord(log.steps + 1, t.step(25));
     t.dispose();
     assert.ok(log.formed, 'an induction head forms');
     const f = log.formed.step;
@@ -374,6 +374,53 @@ Object.assign(CLAIMS, {
     const plateau = mean(Math.floor(f / 4), f - 50), after = mean(f + 50, f + 75 <= log.steps ? f + 75 : log.steps);
     assert.ok(mean(0, 5) - plateau > 0.3, 'a quick first fall');
     assert.ok(plateau - mean(f - 50, f) < 0.6 * (plateau - after) || after < plateau - 1, `then a steep drop around the head (${plateau} -> ${after})`);
+    assert.equal(curveShape(log).shape, 'plateau', 'the trainer reads the curve as a plateau, then a drop');
+    // no bump to see at the default rate: after the drop, no 25-step mean rises above the one before it by more than the batch noise
+    const means = [];
+    for (let a = f; a + 25 <= log.steps; a += 25) means.push(mean(a, a + 25));
+    assert.ok(means.every((m, i) => i === 0 || m < means[i - 1] + 0.25), `no rise after the drop: ${means.map((m) => m.toFixed(2))}`);
+  },
+  'formed-together'(lab) {
+    const t = lab.createTrainer({ task: 'induction' });
+    const r = t.step(300);
+    const f = t.formed.step;
+    t.dispose();
+    const prev = r.previousToken, ind = r.induction;
+    // the first step each score passes halfway from its start to its value at step 300
+    const halfway = (xs) => xs.findIndex((x) => x >= (xs[0] + xs[xs.length - 1]) / 2) + 1;
+    assert.ok(prev[f - 101] < 0.5, `no previous-token head a hundred steps before the induction head (${prev[f - 101]})`);
+    assert.ok(prev[f + 49] - prev[f - 101] > 0.3, `the previous-token score climbs in the same stretch (${prev[f - 101]} -> ${prev[f + 49]})`);
+    assert.ok(Math.abs(halfway(prev) - halfway(ind)) <= 50, `both pass halfway within 50 steps of each other (${halfway(prev)}, ${halfway(ind)})`);
+  },
+  'previous-first-copy'(lab) {
+    const t = trained(lab, { task: 'induction' }, 600);
+    const s = t.headScores();
+    t.dispose();
+    const best = s.filter((h) => h.layer === 0).reduce((a, b) => (b.previousTokenFirstCopy > a.previousTokenFirstCopy ? b : a));
+    assert.ok(best.previousTokenFirstCopy > 0.9, `close to one over the first copy (${best.previousTokenFirstCopy})`);
+    assert.ok(best.previousToken > 0.35 && best.previousToken < 0.6, `near one half over every row (${best.previousToken})`);
+  },
+  'lr-too-large'(lab) {
+    const { LEARNING_RATES } = require('../../web/src/ui/training-log.js');
+    assert.ok(LEARNING_RATES.includes(0.03), 'the rate is on the trainer\'s menu');
+    const slow = lab.createTrainer({ task: 'induction', lr: 0.001 }), usual = lab.createTrainer({ task: 'induction' });
+    slow.step(300);
+    usual.step(300);
+    assert.ok(usual.formed && (!slow.formed || slow.formed.step > usual.formed.step), 'a smaller rate: a longer plateau');
+    slow.dispose();
+    usual.dispose();
+    const t = lab.createTrainer({ task: 'induction', lr: 0.03 });
+    let r;
+    do r = t.step(50); while (!r.worseThanUniform && t.steps < 1500);
+    const formed = t.formed;
+    t.dispose();
+    assert.ok(formed && formed.step < 100, `the head forms quickly (${formed && formed.step})`);
+    assert.ok(r.worseThanUniform, `the loss climbs back above a uniform guess's within the trainer's 1500 steps (at ${r.step}: ${r.recentLoss})`);
+    assert.ok(r.induction[r.induction.length - 1] < 0.5, 'the head has come apart');
+    const big = lab.createTrainer({ task: 'induction', lr: LEARNING_RATES[LEARNING_RATES.length - 2] });
+    const d = big.step(100);
+    big.dispose();
+    assert.ok(d.diverged && d.step < 10, `the largest rates stop within a few steps (${d.step})`);
   },
   'copy-offset-diagonal'(lab) {
     const t = trained(lab, { task: 'copy' }, 300);

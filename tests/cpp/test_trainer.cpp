@@ -288,3 +288,95 @@ TEST_CASE("bad training options are refused by name", "[trainer]") {
     trainer t(small());
     CHECK_THROWS_WITH(t.step(0), "Trainer.step: count = 0; expected a whole number from 1 to 100000");
 }
+
+TEST_CASE("the induction task records each update's best head scores, and the first head to form, however the run is cut", "[trainer]") {
+    trainer_options o;  // the widget's defaults: an induction head forms at about step 200
+    trainer whole(o), pieces(o), polled(o);
+    constexpr std::size_t N = 260;
+    std::vector<double> induction(N), previous(N), accuracy(N), losses(N);
+    attnlab::step_record record;
+    record.losses = losses.data();
+    record.accuracies = accuracy.data();
+    record.induction = induction.data();
+    record.previous = previous.data();
+    REQUIRE(whole.records_heads());
+    whole.step(N, record);
+    for (std::size_t done = 0; done < N; done += 37) {
+        attnlab::step_record part;
+        part.induction = induction.data() + done;  // overwritten with the same numbers
+        pieces.step(std::min<std::size_t>(37, N - done), part);
+    }
+    // the independent reading: head_scores() after every single update
+    std::size_t first = 0;
+    for (std::size_t s = 1; s <= N; ++s) {
+        polled.step(1);
+        const auto heads = polled.head_scores();
+        double best = 0, prev = 0;
+        for (const auto& h : heads) {
+            best = std::max(best, h.induction);
+            prev = std::max(prev, h.previous_token_first_copy);
+            CHECK(h.previous_token_first_copy >= 0);
+            CHECK(h.previous_token_first_copy <= 1);
+        }
+        CHECK(induction[s - 1] == best);
+        CHECK(previous[s - 1] == prev);
+        if (!first && best >= trainer::formed_threshold) first = s;
+        CHECK(accuracy[s - 1] >= 0);
+        CHECK(accuracy[s - 1] <= 1);
+    }
+    REQUIRE(first > 0);
+    CHECK(whole.formed().step == first);
+    CHECK(pieces.formed().step == first);
+    CHECK(polled.formed().step == first);
+    CHECK(whole.formed().layer == 1);
+    CHECK(whole.formed().score >= trainer::formed_threshold);
+    CHECK(induction[first - 2] < trainer::formed_threshold);
+    // other tasks do not score their heads on the probe
+    trainer copy(small(task_kind::copy));
+    CHECK_FALSE(copy.records_heads());
+    std::vector<double> none(3, -1.0);
+    attnlab::step_record r;
+    r.induction = none.data();
+    copy.step(3, r);
+    CHECK(none[0] == -1.0);
+    CHECK(copy.formed().step == 0);
+}
+
+TEST_CASE("the step result averages the last 50 losses, keeps the best such mean, and says when the run gets worse", "[trainer]") {
+    trainer_options o;
+    o.optimiser.lr = 0.03;  // forms an induction head, then unlearns it
+    trainer t(o);
+    std::vector<double> losses(1500);
+    std::size_t rising_at = 0, worse_at = 0;
+    double best = 1e300;
+    std::size_t best_at = 0;
+    for (std::size_t s = 1; s <= 1500 && !worse_at; ++s) {
+        const auto r = t.step(1, losses.data() + s - 1);
+        const std::size_t n = std::min<std::size_t>(s, trainer::loss_window);
+        double sum = 0;
+        for (std::size_t i = s - n; i < s; ++i) sum += losses[i];
+        CHECK(r.recent_loss == Approx(sum / double(n)).epsilon(1e-12));
+        if (s >= trainer::loss_window && r.recent_loss < best) {
+            best = r.recent_loss;
+            best_at = s;
+        }
+        if (s >= trainer::loss_window) {
+            CHECK(r.best_loss == best);
+            CHECK(r.best_at == best_at);
+        }
+        CHECK(r.rising == (s >= trainer::loss_window && r.recent_loss > best + trainer::rise_limit));
+        CHECK(r.worse_than_uniform == (r.rising && r.recent_loss > t.uniform_loss()));
+        if (r.rising && !rising_at) rising_at = s;
+        if (r.worse_than_uniform) worse_at = s;
+    }
+    CHECK(t.formed().step > 0);
+    CHECK(t.formed().step < rising_at);
+    REQUIRE(worse_at > 0);
+    CHECK(rising_at < worse_at);
+    CHECK_FALSE(t.diverged());
+    // the default rate never rises
+    trainer calm{trainer_options{}};
+    bool rose = false;
+    for (int i = 0; i < 600; ++i) rose = rose || calm.step(1).rising;
+    CHECK_FALSE(rose);
+}

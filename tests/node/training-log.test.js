@@ -26,55 +26,96 @@ test('the loss curve is thinned to stretches of equal length, each point the mea
   assert.deepEqual(l.lossRange(2, 4), { lo: 2, hi: 4, mean: 3 });
 });
 
-test('an induction head counts as formed at the first reading of 0.5 or more, and stays so', () => {
+test('the first induction head is the engine\'s record, kept once; snapshots of the heads do not move it', () => {
   const l = new log.TrainingLog();
-  l.addLosses(1, new Array(300).fill(3));
-  l.addScores(100, heads(0.2, 0.3));
-  assert.equal(l.formed, null);
-  l.addScores(200, heads(0.3, 0.62));
-  l.addScores(300, heads(0.3, 0.4));
-  assert.deepEqual(l.formed, { step: 200, layer: 1, head: 0, score: 0.62 });
-  assert.deepEqual(l.scoreSeries(), { xs: [100, 200, 300], previous: [0.2, 0.3, 0.3], induction: [0.3, 0.62, 0.4] });
+  l.addRecord(1, { losses: new Array(200).fill(3), induction: new Array(200).fill(0.2), previousToken: new Array(200).fill(0.3), formed: null });
+  l.addScores(100, heads(0.2, 0.7));
+  assert.equal(l.formed, null, 'a snapshot over 0.5 is not the engine\'s record');
+  l.addRecord(201, { losses: [2.5], induction: [0.55], previousToken: [0.6], formed: { step: 201, layer: 1, head: 0, score: 0.55 } });
+  l.addRecord(202, { losses: [2.4], induction: [0.6], previousToken: [0.6], formed: { step: 201, layer: 1, head: 0, score: 0.55 } });
+  assert.deepEqual(l.formed, { step: 201, layer: 1, head: 0, score: 0.55 });
+  assert.equal(l.last('induction'), 0.6);
+  const thin = l.series('induction', 101);
+  assert.equal(thin.per, 2);
+  assert.equal(thin.xs[thin.xs.length - 1], 202);
+  assert.equal(thin.ys[thin.ys.length - 1], (0.55 + 0.6) / 2);
 });
 
-test('the CSV has every step and the heads\' scores on the steps they were read', () => {
+test('the CSV has every step with its accuracy and best scores, and every head\'s scores on the steps they were read', () => {
   const l = new log.TrainingLog();
-  l.addLosses(1, [3.5, 3.25, 3]);
+  l.addRecord(1, { losses: [3.5, 3.25, 3], accuracies: [0, 0.25, 0.5], induction: [0.1, 0.2, 0.3], previousToken: [0.4, 0.5, 0.6] });
   l.addScores(2, heads(0.25, 0.125));
   const lines = l.toCSV().trim().split('\r\n');
   assert.deepEqual(lines, [
-    'step,loss,L0H0 previous-token,L0H0 induction,L1H0 previous-token,L1H0 induction',
-    '1,3.5,,,,',
-    '2,3.25,0.25,0.05,0.1,0.125',
-    '3,3,,,,',
+    'step,loss,accuracy,best induction,best previous-token (first copy),L0H0 previous-token,L0H0 induction,L1H0 previous-token,L1H0 induction',
+    '1,3.5,0,0.1,0.4,,,,',
+    '2,3.25,0.25,0.2,0.5,0.25,0.05,0.1,0.125',
+    '3,3,0.5,0.3,0.6,,,,',
   ]);
 });
 
-test('the reveal judges both predictions against the run, and waits while it is too early to say', () => {
+/** A log of the given losses (one per step), with the engine's fields where given. */
+function logOf(losses, extra = {}) {
   const l = new log.TrainingLog();
-  l.addLosses(1, [...new Array(180).fill(3.4), ...new Array(120).fill(0.5)]);
-  l.addScores(100, heads(0.2, 0.1));
+  l.addRecord(1, { losses, ...extra });
+  return l;
+}
+
+test('the curve is judged by its shape alone: a plateau then a drop, a steady fall, a drop at once, or a rise', () => {
+  const plateau = [...new Array(25).fill(4.2), ...new Array(150).fill(3.3), ...Array.from({ length: 100 }, (_, i) => 3.3 - 0.03 * i), ...new Array(100).fill(0.3)];
+  const p = log.curveShape(logOf(plateau));
+  assert.equal(p.shape, 'plateau', 'judged before patience once the drop is over');
+  assert.ok(Math.abs(p.level - 3.3) < 0.1);
+  const steady = Array.from({ length: 1000 }, (_, i) => 4.4 - 2.2 * Math.sqrt(i / 1000));
+  assert.equal(log.curveShape(logOf(steady), { patience: 1000 }).shape, 'steady');
+  assert.equal(log.curveShape(logOf(steady.slice(0, 999)), { patience: 1000 }), null, 'too early to say');
+  const early = Array.from({ length: 1000 }, (_, i) => (i < 60 ? 4.4 - 0.04 * i : 2));
+  assert.equal(log.curveShape(logOf(early), { patience: 1000 }).shape, 'early');
+  const fast = Array.from({ length: 1000 }, (_, i) => (i < 60 ? 4.4 - 0.07 * i : 0.1));
+  assert.equal(log.curveShape(logOf(fast), { patience: 1000 }).shape, 'steady', 'a drop at once that does not level off high');
+  const rose = logOf(early, { recentLoss: 3.6, bestLoss: 0.2, bestAt: 200, rising: true, worseThanUniform: true });
+  assert.equal(log.curveShape(rose).shape, 'rose');
+});
+
+test('the reveal judges the layer by the engine\'s record and the curve by its shape, and says when a head came apart', () => {
+  const l = new log.TrainingLog();
+  const plateau = [...new Array(25).fill(4.2), ...new Array(150).fill(3.3), ...Array.from({ length: 100 }, (_, i) => 3.3 - 0.03 * i), ...new Array(100).fill(0.3)];
+  l.addRecord(1, { losses: plateau.slice(0, 150), induction: new Array(150).fill(0.1) });
   assert.equal(log.judgeRun(l, { layer: 'layer-1', curve: 'plateau' }, { patience: 1000 }), null);
-  l.addScores(200, heads(0.4, 0.7));
+  l.addRecord(151, { losses: plateau.slice(150), induction: new Array(225).fill(0.9), formed: { step: 200, layer: 1, head: 0, score: 0.7 } });
   const right = log.judgeRun(l, { layer: 'layer-1', curve: 'plateau' });
   assert.equal(right.layer.ok, true);
   assert.equal(right.curve.ok, true);
   assert.match(right.layer.message, /^Right: the induction head formed in layer 1 \(head 0, induction score 0\.70 at step 200\)\. It needs a layer below it/);
-  assert.match(right.curve.message, /after a quick first fall, the loss levelled off at about 3\.40 \(its mean from step 50 to 175\), then fell to 0\.50 within 100 steps, as the induction head formed at step 200/);
+  assert.match(right.curve.message, /^Right: after a quick first fall, the loss stayed at about 3\.\d\d \(its mean from step 26 to \d+\), then dropped to 0\.\d\d by step \d+\.$/);
   const wrong = log.judgeRun(l, { layer: 'layer-0', curve: 'steady' });
   assert.equal(wrong.layer.ok, false);
   assert.equal(wrong.curve.ok, false);
   assert.match(wrong.layer.message, /^Not this time/);
-  // no induction head: after `patience` steps, 'none' and 'early' are right
-  const flat = new log.TrainingLog();
-  flat.addLosses(1, new Array(400).fill(2));
-  flat.addScores(400, heads(0.1, 0.15));
-  assert.equal(log.judgeRun(flat, { layer: 'none', curve: 'early' }, { patience: 500 }), null);
-  const none = log.judgeRun(flat, { layer: 'none', curve: 'early' }, { patience: 400 });
-  assert.equal(none.layer.ok, true);
-  assert.match(none.layer.message, /With one layer/);
-  assert.equal(none.curve.ok, true);
+  // the head came apart and the loss rose: said, never reported as if it stayed
+  l.addRecord(376, { losses: new Array(100).fill(3.6), induction: new Array(100).fill(0.14), recentLoss: 3.6, bestLoss: 0.3, bestAt: 350, rising: true, worseThanUniform: true });
+  const undone = log.judgeRun(l, { layer: 'layer-1', curve: 'plateau' });
+  assert.match(undone.layer.message, /formed in layer 1 .*, then came apart: the best induction score is 0\.14 at step 475\./);
+  assert.equal(undone.curve.ok, false);
+  assert.match(undone.curve.message, /then rose again to 3\.60: none of the three/);
+  // no induction head: the one-layer run's steady fall is judged as steady, not by the missing head
+  const one = logOf(Array.from({ length: 1000 }, (_, i) => 4.4 - 2.2 * Math.sqrt(i / 1000)), { induction: new Array(1000).fill(0.1) });
+  const v = log.judgeRun(one, { layer: 'none', curve: 'steady' }, { patience: 1000 });
+  assert.equal(v.layer.ok, true);
+  assert.match(v.layer.message, /With one layer/);
+  assert.equal(v.curve.ok, true);
+  assert.match(v.curve.message, /^Right: the loss fell from about 4\.27 to 2\.21 \(the mean of its last 25 steps\); it was still falling after the first 100 steps \(3\.75 then\)\.$/);
+  assert.equal(log.judgeRun(one, { layer: 'none', curve: 'early' }, { patience: 1000 }).curve.ok, false);
   assert.deepEqual(log.layerChoices(2).map((c) => c.value), ['layer-0', 'layer-1', 'none']);
+});
+
+test('a run that got worse than an untrained model is told in words: its loss against a uniform guess, its best, the head that came apart', () => {
+  const l = logOf(new Array(990).fill(1), { induction: new Array(990).fill(0.15), formed: { step: 66, layer: 1, head: 0, score: 0.53 },
+    recentLoss: 3.512, bestLoss: 0.2234, bestAt: 182, rising: true, worseThanUniform: true });
+  const t = log.worseText(l, { uniformLoss: Math.log(32), lossWindow: 50, options: { vocab: 32, lr: 0.03 } });
+  assert.match(t, /^By step 990 the loss averaged 3\.51 nats over the last 50 steps: worse than 3\.47, the loss of a model that gives all 32 tokens the same chance/);
+  assert.match(t, /At step 182 it was down to 0\.22\. The induction head that formed at step 66 has come apart: the best induction score is 0\.15\. A learning rate of 0\.03 moves the weights too far at each step\. Reset and choose a smaller one, or continue\. $/);
+  assert.doesNotMatch(t, /NaN|Infinity|undefined/);
 });
 
 test('the seed box takes any number for the engine to judge, and says what is wrong with text', () => {
@@ -132,4 +173,38 @@ test('a training session runs within its time budget, its losses continue step b
     session.dispose();
   }
   assert.equal(lab.memory().handles, 0);
+});
+
+test('the engine marks the first induction head at the step its score crosses, however the run is cut: seed 1 at step 192', async () => {
+  const lab = await loadAttentionLab();
+  // the independent reading: headScores() after every single step
+  const polled = lab.createTrainer({ seed: 1 });
+  let crossing = null, recorded = [];
+  try {
+    while (!crossing && polled.steps < 400) {
+      const r = polled.step(1);
+      recorded.push(r.induction[0]);
+      const best = polled.headScores().reduce((a, b) => (b.induction > a.induction ? b : a));
+      assert.equal(r.induction[0], best.induction, 'the record is what headScores() reads after the step');
+      if (best.induction >= polled.formedThreshold) crossing = { step: polled.steps, layer: best.layer, head: best.head, score: best.induction };
+    }
+    assert.deepEqual(polled.formed, crossing);
+  } finally {
+    polled.dispose();
+  }
+  assert.equal(crossing.step, 192);
+  assert.equal(crossing.layer, 1);
+  assert.equal(log.FORMED, lab.createTrainer({ seed: 1 }).formedThreshold, 'the widget\'s threshold is the engine\'s');
+  // the widget's session, sliced by time budgets as a slow or fast machine would: the same step
+  for (const budget of [0, 3, 1e9]) {
+    const session = new TrainingSession(lab, { seed: 1 });
+    const l = new log.TrainingLog();
+    try {
+      while (!l.formed && l.steps < 400) l.addRecord(l.steps + 1, session.run(budget, 400 - l.steps));
+      assert.deepEqual(l.formed, crossing, `a budget of ${budget} ms a slice`);
+      assert.deepEqual(l.induction.slice(0, recorded.length), recorded);
+    } finally {
+      session.dispose();
+    }
+  }
 });

@@ -137,7 +137,7 @@ test('custom-elements.json follows the manifest schema 1.0.0 and lists each elem
     const methods = (WIDGETS[d.tagName].methods || []).map((m) => m.name);
     assert.deepEqual(fields, [...attrs.map((a) => a.property), ...(WIDGETS[d.tagName].json ? ['data'] : []), ...methods], `${d.tagName} members`);
     assert.deepEqual(d.members.filter((m) => m.kind === 'method').map((m) => m.name), methods, `${d.tagName} methods`);
-    assert.deepEqual(d.events.map((e) => e.name), COMMON_EVENTS.map((e) => e.name));
+    assert.deepEqual(d.events.map((e) => e.name), [...COMMON_EVENTS, ...(WIDGETS[d.tagName].events || [])].map((e) => e.name));
     assert.match(d.events.find((e) => e.name === 'al-change').type.text, /^CustomEvent<\{ state: \{ .+ \} \}>$/);
     assert.deepEqual(d.cssParts.map((p) => p.name), [...COMMON_PARTS, ...WIDGETS[d.tagName].parts].map((p) => p.name));
     assert.deepEqual(d.cssProperties.map((p) => p.name), CSS_PROPERTIES.map((p) => p.name));

@@ -50,6 +50,37 @@ struct step_result {
     std::size_t step = 0;   ///< updates made so far
     double loss = 0;        ///< the last step's mean loss over its scored positions (nats)
     bool diverged = false;  ///< the run stopped: see trainer::diverged()
+    /// The mean loss of the last trainer::loss_window updates (of every update so far before
+    /// that many): the loss with the batch-to-batch noise averaged out.
+    double recent_loss = 0;
+    /// The lowest recent_loss over a full window so far, and the update it was reached at (0
+    /// and recent_loss before the first full window).
+    double best_loss = 0;
+    std::size_t best_at = 0;
+    /// The run is getting worse: recent_loss is more than trainer::rise_limit nats above best_loss.
+    bool rising = false;
+    /// Rising, and recent_loss above trainer::uniform_loss(): the model now does worse than one
+    /// that gives every token the same probability, which is where an untrained model starts.
+    bool worse_than_uniform = false;
+};
+
+/// @brief Where step() writes what each update did. Each pointer may be null; each array has
+/// room for `count` entries, and the first (updates made by the call) of them are written.
+struct step_record {
+    double* losses = nullptr;      ///< the update's mean loss over its scored positions (nats)
+    double* accuracies = nullptr;  ///< the fraction of its scored positions whose largest logit was the target
+    /// Induction task only (trainer::records_heads()): after the update, the largest induction
+    /// score of any head on the probe, and the largest previous-token score on the probe's
+    /// first copy (head_report); exactly what head_scores() would return then.
+    double* induction = nullptr;
+    double* previous = nullptr;
+};
+
+/// @brief The first update after which a head's induction score on the probe reached
+/// trainer::formed_threshold (step 0 while none has), with that head and score.
+struct formed_head {
+    std::size_t step = 0, layer = 0, head = 0;
+    double score = 0;
 };
 
 /// @brief The loss and accuracy on the fixed evaluation set.
@@ -65,6 +96,10 @@ struct head_report {
     std::size_t layer = 0, head = 0;
     double previous_token = 0;
     double induction = 0;
+    /// The previous-token score over the rows an induction head reads its keys from: rows 1 to
+    /// B of each probe sequence (B the block's length), the token after each token of the
+    /// first copy. A two-layer model's previous-token head need not look back further.
+    double previous_token_first_copy = 0;
 };
 
 class trainer {
@@ -72,6 +107,12 @@ public:
     /// Sequences of the fixed evaluation set, and of the head-score probe.
     static constexpr std::size_t eval_examples = 128;
     static constexpr std::size_t probe_examples = 8;
+    /// An induction score from this on counts as an induction head (Olsson et al. use 0.5 too).
+    static constexpr double formed_threshold = 0.5;
+    /// Updates in step_result::recent_loss, and how far (nats) it may rise above its best
+    /// before the run counts as rising.
+    static constexpr std::size_t loss_window = 50;
+    static constexpr double rise_limit = 1.0;
 
     /// @throws argument_error naming `fn` and the option for any bad configuration: sizes
     /// outside the model's limits, heads not dividing dModel, lr not a number in (0, 100],
@@ -86,6 +127,12 @@ public:
     /// @throws argument_error naming `fn` for a bad count, or a run that already diverged
     step_result step(std::size_t count, double* losses = nullptr, const std::string& fn = "Trainer.step");
 
+    /// @brief The same, writing each update's loss, accuracy and (induction task) best head
+    /// scores into `record`. For the induction task every update is followed by a pass of the
+    /// probe, which keeps formed(): the same seed marks the same step, however the run is cut
+    /// into calls.
+    step_result step(std::size_t count, const step_record& record, const std::string& fn = "Trainer.step");
+
     /// @brief Loss and accuracy on the fixed evaluation set (eval_examples sequences).
     evaluation evaluate();
 
@@ -96,6 +143,12 @@ public:
 
     /// @brief Every head's scores on the probe, layer by layer.
     std::vector<head_report> head_scores();
+
+    /// @brief Whether step() scores the heads after every update (the induction task, whose
+    /// heads the probe is made for).
+    bool records_heads() const { return options_.task.kind == task_kind::induction; }
+    /// @brief The first update after which an induction head was there (records_heads() only).
+    const formed_head& formed() const { return formed_; }
 
     /// @brief The probe's first sequence (seq_len tokens): a fixed example of the task, for
     /// showing the heads' patterns.
@@ -127,10 +180,21 @@ private:
     task_batch batch_;
     task_batch eval_;
     std::vector<std::int32_t> probe_;  // [probe_examples, seq_len] repeated random tokens
+    std::size_t probe_block_ = 0;      // the length of the probe's block
     std::vector<std::int32_t> example_;
     bool diverged_ = false;
     std::size_t diverged_at_ = 0;
     double diverged_loss_ = 0;
+    formed_head formed_;
+    std::vector<head_report> reports_;  // the last scores, reused by step()
+    double window_[loss_window] = {};   // the last losses, a ring from window_next_
+    std::size_t window_next_ = 0, window_count_ = 0;
+    double best_loss_ = 0;
+    std::size_t best_at_ = 0;
+
+    void score_probe(std::vector<head_report>& out);
+    void note_loss(double loss, step_result& r);
+    void read_window(step_result& r, bool update);
 };
 
 /// @brief The trainer's seed as the 64-bit start of each of its streams.

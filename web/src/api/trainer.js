@@ -57,6 +57,13 @@ class Trainer extends EngineObject {
     this.divergenceLimit = about.divergenceLimit;
     /** The loss of a uniform guess over the vocabulary, ln(vocab) nats: where an untrained model starts. */
     this.uniformLoss = about.uniformLoss;
+    /** An induction score from this on counts as an induction head (formed). */
+    this.formedThreshold = about.formedThreshold;
+    /** Steps in a step result's recentLoss, and the nats it may rise above bestLoss before the run counts as rising. */
+    this.lossWindow = about.lossWindow;
+    this.riseLimit = about.riseLimit;
+    /** Whether step() scores the heads after every update (the induction task): its induction and previousToken records, and formed. */
+    this.recordsHeads = about.recordsHeads;
   }
 
   /** Runs the method `name` of SIGNATURES on the live handle. */
@@ -68,10 +75,15 @@ class Trainer extends EngineObject {
 
   /**
    * Runs `count` training steps (default 1).
-   * @returns { step, loss, losses: Float64Array (one per update made), diverged }
+   * @returns { step, loss, diverged, and per update made: losses, accuracies (Float64Arrays),
+   *   induction, previousToken (the best head's scores after it; Float64Arrays for the
+   *   induction task, else null); recentLoss, bestLoss, bestAt, rising, worseThanUniform (the
+   *   mean loss of the last lossWindow steps against its best and ln(vocab)); formed }
    */
   step(count) {
-    return this._method('Trainer.step', arguments, (h, [n]) => unwrap(h.step(n)));
+    const r = this._method('Trainer.step', arguments, (h, [n]) => unwrap(h.step(n)));
+    this._formed = r.formed;
+    return r;
   }
 
   /** Loss and accuracy on the fixed evaluation set: { loss, accuracy }. */
@@ -100,6 +112,12 @@ class Trainer extends EngineObject {
 
   /** Updates made so far. */
   get steps() { return this._get('steps'); }
+
+  /** { step, layer, head, score }: the first update after which a head's induction score reached formedThreshold (induction task), or null. */
+  get formed() {
+    this._live('Trainer.formed', DISPOSED('Trainer.formed'));
+    return this._formed ? { ...this._formed } : null;
+  }
 
   /** Whether the run stopped because its loss diverged; see divergedAt, divergedLoss. */
   get diverged() { return this._get('diverged'); }

@@ -7,7 +7,7 @@
 
 const { h, uid, setText } = require('../kit/dom.js');
 const { LabElement, urlState } = require('../kit/base.js');
-const { lineChart } = require('../kit/svg.js');
+const { lineChart, updateLineChart, legendList } = require('../kit/svg.js');
 const { exportMenu, saveBlob } = require('../kit/export-menu.js');
 const { startWorker } = require('../kit/engine-worker.js');
 const { WorkerTrainer, PageTrainer } = require('../kit/trainer-runner.js');
@@ -16,7 +16,7 @@ const colors = require('../ui/colors.js');
 const { fixed, grouped, counted } = require('../ui/format.js');
 const {
   TrainingLog, stepsPerSecond, judgeRun, layerChoices, FORMED, LEARNING_RATES, LAYER_CHOICES, HEAD_CHOICES, TASK_CHOICES,
-  LAYER_QUESTION, CURVE_QUESTION, CURVE_CHOICES, parseSeed, divergenceText,
+  LAYER_QUESTION, CURVE_QUESTION, CURVE_CHOICES, parseSeed, divergenceText, worseText,
 } = require('../ui/training-log.js');
 
 // Redraw the charts and heads at most this often while training (ms).
@@ -85,6 +85,11 @@ class AttentionTrainer extends LabElement {
       this.reveal, this.downloads);
     this.renderControls();
     this.renderPredict();
+    // The worker starts when the reader first reaches the widget (a pointer over it, or focus
+    // in it), so that by the time Train is pressed its engine is ready.
+    const warm = () => this.guard(() => { if (this.info && !this.upgrade) this.moveToRunner(); });
+    this.frame.addEventListener('pointerenter', warm);
+    this.frame.addEventListener('focusin', warm);
     return this.reset(null, false);
   }
 
@@ -109,7 +114,7 @@ class AttentionTrainer extends LabElement {
 
   viewState() {
     return { ...this.st, step: this.log ? this.log.steps : 0, running: !!this.running, formedAt: this.log && this.log.formed ? this.log.formed.step : null,
-      runner: this.runner ? this.runner.kind : null, diverged: !!this.divergence };
+      runner: this.runner ? this.runner.kind : null, diverged: !!this.divergence, worseAt: this.worse ? this.worse.step : null };
   }
 
   linkState() {
@@ -150,6 +155,7 @@ class AttentionTrainer extends LabElement {
     this.running = false;
     this.pausedByHidden = false;
     this.divergence = null;
+    this.worse = null;
     this.log = new TrainingLog();
     this.reports = [];
     this.alert.hidden = true;
@@ -178,25 +184,45 @@ class AttentionTrainer extends LabElement {
 
   /**
    * Before the first step: a worker takes over from the page where the page allows one (and
-   * `worker` is not off), with a model made from the same seed, so the same weights.
+   * `worker` is not off), with a model made from the same seed, so the same weights. Resolves
+   * to the runner to use, or null when the widget has left the page.
    */
   async moveToRunner() {
-    const generation = this.runGeneration;
     if (!this.upgrade) {
       const tryWorker = this.attr('worker', 'auto') !== 'off' && typeof Worker === 'function' && this.log.steps === 0;
-      this.upgrade = tryWorker ? WorkerTrainer.start(startWorker).then(async (worker) => {
-        if (generation !== this.runGeneration || !this.isConnected || this.log.steps > 0) {
-          worker.stop();
-          return;
-        }
-        await worker.create(this.options());
-        const page = this.runner;
-        this.adopt(worker);
-        if (page && page !== worker) page.stop();
-      }).catch(() => {}) : Promise.resolve();
+      this.upgrade = tryWorker ? this.startWorkerRunner(this.upgradeToken = {}) : Promise.resolve();
     }
     await this.upgrade;
-    return generation === this.runGeneration && this.isConnected ? this.runner : null;
+    return this.isConnected ? this.runner : null;
+  }
+
+  /**
+   * Starts a worker and makes the model there. After every wait it checks that this is still
+   * the widget's upgrade (`token`: a removal or a failure replaces it) and that no step was
+   * taken on the page meanwhile; otherwise the worker ends, so none is left running.
+   */
+  async startWorkerRunner(token) {
+    const current = () => token === this.upgradeToken && this.isConnected && this.log.steps === 0;
+    let worker = null;
+    try {
+      worker = await WorkerTrainer.start(startWorker);
+      while (current()) {
+        // settings changed while the worker made its model: it makes the new one
+        const generation = this.runGeneration;
+        await worker.create(this.options());
+        if (current() && generation === this.runGeneration) {
+          const page = this.runner;
+          this.adopt(worker);
+          worker = null;
+          if (page) page.stop();
+          return;
+        }
+      }
+    } catch (err) {
+      // no worker (a CSP, or it failed to start): the page trains
+    } finally {
+      if (worker) worker.stop();
+    }
   }
 
   /** A setting the engine refused (e.g. a seed past 2^53): said next to the seed, the last model kept. */
@@ -238,6 +264,7 @@ class AttentionTrainer extends LabElement {
 
   async train() {
     if (this.divergence) return;
+    this.note = null;
     if (this.predictOn && this.st.task === 'induction' && !this.prediction.committed && !this.prediction.skipped) {
       this.prediction.skipped = true;  // Train without answering: the questions go
       this.renderPredict();
@@ -268,6 +295,7 @@ class AttentionTrainer extends LabElement {
 
   async stepOnce() {
     if (this.divergence) return;
+    this.note = null;
     const runner = await this.moveToRunner();
     if (!runner) return;
     if (this.running) this.pause();
@@ -276,10 +304,13 @@ class AttentionTrainer extends LabElement {
 
   receive(r) {
     if (r.losses) {
-      this.log.addLosses(r.first, r.losses);
+      const had = this.log.formed;
+      this.log.addRecord(r.first, r);
       this.reports.push({ at: performance.now(), step: r.step });
       if (this.reports.length > 200) this.reports.splice(0, 100);
+      if (!had && this.log.formed) this.headFormed(this.log.formed);
       if (r.diverged) this.diverged(r);
+      else if (r.stopped) this.gotWorse();
     }
     if (r.snapshot) this.takeSnapshot(r.snapshot);
     this.renderStatus();
@@ -287,13 +318,14 @@ class AttentionTrainer extends LabElement {
   }
 
   takeSnapshot(snap) {
-    const hadFormed = !!this.log.formed;
     this.snapshot = snap;
     this.log.addScores(snap.step, snap.scores);
-    if (!hadFormed && this.log.formed) {
-      const f = this.log.formed;
-      this.say(`An induction head formed at step ${grouped(f.step)}: layer ${f.layer}, head ${f.head}, induction score ${fixed(f.score, 2)}.`);
-    }
+  }
+
+  /** The engine marked the first induction head (at the step its score crossed, whatever the machine's speed). */
+  headFormed(f) {
+    this.say(`An induction head formed at step ${grouped(f.step)}: layer ${f.layer}, head ${f.head}, induction score ${fixed(f.score, 2)}.`);
+    this.emit('al-head-formed', { layer: f.layer, head: f.head, step: f.step, score: f.score });
   }
 
   stopped() {
@@ -310,12 +342,31 @@ class AttentionTrainer extends LabElement {
   diverged(r) {
     this.running = false;
     this.divergence = { step: r.divergedAt, loss: r.divergedLoss };
-    this.alert.replaceChildren(h('strong', {}, 'The run diverged. '),
-      divergenceText(this.divergence, this.info),
-      h('button', { type: 'button', class: 'al-primary', onclick: () => this.guard(() => this.reset('Reset: a fresh model.')) }, 'Reset'));
-    this.alert.hidden = false;
-    this.renderControls();
+    this.note = `The run diverged at step ${grouped(r.divergedAt)}.`;
+    this.showAlert(h('strong', {}, 'The run diverged. '), divergenceText(this.divergence, this.info));
     this.say('The run diverged; reset to start again.');
+  }
+
+  /** The engine says the run now does worse than an untrained model: the runner stopped; say so in plain words. */
+  gotWorse() {
+    this.running = false;
+    this.worse = { step: this.log.steps };
+    this.note = `Stopped at step ${grouped(this.log.steps)}: the run got worse than an untrained model.`;
+    this.showAlert(h('strong', {}, 'The run is unlearning. '), worseText(this.log, this.info));
+    this.say('Training stopped: the loss rose above where an untrained model starts.');
+  }
+
+  /**
+   * The alert under the status line, with a Reset button. Focus on a control the run just
+   * disabled (Train, One step) moves to that button rather than falling to the page.
+   */
+  showAlert(...content) {
+    const reset = h('button', { type: 'button', class: 'al-primary', onclick: () => this.guard(() => this.reset('Reset: a fresh model.')) }, 'Reset');
+    this.alert.replaceChildren(...content, reset);
+    this.alert.hidden = false;
+    const focused = this.shadowRoot.activeElement;
+    this.renderControls();
+    if (focused && focused.disabled) reset.focus();
   }
 
   failed(err) {
@@ -325,11 +376,10 @@ class AttentionTrainer extends LabElement {
     const runner = this.runner;
     this.runner = null;
     this.upgrade = null;
+    this.upgradeToken = null;
     if (runner) runner.stop();
-    this.alert.replaceChildren(h('strong', {}, 'Training stopped. '), `${err && err.message ? err.message : err} `,
-      h('button', { type: 'button', class: 'al-primary', onclick: () => this.guard(() => this.reset('Reset: a fresh model.')) }, 'Reset'));
-    this.alert.hidden = false;
-    this.renderControls();
+    this.note = null;
+    this.showAlert(h('strong', {}, 'Training stopped. '), `${err && err.message ? err.message : err} `);
   }
 
   async saveWeights() {
@@ -373,6 +423,10 @@ class AttentionTrainer extends LabElement {
     const parts = [`Step ${grouped(this.log.steps)}`];
     const loss = this.log.lastLoss();
     if (loss !== null && Number.isFinite(loss) && !this.divergence) parts.push(`loss ${fixed(loss, 3)}`);
+    const health = this.log.health;
+    if (health && health.rising && !this.divergence) {
+      parts.push(`the loss is rising: ${fixed(health.recentLoss, 2)} over the last ${this.info.lossWindow} steps, up from ${fixed(health.bestLoss, 2)} at step ${grouped(health.bestAt)}`);
+    }
     const rate = this.running ? stepsPerSecond(this.reports) : null;
     if (rate) parts.push(`${grouped(rate)} steps a second`);
     if (this.runner && (this.running || this.log.steps > 0)) {
@@ -440,7 +494,6 @@ class AttentionTrainer extends LabElement {
   drawCharts() {
     const log = this.log;
     const formed = log.formed;
-    const settings = this.linkState();
     const marks = formed ? [{ x: formed.step, label: `induction head, step ${grouped(formed.step)}` }] : [];
     const xMax = Math.max(this.maxSteps, log.steps);
     const loss = log.lossSeries(300);
@@ -455,61 +508,86 @@ class AttentionTrainer extends LabElement {
       series: [{ name: loss.per > 1 ? `loss (mean of each ${loss.per} steps)` : 'loss', ys: loss.xs.length ? loss.ys : [null], cls: 'al-curve' }],
       marks,
     };
-    const scores = log.scoreSeries();
-    const scoreOpts = {
-      title: 'What the heads do', desc: scores.xs.length > 1 ? `The best head\u2019s previous-token score is ${fixed(scores.previous[scores.previous.length - 1], 2)} and its induction score ${fixed(scores.induction[scores.induction.length - 1], 2)}.` : 'Scores of the untrained heads.',
-      xLabel: 'step', yLabel: 'score (0 to 1)', xMin: 0, xMax, xs: scores.xs.length ? scores.xs : [0], yMax: 1,
-      series: [{ name: 'best induction score', ys: scores.induction, cls: 'al-curve' }, { name: 'best previous-token score', ys: scores.previous, cls: 'al-curve-2' }],
-      guides: [{ y: FORMED, label: `${FORMED}` }], marks: marks.map((m) => ({ ...m, low: true })), legend: true,
+    const scoreOpts = this.info.recordsHeads ? {
+      // the engine's record of every step: the same seed draws the same curves
+      title: 'What the heads do', desc: log.steps ? `After ${counted(log.steps, 'step')} the best induction score is ${fixed(log.last('induction'), 2)} and the best previous-token score on the first copy ${fixed(log.last('previousToken'), 2)}.` : 'No step yet.',
+      xLabel: 'step', yLabel: 'score (0 to 1)', yMax: 1,
+      series: [{ name: 'best induction score', key: 'induction', cls: 'al-curve' }, { name: 'best previous-token score, first copy', key: 'previousToken', cls: 'al-curve-2' }],
+      guides: [{ y: FORMED, label: `induction head from ${FORMED}` }], marks: marks.map((m) => ({ ...m, low: true })),
+    } : {
+      // copy, reverse, sort: no induction to score; how often the answer is right is what the heads are for
+      title: 'How often the answer is right', desc: log.steps ? `At step ${grouped(log.steps)} the model got ${Math.round(100 * log.last('accuracies'))}% of the answer\u2019s tokens in its batch right.` : 'No step yet.',
+      xLabel: 'step', yLabel: 'accuracy (0 to 1)', yMax: 1,
+      series: [{ name: 'accuracy on the answer (each batch)', key: 'accuracies', cls: 'al-curve' }],
     };
-    const note = `Task ${settings.task}, learning rate ${settings.lr}, ${counted(settings.layers, 'layer')} of ${counted(settings.heads, 'head')}, seed ${settings.seed}.`;
-    const withExport = (opts) => [lineChart(opts), h('div', { class: 'al-chart-tools' }, exportMenu(() => chartFigure(opts, settings, note), { label: opts.title }).root)];
-    this.lossChart.replaceChildren(...withExport(lossOpts));
-    this.scoreChart.replaceChildren(...withExport(scoreOpts));
+    let xs = [0];
+    scoreOpts.series = scoreOpts.series.map(({ key, ...ser }) => {
+      const line = log.series(key, 300);
+      if (line.xs.length) xs = line.xs;
+      return { ...ser, ys: line.xs.length ? line.ys : [null] };
+    });
+    Object.assign(scoreOpts, { xMin: 0, xMax, xs });
+    this.chartOpts = [lossOpts, scoreOpts];
+    [this.lossChart, this.scoreChart].forEach((box, k) => {
+      const opts = this.chartOpts[k];
+      // While a run's curves grow, only their lines and titles change: redrawn in place.
+      const svg = box.firstElementChild;
+      if (svg && box.dataset.title === opts.title && updateLineChart(svg, opts)) return;
+      box.dataset.title = opts.title;
+      const menu = exportMenu(() => {
+        const { task, lr, layers, heads, seed } = this.linkState();
+        const note = `Task ${task}, learning rate ${lr}, ${counted(layers, 'layer')} of ${counted(heads, 'head')}, seed ${seed}.`;
+        return chartFigure(this.chartOpts[k], this.linkState(), note);
+      }, { label: opts.title });
+      box.replaceChildren(lineChart(opts), k ? legendList(opts.series) : '', h('div', { class: 'al-chart-tools' }, menu.root));
+    });
   }
 
   drawHeads() {
     const snap = this.snapshot;
-    if (!snap || !this.info) return;
+    if (!snap || !this.info || snap === this.drawnSnapshot) return;  // the heads change with a new snapshot only
+    this.drawnSnapshot = snap;
     const { layers, heads } = this.info.options;
     const tokens = this.info.example;
     const n = tokens.length;
     setText(this.exampleLine, `The example (token ids): ${tokens.join(' ')}. Each square shows one head\u2019s weights on it after ${counted(snap.step, 'step')}: row i is where token i looks, brighter is more weight, the empty triangle is the future, hidden by the causal mask.`);
-    const cards = this.headCards && this.headCards.length === layers * heads ? this.headCards : this.buildHeads(layers, heads, n);
+    // The probe's scores mean something for the induction task only: other tasks show the pictures alone.
+    const bars = this.info.recordsHeads ? HEAD_BARS : [];
+    const cards = this.headCards && this.headCards.length === layers * heads && this.headBars === bars ? this.headCards : this.buildHeads(layers, heads, n, bars);
     snap.scores.forEach((s, k) => {
       const card = cards[k];
       paint(card.canvas, snap.patterns, k * n * n, n);
-      card.prev.style.width = `${Math.round(100 * s.previousToken)}%`;
-      card.ind.style.width = `${Math.round(100 * s.induction)}%`;
-      setText(card.prevText, fixed(s.previousToken, 2));
-      setText(card.indText, fixed(s.induction, 2));
-      card.root.classList.toggle('al-formed', s.induction >= FORMED);
-      card.view.setAttribute('aria-label', `Layer ${s.layer}, head ${s.head}: previous-token score ${fixed(s.previousToken, 2)}, induction score ${fixed(s.induction, 2)}${s.induction >= FORMED ? ', an induction head' : ''}.`);
+      bars.forEach((b, i) => {
+        card.bars[i].style.width = `${Math.round(100 * s[b.key])}%`;
+        setText(card.texts[i], fixed(s[b.key], 2));
+      });
+      const formed = bars.length > 0 && s.induction >= FORMED;
+      card.root.classList.toggle('al-formed', formed);
+      card.view.setAttribute('aria-label', `Layer ${s.layer}, head ${s.head}${bars.length ? `: ${headScoresText(s)}${formed ? ', an induction head' : ''}` : ''}.`);
     });
   }
 
-  buildHeads(layers, heads, n) {
+  buildHeads(layers, heads, n, bars) {
     this.headCards = [];
+    this.headBars = bars;
     const rows = [];
     for (let l = 0; l < layers; l++) {
       const row = h('div', { class: 'al-trainer-layer', role: 'group', 'aria-label': `Layer ${l}` }, h('p', { class: 'al-trainer-layer-name' }, `layer ${l}`));
       for (let k = 0; k < heads; k++) {
         const index = l * heads + k;
         const canvas = h('canvas', { width: String(n), height: String(n), class: 'al-trainer-canvas', 'aria-hidden': 'true' });
-        const bar = (cls) => h('span', { class: `al-bar ${cls}` });
-        const prev = bar('al-bar-prev'), ind = bar('al-bar-ind');
-        const prevText = h('span', { class: 'al-trainer-score' }), indText = h('span', { class: 'al-trainer-score' });
+        const fills = bars.map((b) => h('span', { class: `al-bar ${b.cls}` }));
+        const texts = bars.map(() => h('span', { class: 'al-trainer-score' }));
         // The focusable picture (its label: the head's scores) and, beside it, not inside it,
         // the head's export menu: an interactive control inside role="img" is hidden from
         // assistive technology (axe: nested-interactive).
         const view = h('div', { class: 'al-trainer-head-view', tabindex: '0', role: 'img' }, canvas,
-          h('div', { class: 'al-trainer-bars', 'aria-hidden': 'true' },
-            h('span', { class: 'al-trainer-bar-name' }, 'previous'), h('span', { class: 'al-trainer-track' }, prev), prevText,
-            h('span', { class: 'al-trainer-bar-name' }, 'induction'), h('span', { class: 'al-trainer-track' }, ind), indText));
+          bars.length ? h('div', { class: 'al-trainer-bars', 'aria-hidden': 'true' },
+            bars.flatMap((b, i) => [h('span', { class: 'al-trainer-bar-name' }, b.name), texts[i], h('span', { class: 'al-trainer-track' }, fills[i])])) : null);
         const root = h('figure', { class: 'al-trainer-head' },
           h('figcaption', { 'aria-hidden': 'true' }, `head ${k}`), view,
           h('div', { class: 'al-trainer-head-export' }, exportMenu(() => this.headFigure(index), { label: `layer ${l} head ${k}` }).root));
-        this.headCards.push({ root, view, canvas, prev, ind, prevText, indText });
+        this.headCards.push({ root, view, canvas, bars: fills, texts });
         row.append(root);
       }
       rows.push(row);
@@ -530,7 +608,7 @@ class AttentionTrainer extends LabElement {
     }
     return {
       kind: 'heatmap', title: `Layer ${s.layer}, head ${s.head} after ${counted(snap.step, 'step')}`,
-      caption: `Weights of one head on the example (token ids); rows are queries. Previous-token score ${fixed(s.previousToken, 2)}, induction score ${fixed(s.induction, 2)}.`,
+      caption: `Weights of one head on the example (token ids); rows are queries.${this.info.recordsHeads ? ` ${headScoresText(s).replace(/^p/, 'P')}.` : ''}`,
       settings: this.linkState(), rowLabels: tokens, colLabels: tokens, values, masked,
     };
   }
@@ -544,13 +622,14 @@ class AttentionTrainer extends LabElement {
     const verdict = judgeRun(this.log, p, { patience: Math.min(this.maxSteps, 1000) });
     if (!verdict) {
       this.reveal.hidden = true;
+      this.revealKey = null;
       return;
     }
-    const line = (v) => h('p', { class: v.ok ? 'al-verdict-ok' : 'al-verdict-bad' }, v.message);
-    const key = `${verdict.layer.message}|${verdict.curve.message}`;
+    const line = (v) => v && h('p', { class: v.ok ? 'al-verdict-ok' : 'al-verdict-bad' }, v.message);
+    const key = [verdict.layer, verdict.curve].map((v) => v && v.message).join('|');
     if (key === this.revealKey) return;
     this.revealKey = key;
-    this.reveal.replaceChildren(h('h4', {}, 'What happened'), line(verdict.layer), line(verdict.curve));
+    this.reveal.replaceChildren(h('h4', {}, 'What happened'), line(verdict.layer), line(verdict.curve) || h('p', { class: 'al-muted' }, 'The loss curve: said once its shape is clear.'));
     const first = this.reveal.hidden;
     this.reveal.hidden = false;
     if (first) this.renderPredict();
@@ -577,8 +656,21 @@ class AttentionTrainer extends LabElement {
     if (this.runner) this.runner.stop();
     this.runner = null;
     this.upgrade = null;
+    this.upgradeToken = null;
     this._dirty = true;
   }
+}
+
+// The bars under each head (induction task): the engine's scores on the probe.
+const HEAD_BARS = [
+  { key: 'previousTokenFirstCopy', name: 'previous, first copy', cls: 'al-bar-prev' },
+  { key: 'previousToken', name: 'previous, every row', cls: 'al-bar-prev al-bar-all' },
+  { key: 'induction', name: 'induction', cls: 'al-bar-ind' },
+];
+
+/** A head's scores in words. */
+function headScoresText(s) {
+  return `previous-token score ${fixed(s.previousTokenFirstCopy, 2)} on the first copy, ${fixed(s.previousToken, 2)} on every row; induction score ${fixed(s.induction, 2)}`;
 }
 
 /** Fills a select with `values` and `current` (sorted in), selecting `current`; untouched when they are already there. */
@@ -596,23 +688,31 @@ function labelOf(choices, value) {
   return c ? c.label : '';
 }
 
+// The viridis colour of each weight, in 1/255 steps: a redraw looks colours up, allocating nothing.
+let palette = null;
+
 /** Draws one head's n x n weights into its canvas (one pixel a cell; CSS scales it up). */
 function paint(canvas, patterns, offset, n) {
   const ctx = canvas.getContext('2d');
   if (!ctx) return;
-  const image = ctx.createImageData(n, n);
+  if (!palette) {
+    palette = new Uint8Array(3 * 256);
+    for (let i = 0; i < 256; i++) palette.set(colors.rgb(i / 255), 3 * i);
+  }
+  const image = canvas.alImage || (canvas.alImage = ctx.createImageData(n, n));
+  const data = image.data;
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < n; j++) {
       const at = 4 * (i * n + j);
       if (j > i) {
-        image.data[at + 3] = 0;  // masked: the card's background shows
+        data[at + 3] = 0;  // masked: the card's background shows
         continue;
       }
-      const [r, g, b] = colors.rgb(patterns[offset + i * n + j]);
-      image.data[at] = r;
-      image.data[at + 1] = g;
-      image.data[at + 2] = b;
-      image.data[at + 3] = 255;
+      const c = 3 * Math.round(255 * Math.min(1, Math.max(0, patterns[offset + i * n + j])));
+      data[at] = palette[c];
+      data[at + 1] = palette[c + 1];
+      data[at + 2] = palette[c + 2];
+      data[at + 3] = 255;
     }
   }
   ctx.putImageData(image, 0, 0);

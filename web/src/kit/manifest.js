@@ -222,7 +222,7 @@ const WIDGETS = {
   },
   'attention-trainer': {
     className: 'AttentionTrainer',
-    summary: 'Train a small transformer in the page and watch a previous-token head, then an induction head, form: the loss curve with the phase change marked, each head\'s scores over time, and every head\'s weights on a fixed example.',
+    summary: 'Train a small transformer in the page and watch a previous-token head and an induction head form together: the loss curve with the phase change marked, the heads\' scores at every step, and every head\'s weights on a fixed example.',
     example: '<attention-trainer></attention-trainer>',
     json: false,
     attributes: [
@@ -238,7 +238,9 @@ const WIDGETS = {
       { name: 'worker', property: 'worker', type: 'enum', values: ['auto', 'off'], default: 'auto', description: 'auto: train in a Web Worker made from a Blob, or on the page in slices under 50 ms where the page\'s Content-Security-Policy forbids blob: workers; off: always on the page.' },
     ],
     parts: [{ name: 'prompt', description: 'The predict-first questions.' }, { name: 'status', description: 'The line with the step, the loss and the speed.' }, { name: 'chart', description: 'The loss chart and the head-score chart.' }, { name: 'heads', description: 'The grid of every head\'s weights and scores.' }],
-    state: '{ task: string, lr: number, layers: number, heads: number, seed: number, logScale: boolean, step: number, running: boolean, formedAt: number | null, runner: string | null, diverged: boolean }',
+    state: '{ task: string, lr: number, layers: number, heads: number, seed: number, logScale: boolean, step: number, running: boolean, formedAt: number | null, runner: string | null, diverged: boolean, worseAt: number | null }',
+    events: [{ name: 'al-head-formed', detail: '{ layer: number, head: number, step: number, score: number }',
+      description: 'An induction head formed (induction task): the first step after which a head\'s induction score reached 0.5, from the engine\'s record of every step, so the same seed gives the same step on any machine.' }],
   },
   'model-attention': {
     className: 'ModelAttention',

@@ -49,7 +49,7 @@ function lineChart(opts) {
   }
   opts.series.forEach((ser, k) => {
     const pts = g.series[k];
-    if (!ser.points || ser.line) svg.append(s('path', { class: ser.cls, d: chart.path(pts) }));
+    if (!ser.points || ser.line) svg.append(s('path', { class: ser.cls, d: chart.path(pts), 'data-series': k }));
     if (ser.points) pts.forEach(([px, py]) => svg.append(s('circle', { class: ser.points === true ? ser.cls : ser.points, cx: px, cy: py, r: 4 })));
   });
   // opts.legend: the series named in the plot's top-left corner, where rising lines leave room.
@@ -65,7 +65,46 @@ function lineChart(opts) {
     });
     svg.append(box);
   }
+  FRAMES.set(svg, frameKey(g, opts));
   return svg;
 }
 
-module.exports = { lineChart };
+// What a chart's frame (everything but its lines and title) was drawn from, by chart.
+const FRAMES = new WeakMap();
+
+function frameKey(g, opts) {
+  return JSON.stringify([g.xTicks, g.yTicks, g.marks, g.guides, opts.xLabel, opts.yLabel, opts.legend,
+    opts.series.map((ser) => [ser.cls, ser.name, ser.points, ser.line])]);
+}
+
+/**
+ * Redraws a chart made by lineChart for new `opts` in place when only its lines and title
+ * changed (a training run's curves growing between redraws: no new elements, no layout);
+ * returns false, leaving it as it was, when its axes, marks or series differ: draw it anew.
+ * Series drawn as dots are not updated in place.
+ */
+function updateLineChart(svg, opts) {
+  const g = chart.lineLayout(opts);
+  if (opts.series.some((ser) => ser.points) || FRAMES.get(svg) !== frameKey(g, opts)) return false;
+  for (const path of svg.querySelectorAll('path[data-series]')) path.setAttribute('d', chart.path(g.series[Number(path.getAttribute('data-series'))]));
+  svg.querySelector('title').textContent = `${opts.title}. ${opts.desc}`;
+  return true;
+}
+
+/**
+ * The series' names beside short samples of their lines, as a list under a chart (where it
+ * cannot cover a curve): [{ name, cls }].
+ */
+function legendList(series) {
+  const list = document.createElement('ul');
+  list.className = 'al-legend al-legend-list';
+  list.setAttribute('aria-hidden', 'true');  // the chart's own description names the series
+  for (const ser of series) {
+    const item = document.createElement('li');
+    item.append(s('svg', { class: 'al-chart al-swatch', viewBox: '0 0 28 10' }, s('path', { class: ser.cls, d: 'M1 5H27' })), ser.name);
+    list.append(item);
+  }
+  return list;
+}
+
+module.exports = { lineChart, updateLineChart, legendList };

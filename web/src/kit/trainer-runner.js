@@ -16,7 +16,8 @@ class TrainingSession {
 
   info() {
     const t = this.trainer;
-    return { options: t.options, example: t.example, memory: t.memory, parameters: t.parameters, divergenceLimit: t.divergenceLimit, uniformLoss: t.uniformLoss };
+    return { options: t.options, example: t.example, memory: t.memory, parameters: t.parameters, divergenceLimit: t.divergenceLimit, uniformLoss: t.uniformLoss,
+      formedThreshold: t.formedThreshold, lossWindow: t.lossWindow, riseLimit: t.riseLimit, recordsHeads: t.recordsHeads };
   }
 
   /**
@@ -27,28 +28,48 @@ class TrainingSession {
     const t = this.trainer;
     const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
     const start = now(), first = t.steps + 1, parts = [];
-    let left = maxSteps, total = 0;
+    let left = maxSteps, total = 0, r = null, worse = false;
     while (left > 0) {
       const spent = now() - start;
       const fit = this.msPerStep > 0 ? Math.floor((budgetMs - spent) / this.msPerStep) : 1;
       if (parts.length && fit < 1) break;
-      const count = Math.max(1, Math.min(left, fit));
+      // A rising run goes one update a call, so that it stops at the very update the engine
+      // first finds it worse than a uniform guess (the same step on any machine).
+      const last = r || this.last;
+      const count = last && last.rising && !this.worseSeen ? 1 : Math.max(1, Math.min(left, fit));
       const t0 = now();
-      const r = t.step(count);
+      r = t.step(count);
       const ms = (now() - t0) / count;
       this.msPerStep = this.msPerStep > 0 ? 0.7 * this.msPerStep + 0.3 * ms : ms;
-      parts.push(r.losses);
+      parts.push(r);
       total += r.losses.length;
       left -= count;
-      if (r.diverged || now() - start >= budgetMs) break;
+      // A run that gets worse than an untrained model stops the first time it does (the widget
+      // says so; Continue goes on from there).
+      if (r.worseThanUniform && !this.worseSeen) {
+        this.worseSeen = true;
+        worse = true;
+      }
+      if (r.diverged || worse || now() - start >= budgetMs) break;
     }
-    const losses = new Float64Array(total);
-    let at = 0;
-    for (const p of parts) {
-      losses.set(p, at);
-      at += p.length;
-    }
-    return { first, losses, step: t.steps, diverged: t.diverged, divergedAt: t.divergedAt, divergedLoss: t.divergedLoss };
+    if (!r) return { first, step: t.steps, losses: new Float64Array(0), diverged: t.diverged };
+    this.last = r;
+    // The engine's record of every update, joined: losses, accuracies and (induction task) the best head scores.
+    const joined = (key) => {
+      if (!parts.length || !parts[0][key]) return null;
+      const out = new Float64Array(total);
+      let at = 0;
+      for (const p of parts) {
+        out.set(p[key], at);
+        at += p[key].length;
+      }
+      return out;
+    };
+    return {
+      first, step: t.steps, losses: joined('losses'), accuracies: joined('accuracies'), induction: joined('induction'), previousToken: joined('previousToken'),
+      recentLoss: r.recentLoss, bestLoss: r.bestLoss, bestAt: r.bestAt, rising: r.rising, worseThanUniform: r.worseThanUniform, formed: r.formed,
+      stopped: worse, diverged: t.diverged, divergedAt: t.divergedAt, divergedLoss: t.divergedLoss,
+    };
   }
 
   /** The heads' scores and their weights on the task's example, as they are now. */
@@ -76,7 +97,7 @@ function trainerWorkerMain(Session, sliceMs, snapshotMs) {
   let session = null, id = 0, running = false, limit = Infinity, lastSnapshot = 0;
   const post = (message, transfer) => self.postMessage({ id, ...message }, transfer || []);
   const report = (r, withSnapshot) => {
-    const transfer = [r.losses.buffer];
+    const transfer = [r.losses, r.accuracies, r.induction, r.previousToken].filter(Boolean).map((a) => a.buffer);
     if (withSnapshot) {
       const snap = session.snapshot();
       r.snapshot = snap;
@@ -89,7 +110,7 @@ function trainerWorkerMain(Session, sliceMs, snapshotMs) {
     if (!running || !session) return;
     try {
       const r = session.run(sliceMs, limit - session.trainer.steps);
-      const done = r.diverged || session.trainer.steps >= limit;
+      const done = r.diverged || r.stopped || session.trainer.steps >= limit;
       if (done) running = false;
       report(r, done || Date.now() - lastSnapshot >= snapshotMs);
       if (running) setTimeout(loop, 0);
@@ -261,7 +282,7 @@ class PageTrainer {
   slice() {
     if (!this.running) return;
     const r = this.session.run(PAGE_SLICE_MS, this.limit - this.session.trainer.steps);
-    const done = r.diverged || this.session.trainer.steps >= this.limit;
+    const done = r.diverged || r.stopped || this.session.trainer.steps >= this.limit;
     if (done) this.running = false;
     const snap = done || Date.now() - this.lastSnapshot >= SNAPSHOT_MS;
     this.onReport(r);

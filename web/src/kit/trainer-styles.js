@@ -22,15 +22,19 @@ const TRAINER_CSS = `
 .al-trainer-layer { display: flex; flex-wrap: wrap; gap: calc(.5 * var(--_rem)); align-items: flex-start; }
 .al-trainer-layer-name { flex-basis: 100%; margin: 0; font-weight: 600; }
 .al-trainer-head { margin: 0; padding: calc(.4 * var(--_rem)); border: 1px solid var(--_line); border-radius: 8px; background: var(--_panel);
-  width: calc(13 * var(--_rem)); max-width: calc(50% - .3 * var(--_rem)); box-sizing: border-box; }
+  width: calc(16 * var(--_rem)); max-width: calc(50% - .3 * var(--_rem)); box-sizing: border-box; }
 .al-trainer-head.al-formed { border-color: var(--_accent); box-shadow: inset 0 0 0 1px var(--_accent); }
 .al-trainer-head-view:focus-visible { outline: 3px solid var(--_focus); outline-offset: 2px; }
 .al-trainer-head figcaption { font-size: calc(.85 * var(--_rem)); margin-bottom: calc(.2 * var(--_rem)); }
 .al-trainer-canvas { display: block; width: 100%; aspect-ratio: 1; image-rendering: pixelated; background: repeating-linear-gradient(135deg, var(--_panel) 0 4px, var(--_mask) 4px 5px); }
-.al-trainer-bars { display: grid; grid-template-columns: auto 1fr auto; align-items: center; gap: 2px calc(.3 * var(--_rem)); margin-top: calc(.3 * var(--_rem)); font-size: calc(.8 * var(--_rem)); }
-.al-trainer-track { display: block; height: calc(.6 * var(--_rem)); background: var(--_bg); border-radius: 3px; overflow: hidden; }
+.al-trainer-bars { display: grid; grid-template-columns: 1fr auto; align-items: center; gap: 1px calc(.3 * var(--_rem)); margin-top: calc(.3 * var(--_rem)); font-size: calc(.8 * var(--_rem)); }
+.al-trainer-track { display: block; grid-column: 1 / -1; height: calc(.5 * var(--_rem)); background: var(--_bg); border-radius: 3px; overflow: hidden; margin-bottom: calc(.2 * var(--_rem)); }
 .al-trainer-track .al-bar { display: block; height: 100%; }
 .al-trainer-track .al-bar-prev { background: var(--_focus); }
+.al-trainer-track .al-bar-all { opacity: .55; }
+.al-legend-list { list-style: none; padding: 0; margin: calc(.3 * var(--_rem)) 0 0; }
+.al-legend-list li { display: inline-flex; align-items: center; gap: calc(.35 * var(--_rem)); }
+.al-chart.al-swatch { width: 28px; height: 10px; flex: none; }
 .al-trainer-score { font-variant-numeric: tabular-nums; }
 .al-trainer-head-export { display: flex; justify-content: flex-end; margin-top: calc(.2 * var(--_rem)); }
 .al-trainer-reveal { border-left: 4px solid var(--_accent); padding: calc(.4 * var(--_rem)) calc(.75 * var(--_rem)); background: var(--_panel); margin: calc(.5 * var(--_rem)) 0; }

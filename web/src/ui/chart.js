@@ -103,13 +103,19 @@ function path(points) {
  *   hideFrom: the TEXT_SIZES index from which the label is left out so its neighbours fit (thinTicks)
  */
 function lineLayout(opts) {
-  // Margins leave room for the larger text narrow widgets use (styles.js scales chart text up).
-  const W = 480, H = 250, L = 60, R = 22, T = 14, B = 40;
+  // Margins leave room for the larger text narrow widgets use (styles.js scales chart text up):
+  // on the left, for the widest y label at the largest size beside the rotated axis title (the
+  // title's line ends 22 units in; a label ends 8 units before the axis).
+  const yDecades = opts.yLog ? decades(opts.yMin, opts.yMax) : null;
+  const yValues = yDecades || ticks(0, opts.yMax, 5);
+  const yLabel = (value) => (opts.yLog ? decadeLabel(value) : String(value));
+  const biggest = TEXT_SIZES[TEXT_SIZES.length - 1].size;
+  const W = 480, H = 250, R = 22, T = 14, B = 40;
+  const L = Math.max(60, Math.ceil(22 + 8 + 4 + biggest * Math.max(...yValues.map((v) => labelWidth(yLabel(v))))));
   const xLinear = opts.xMax !== undefined;
   const xLo = xLinear ? opts.xMin || 0 : opts.xs[0];
   const xHi = xLinear ? opts.xMax : opts.xs[opts.xs.length - 1];
   const x = xLinear ? linear([xLo, xHi], [L, W - R]) : log2([xLo, xHi], [L, W - R]);
-  const yDecades = opts.yLog ? decades(opts.yMin, opts.yMax) : null;
   const y = opts.yLog ? log10([yDecades[0], yDecades[yDecades.length - 1]], [H - B, T]) : linear([0, opts.yMax], [H - B, T]);
   const shown = (v) => typeof v === 'number' && Number.isFinite(v) && (!opts.yLog || v > 0);
   const thinned = (list, extent) => thinTicks(list, extent).map((hideFrom, i) => ({ ...list[i], hideFrom }));
@@ -118,7 +124,7 @@ function lineLayout(opts) {
     plot: { left: L, right: W - R, top: T, bottom: H - B },
     // A label on the right edge ends there rather than centring past it.
     xTicks: thinned((xLinear ? ticks(xLo, xHi, 5) : opts.xs).map((value) => ({ value, at: x(value), label: String(value), ...(x(value) > W - R - 10 ? { anchor: 'end' } : {}) })), labelWidth),
-    yTicks: thinned((yDecades || ticks(0, opts.yMax, 5)).map((value) => ({ value, at: y(value), label: opts.yLog ? decadeLabel(value) : String(value) })), labelHeight),
+    yTicks: thinned(yValues.map((value) => ({ value, at: y(value), label: yLabel(value) })), labelHeight),
     series: opts.series.map((ser) => (opts.xPlot || opts.xs).flatMap((xv, i) => (shown(ser.ys[i]) ? [[x(xv), y(ser.ys[i])]] : []))),
     marks: (opts.marks || []).map((m) => ({ at: x(m.x), label: m.label, low: m.low === true })),
     guides: (opts.guides || []).filter((g) => shown(g.y)).map((g) => ({ at: y(g.y), label: g.label })),

@@ -6,7 +6,7 @@
 
 const { grouped } = require('./format.js');
 
-/** An induction score at or above this counts as an induction head (Olsson et al. use 0.5 too). */
+/** An induction score at or above this counts as an induction head (Olsson et al. use 0.5 too); the engine's trainer::formed_threshold. */
 const FORMED = 0.5;
 
 /** The settings a reader can change, their choices, and the defaults the widget starts from. */
@@ -20,58 +20,72 @@ const TASK_CHOICES = [
   { value: 'sort', label: 'sort (tokens, a separator, the tokens sorted)' },
 ];
 
+/** The per-step records the engine's step results carry (Trainer.step), by their names there. */
+const RECORDS = ['losses', 'accuracies', 'induction', 'previousToken'];
+
 class TrainingLog {
   constructor() {
-    this.losses = [];   // losses[i]: the mean loss of step i + 1
-    this.scores = [];   // [{ step, heads: [{ layer, head, previousToken, induction }] }]
-    this.formed = null; // the first record with an induction head, as { step, layer, head, score }
+    this.losses = [];     // losses[i]: the mean loss of step i + 1
+    this.accuracies = []; // the fraction of step i + 1's scored positions it got right
+    this.induction = [];  // induction task: the best head's induction score after step i + 1
+    this.previousToken = []; // and the best previous-token score on the probe's first copy
+    this.scores = [];     // [{ step, heads: [{ layer, head, previousToken, induction, previousTokenFirstCopy }] }]: snapshots
+    this.formed = null;   // the engine's record of the first induction head: { step, layer, head, score }
+    this.health = null;   // the last step result's { recentLoss, bestLoss, bestAt, rising, worseThanUniform }
   }
 
   get steps() { return this.losses.length; }
 
   /** Appends the losses of steps `first`, first + 1, ...; a gap or overlap is a programming error. */
   addLosses(first, values) {
-    if (first !== this.losses.length + 1) throw new Error(`TrainingLog: losses from step ${first} after step ${this.losses.length}`);
-    for (const v of values) this.losses.push(v);
+    this.addRecord(first, { losses: values });
   }
 
+  /**
+   * Appends what the engine recorded of steps `first`, first + 1, ... (a report of
+   * TrainingSession.run or a Trainer.step result: losses, and accuracies, induction and
+   * previousToken where it has them), with its formed record and the state of its loss.
+   */
+  addRecord(first, r) {
+    if (first !== this.losses.length + 1) throw new Error(`TrainingLog: losses from step ${first} after step ${this.losses.length}`);
+    for (const key of RECORDS) if (r[key]) for (const v of r[key]) this[key].push(v);
+    if (r.formed && !this.formed) this.formed = { ...r.formed };
+    if (r.recentLoss !== undefined) {
+      const { recentLoss, bestLoss, bestAt, rising, worseThanUniform } = r;
+      this.health = { step: this.losses.length, recentLoss, bestLoss, bestAt, rising, worseThanUniform };
+    }
+  }
+
+  /** A snapshot of every head's scores (for the heads' cards and the CSV). */
   addScores(step, heads) {
     this.scores.push({ step, heads });
-    if (this.formed) return;
-    const best = bestHead(heads, 'induction');
-    if (best && best.induction >= FORMED) this.formed = { step, layer: best.layer, head: best.head, score: best.induction };
   }
 
   lastLoss() { return this.losses.length ? this.losses[this.losses.length - 1] : null; }
 
-  latestScores() { return this.scores.length ? this.scores[this.scores.length - 1].heads : null; }
+  /** The last recorded value of a per-step record (null when there is none). */
+  last(key) { return this[key].length ? this[key][this[key].length - 1] : null; }
 
   /**
-   * The loss curve thinned to at most `points` points: each point is the mean loss of the
-   * steps in its stretch, placed at the stretch's last step ({ xs, ys, per }: per steps each).
+   * A per-step record thinned to at most `points` points: each point is the mean of the steps
+   * in its stretch, placed at the stretch's last step ({ xs, ys, per }: per steps each).
    */
-  lossSeries(points = 300) {
-    const n = this.losses.length;
+  series(key, points = 300) {
+    const values = this[key], n = values.length;
     const per = Math.max(1, Math.ceil(n / points));
     const xs = [], ys = [];
     for (let start = 0; start < n; start += per) {
       const stop = Math.min(start + per, n);
       let sum = 0;
-      for (let i = start; i < stop; i++) sum += this.losses[i];
+      for (let i = start; i < stop; i++) sum += values[i];
       xs.push(stop);
       ys.push(sum / (stop - start));
     }
     return { xs, ys, per };
   }
 
-  /** The best head's previous-token and induction scores at each reading: { xs, previous, induction }. */
-  scoreSeries() {
-    return {
-      xs: this.scores.map((r) => r.step),
-      previous: this.scores.map((r) => bestHead(r.heads, 'previousToken').previousToken),
-      induction: this.scores.map((r) => bestHead(r.heads, 'induction').induction),
-    };
-  }
+  /** The loss curve thinned (series of the losses). */
+  lossSeries(points = 300) { return this.series('losses', points); }
 
   /** The smallest and largest loss over steps [from, to] (1-based, inclusive). */
   lossRange(from, to) {
@@ -79,26 +93,24 @@ class TrainingLog {
     return part.length ? { lo: Math.min(...part), hi: Math.max(...part), mean: part.reduce((a, b) => a + b, 0) / part.length } : null;
   }
 
-  /** Every step's loss, with the heads' scores on the steps they were read: CSV text (RFC 4180 line ends, as ui/export.js writes). */
+  /**
+   * Every step's loss and accuracy (and, for the induction task, the best head's scores), with
+   * every head's scores on the steps they were read: CSV text (RFC 4180 line ends, as ui/export.js writes).
+   */
   toCSV() {
     const heads = this.scores.length ? this.scores[0].heads : [];
     const names = heads.flatMap((h) => [`L${h.layer}H${h.head} previous-token`, `L${h.layer}H${h.head} induction`]);
+    const best = this.induction.length ? ['best induction', 'best previous-token (first copy)'] : [];
     const byStep = new Map(this.scores.map((r) => [r.step, r.heads]));
-    const lines = [['step', 'loss', ...names].join(',')];
+    const lines = [['step', 'loss', 'accuracy', ...best, ...names].join(',')];
     this.losses.forEach((loss, i) => {
       const read = byStep.get(i + 1);
       const cells = read ? read.flatMap((h) => [String(h.previousToken), String(h.induction)]) : names.map(() => '');
-      lines.push([String(i + 1), String(loss), ...cells].join(','));
+      const bests = best.length ? [String(this.induction[i]), String(this.previousToken[i])] : [];
+      lines.push([String(i + 1), String(loss), String(this.accuracies[i] === undefined ? '' : this.accuracies[i]), ...bests, ...cells].join(','));
     });
     return `${lines.join('\r\n')}\r\n`;
   }
-}
-
-/** The head with the largest `key` score (the first on a tie), or null for no heads. */
-function bestHead(heads, key) {
-  let best = null;
-  for (const h of heads) if (!best || h[key] > best[key]) best = h;
-  return best;
 }
 
 /** Steps per second over the last few seconds of progress reports ([{ at: ms, step }]). */
@@ -128,20 +140,76 @@ function layerChoices(layers) {
   return out;
 }
 
+// The curve's shape is read from the means of stretches of this many steps.
+const STRETCH = 25;
+
 /**
- * What the run showed about the two predictions: { layer: { ok, message }, curve: { ok, message } },
- * or null while it is too early to say (no induction head yet and fewer than `patience` steps).
+ * The shape of the loss curve so far, from the curve alone (CURVE_CHOICES' values, or 'rose'):
+ * - 'rose': the engine says the run is getting worse (its recent mean loss more than riseLimit
+ *   nats above its best);
+ * - 'plateau': past the first 50 steps, the mean of a stretch falls by a nat or more within
+ *   the next 100 steps, after 50 steps that moved less than a quarter as much;
+ * - 'early': the first tenth of the run (at least 50 steps) holds 80% of its fall or more, and
+ *   the loss ends above 1 nat;
+ * - 'steady': any other fall.
+ * @returns { shape, ... the numbers its sentence states } or null before `patience` steps,
+ *   unless a plateau's drop is already over
+ */
+function curveShape(log, { patience = 1000 } = {}) {
+  const n = log.steps;
+  if (n < 4 * STRETCH) return null;
+  const m = [];
+  for (let k = 0; (k + 1) * STRETCH <= n; k++) m.push(log.lossRange(k * STRETCH + 1, (k + 1) * STRETCH).mean);
+  const start = log.lossRange(1, 10).mean, end = m[m.length - 1];
+  const best = m.reduce((a, b) => Math.min(a, b));
+  const bestAt = (m.indexOf(best) + 1) * STRETCH;
+  if (log.health && log.health.rising) return { shape: 'rose', start, best, bestAt, end, at: n };
+  let drop = null;
+  for (let k = 2; k + 4 < m.length; k++) {
+    const d = m[k] - m[k + 4];
+    if (d >= 1 && Math.abs(m[k - 2] - m[k]) <= d / 4 && (!drop || d > drop.d)) drop = { k, d };
+  }
+  if (drop) {
+    // the plateau: from the first quick fall (a tenth of the way) to the drop's start
+    const from = Math.max(1, Math.ceil(drop.k / 10)) * STRETCH + 1, to = (drop.k + 1) * STRETCH;
+    return { shape: 'plateau', start, level: log.lossRange(from, to).mean, from, to, after: m[drop.k + 4], by: (drop.k + 5) * STRETCH };
+  }
+  if (n < patience) return null;
+  const fall = start - end;
+  const tenth = Math.max(50, Math.round(n / 10));
+  const early = log.lossRange(tenth - STRETCH + 1, tenth).mean;
+  return { shape: fall > 0 && start - early >= 0.8 * fall && end > 1 ? 'early' : 'steady', start, end, tenth, early };
+}
+
+/** The sentence that says what the curve did (after "Right: " or "Not this time: "). */
+function curveText(c) {
+  const f = (x) => x.toFixed(2);
+  if (c.shape === 'rose') return `the loss fell to ${f(c.best)} (the mean of the ${STRETCH} steps to step ${grouped(c.bestAt)}), then rose again to ${f(c.end)}: none of the three`;
+  if (c.shape === 'plateau') {
+    return `after a quick first fall, the loss stayed at about ${f(c.level)} (its mean from step ${grouped(c.from)} to ${grouped(c.to)}), then dropped to ${f(c.after)} by step ${grouped(c.by)}`;
+  }
+  return `the loss fell from about ${f(c.start)} to ${f(c.end)} (the mean of its last ${STRETCH} steps); ${c.shape === 'early'
+    ? `most of that fall came in the first ${grouped(c.tenth)} steps` : `it was still falling after the first ${grouped(c.tenth)} steps (${f(c.early)} then)`}`;
+}
+
+/**
+ * What the run showed about the two predictions: { layer: { ok, message }, curve: { ok, message } }
+ * (either may be absent), or null while it is too early to say. The layer is judged once the
+ * engine marks an induction head (or after `patience` steps without one), the curve by its shape
+ * alone (curveShape).
  */
 function judgeRun(log, prediction, { patience = 1000 } = {}) {
   const formed = log.formed;
-  if (!formed && log.steps < patience) return null;
   const out = {};
-  if (prediction.layer) {
+  if (prediction.layer && (formed || log.steps >= patience)) {
     const said = prediction.layer;
     const truth = formed ? `layer-${formed.layer}` : 'none';
-    const what = formed
-      ? `the induction head formed in layer ${formed.layer} (head ${formed.head}, induction score ${formed.score.toFixed(2)} at step ${formed.step})`
+    let what = formed
+      ? `the induction head formed in layer ${formed.layer} (head ${formed.head}, induction score ${formed.score.toFixed(2)} at step ${grouped(formed.step)})`
       : `no head reached an induction score of ${FORMED} in ${grouped(log.steps)} steps`;
+    const now = log.last('induction');
+    // a head that formed and then came apart: said, not reported as if it stayed
+    if (formed && now !== null && now < FORMED) what += `, then came apart: the best induction score is ${now.toFixed(2)} at step ${grouped(log.steps)}`;
     const why = formed
       ? formed.layer > 0
         ? ' It needs a layer below it: a head there first copies each token\u2019s predecessor into its position, and the induction head\u2019s keys read that.'
@@ -149,26 +217,9 @@ function judgeRun(log, prediction, { patience = 1000 } = {}) {
       : ' With one layer, no head can know what came before each earlier token, so none can look for the token after an earlier copy.';
     out.layer = { ok: said === truth, message: `${said === truth ? 'Right' : 'Not this time'}: ${what}.${why}` };
   }
-  if (prediction.curve) {
-    const said = prediction.curve;
-    let truth, what;
-    if (formed) {
-      // The plateau: past the first quarter of the run to the head (the quick first fall from
-      // the random start), up to shortly before it.
-      const from = Math.ceil(formed.step / 4), to = Math.max(from, formed.step - 25);
-      const before = log.lossRange(from, to);
-      const after = log.lossRange(formed.step, Math.min(log.steps, formed.step + 100));
-      truth = 'plateau';
-      what = `after a quick first fall, the loss levelled off at about ${before.mean.toFixed(2)} (its mean from step ${grouped(from)} to ${grouped(to)}), then fell to ${after.lo.toFixed(2)} within 100 steps, as the induction head formed at step ${grouped(formed.step)}`;
-    } else {
-      const early = log.lossRange(1, Math.min(log.steps, 10));
-      const late = log.lossRange(Math.max(1, log.steps - 100), log.steps);
-      truth = 'early';
-      what = `the loss fell from about ${early.mean.toFixed(2)} to about ${late.mean.toFixed(2)} (its mean over the last 100 steps), with no sudden drop: without an induction head the repeat cannot be predicted`;
-    }
-    out.curve = { ok: said === truth, message: `${said === truth ? 'Right' : 'Not this time'}: ${what}.` };
-  }
-  return out;
+  const curve = prediction.curve ? curveShape(log, { patience }) : null;
+  if (curve) out.curve = { ok: prediction.curve === curve.shape, message: `${prediction.curve === curve.shape ? 'Right' : 'Not this time'}: ${curveText(curve)}.` };
+  return out.layer || out.curve ? out : null;
 }
 
 // ---- the reader's input and the engine's refusals ----
@@ -187,6 +238,21 @@ function parseSeed(text) {
   return { ok: true, value };
 }
 
+/**
+ * Plain words for a run that got worse than an untrained model (the engine's worseThanUniform):
+ * its recent loss against a uniform guess's and its own best, and the head that came apart.
+ */
+function worseText(log, { uniformLoss, lossWindow, options }) {
+  const h = log.health;
+  const formed = log.formed, now = log.last('induction');
+  const head = formed && now !== null && now < FORMED
+    ? ` The induction head that formed at step ${grouped(formed.step)} has come apart: the best induction score is ${now.toFixed(2)}.`
+    : '';
+  return `By step ${grouped(h.step)} the loss averaged ${h.recentLoss.toFixed(2)} nats over the last ${lossWindow} steps: worse than ${uniformLoss.toFixed(2)}, ` +
+    `the loss of a model that gives all ${options.vocab} tokens the same chance. At step ${grouped(h.bestAt)} it was down to ${h.bestLoss.toFixed(2)}.${head} ` +
+    `A learning rate of ${options.lr} moves the weights too far at each step. Reset and choose a smaller one, or continue. `;
+}
+
 /** Plain words for a run that diverged: at which step, what the loss did, what to do. */
 function divergenceText({ step, loss }, { divergenceLimit: limit, uniformLoss, options }) {
   const what = Number.isNaN(loss)
@@ -198,7 +264,7 @@ function divergenceText({ step, loss }, { divergenceLimit: limit, uniformLoss, o
 }
 
 module.exports = {
-  parseSeed, divergenceText,
-  TrainingLog, bestHead, stepsPerSecond, judgeRun, layerChoices, FORMED, LEARNING_RATES, LAYER_CHOICES, HEAD_CHOICES,
+  parseSeed, divergenceText, worseText, curveShape,
+  TrainingLog, stepsPerSecond, judgeRun, layerChoices, FORMED, LEARNING_RATES, LAYER_CHOICES, HEAD_CHOICES,
   TASK_CHOICES, LAYER_QUESTION, CURVE_QUESTION, CURVE_CHOICES,
 };
