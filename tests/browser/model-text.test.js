@@ -207,6 +207,48 @@ test('the question on "The cat sat on the mat" names every earlier copy of "at" 
   await close();
 });
 
+for (const width of [390, 1280]) {
+  test(`at ${width} px nothing the learner can see or hear answers the open question: the prose's answers are folded, the widget hides its guesses, the live region does not read them`, async () => {
+    const { page, problems, close } = await watchedPage(browser, { width, height: 900 });
+    await page.goto(LESSON);
+    await settled(page);
+    const want = expected(START);
+    const answerWord = model.attention(START).tokens[want.q.answer].trim();
+    const top = model.predict(START).next[0].token.trim();
+    // The prose a learner can see, at any scroll position: no sentence names the answer or the top guess.
+    const seen = await page.evaluate(() => {
+      const out = [];
+      const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const el = node.parentElement;
+        if (el.closest('model-attention') || !el.checkVisibility()) continue;
+        out.push(node.textContent);
+      }
+      return out.join(' ');
+    });
+    for (const word of new Set([answerWord, top])) {
+      assert.doesNotMatch(seen, new RegExp(`\\b${word}\\b`, 'i'), `the visible prose names "${word}", the answer or the top guess`);
+    }
+    // The accessibility tree of the whole page: no guess, no probability, no reveal.
+    const tree = await page.locator('body').ariaSnapshot();
+    assert.doesNotMatch(tree, /\d+\.\d%/, 'no guess probability in the accessibility tree');
+    assert.doesNotMatch(tree, /puts most weight on|top guess/i);
+    // New text before answering: the views redraw behind the question, and the live region does not read the guesses.
+    const other = 'a small dog ran across the garden. a small dog ran across the';
+    await typeText(page, other);
+    const guessTokens = model.predict(other).next.map((g) => g.token.trim()).filter(Boolean);
+    const said = await read(page).locator('.al-frame > p.al-sr[aria-live]').textContent();
+    assert.match(said, /^The model read \d+ tokens\. Answer the question above/);
+    assert.doesNotMatch(said, /%/);
+    assert.equal(await read(page).locator('.al-model-guesses').isVisible(), false);
+    assert.ok(guessTokens.length > 0);
+    // The prose's answers wait in closed folds, marked as answering this widget.
+    assert.ok(await page.$$eval('details[data-answers="read"]', (ds) => ds.length > 0 && ds.every((d) => !d.open)), 'the answers are folded');
+    assert.deepEqual(problems, []);
+    await close();
+  });
+}
+
 test('characters outside the alphabet are drawn as the one unknown piece and said so; a paste over 400 characters is cut and said; Shift+Enter types a line break, Enter reads', async () => {
   const { page, problems, close } = await watchedPage(browser, { width: 390, height: 844 });
   await page.goto(LESSON);
