@@ -80,7 +80,7 @@ function inductionQuestion(tokens, row, head, rows = []) {
   const after = new Set(every.map((j) => j + 1));
   const roles = [
     ...offered.map((j) => [j + 1, copies.length > 1 ? `the token right after the earlier copy at position ${j}` : 'the token right after its earlier copy']),
-    [copy, copies.length > 1 ? `an earlier copy of it (the one in the same words as the end)` : 'its earlier copy'],
+    [copy, copies.length > 1 ? 'an earlier copy of it' : 'its earlier copy'],
     [n - 2, 'the token just before it'],
     [0, 'the first token'],
   ];
