@@ -105,11 +105,11 @@ class ModelAttention extends LabElement {
     } catch (err) {
       throw new Error(`<${tag}>: model="${name}" cannot be loaded: ${err.message.replace(/^loadModel: /, '')}`);
     }
-    const id = uid(), keysId = uid();
+    const id = uid();
     // data-al-text: a box for any text (the hostile-input test expects words to be taken).
     // A text area of two lines, so the whole sentence shows on a phone; Enter reads it at once,
     // Shift+Enter types a line break. No maxlength: a longer paste is cut here, and said.
-    this.textInput = h('textarea', { id, class: 'al-model-text', rows: '2', spellcheck: 'false', autocomplete: 'off', 'data-al-text': '', 'aria-describedby': keysId,
+    this.textInput = h('textarea', { id, class: 'al-model-text', rows: '2', spellcheck: 'false', autocomplete: 'off', 'data-al-text': '',
       oninput: () => this.guard(() => this.typed()),
       onkeydown: (e) => { if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); this.guard(() => this.typed(0)); } } });
     this.note = new FieldNote();
@@ -121,8 +121,9 @@ class ModelAttention extends LabElement {
     this.guessTitle = h('p', { class: 'al-model-guess-title' });
     this.modelLine = h('p', { class: 'al-muted' }, modelAbout(this.languageModel));
     this.inputRow.replaceChildren(
-      h('label', { for: id, class: 'al-model-label' }, 'Your text'), this.textInput,
-      h('p', { id: keysId, class: 'al-muted al-model-keys' }, KEYS_HINT), this.note.el, this.textNote,
+      // The keys are said in the label: part of the box's name, not a message about its text.
+      h('label', { for: id, class: 'al-model-label' }, 'Your text', h('span', { class: 'al-muted al-model-keys' }, ` ${KEYS_HINT}`)), this.textInput,
+      this.note.el, this.textNote,
       h('div', { class: 'al-model-guess-box', part: 'guesses' }, this.guessTitle, this.guessList), this.modelLine);
     this.inputRow.hidden = false;
     const state = this.readState();

@@ -9,7 +9,8 @@ const MODEL_ATTENTION_CSS = `
 .al-model-label { font-weight: 600; }
 .al-model-text { width: 100%; box-sizing: border-box; min-height: 44px; font: inherit; padding: calc(.35 * var(--_rem)) calc(.5 * var(--_rem)); resize: vertical; }
 .al-model-input .al-field-message:empty, .al-model-note:empty { display: none; }
-.al-model-keys, .al-model-note { margin: 0; font-size: calc(.85 * var(--_rem)); }
+.al-model-keys { display: block; font-weight: 400; font-size: calc(.85 * var(--_rem)); }
+.al-model-note { margin: 0; font-size: calc(.85 * var(--_rem)); }
 .al-model-guess-title { margin: calc(.25 * var(--_rem)) 0 0; }
 .al-model-guesses { list-style: none; margin: 0; padding: 0; display: grid; grid-template-columns: max-content minmax(calc(3 * var(--_rem)), calc(12 * var(--_rem))) max-content; gap: calc(.15 * var(--_rem)) calc(.5 * var(--_rem)); align-items: center; }
 .al-model-guesses li { display: contents; }
