@@ -81,7 +81,7 @@ const root = path.resolve(__dirname, '..');
 // the issues. Budgets 149600 -> 212700 and 67556 -> 89700.
 // Then the 64-bit sums and products in costFigures (the wasm32 overflow the fuzz build found):
 // the wasm 89488 -> 89720 B, so its budget is 89700 -> 89800.
-const SIZE_BUDGET = { script: 212700, wasm: 89800 };
+const SIZE_BUDGET = { script: 213900, wasm: 89900 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {
