@@ -1,24 +1,36 @@
 #!/usr/bin/env node
 'use strict';
 // Writes lesson 7's pasted-attention example (web/site/lesson-7.html, between its fixture
-// markers): the shipped model's attention on one sentence, in <model-attention>'s JSON with
-// weights rounded to 3 decimals, as an author would paste a real model's export. Run after
-// retraining the model (npm run train:model); tests/node/lesson-fixture.test.js checks that
-// the page holds what this writes. Usage: node scripts/lesson-fixture.js [--check]
+// markers): GPT-2's real attention on one sentence (web/site/data/gpt2-quick-brown-fox.json,
+// from BertViz's saved notebook output; provenance and licence in web/site/data/README.md), in
+// <model-attention>'s JSON with weights rounded to 3 decimals, as an author would paste an
+// export. tests/node/lesson-fixture.test.js checks that the page holds what this writes.
+// Usage: node scripts/lesson-fixture.js [--check]
 
 const fs = require('fs');
 const path = require('path');
 
 const PAGE = path.join(__dirname, '..', 'web', 'site', 'lesson-7.html');
-const TEXT = 'a dog chased the cat up a tree, and the dog waited.';
+const SOURCE = path.join(__dirname, '..', 'web', 'site', 'data', 'gpt2-quick-brown-fox.json');
 const MARKERS = /(<!-- fixture:start -->\n)[\s\S]*?(\n<!-- fixture:end -->)/;
 
+/** The saved file: { model, sentence, source, license, note, shape, tokens, attentions }. */
+function source() {
+  return JSON.parse(fs.readFileSync(SOURCE, 'utf8'));
+}
+
 /** The fixture's JSON text: tokens, attentions [layers][heads][n][n] to 3 decimals, causal. */
-function fixtureJson(model) {
-  const r = model.attention(TEXT);
+function fixtureJson(saved = source()) {
   const round = (x) => Math.round(x * 1000) / 1000;
-  const attentions = r.attentions.map((layer) => layer.map((head) => head.map((row) => row.map(round))));
-  return JSON.stringify({ tokens: r.tokens, causal: true, decimals: 3, attentions });
+  const attentions = saved.attentions.map((layer) => layer.map((head) => head.map((row) => row.map(round))));
+  return JSON.stringify({ tokens: saved.tokens, causal: true, decimals: 3, attentions });
+}
+
+/** The JSON between the page's markers (what the widget on the page reads). */
+function pageFixture(html) {
+  const m = MARKERS.exec(html);
+  if (!m) throw new Error('lesson-fixture: lesson-7.html has no fixture markers');
+  return JSON.parse(/<script type="application\/json">([\s\S]*)<\/script>/.exec(m[0])[1]);
 }
 
 function pageWith(html, json) {
@@ -26,15 +38,12 @@ function pageWith(html, json) {
   return html.replace(MARKERS, (_, open, close) => `${open}<script type="application/json">${json}</script>${close}`);
 }
 
-async function main() {
-  const lab = await require('../index.js').loadAttentionLab();
-  const model = lab.loadModel();
+function main() {
   const html = fs.readFileSync(PAGE, 'utf8');
-  const next = pageWith(html, fixtureJson(model));
-  model.dispose();
+  const next = pageWith(html, fixtureJson());
   if (process.argv.includes('--check')) {
     if (next !== html) {
-      console.error('lesson-fixture: lesson-7.html does not hold the shipped model\'s attention; run node scripts/lesson-fixture.js');
+      console.error('lesson-fixture: lesson-7.html does not hold GPT-2\'s saved attention; run node scripts/lesson-fixture.js');
       process.exit(1);
     }
     console.log('lesson-fixture: up to date');
@@ -44,5 +53,5 @@ async function main() {
   console.log(`lesson-fixture: wrote ${PAGE}`);
 }
 
-module.exports = { fixtureJson, pageWith, PAGE, TEXT };
+module.exports = { fixtureJson, pageWith, pageFixture, source, PAGE, SOURCE };
 if (require.main === module) main();

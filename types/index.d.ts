@@ -716,6 +716,8 @@ export interface HeadScores {
   diagonal: number | null;
   /** Mean weight of a repeated token's row on the keys just after its earlier copies (induction). */
   prefixMatching: number | null;
+  /** Prefix matching on the keys two or more before the query only, over the rows that have one: a previous-token head (key i - 1) or a head on the token itself (key i) earns nothing, so it tells an induction head from them on any text. */
+  prefixMatchingApart: number | null;
 }
 
 /** What lab.headSummary's Error carries as `problem`: the first entry or row that is not attention weights. */
@@ -799,6 +801,7 @@ export interface ModelHeadScores {
   firstToken: number | null;
   diagonal: number | null;
   prefixMatching: number | null;
+  prefixMatchingApart: number | null;
 }
 
 /** The vocabulary a model file carries (web/src/api/tokenizer.js). */

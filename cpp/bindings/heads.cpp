@@ -66,6 +66,7 @@ val head_summary_js(const val& spec) {
             h.set("firstToken", score(scores[k].first_token));
             h.set("diagonal", score(scores[k].diagonal));
             h.set("prefixMatching", score(scores[k].prefix_matching));
+            h.set("prefixMatchingApart", score(scores[k].prefix_matching_apart));
             heads.set(k, h);
         }
         out.set("problem", val::null());

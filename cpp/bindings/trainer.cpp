@@ -374,7 +374,7 @@ public:
         });
     }
 
-    // [{ layer, head, entropy, previousToken, firstToken, diagonal, prefixMatching }], null
+    // [{ layer, head, entropy, previousToken, firstToken, diagonal, prefixMatching, prefixMatchingApart }], null
     // where a score has no row to average over
     val scores(const val& tokens) {
         const char* fn = "Model.headScores";
@@ -393,6 +393,7 @@ public:
                 h.set("firstToken", number(all[i].first_token));
                 h.set("diagonal", number(all[i].diagonal));
                 h.set("prefixMatching", number(all[i].prefix_matching));
+                h.set("prefixMatchingApart", number(all[i].prefix_matching_apart));
                 out.set(i, h);
             }
             return out;

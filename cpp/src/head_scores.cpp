@@ -39,17 +39,25 @@ void head_score_sums::add_self(const float* p, std::size_t n, const std::int32_t
         ++later_rows;
         if (!tokens) continue;
         // keys j <= i just after an earlier occurrence of this row's token
-        double weight = 0;
-        bool seen = false;
+        double weight = 0, apart = 0;
+        bool seen = false, seen_apart = false;
         for (std::size_t j = 1; j <= i; ++j) {
             if (tokens[j - 1] == tokens[i]) {
                 weight += row[j];
                 seen = true;
+                if (j + 2 <= i) {
+                    apart += row[j];
+                    seen_apart = true;
+                }
             }
         }
         if (seen) {
             prefix += weight;
             ++prefix_rows;
+        }
+        if (seen_apart) {
+            prefix_apart += apart;
+            ++prefix_apart_rows;
         }
     }
 }
@@ -70,6 +78,7 @@ head_scores scores_of(const head_score_sums& s) {
     r.first_token = mean(s.first, s.later_rows);
     r.diagonal = mean(s.diagonal, s.later_rows);
     r.prefix_matching = mean(s.prefix, s.prefix_rows);
+    r.prefix_matching_apart = mean(s.prefix_apart, s.prefix_apart_rows);
     return r;
 }
 

@@ -161,3 +161,158 @@ test('a page without the model\'s script gets the element\'s message naming the 
   assert.equal(await page.$eval('#h', (el) => el.status), 'ready');
   await close();
 });
+
+// Issue 26, lesson 7 and the learner's side of <model-attention model>.
+
+/** Waits until the widget has read the box's text (no redraw pending). */
+const readDone = (page) => page.waitForFunction(() => !document.querySelector('#read').shadowRoot.querySelector('.al-frame[aria-busy="true"]'));
+/** Replaces the box's text by typing, then Enter (reads at once). */
+async function typeText(page, text) {
+  const box = read(page).locator('textarea.al-model-text');
+  await box.focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
+  await page.keyboard.press('Enter');
+  await readDone(page);
+}
+const questionText = (page) => read(page).locator('.al-predict p').first().textContent();
+
+test('the question on "The cat sat on the mat" names every earlier copy of "at" and a head that copies, not a previous-token head', async () => {
+  const { page, problems, close } = await watchedPage(browser, { width: 1280, height: 900 });
+  await page.goto(LESSON);
+  await settled(page);
+  const text = 'The cat sat on the mat';
+  await typeText(page, text);
+  // Computed here from the model's own tokens and the engine's scores, not from the widget's module.
+  const a = model.attention(text);
+  const n = a.tokens.length, last = a.tokens[n - 1];
+  const copies = a.tokens.slice(0, n - 1).map((t, j) => (t === last ? j : -1)).filter((j) => j >= 0);
+  assert.ok(copies.length >= 2, `"${last}" came earlier more than once (${copies})`);
+  const q = await questionText(page);
+  const listed = copies.length === 2 ? `${copies[0]} and ${copies[1]}` : `${copies.slice(0, -1).join(', ')} and ${copies[copies.length - 1]}`;
+  assert.ok(q.includes(`at positions ${listed}.`), `the question lists every earlier copy (${listed}): ${q}`);
+  const rows = lab.headSummary(a.attentions, { tokens: a.tokens, causal: true });
+  const prevHeads = rows.filter((r) => r.previousToken > 0.5).map((r) => `layer ${r.layer}, head ${r.head}`);
+  const named = q.match(/layer \d+, head \d+/)[0];
+  assert.ok(!prevHeads.includes(named), `the question's head (${named}) is not a previous-token head (${prevHeads})`);
+  const apart = rows.reduce((x, y) => (y.prefixMatchingApart > x.prefixMatchingApart ? y : x));
+  assert.equal(named, `layer ${apart.layer}, head ${apart.head}`, 'the head with the most weight two or more back after an earlier copy');
+  // Plain prefix matching ranks a previous-token head first here; the reveal says why that head is not the one asked about.
+  const plain = rows.reduce((x, y) => (y.prefixMatching > x.prefixMatching ? y : x));
+  assert.ok(prevHeads.includes(`layer ${plain.layer}, head ${plain.head}`), 'this text is one where prefix matching is confounded');
+  await read(page).locator('.al-predict button.al-skip').press('Enter');
+  assert.match(await read(page).locator('.al-predict [aria-live]').textContent(), new RegExp(`Sorted by prefix matching, the summary puts layer ${plain.layer}, head ${plain.head} first`));
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+for (const width of [390, 1280]) {
+  test(`at ${width} px nothing the learner can see or hear answers the open question: the prose's answers are folded, the widget hides its guesses, the live region does not read them`, async () => {
+    const { page, problems, close } = await watchedPage(browser, { width, height: 900 });
+    await page.goto(LESSON);
+    await settled(page);
+    const want = expected(START);
+    const answerWord = model.attention(START).tokens[want.q.answer].trim();
+    const top = model.predict(START).next[0].token.trim();
+    // The prose a learner can see, at any scroll position: no sentence names the answer or the top guess.
+    const seen = await page.evaluate(() => {
+      const out = [];
+      const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const el = node.parentElement;
+        if (el.closest('model-attention') || !el.checkVisibility()) continue;
+        out.push(node.textContent);
+      }
+      return out.join(' ');
+    });
+    for (const word of new Set([answerWord, top])) {
+      assert.doesNotMatch(seen, new RegExp(`\\b${word}\\b`, 'i'), `the visible prose names "${word}", the answer or the top guess`);
+    }
+    // The accessibility tree of the whole page: no guess, no probability, no reveal.
+    const tree = await page.locator('body').ariaSnapshot();
+    assert.doesNotMatch(tree, /\d+\.\d%/, 'no guess probability in the accessibility tree');
+    assert.doesNotMatch(tree, /puts most weight on|top guess/i);
+    // New text before answering: the views redraw behind the question, and the live region does not read the guesses.
+    const other = 'a small dog ran across the garden. a small dog ran across the';
+    await typeText(page, other);
+    const guessTokens = model.predict(other).next.map((g) => g.token.trim()).filter(Boolean);
+    const said = await read(page).locator('.al-frame > p.al-sr[aria-live]').textContent();
+    assert.match(said, /^The model read \d+ tokens\. Answer the question above/);
+    assert.doesNotMatch(said, /%/);
+    assert.equal(await read(page).locator('.al-model-guesses').isVisible(), false);
+    assert.ok(guessTokens.length > 0);
+    // The prose's answers wait in closed folds, marked as answering this widget.
+    assert.ok(await page.$$eval('details[data-answers="read"]', (ds) => ds.length > 0 && ds.every((d) => !d.open)), 'the answers are folded');
+    assert.deepEqual(problems, []);
+    await close();
+  });
+}
+
+test('characters outside the alphabet are drawn as the one unknown piece and said so; a paste over 400 characters is cut and said; Shift+Enter types a line break, Enter reads', async () => {
+  const { page, problems, close } = await watchedPage(browser, { width: 390, height: 844 });
+  await page.goto(LESSON);
+  await settled(page);
+  await read(page).locator('.al-predict button.al-skip').press('Enter');
+  // Cyrillic, CJK, an emoji and an accent: each is the unknown piece (id 0) to the model.
+  const text = 'привет 猫 😀 é the cat';
+  await typeText(page, text);
+  const a = model.attention(text);
+  const unknown = a.tokens.filter((t, k) => a.ids[k] === model.tokenizer.unknownId);
+  assert.ok(unknown.length >= 9);
+  const note = await read(page).locator('.al-model-note').textContent();
+  assert.match(note, /outside the model\u2019s alphabet/);
+  for (const c of new Set(unknown)) assert.ok(note.includes(`\u201c${c}\u201d`), `the note names ${c}`);
+  assert.match(note, /one and the same token to the model/);
+  // The views draw every unknown character as the one piece the model reads.
+  await read(page).locator('[role="tab"]', { hasText: 'Head view' }).press('Enter');
+  const shown = await read(page).locator('.al-token-left .al-token').allTextContents();
+  const piece = model.tokenizer.pieces[model.tokenizer.unknownId];
+  assert.deepEqual(shown.map((t, k) => (a.ids[k] === model.tokenizer.unknownId ? t === piece : t !== piece)), a.ids.map(() => true));
+  // A paste of 520 characters: the box keeps 400 and says what it cut.
+  const long = 'the body of a person. '.repeat(24).slice(0, 520);
+  const box = read(page).locator('textarea.al-model-text');
+  await box.focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(long);
+  await readDone(page);
+  assert.equal((await box.inputValue()).length, 400);
+  assert.match(await read(page).locator('.al-model-note').textContent(), /at most 400 characters: the text was cut after the 400th \(120 left out\)/);
+  // Shift+Enter starts a new line in the box; Enter reads without adding one.
+  await box.focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText('a part of the body');
+  await page.keyboard.press('Shift+Enter');
+  await page.keyboard.insertText('a part');
+  await page.keyboard.press('Enter');
+  await readDone(page);
+  assert.equal(await box.inputValue(), 'a part of the body\na part');
+  assert.equal(await page.$eval('#read', (el) => el.state.text), 'a part of the body\na part');
+  assert.ok((await read(page).locator('.al-token-left .al-token').allTextContents()).includes('\u21b5'), 'the line break is a token, drawn as \u21b5');
+  assert.equal(await read(page).locator('.al-model-note').textContent(), '', 'the notes go with the text they were about');
+  assert.match(await read(page).locator('.al-model-keys').textContent(), /Shift\+Enter starts a new line/);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+for (const width of [390, 1280]) {
+  test(`at ${width} px the open head's key labels are whole: " part" and " person" are not both "p\u2026"`, async () => {
+    const { page, problems, close } = await watchedPage(browser, { width, height: 900 });
+    await page.goto(LESSON);
+    await settled(page);
+    await read(page).locator('.al-predict button.al-skip').press('Enter');
+    const labels = await page.$eval('#read', (el) => Array.from(el.shadowRoot.querySelectorAll('.al-open-head [role="columnheader"]:not(.al-axis)'), (th) => {
+      const box = th.getBoundingClientRect();
+      const range = document.createRange();
+      range.selectNodeContents(th);
+      const ink = range.getBoundingClientRect();
+      return { text: th.textContent, clipped: getComputedStyle(th).textOverflow === 'ellipsis' && (th.scrollWidth > th.clientWidth + 1 || th.scrollHeight > th.clientHeight + 1),
+        inside: ink.width <= box.width + 1 && ink.height <= box.height + 1, box: [box.left, box.right] };
+    }));
+    assert.deepEqual(labels.map((l) => l.text), model.attention(START).tokens);
+    for (const l of labels) assert.ok(!l.clipped && l.inside, `the label "${l.text}" shows whole`);
+    for (let k = 1; k < labels.length; k++) assert.ok(labels[k].box[0] >= labels[k - 1].box[1] - 0.5, `labels ${k - 1} and ${k} do not overlap`);
+    assert.deepEqual(problems, []);
+    await close();
+  });
+}

@@ -77,6 +77,37 @@ TEST_CASE("prefix matching sums the weight after every earlier copy, and pools r
     CHECK(*scores_of(sums).previous_token == Approx((1.0 / 2 + 1.0 / 3 + 1.0 / 4 + 1.0 / 5 + 2.0) / 6));
 }
 
+TEST_CASE("prefix matching apart gives a previous-token head nothing where a token comes back two places later", "[head_scores]") {
+    // "The c at s at on the m at": ids 1 2 3 4 3 5 6 7 3. Row 4 (at): the key after the earlier
+    // at (2) is 3, the key just before row 4; row 8 (at): keys 3 and 5, both two or more back.
+    const std::size_t n = 9;
+    const std::int32_t tokens[n] = {1, 2, 3, 4, 3, 5, 6, 7, 3};
+    const auto prev = previous_token_pattern(n, 1.0f);
+    head_score_sums a;
+    a.add_self(prev.data(), n, tokens);
+    const auto s = scores_of(a);
+    CHECK(*s.prefix_matching == Approx(0.5));  // row 4 earns 1 from key 3 = i - 1, row 8 earns 0
+    CHECK(a.prefix_apart_rows == 1);            // only row 8 has a key two or more back
+    CHECK(*s.prefix_matching_apart == Approx(0.0));
+    // An induction head: row 8 splits its weight between keys 3 and 5, the other rows stay on themselves.
+    std::vector<float> ind(n * n, 0.0f);
+    for (std::size_t i = 0; i < n; ++i) ind[i * n + i] = 1.0f;
+    ind[8 * n + 8] = 0.0f;
+    ind[8 * n + 3] = 0.25f;
+    ind[8 * n + 5] = 0.75f;
+    head_score_sums b;
+    b.add_self(ind.data(), n, tokens);
+    CHECK(*scores_of(b).prefix_matching == Approx(0.5));  // row 4 puts nothing on key 3
+    CHECK(*scores_of(b).prefix_matching_apart == Approx(1.0));
+    // A doubled token ("x x"): the key after the first copy is the query itself, never apart.
+    const std::int32_t twice[2] = {9, 9};
+    std::vector<float> self = {1.0f, 0.0f, 0.0f, 1.0f};
+    head_score_sums c;
+    c.add_self(self.data(), 2, twice);
+    CHECK(*scores_of(c).prefix_matching == Approx(1.0));
+    CHECK_FALSE(scores_of(c).prefix_matching_apart.has_value());
+}
+
 TEST_CASE("a uniform head's entropy is log of its key count, and fully masked rows count nowhere", "[head_scores]") {
     const std::size_t m = 2, n = 4;
     std::vector<float> p(m * n, 0.25f);

@@ -3,7 +3,8 @@
 // ("# W[1] ≈ [0.0088, ...]"). This test reads each listing from the built pages, takes its
 // inputs from the code itself (array literals, sizes, torch.randn shapes), runs the
 // JavaScript API on the same inputs and checks every claimed number to the digits printed.
-// The Python is not executed here.
+// The Python is not executed here, except lesson 7's export listing, which runs with a
+// stand-in for transformers and torch that returns GPT-2's saved attention (last test).
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
@@ -11,6 +12,7 @@ const path = require('path');
 const { loadAttentionLab } = require('./lab.js');
 const { PAGES } = require('../../scripts/build-site.js');
 const { scenario } = require('../../web/src/ui/mistake-lab.js');
+const { source } = require('../../scripts/lesson-fixture.js');
 
 const dist = path.resolve(__dirname, '..', '..', 'dist');
 
@@ -190,6 +192,17 @@ const COMPUTE = {
       t.dispose();
     }
   },
+  'hf-attention-json'(lab, inp, code) {
+    // The listing writes GPT-2's saved attention (web/site/data, the page's pasted example) to 3
+    // decimals; its claims are the saved file's shape and a row, as Python's round() prints them.
+    const saved = source();
+    assert.match(code, new RegExp(`^sentence = ${JSON.stringify(saved.sentence).replace(/[.]/g, '\\.')}$`, 'm'), "the listing's sentence is the saved one");
+    const rows = lab.headSummary(saved.attentions, { tokens: saved.tokens, causal: true });
+    const best = rows.reduce((a, b) => (b.previousToken > a.previousToken ? b : a));
+    assert.deepEqual([best.layer, best.head], [4, 11], 'the row printed is from the best previous-token head');
+    return { 'n, layers, heads': [saved.tokens.length, saved.attentions.length, saved.attentions[0].length],
+      'attentions[4][11][9]': saved.attentions[4][11][9].map((w) => Math.round(w * 1000) / 1000) };
+  },
   'kv-bytes-python'(lab, inp) {
     const { layers, heads, kv_heads: kvHeads, d_head: dHead, tokens } = inp.sizes;
     const bytes = (kv) => lab.kvCacheBytes({ layers, kvHeads: kv, dHead, dtype: 'float16', tokens }).bytes;
@@ -242,4 +255,68 @@ test("lesson 4's online softmax in NumPy guards a fully masked block before exp(
 test('the claim parser reads names, lists, tuples and approximate values, and skips prose comments', () => {
   const claims = parseClaims('x = 1   # W[1] ≈ [0.25, -1.5]\nprint(o.shape)   # o.shape = (2, 6, 4)\n# key j visible when j <= i\n# True = may attend');
   assert.deepEqual(claims.map((c) => [c.name, c.approx, c.numbers]), [['W[1]', true, ['0.25', '-1.5']], ['o.shape', false, ['2', '6', '4']]]);
+});
+
+test("lesson 7's export listing, run by python3 with a stand-in model that returns GPT-2's saved attention, prints its claims and writes JSON the engine accepts", async () => {
+  const { spawnSync } = require('child_process');
+  const os = require('os');
+  const listing = listings.find((l) => l.id === 'hf-attention-json');
+  const saved = source();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'al-listing-'));
+  try {
+    // Only what the listing calls: from_pretrained, the tokenizer and its decode, the model's
+    // forward with output_attentions, tensors' [0] and tolist(), torch.no_grad().
+    fs.writeFileSync(path.join(dir, 'torch.py'), 'import contextlib\ndef no_grad():\n    return contextlib.nullcontext()\n');
+    fs.writeFileSync(path.join(dir, 'transformers.py'), `import json, os
+SAVED = json.load(open(os.environ["AL_SAVED"]))
+class Tensor:
+    def __init__(self, v): self.v = v
+    def __getitem__(self, i): return Tensor(self.v[i])
+    def tolist(self): return self.v
+class Tokenizer:
+    def __call__(self, text, return_tensors=None):
+        assert text == SAVED["sentence"] and return_tensors == "pt", (text, return_tensors)
+        return {"input_ids": Tensor([[100 + k for k in range(len(SAVED["tokens"]))]])}
+    def decode(self, ids):
+        return "".join(SAVED["tokens"][i - 100] for i in ids)
+class Output:
+    def __init__(self, attentions): self.attentions = attentions
+class Model:
+    def __call__(self, input_ids=None, output_attentions=False):
+        assert output_attentions is True and input_ids.v[0][0] == 100
+        return Output(tuple(Tensor([layer]) for layer in SAVED["attentions"]))
+class AutoTokenizer:
+    @staticmethod
+    def from_pretrained(name):
+        assert name == "gpt2", name
+        return Tokenizer()
+class AutoModel:
+    @staticmethod
+    def from_pretrained(name, attn_implementation=None):
+        assert name == "gpt2" and attn_implementation == "eager", (name, attn_implementation)
+        return Model()
+`);
+    fs.writeFileSync(path.join(dir, 'listing.py'), listing.code);
+    const run = spawnSync('python3', ['listing.py'], { cwd: dir, encoding: 'utf8', env: { ...process.env, PYTHONPATH: dir, AL_SAVED: path.resolve(__dirname, '..', '..', 'web', 'site', 'data', 'gpt2-quick-brown-fox.json') }, timeout: 60000 });
+    assert.equal(run.status, 0, `python3 listing.py: ${run.error || run.stderr}`);
+    // What it prints is what its comments claim (the claims' own check is the test above).
+    const claimed = parseClaims(listing.code).map((c) => c.numbers.map(Number));
+    const printed = run.stdout.trim().split('\n').map((line) => line.match(/-?\d+(?:\.\d+)?/g).map(Number));
+    assert.deepEqual(printed, claimed);
+    const data = JSON.parse(fs.readFileSync(path.join(dir, 'gpt2-attention.json'), 'utf8'));
+    assert.deepEqual(Object.keys(data).sort(), ['attentions', 'causal', 'decimals', 'tokens']);
+    assert.deepEqual(data.tokens, saved.tokens);
+    assert.equal(data.causal, true);
+    let worst = 0;
+    saved.attentions.forEach((layer, l) => layer.forEach((head, h) => head.forEach((row, i) => row.forEach((w, j) => {
+      worst = Math.max(worst, Math.abs(data.attentions[l][h][i][j] - w));
+    }))));
+    assert.ok(worst <= 0.0005 + 1e-9, `[layers][heads][n][n], each weight to 3 decimals (worst ${worst})`);
+    // The engine's check of pasted weights accepts it as the element would, and finds the head the listing prints.
+    const rows = lab.headSummary(data.attentions, { tokens: data.tokens, causal: true, decimals: data.decimals });
+    assert.equal(rows.length, 144);
+    assert.ok(rows[4 * 12 + 11].previousToken > 0.99);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

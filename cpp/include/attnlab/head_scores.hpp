@@ -23,6 +23,8 @@ struct head_score_sums {
     std::size_t later_rows = 0;  ///< rows i >= 1 counted in previous, first and diagonal
     double prefix = 0;         ///< sum over scored rows of their prefix-matching weight
     std::size_t prefix_rows = 0;  ///< rows that had an earlier copy of their token
+    double prefix_apart = 0;   ///< the same weight on keys j <= i - 2 only, over rows that have one
+    std::size_t prefix_apart_rows = 0;  ///< rows with such a key
 
     /// @brief Adds one self-attention pattern p[n, n] (row-major; rows sum to 1, or are all 0
     /// for a fully masked row, which counts nowhere). Row 0 is left out of the positional
@@ -50,6 +52,13 @@ struct head_scores {
     /// with tokens[j - 1] == tokens[i]); the mean over such rows. An induction head scores
     /// near 1 on a repeated block of random tokens.
     std::optional<double> prefix_matching;
+    /// Prefix matching apart from the query's own key and the one before it: the weight on keys
+    /// j <= i - 2 just after an earlier copy of the row's token, over rows that have such a key.
+    /// On text where a token comes back two places later ("the cat sat": the key after the first
+    /// "at" is the one just before the second), plain prefix matching also credits a
+    /// previous-token head (key i - 1), and a doubled token a head on itself (key i); this score
+    /// gives neither of them anything, so it tells an induction head from them on any text.
+    std::optional<double> prefix_matching_apart;
 };
 
 /// @brief The means of the sums.

@@ -45,12 +45,14 @@ function patternProblemText(p, where) {
 
 /**
  * lab.headSummary's body: per head, mean row entropy (nats), previous-token, first-token (sink)
- * and diagonal scores, prefix matching (on repeated tokens); null where a score is not defined.
+ * and diagonal scores, prefix matching (on repeated tokens) and prefix matching apart (the same on
+ * keys two or more before the query, which a previous-token or self head cannot earn); null where
+ * a score is not defined.
  * @param attentions [layers, heads, queries, keys] or [heads, queries, keys], rows summing to 1
  * @param o { tokens?: the keys' tokens (prefix matching), queryTokens?: cross-attention (only
  *   the entropy is defined), causal?: no weight may sit on later keys, decimals?: the weights
  *   were rounded to this many decimals (a wider row-sum tolerance) }, as the reader made them
- * @returns [{ layer, head, entropy, previousToken, firstToken, diagonal, prefixMatching }]
+ * @returns [{ layer, head, entropy, previousToken, firstToken, diagonal, prefixMatching, prefixMatchingApart }]
  * @throws Error naming the entry or row that is not attention weights; its `problem` is
  *   { fault, layer, head, row, column, value, tolerance }
  */

@@ -163,7 +163,7 @@ class Model extends EngineObject {
    * Every head's scores on its own attention over `text` (the engine's head scores; prefix
    * matching uses the token ids, so a repeated phrase shows the induction heads).
    * @param options { truncate = false }
-   * @returns [{ layer, head, entropy, previousToken, firstToken, diagonal, prefixMatching }],
+   * @returns [{ layer, head, entropy, previousToken, firstToken, diagonal, prefixMatching, prefixMatchingApart }],
    *   null where a score has no row to average over (e.g. prefix matching on text that repeats
    *   no token)
    */

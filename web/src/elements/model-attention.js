@@ -23,7 +23,7 @@ const { fixed, counted } = require('../ui/format.js');
 const { FieldNote } = require('../kit/field-note.js');
 const { PredictView } = require('../kit/predict-view.js');
 const { inductionQuestion, inductionHead } = require('../ui/induction-question.js');
-const { modelGuesses, modelAbout, tokenLabel, DEFAULT_TEXT, MAX_TEXT } = require('../ui/model-text.js');
+const { modelGuesses, modelAbout, modelLabels, unknownNote, cutNote, KEYS_HINT, DEFAULT_TEXT, MAX_TEXT } = require('../ui/model-text.js');
 
 const VIEWS = [['model', 'Model view'], ['heads', 'Head view'], ['summary', 'Summary']];
 const STEP_MS = 8;  // work per task while a large set is decoded, scored and painted
@@ -107,17 +107,23 @@ class ModelAttention extends LabElement {
     }
     const id = uid();
     // data-al-text: a box for any text (the hostile-input test expects words to be taken).
-    // A text area of two lines, so the whole sentence shows on a phone; Enter reads it at once.
-    this.textInput = h('textarea', { id, class: 'al-model-text', rows: '2', maxlength: String(MAX_TEXT), spellcheck: 'false', autocomplete: 'off', 'data-al-text': '',
+    // A text area of two lines, so the whole sentence shows on a phone; Enter reads it at once,
+    // Shift+Enter types a line break. No maxlength: a longer paste is cut here, and said.
+    this.textInput = h('textarea', { id, class: 'al-model-text', rows: '2', spellcheck: 'false', autocomplete: 'off', 'data-al-text': '',
       oninput: () => this.guard(() => this.typed()),
-      onkeydown: (e) => { if (e.key === 'Enter') { e.preventDefault(); this.guard(() => this.typed(0)); } } });
+      onkeydown: (e) => { if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); this.guard(() => this.typed(0)); } } });
     this.note = new FieldNote();
     this.note.watch(this.textInput);
+    // What the box did to the text (cut it) and what the model cannot read (characters outside its alphabet).
+    this.textNote = h('p', { class: 'al-muted al-model-note', 'aria-live': 'polite' });
+    this.cut = '';
     this.guessList = h('ol', { class: 'al-model-guesses' });
     this.guessTitle = h('p', { class: 'al-model-guess-title' });
     this.modelLine = h('p', { class: 'al-muted' }, modelAbout(this.languageModel));
     this.inputRow.replaceChildren(
-      h('label', { for: id, class: 'al-model-label' }, 'Your text'), this.textInput, this.note.el,
+      // The keys are said in the label: part of the box's name, not a message about its text.
+      h('label', { for: id, class: 'al-model-label' }, 'Your text', h('span', { class: 'al-muted al-model-keys' }, ` ${KEYS_HINT}`)), this.textInput,
+      this.note.el, this.textNote,
       h('div', { class: 'al-model-guess-box', part: 'guesses' }, this.guessTitle, this.guessList), this.modelLine);
     this.inputRow.hidden = false;
     const state = this.readState();
@@ -127,6 +133,8 @@ class ModelAttention extends LabElement {
     if (!r) throw new Error(`<${tag}>: text is empty; expected a sentence for the model to read`);
     this.shownText = text;
     this.showGuesses(r);
+    this.unknown = r.unknown;
+    this.showTextNote(r.unknown);
     return r.data;
   }
 
@@ -142,7 +150,14 @@ class ModelAttention extends LabElement {
     this.note.accept(this.textInput);
     const a = this.languageModel.attention(text, { truncate: true });
     const p = this.languageModel.predict(text, { truncate: true });
-    return { data: { tokens: a.tokens.map(tokenLabel), attentions: a.attentions, causal: true }, next: p.next, truncated: a.truncated, count: a.tokens.length };
+    // Characters outside the model's alphabet all become its one unknown piece: drawn as that piece, and said.
+    const { labels, unknown } = modelLabels(a.tokens, a.ids, this.languageModel.tokenizer);
+    return { data: { tokens: labels, attentions: a.attentions, causal: true }, next: p.next, truncated: a.truncated, count: a.tokens.length, unknown };
+  }
+
+  /** The line under the box: the cut text and the unknown characters of the text shown. */
+  showTextNote(unknown) {
+    setText(this.textNote, [this.cut, unknownNote(unknown, this.languageModel.tokenizer)].filter(Boolean).join(' '));
   }
 
   showGuesses(r) {
@@ -157,6 +172,12 @@ class ModelAttention extends LabElement {
   /** The text box changed: redraw after a pause in typing (at once with `delay` 0). */
   typed(delay = TYPING_MS) {
     clearTimeout(this._typing);
+    const value = this.textInput.value;
+    if (value.length > MAX_TEXT) {
+      this.textInput.value = value.slice(0, MAX_TEXT);
+      this.cut = cutNote(value.length);
+      this.showTextNote(this.unknown);
+    }
     // Busy from the key until the views show the text (or the text is refused).
     this.frame.setAttribute('aria-busy', 'true');
     this._typing = setTimeout(() => this.guard(() => {
@@ -176,9 +197,15 @@ class ModelAttention extends LabElement {
     if (run !== this._textRun) return;
     this.shownText = text;
     this.showGuesses(r);
+    this.unknown = r.unknown;
+    if (text.length < MAX_TEXT) this.cut = '';
+    this.showTextNote(r.unknown);
     await this.redraw(set, rows);
     this.ask(this.attr('predict', false));
-    setText(this.announce, `The model read ${counted(r.count, 'token')}. ${this.guessTitle.textContent} ${Array.from(this.guessList.children, (li) => li.textContent).join('; ')}.`);
+    // While a question is open the guesses are hidden: the live region must not read them out.
+    const open = this.question && !this.answered;
+    setText(this.announce, `The model read ${counted(r.count, 'token')}. ${open ? 'Answer the question above, or skip it, to see its guesses and the views.'
+      : `${this.guessTitle.textContent} ${Array.from(this.guessList.children, (li) => li.textContent).join('; ')}.`}`);
   }
 
   /**
@@ -197,7 +224,7 @@ class ModelAttention extends LabElement {
     }
     const head = inductionHead(this.rows);
     const n = this.set.n;
-    const q = head && inductionQuestion(this.set.tokens, pattern(this.set, head.layer, head.head).subarray((n - 1) * n, n * n), head);
+    const q = head && inductionQuestion(this.set.tokens, pattern(this.set, head.layer, head.head).subarray((n - 1) * n, n * n), head, this.rows);
     if (this.question) this.question.root.remove();
     this.question = null;
     if (!q) {

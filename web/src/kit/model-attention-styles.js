@@ -8,7 +8,9 @@ const MODEL_ATTENTION_CSS = `
 .al-model-input { display: grid; grid-template-columns: minmax(0, 1fr); gap: calc(.35 * var(--_rem)); margin-bottom: calc(.5 * var(--_rem)); }
 .al-model-label { font-weight: 600; }
 .al-model-text { width: 100%; box-sizing: border-box; min-height: 44px; font: inherit; padding: calc(.35 * var(--_rem)) calc(.5 * var(--_rem)); resize: vertical; }
-.al-model-input .al-field-message:empty { display: none; }
+.al-model-input .al-field-message:empty, .al-model-note:empty { display: none; }
+.al-model-keys { display: block; font-weight: 400; font-size: calc(.85 * var(--_rem)); }
+.al-model-note { margin: 0; font-size: calc(.85 * var(--_rem)); }
 .al-model-guess-title { margin: calc(.25 * var(--_rem)) 0 0; }
 .al-model-guesses { list-style: none; margin: 0; padding: 0; display: grid; grid-template-columns: max-content minmax(calc(3 * var(--_rem)), calc(12 * var(--_rem))) max-content; gap: calc(.15 * var(--_rem)) calc(.5 * var(--_rem)); align-items: center; }
 .al-model-guesses li { display: contents; }
@@ -30,6 +32,9 @@ const MODEL_ATTENTION_CSS = `
 .al-thumb:focus-visible { outline: 3px solid var(--_focus); outline-offset: 0; z-index: 2; }
 .al-open-head { margin-top: calc(.75 * var(--_rem)); border-top: 1px solid var(--_line); padding-top: calc(.5 * var(--_rem)); }
 .al-open-title { margin-bottom: 0; }
+/* The open head's key labels run upwards, whole: across, a narrow column cut " part" and " person" to the same "p\u2026". */
+.al-open-head .al-heatmap [role="columnheader"]:not(.al-axis) { writing-mode: vertical-rl; transform: rotate(180deg); white-space: pre; text-overflow: clip;
+  overflow: visible; align-self: end; justify-self: center; text-align: left; padding: calc(.2 * var(--_rem)) 0; line-height: 1.1; }
 .al-head-picks { display: flex; flex-wrap: wrap; gap: calc(.2 * var(--_rem)) calc(.8 * var(--_rem)); margin-bottom: calc(.5 * var(--_rem)); }
 .al-head-picks label { display: inline-flex; align-items: center; gap: calc(.3 * var(--_rem)); min-height: 24px; }
 .al-swatch { display: inline-block; width: calc(.8 * var(--_rem)); height: calc(.8 * var(--_rem)); border-radius: 2px; }
