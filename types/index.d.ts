@@ -659,7 +659,7 @@ export interface MistakeResult<Cells extends Nested<boolean> = boolean[][]> {
 
 /** Options of lab.headSummary. */
 export interface HeadSummaryOptions {
-  /** The keys' tokens (one per key): equal tokens count as repeats for prefix matching. */
+  /** The keys' tokens (one per key): equal tokens count as repeats for prefix matching; [CLS], [SEP], <s>, </s>, <|endoftext|> and the like are special tokens. */
   tokens?: readonly string[];
   /** Cross-attention: the queries' tokens (one per query); only the entropy is then defined. */
   queryTokens?: readonly string[];
@@ -669,7 +669,7 @@ export interface HeadSummaryOptions {
   decimals?: number;
 }
 
-/** One head's scores; null where a score is not defined (cross-attention, no repeated token). */
+/** One head's scores; null where a score is not defined (cross-attention, no repeated token) or does not apply. */
 export interface HeadScores {
   layer: number;
   head: number;
@@ -681,8 +681,12 @@ export interface HeadScores {
   firstToken: number | null;
   /** Mean weight of row i on itself, over rows i >= 1. */
   diagonal: number | null;
-  /** Mean weight of a repeated token's row on the keys just after its earlier copies (induction). */
+  /** Mean weight of a repeated token's row on the keys just after its earlier copies (induction); null without `causal` (a head may then read the whole text). */
   prefixMatching: number | null;
+  /** Mean weight of row i on key i + 1, over rows i <= n - 2; null under `causal` (the mask hides that key). */
+  nextToken: number | null;
+  /** Mean weight of row i on the special tokens after key 0 ([SEP]; [CLS] at key 0 is firstToken's), over rows i >= 1; null when there are none. */
+  specialTokens: number | null;
 }
 
 /** What lab.headSummary's Error carries as `problem`: the first entry or row that is not attention weights. */
@@ -717,6 +721,10 @@ export interface ModelAttentionData {
   headNames?: string[];
   /** The weights were rounded to this many decimals (a wider row-sum tolerance). */
   decimals?: number;
+  /** A sentence pair (BERT): the position of sentence B's first token; the views then filter A to B, B to A. */
+  sentenceBStart?: number;
+  /** Any other key is the file's metadata (model, sentence, source, license...): kept, and model, sentence, license and source.url are shown. */
+  [metadata: string]: unknown;
 }
 
 /** One token of a model's text: its id and the exact span of the text it reads. */

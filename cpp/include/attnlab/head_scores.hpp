@@ -23,12 +23,18 @@ struct head_score_sums {
     std::size_t later_rows = 0;  ///< rows i >= 1 counted in previous, first and diagonal
     double prefix = 0;         ///< sum over scored rows of their prefix-matching weight
     std::size_t prefix_rows = 0;  ///< rows that had an earlier copy of their token
+    double next = 0;           ///< sum over rows i <= n - 2 of p[i][i+1]
+    std::size_t next_rows = 0;   ///< rows counted in `next`
+    double special = 0;        ///< sum over rows i >= 1 of their weight on special keys j >= 1
+    std::size_t special_rows = 0;  ///< rows counted in `special` (none when no key j >= 1 is special)
 
     /// @brief Adds one self-attention pattern p[n, n] (row-major; rows sum to 1, or are all 0
     /// for a fully masked row, which counts nowhere). Row 0 is left out of the positional
     /// scores: a causal model must put all its weight on itself there, which says nothing
-    /// about the head. `tokens` (n ids, or nullptr) enables the prefix-matching score.
-    void add_self(const float* p, std::size_t n, const std::int32_t* tokens = nullptr);
+    /// about the head. `tokens` (n ids, or nullptr) enables the prefix-matching score;
+    /// `special_keys` (n flags, or nullptr) marks the special tokens ([CLS], [SEP], ...) for the
+    /// special-token score, which leaves out key 0 (the first-token score's).
+    void add_self(const float* p, std::size_t n, const std::int32_t* tokens = nullptr, const std::uint8_t* special_keys = nullptr);
 
     /// @brief Adds a cross-attention pattern p[m, n]: only the entropy is defined there.
     void add_cross(const float* p, std::size_t m, std::size_t n);
@@ -50,6 +56,13 @@ struct head_scores {
     /// with tokens[j - 1] == tokens[i]); the mean over such rows. An induction head scores
     /// near 1 on a repeated block of random tokens.
     std::optional<double> prefix_matching;
+    /// Next-token score: the mean weight of row i on key i + 1, over rows i <= n - 2 (a
+    /// bidirectional model's; under a causal mask that key is hidden, so it is always 0).
+    std::optional<double> next_token;
+    /// Special-token score: the mean total weight of row i on the special tokens after key 0
+    /// (BERT's [SEP]; key 0, BERT's [CLS], is the first-token score's), over rows i >= 1.
+    /// Empty when no key after the first is special.
+    std::optional<double> special_tokens;
 };
 
 /// @brief The means of the sums.
