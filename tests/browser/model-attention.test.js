@@ -57,9 +57,12 @@ test('the model view shows every head; a click opens it, and its readout and CSV
   assert.deepEqual(await p.$eval('#model', (el) => [el.state.layer, el.state.head]), [1, 0]);
   const pattern = fixture.attentions[1][0];
   const tokens = fixture.tokens;
-  for (const [i, j] of [[9, 4], [13, 6], [0, 0], [5, 2]]) {
+  // A token that occurs twice ("ĠJohn" at 3 and 9, "Ġto" at 5 and 13) is named with its position.
+  const named = (k) => (tokens.indexOf(tokens[k]) !== tokens.lastIndexOf(tokens[k]) ? `${q(tokens[k])} (${k})` : q(tokens[k]));
+  assert.equal(named(9), `${q('\u0120John')} (9)`);
+  for (const [i, j] of [[9, 4], [13, 6], [0, 0], [5, 2], [9, 3]]) {
     await inside(p, `[role="gridcell"][data-row="${i}"][data-col="${j}"]`).hover();
-    assert.equal(await inside(p, '.al-open-head .al-readout').textContent(), `query ${q(tokens[i])} \u2192 key ${q(tokens[j])}: ${pattern[i][j].toFixed(3)}`);
+    assert.equal(await inside(p, '.al-open-head .al-readout').textContent(), `query ${named(i)} \u2192 key ${named(j)}: ${pattern[i][j].toFixed(3)}`);
   }
   await inside(p, '[role="gridcell"][data-row="2"][data-col="5"]').hover();
   assert.equal(await inside(p, '.al-open-head .al-readout').textContent(), `query ${q(tokens[2])} \u2192 key ${q(tokens[5])}: masked, weight 0`);

@@ -15,7 +15,7 @@ const { ModelView } = require('../kit/model-view.js');
 const { HeadView } = require('../kit/head-view.js');
 const { HeadSummary } = require('../kit/head-summary.js');
 const schedule = require('../kit/schedule.js');
-const { readAttentionData, pattern, layerName, headName, MAX_JSON_LENGTH, KEYS } = require('../ui/attention-data.js');
+const { readAttentionData, pattern, layerName, headName, metaLine, pairView, MAX_JSON_LENGTH, KEYS } = require('../ui/attention-data.js');
 const { readAuthorData } = require('../ui/author-data.js');
 const { SCORES, SORTS } = require('../ui/head-table.js');
 const { patternProblemText } = require('../api/heads.js');
@@ -26,6 +26,8 @@ const { inductionQuestion, inductionHead } = require('../ui/induction-question.j
 const { modelGuesses, modelAbout, tokenLabel, DEFAULT_TEXT, MAX_TEXT } = require('../ui/model-text.js');
 
 const VIEWS = [['model', 'Model view'], ['heads', 'Head view'], ['summary', 'Summary']];
+// Sentence pairs (sentenceBStart), as BertViz filters them: which queries over which keys.
+const PAIRS = [['all', 'all tokens'], ['aa', 'sentence A \u2192 A'], ['ab', 'sentence A \u2192 B'], ['ba', 'sentence B \u2192 A'], ['bb', 'sentence B \u2192 B']];
 const STEP_MS = 8;  // work per task while a large set is decoded, scored and painted
 const TYPING_MS = 250;  // the text box redraws this long after the last key
 
@@ -39,7 +41,8 @@ function sharedModel(lab, name) {
 }
 
 class ModelAttention extends LabElement {
-  static get jsonKeys() { return KEYS.filter((k) => k !== 'tokens'); }
+  // Its own keys only; any other key is the file's metadata (model, sentence, source, licence), kept.
+  static get jsonKeys() { return { keys: KEYS, keepUnknown: true }; }
 
   static get maxJsonLength() { return MAX_JSON_LENGTH; }
 
@@ -47,6 +50,11 @@ class ModelAttention extends LabElement {
     this.buildFrame();
     const modelName = this.attr('model');
     const raw = modelName === undefined ? await this.authorData(data) : this.startModel(lab, modelName);
+    if (modelName === undefined && raw.attentions === undefined && raw.tokens === undefined) {
+      // Nothing given yet: the data comes later from a script (setAttention, the data property) or a fetch.
+      this.wait();
+      return;
+    }
     const { set, rows } = await this.decode(lab, raw);
     await this.present(set, rows);
     this.ask(this.attr('predict', false));
@@ -56,8 +64,18 @@ class ModelAttention extends LabElement {
     this.restore(this.readState(), false);
   }
 
+  /** The state of an element given no data yet: a line in place of the views until data arrives. */
+  wait() {
+    this.waiting = true;
+    this.tablist.hidden = true;
+    Object.values(this.panels).forEach((panel) => { panel.hidden = true; });
+    setText(this.about, 'Waiting for the attention data.');
+    this.about.setAttribute('role', 'status');
+  }
+
   buildFrame() {
-    this.st = { view: 'model', open: null };
+    this.st = { view: 'model', open: null, pair: 'all' };
+    this.waiting = false;
     // Room for a row of inputs above the views (a model's sentence box): empty for pasted data.
     this.inputRow = h('div', { class: 'al-model-input', part: 'input', hidden: true });
     this.about = h('p', { class: 'al-muted' });
@@ -80,7 +98,8 @@ class ModelAttention extends LabElement {
       label: 'Weights of the open head: one row per query token, one column per key token', digits: 3,
       caption: () => this.headCaption(),
       settings: () => ({ layer: this.st.open[0], head: this.st.open[1], layerName: layerName(this.set, this.st.open[0]),
-        headName: headName(this.set, this.st.open[1]), causal: this.set.causal, tokens: this.set.tokens.length }),
+        headName: headName(this.set, this.st.open[1]), causal: this.set.causal, tokens: this.set.tokens.length,
+        ...(this.vset !== this.set ? { sentences: this.st.pair } : {}) }),
     });
     this.headPanel = h('div', { class: 'al-open-head', hidden: true }, this.headTitle, this.headScores, this.heatmap.root);
     this.openHint = h('p', { class: 'al-muted' }, 'Brighter is more weight. Click, tap or press Enter on a head to open it below; the arrow keys move between heads.');
@@ -91,7 +110,12 @@ class ModelAttention extends LabElement {
     this.summary = new HeadSummary({ onOpen: (l, hd) => this.guard(() => this.openHead(l, hd, { show: true })), onChange: () => this.saveState() });
     this.panels.summary.append(this.summary.root);
     this.announce = h('p', { class: 'al-sr', 'aria-live': 'polite' });
-    this.frame.replaceChildren(this.inputRow, this.about, this.tablist, ...Object.values(this.panels), this.announce);
+    this.metaText = h('p', { class: 'al-muted al-model-meta', translate: 'no', hidden: true });
+    const pairId = uid();
+    this.pairSelect = h('select', { id: pairId, onchange: () => this.guard(() => this.setPair(this.pairSelect.value)) },
+      PAIRS.map(([value, label]) => h('option', { value }, label)));
+    this.pairRow = h('p', { class: 'al-controls al-model-pair', part: 'controls', hidden: true }, h('label', { for: pairId }, 'Show attention from', this.pairSelect));
+    this.frame.replaceChildren(this.inputRow, this.about, this.metaText, this.pairRow, this.tablist, ...Object.values(this.panels), this.announce);
   }
 
   /**
@@ -286,12 +310,22 @@ class ModelAttention extends LabElement {
   async present(set, rows) {
     this.set = set;
     this.rows = rows;
-    this.masked = set.causal ? this.causalCells(set) : null;
-    this.maskedRows = null;
+    if (this.waiting) {
+      this.waiting = false;
+      this.tablist.hidden = false;
+      this.about.removeAttribute('role');
+    }
     const { layers, heads, m, n } = set;
+    const pair = set.sentenceBStart ? `, a sentence pair (sentence B from position ${set.sentenceBStart})` : '';
     setText(this.about, `${counted(layers, 'layer')} \u00d7 ${counted(heads, 'head')}, ${set.queryTokens ? `${counted(m, 'query token')} over ${counted(n, 'key token')} (cross-attention)` : counted(n, 'token')}`
-      + `${set.causal ? ', causal' : ''}. Layers, heads and positions are counted from 0, as in Python.`);
-    this.modelView.show(set, this.masked);
+      + `${set.causal ? ', causal' : ''}${pair}. Layers, heads and positions are counted from 0, as in Python.`);
+    const meta = metaLine(set);
+    setText(this.metaText, meta);
+    this.metaText.hidden = !meta;
+    this.pairRow.hidden = !set.sentenceBStart;
+    if (!set.sentenceBStart) this.st.pair = 'all';
+    this.pairSelect.value = this.st.pair;
+    this.choosePart();
     let start = schedule.now();
     for (const _ of this.modelView.paint()) {  // eslint-disable-line no-unused-vars
       if (schedule.now() - start > STEP_MS) {
@@ -303,6 +337,26 @@ class ModelAttention extends LabElement {
     this.summaryDrawn = false;
     this.headViewDrawn = false;
     if (this.st.open && (this.st.open[0] >= layers || this.st.open[1] >= heads)) this.st.open = null;
+  }
+
+  /** The part of the set the views show (a sentence-pair filter), its mask, and the model view built for it. */
+  choosePart() {
+    this.vset = pairView(this.set, this.st.pair);
+    this.masked = this.vset.causal ? this.causalCells(this.vset) : null;
+    this.maskedRows = null;
+    this.modelView.show(this.vset, this.masked);
+  }
+
+  /** A sentence-pair filter chosen: every view but the summary (whole heads' scores) shows that part. */
+  setPair(pair, { save = true } = {}) {
+    this.st.pair = PAIRS.some(([id]) => id === pair) && this.set.sentenceBStart ? pair : 'all';
+    this.pairSelect.value = this.st.pair;
+    this.choosePart();
+    for (const _ of this.modelView.paint()) { /* a sentence pair is a short text: every layer at once */ }  // eslint-disable-line no-unused-vars
+    if (this.headViewDrawn) this.headView.show(this.vset, { layer: this.headView.layer, heads: this.headView.heads });
+    if (this.st.open) this.openHead(this.st.open[0], this.st.open[1], { save: false });
+    setText(this.announce, `Showing attention from ${PAIRS.find(([id]) => id === this.st.pair)[1]}.`);
+    if (save) this.saveState();
   }
 
   /** Which cells a causal mask hides, from the engine's own mask (a masked stage of -infinity), row-major. */
@@ -320,8 +374,9 @@ class ModelAttention extends LabElement {
 
   headCaption() {
     const [l, hd] = this.st.open;
-    const set = this.set;
-    return `${layerName(set, l)}, ${headName(set, hd)}. Rows: query tokens; columns: key tokens; each row sums to 1${set.causal ? '; causal, later keys masked' : ''}.`;
+    const set = this.vset;
+    const part = set === this.set ? 'each row sums to 1' : `${PAIRS.find(([id]) => id === this.st.pair)[1]}: each row's weight on the other sentence is left out`;
+    return `${layerName(set, l)}, ${headName(set, hd)}. Rows: query tokens; columns: key tokens; ${part}${set.causal ? '; causal, later keys masked' : ''}.`;
   }
 
   /**
@@ -329,7 +384,7 @@ class ModelAttention extends LabElement {
    * @param opts { show: switch to the model view, save: record the state (default true) }
    */
   openHead(l, hd, { show = false, save = true } = {}) {
-    const set = this.set;
+    const set = this.vset;
     if (!(l >= 0 && l < set.layers && hd >= 0 && hd < set.heads)) {
       throw new Error(`<${this.localName}>: there is no head ${hd} in layer ${l}; expected a layer from 0 to ${set.layers - 1} and a head from 0 to ${set.heads - 1}`);
     }
@@ -339,11 +394,12 @@ class ModelAttention extends LabElement {
     const p = pattern(set, l, hd);
     const weights = Array.from({ length: m }, (_, i) => Array.from(p.subarray(i * n, (i + 1) * n)));
     if (this.masked && !this.maskedRows) this.maskedRows = Array.from({ length: m }, (_, i) => Array.from(this.masked.subarray(i * n, (i + 1) * n), Boolean));
+    const part = set === this.set ? '' : `, ${PAIRS.find(([id]) => id === this.st.pair)[1]}`;
     const name = `${layerName(set, l)}, ${headName(set, hd)}`;
-    this.heatmap.opts.title = `Attention weights, ${name}`;
-    setText(this.headTitle, name);
-    setText(this.headScores, `Engine's scores: ${this.scoreWords(l, hd)}.`);
-    this.heatmap.update({ weights, masked: this.maskedRows, rowLabels: set.queryTokens || set.tokens, colLabels: set.tokens, showNumbers: false });
+    this.heatmap.opts.title = `Attention weights, ${name}${part}`;
+    setText(this.headTitle, `${name}${part}`);
+    setText(this.headScores, `Engine's scores${part ? ' of the whole head' : ''}: ${this.scoreWords(l, hd)}.${part ? ' Only these sentences\u2019 tokens are shown: each row\u2019s weight on the other sentence is left out, so a row sums to less than 1.' : ''}`);
+    this.heatmap.update({ weights, masked: this.maskedRows, rowLabels: set.queryTokens || set.tokens, colLabels: set.tokens, showNumbers: false, offsets: set.offsets || null });
     this.headPanel.hidden = false;
     if (show) this.setView('model', { save: false });
     setText(this.announce, `Opened ${name} below the heads.`);
@@ -362,7 +418,7 @@ class ModelAttention extends LabElement {
     // The other views are drawn when first shown: a large set costs nothing until then.
     if (view === 'heads' && !this.headViewDrawn) {
       this.headViewDrawn = true;
-      this.headView.show(this.set, this.pendingHeads || {});
+      this.headView.show(this.vset, this.pendingHeads || {});
       this.pendingHeads = null;
     } else if (view === 'heads') this.headView.draw();
     if (view === 'summary' && !this.summaryDrawn) {
@@ -389,9 +445,25 @@ class ModelAttention extends LabElement {
    * rejects with the widget's message (the views stay as they were) when the data is wrong.
    */
   async setAttention(value) {
-    if (this._status !== 'ready') throw new Error(`<${this.localName}>: setAttention needs the widget ready; wait for its al-ready event`);
+    if (this._status === 'loading' && this.isConnected) {
+      // Called before the widget was drawn (a script that fetched its data early): wait for it.
+      await new Promise((resolve) => {
+        const done = () => { this.removeEventListener('al-ready', done); this.removeEventListener('al-error', done); resolve(); };
+        this.addEventListener('al-ready', done);
+        this.addEventListener('al-error', done);
+      });
+    }
+    if (this._status !== 'ready') {
+      throw new Error(`<${this.localName}>: setAttention needs the widget on the page and drawn; ${this.isConnected ? 'it shows an error: fix that first' : 'add it to the page first'}`);
+    }
+    const first = !this.set;
     const { set, rows } = await this.decode(this.lab, readAuthorData(this.localName, { tokens: null }, value, this.constructor.jsonKeys, MAX_JSON_LENGTH));
     await this.redraw(set, rows);
+    if (!first) return;
+    // The first data of an element that waited: its open and view attributes, and the URL's state, apply now.
+    const open = parseOpen(this.attr('open'));
+    if (open && open[0] < set.layers && open[1] < set.heads) this.openHead(open[0], open[1], { save: false });
+    this.restore(this.readState(), false);
   }
 
   /** Shows a new set in every view, keeping the view, the open head and the head view's choice where they still exist. */
@@ -408,17 +480,23 @@ class ModelAttention extends LabElement {
   }
 
   viewState() {
+    if (!this.set) {
+      // Waiting for data: the state's usual fields, with nothing chosen yet.
+      const sm = this.summary.st;
+      return { view: this.st.view, layer: null, head: null, headViewLayer: 0, heads: [], sort: sm.sort, dir: sm.dir, filter: sm.filter, min: sm.min, pair: this.st.pair, waiting: true };
+    }
     const hv = this.headView.set ? this.headView : this.pendingHeads || {};
     const sm = this.summary.st;
     return { ...(this.languageModel ? { text: this.shownText } : {}), view: this.st.view, layer: this.st.open ? this.st.open[0] : null, head: this.st.open ? this.st.open[1] : null,
       headViewLayer: hv.layer || 0, heads: (hv.heads || Array.from({ length: this.set.heads }, (_, k) => k)).slice(),
-      sort: sm.sort, dir: sm.dir, filter: sm.filter, min: sm.min };
+      sort: sm.sort, dir: sm.dir, filter: sm.filter, min: sm.min, pair: this.st.pair, waiting: false };
   }
 
   linkState() {
+    if (!this.set) return {};
     const s = this.viewState();
     return { view: s.view, open: s.layer === null ? undefined : `${s.layer}.${s.head}`, hl: s.headViewLayer, hs: s.heads.join('.'),
-      sort: s.sort, dir: s.dir, filter: s.filter || undefined, min: s.min, text: this.languageModel ? this.shownText : undefined };
+      sort: s.sort, dir: s.dir, filter: s.filter || undefined, min: s.min, text: this.languageModel ? this.shownText : undefined, pair: s.pair === 'all' ? undefined : s.pair };
   }
 
   restore(s, save = true) {
@@ -427,7 +505,9 @@ class ModelAttention extends LabElement {
       this.showText(this.textInput.value).then(() => this.restore({ ...s, text: undefined }, save), (err) => this.guard(() => { throw err; }));
       return;
     }
-    const set = this.set;
+    if (!this.set) return;
+    if (this.set.sentenceBStart && typeof s.pair === 'string' && s.pair !== this.st.pair) this.setPair(s.pair, { save: false });
+    const set = this.vset;
     const open = parseOpen(s.open);
     const heads = typeof s.hs === 'string' && /^(\d+(\.\d+)*)?$/.test(s.hs) ? (s.hs ? s.hs.split('.').map(Number).filter((k) => k < set.heads) : []) : undefined;
     this.pendingHeads = { layer: urlState.int(s.hl, 0, 0, set.layers - 1), heads };
@@ -445,6 +525,7 @@ class ModelAttention extends LabElement {
   }
 
   applyAttribute(property, value) {
+    if (!this.set) return;  // waiting for data: setAttention applies the attributes
     if (property === 'text' && this.languageModel && value !== undefined) {
       this.textInput.value = value.slice(0, MAX_TEXT);
       this.showText(this.textInput.value).catch((err) => this.guard(() => { throw err; }));

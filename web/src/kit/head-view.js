@@ -10,6 +10,7 @@ const { h, uid, setText } = require('./dom.js');
 const { headLines, strongest, columnLayout, headColor, LEVELS, MIN_WEIGHT } = require('../ui/head-lines.js');
 const { layerName, headName } = require('../ui/attention-data.js');
 const { fixed } = require('../ui/format.js');
+const { repeatedLabels } = require('../ui/heatmap-model.js');
 
 const ROW_EM = 1.6;  // token rows, in units of the widget's font size
 const LINES_WIDTH = 160;  // CSS px between the columns (narrower on a phone: CSS)
@@ -62,9 +63,16 @@ class HeadView {
     const cross = Boolean(set.queryTokens);
     setText(this.titles[0], cross ? 'queries' : 'as queries');
     setText(this.titles[2], cross ? 'keys' : 'as keys');
+    // Positions as in the whole text (a sentence-pair filter shows part of it); special tokens
+    // ([CLS], [SEP]) are named as such.
+    const off = set.offsets || { row: 0, col: 0 };
+    const special = (side, index) => (side === 'query' ? (set.querySpecial || (set.queryTokens ? null : set.special)) : set.special);
     const token = (text, side, index) => {
-      const b = h('button', { type: 'button', class: 'al-token', translate: 'no', title: text, dataset: { side, index: String(index) },
-        'aria-label': `${text} (${side} ${index})` }, text);
+      const flags = special(side, index);
+      const isSpecial = Boolean(flags && flags[index]);
+      const at = index + (side === 'query' ? off.row : off.col);
+      const b = h('button', { type: 'button', class: isSpecial ? 'al-token al-special' : 'al-token', translate: 'no', title: text, dataset: { side, index: String(index) },
+        'aria-label': `${text} (${isSpecial ? 'special token, ' : ''}${side} ${at})` }, text);
       b.addEventListener('mouseenter', () => this.setFocus({ side, index }));
       b.addEventListener('mouseleave', () => this.setFocus(null));
       b.addEventListener('focus', () => this.setFocus({ side, index }));
@@ -74,6 +82,7 @@ class HeadView {
     };
     this.left.replaceChildren(...(set.queryTokens || set.tokens).map((t, i) => token(t, 'query', i)));
     this.right.replaceChildren(...set.tokens.map((t, j) => token(t, 'key', j)));
+    this.twice = { query: repeatedLabels(set.queryTokens || set.tokens), key: repeatedLabels(set.tokens) };
     this.draw();
   }
 
@@ -156,11 +165,15 @@ class HeadView {
         : 'No head is chosen: tick one above.');
       return;
     }
+    const off = set.offsets || { row: 0, col: 0 };
     const own = at.side === 'query' ? (set.queryTokens || set.tokens)[at.index] : set.tokens[at.index];
     const other = at.side === 'query' ? set.tokens : (set.queryTokens || set.tokens);
+    const otherSide = at.side === 'query' ? 'key' : 'query';
+    // A token that occurs twice among the other side's is named with its position.
+    const name = (j) => `\u201c${other[j]}\u201d${this.twice[otherSide].has(other[j]) ? ` (${otherSide} ${j + (otherSide === 'query' ? off.row : off.col)})` : ''}`;
     const parts = strongest(set, this.layer, this.heads, at)
-      .map((s) => `${headName(set, s.head)} ${fixed(s.weight, 2)} ${at.side === 'query' ? 'on' : 'from'} \u201c${other[s.index]}\u201d`);
-    setText(this.live, `\u201c${own}\u201d (${at.side} ${at.index}), ${layerName(set, this.layer)}: ${parts.length ? `${parts.join('; ')}.` : 'no head chosen.'}`);
+      .map((s) => `${headName(set, s.head)} ${fixed(s.weight, 2)} ${at.side === 'query' ? 'on' : 'from'} ${name(s.index)}`);
+    setText(this.live, `\u201c${own}\u201d (${at.side} ${at.index + (at.side === 'query' ? off.row : off.col)}), ${layerName(set, this.layer)}: ${parts.length ? `${parts.join('; ')}.` : 'no head chosen.'}`);
   }
 }
 
