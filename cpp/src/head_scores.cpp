@@ -25,7 +25,7 @@ std::optional<double> mean(double sum, std::size_t count) {
 
 }  // namespace
 
-void head_score_sums::add_self(const float* p, std::size_t n, const std::int32_t* tokens, const std::uint8_t* special_keys) {
+void head_score_sums::add_self(const float* p, std::size_t n, const std::int32_t* tokens, const std::int32_t* special_keys) {
     bool any_special = false;
     for (std::size_t j = 1; special_keys && j < n; ++j) any_special = any_special || special_keys[j] != 0;
     for (std::size_t i = 0; i < n; ++i) {

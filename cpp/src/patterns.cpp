@@ -80,11 +80,10 @@ std::vector<head_scores> score_patterns(const tensor& patterns, const pattern_ru
     if (self && m != n) {
         fail(error_text(fn) << ": self-attention patterns are square; got " << m << " queries and " << n << " keys");
     }
-    if (!keys.tokens.empty() && keys.tokens.size() != n) {
-        fail(error_text(fn) << ": tokens has " << keys.tokens.size() << " ids but the patterns have " << n << " keys; expected one per key");
-    }
-    if (!keys.special.empty() && keys.special.size() != n) {
-        fail(error_text(fn) << ": special has " << keys.special.size() << " flags but the patterns have " << n << " keys; expected one per key");
+    const auto sized = [n](const std::vector<std::int32_t>& v) { return v.empty() || v.size() == n; };
+    if (!sized(keys.tokens) || !sized(keys.special)) {
+        fail(error_text(fn) << ": tokens has " << keys.tokens.size() << " ids and special " << keys.special.size() << " flags but the patterns have " << n
+                            << " keys; expected one per key (or none)");
     }
     std::vector<head_scores> out;
     out.reserve(count);

@@ -146,10 +146,10 @@ TEST_CASE("score_patterns scores each pattern on its own, in order", "[patterns]
     CHECK_FALSE(s[1].prefix_matching);
     // a repeat of token 5 at position 2: its key after the earlier copy is 1, where head 0 looks
     CHECK(*score_patterns(p, causal, true, ids({5, 6, 5}), "t")[0].prefix_matching == Approx(1.0));
-    CHECK_THROWS_WITH(score_patterns(p, causal, true, ids({5, 6}), "t"), "t: tokens has 2 ids but the patterns have 3 keys; expected one per key");
+    CHECK_THROWS_WITH(score_patterns(p, causal, true, ids({5, 6}), "t"), "t: tokens has 2 ids and special 0 flags but the patterns have 3 keys; expected one per key (or none)");
     attnlab::pattern_keys two_flags;
     two_flags.special = {1, 0};
-    CHECK_THROWS_WITH(score_patterns(p, causal, true, two_flags, "t"), "t: special has 2 flags but the patterns have 3 keys; expected one per key");
+    CHECK_THROWS_WITH(score_patterns(p, causal, true, two_flags, "t"), "t: tokens has 0 ids and special 2 flags but the patterns have 3 keys; expected one per key (or none)");
     // causal: the next token is hidden by the mask, so there is no next-token score
     CHECK_FALSE(s[0].next_token);
     CHECK_FALSE(s[1].special_tokens);
@@ -178,7 +178,7 @@ struct reference_scores {
 };
 
 reference_scores reference(const std::vector<double>& p, std::size_t n, const std::vector<std::int32_t>& tokens,
-                           const std::vector<std::uint8_t>& special) {
+                           const std::vector<std::int32_t>& special) {
     reference_scores r;
     for (std::size_t i = 0; i < n; ++i) {
         for (std::size_t j = 0; j < n; ++j) {
@@ -238,7 +238,7 @@ TEST_CASE("every score of random causal and bidirectional patterns matches a flo
     const std::size_t n = 15;
     // BERT's sentence pair: [CLS] the cat sat on the mat [SEP] the cat lay on the rug [SEP]
     const std::vector<std::int32_t> tokens = {0, 1, 2, 3, 4, 1, 5, 6, 1, 2, 7, 4, 1, 8, 6};
-    const std::vector<std::uint8_t> special = {1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1};
+    const std::vector<std::int32_t> special = {1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1};
     attnlab::pattern_keys keys;
     keys.tokens = tokens;
     keys.special = special;

@@ -32,9 +32,9 @@ struct head_score_sums {
     /// for a fully masked row, which counts nowhere). Row 0 is left out of the positional
     /// scores: a causal model must put all its weight on itself there, which says nothing
     /// about the head. `tokens` (n ids, or nullptr) enables the prefix-matching score;
-    /// `special_keys` (n flags, or nullptr) marks the special tokens ([CLS], [SEP], ...) for the
+    /// `special_keys` (n flags, 1 or 0, or nullptr) marks the special tokens ([CLS], [SEP], ...) for the
     /// special-token score, which leaves out key 0 (the first-token score's).
-    void add_self(const float* p, std::size_t n, const std::int32_t* tokens = nullptr, const std::uint8_t* special_keys = nullptr);
+    void add_self(const float* p, std::size_t n, const std::int32_t* tokens = nullptr, const std::int32_t* special_keys = nullptr);
 
     /// @brief Adds a cross-attention pattern p[m, n]: only the entropy is defined there.
     void add_cross(const float* p, std::size_t m, std::size_t n);

@@ -63,7 +63,7 @@ std::optional<pattern_problem> find_pattern_problem(const tensor& patterns, cons
 /// @brief What the scores know of the keys besides their weights.
 struct pattern_keys {
     std::vector<std::int32_t> tokens;   ///< n token ids (equal tokens, equal ids) for prefix matching, or none
-    std::vector<std::uint8_t> special;  ///< n flags marking special tokens ([CLS], [SEP], ...), or none
+    std::vector<std::int32_t> special;  ///< n flags (1: a special token such as [CLS] or [SEP]), or none
 };
 
 /// @brief The head scores of each pattern on its own (one sequence per head).
@@ -77,7 +77,7 @@ struct pattern_keys {
 /// @param fn the public function's name, for messages
 /// @return `count` scores, in the patterns' order
 /// @throws argument_error if `patterns` is not [count, m, n], self-attention is not square, or
-///   tokens or special is given with other than n entries
+///   tokens or special is given with other than n entries (one message names both)
 std::vector<head_scores> score_patterns(const tensor& patterns, const pattern_rule& rule, bool self, const pattern_keys& keys,
                                         const char* fn);
 
