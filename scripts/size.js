@@ -81,7 +81,16 @@ const root = path.resolve(__dirname, '..');
 // the issues. Budgets 149600 -> 212700 and 67556 -> 89700.
 // Then the 64-bit sums and products in costFigures (the wasm32 overflow the fuzz build found):
 // the wasm 89488 -> 89720 B, so its budget is 89700 -> 89800.
-const SIZE_BUDGET = { script: 212700, wasm: 89800 };
+// Then issue 26's author items and issue 29 part 4 (helper Au): the next-token and special-token
+// scores in the engine (wasm 89720 -> 90000 B; a table loop in the binding instead of a call per
+// key was 212 B larger gzipped, measured and dropped), and in the script (+2145 B, the same wasm
+// in both builds: 212761 B at 49af1a5, 214906 B with the change): workers from the script's own
+// address and from the ES module's engine with the page's <meta> policy read first (about 0.8 KB),
+// <model-attention>'s metadata, waiting state, head-view sentence-pair filter and special tokens,
+// positions in readouts, the scores' columns and reasons. To pay for it the base64 reader lost
+// its hand-written decoder (atob and one regular expression, 280 B). Budgets 212700 -> 214950
+// and 89800 -> 90050, under issue 27's cap of 215000 B.
+const SIZE_BUDGET = { script: 214950, wasm: 90050 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {

@@ -721,7 +721,7 @@ export interface ModelAttentionData {
   headNames?: string[];
   /** The weights were rounded to this many decimals (a wider row-sum tolerance). */
   decimals?: number;
-  /** A sentence pair (BERT): the position of sentence B's first token; the views then filter A to B, B to A. */
+  /** A sentence pair (BERT): the position of sentence B's first token; the head view then filters A to B, B to A. */
   sentenceBStart?: number;
   /** Any other key is the file's metadata (model, sentence, source, license...): kept, and model, sentence, license and source.url are shown. */
   [metadata: string]: unknown;

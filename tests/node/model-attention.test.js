@@ -95,10 +95,10 @@ test('every structural mistake has its own message naming the element and the pl
     [{ attentions: HEADS }, 'tokens is missing; expected the tokens as a JSON array of strings, one per key'],
     [{ tokens: TOKENS }, 'attentions is missing; expected nested arrays [layers][heads][queries][keys] or [heads][queries][keys], { shape, data }, or { shape, dtype, base64 }'],
     [{ tokens: TOKENS, attentions: 'x' }, 'attentions is a string; expected nested arrays [layers][heads][queries][keys] or [heads][queries][keys], { shape, data }, or { shape, dtype, base64 }'],
-    [{ tokens: TOKENS, attention: HEADS, model: 'gpt2' }, 'attentions is missing; expected nested arrays [layers][heads][queries][keys] or [heads][queries][keys], { shape, data }, or { shape, dtype, base64 } (the data\'s other keys, kept as metadata: attention, model)'],
+    [{ tokens: TOKENS, attention: HEADS, model: 'gpt2' }, 'attentions is missing; expected nested arrays [layers][heads][queries][keys] or [heads][queries][keys], { shape, data }, or { shape, dtype, base64 }'],
     [{ tokens: TOKENS, attentions: HEADS, sentenceBStart: 3 }, 'sentenceBStart is 3; expected the position of sentence B\'s first token, a whole number from 1 to 2'],
     [{ tokens: TOKENS, attentions: HEADS, sentenceBStart: '1' }, 'sentenceBStart is a string; expected the position of sentence B\'s first token, a whole number from 1 to 2'],
-    [{ tokens: TOKENS, queryTokens: TOKENS, attentions: HEADS, sentenceBStart: 1 }, 'sentenceBStart is given with queryTokens; a sentence pair is one text, read by self-attention'],
+    [{ tokens: TOKENS, queryTokens: TOKENS, attentions: HEADS, sentenceBStart: 1 }, 'sentenceBStart is 1; expected the position of sentence B\'s first token, a whole number from 1 to 2, and no queryTokens (a sentence pair is one text)'],
     // ragged at each depth
     [{ tokens: TOKENS, attentions: [HEADS, [HEADS[0]]] }, 'attentions is ragged: attentions[1] has 1 heads but the first has 2; expected one size throughout'],
     [{ tokens: TOKENS, attentions: [HEADS[0], HEADS[1].slice(0, 2)] }, 'attentions is ragged: attentions[1] has 2 rows but the first has 3; expected one size throughout'],

@@ -15,7 +15,7 @@ const { ModelView } = require('../kit/model-view.js');
 const { HeadView } = require('../kit/head-view.js');
 const { HeadSummary } = require('../kit/head-summary.js');
 const schedule = require('../kit/schedule.js');
-const { readAttentionData, pattern, layerName, headName, metaLine, pairView, MAX_JSON_LENGTH, KEYS } = require('../ui/attention-data.js');
+const { readAttentionData, pattern, layerName, headName, metaLine, MAX_JSON_LENGTH, KEYS } = require('../ui/attention-data.js');
 const { readAuthorData } = require('../ui/author-data.js');
 const { SCORES, SORTS } = require('../ui/head-table.js');
 const { patternProblemText } = require('../api/heads.js');
@@ -26,8 +26,6 @@ const { inductionQuestion, inductionHead } = require('../ui/induction-question.j
 const { modelGuesses, modelAbout, tokenLabel, DEFAULT_TEXT, MAX_TEXT } = require('../ui/model-text.js');
 
 const VIEWS = [['model', 'Model view'], ['heads', 'Head view'], ['summary', 'Summary']];
-// Sentence pairs (sentenceBStart), as BertViz filters them: which queries over which keys.
-const PAIRS = [['all', 'all tokens'], ['aa', 'sentence A \u2192 A'], ['ab', 'sentence A \u2192 B'], ['ba', 'sentence B \u2192 A'], ['bb', 'sentence B \u2192 B']];
 const STEP_MS = 8;  // work per task while a large set is decoded, scored and painted
 const TYPING_MS = 250;  // the text box redraws this long after the last key
 
@@ -66,16 +64,13 @@ class ModelAttention extends LabElement {
 
   /** The state of an element given no data yet: a line in place of the views until data arrives. */
   wait() {
-    this.waiting = true;
     this.tablist.hidden = true;
-    Object.values(this.panels).forEach((panel) => { panel.hidden = true; });
     setText(this.about, 'Waiting for the attention data.');
     this.about.setAttribute('role', 'status');
   }
 
   buildFrame() {
-    this.st = { view: 'model', open: null, pair: 'all' };
-    this.waiting = false;
+    this.st = { view: 'model', open: null };
     // Room for a row of inputs above the views (a model's sentence box): empty for pasted data.
     this.inputRow = h('div', { class: 'al-model-input', part: 'input', hidden: true });
     this.about = h('p', { class: 'al-muted' });
@@ -98,8 +93,7 @@ class ModelAttention extends LabElement {
       label: 'Weights of the open head: one row per query token, one column per key token', digits: 3,
       caption: () => this.headCaption(),
       settings: () => ({ layer: this.st.open[0], head: this.st.open[1], layerName: layerName(this.set, this.st.open[0]),
-        headName: headName(this.set, this.st.open[1]), causal: this.set.causal, tokens: this.set.tokens.length,
-        ...(this.vset !== this.set ? { sentences: this.st.pair } : {}) }),
+        headName: headName(this.set, this.st.open[1]), causal: this.set.causal, tokens: this.set.tokens.length }),
     });
     this.headPanel = h('div', { class: 'al-open-head', hidden: true }, this.headTitle, this.headScores, this.heatmap.root);
     this.openHint = h('p', { class: 'al-muted' }, 'Brighter is more weight. Click, tap or press Enter on a head to open it below; the arrow keys move between heads.');
@@ -111,11 +105,7 @@ class ModelAttention extends LabElement {
     this.panels.summary.append(this.summary.root);
     this.announce = h('p', { class: 'al-sr', 'aria-live': 'polite' });
     this.metaText = h('p', { class: 'al-muted al-model-meta', translate: 'no', hidden: true });
-    const pairId = uid();
-    this.pairSelect = h('select', { id: pairId, onchange: () => this.guard(() => this.setPair(this.pairSelect.value)) },
-      PAIRS.map(([value, label]) => h('option', { value }, label)));
-    this.pairRow = h('p', { class: 'al-controls al-model-pair', part: 'controls', hidden: true }, h('label', { for: pairId }, 'Show attention from', this.pairSelect));
-    this.frame.replaceChildren(this.inputRow, this.about, this.metaText, this.pairRow, this.tablist, ...Object.values(this.panels), this.announce);
+    this.frame.replaceChildren(this.inputRow, this.about, this.metaText, this.tablist, ...Object.values(this.panels), this.announce);
   }
 
   /**
@@ -310,22 +300,17 @@ class ModelAttention extends LabElement {
   async present(set, rows) {
     this.set = set;
     this.rows = rows;
-    if (this.waiting) {
-      this.waiting = false;
-      this.tablist.hidden = false;
-      this.about.removeAttribute('role');
-    }
+    this.tablist.hidden = false;
+    this.about.removeAttribute('role');
     const { layers, heads, m, n } = set;
-    const pair = set.sentenceBStart ? `, a sentence pair (sentence B from position ${set.sentenceBStart})` : '';
     setText(this.about, `${counted(layers, 'layer')} \u00d7 ${counted(heads, 'head')}, ${set.queryTokens ? `${counted(m, 'query token')} over ${counted(n, 'key token')} (cross-attention)` : counted(n, 'token')}`
-      + `${set.causal ? ', causal' : ''}${pair}. Layers, heads and positions are counted from 0, as in Python.`);
+      + `${set.causal ? ', causal' : ''}. Layers, heads and positions are counted from 0, as in Python.`);
     const meta = metaLine(set);
     setText(this.metaText, meta);
     this.metaText.hidden = !meta;
-    this.pairRow.hidden = !set.sentenceBStart;
-    if (!set.sentenceBStart) this.st.pair = 'all';
-    this.pairSelect.value = this.st.pair;
-    this.choosePart();
+    this.masked = set.causal ? this.causalCells(set) : null;
+    this.maskedRows = null;
+    this.modelView.show(set, this.masked);
     let start = schedule.now();
     for (const _ of this.modelView.paint()) {  // eslint-disable-line no-unused-vars
       if (schedule.now() - start > STEP_MS) {
@@ -337,26 +322,6 @@ class ModelAttention extends LabElement {
     this.summaryDrawn = false;
     this.headViewDrawn = false;
     if (this.st.open && (this.st.open[0] >= layers || this.st.open[1] >= heads)) this.st.open = null;
-  }
-
-  /** The part of the set the views show (a sentence-pair filter), its mask, and the model view built for it. */
-  choosePart() {
-    this.vset = pairView(this.set, this.st.pair);
-    this.masked = this.vset.causal ? this.causalCells(this.vset) : null;
-    this.maskedRows = null;
-    this.modelView.show(this.vset, this.masked);
-  }
-
-  /** A sentence-pair filter chosen: every view but the summary (whole heads' scores) shows that part. */
-  setPair(pair, { save = true } = {}) {
-    this.st.pair = PAIRS.some(([id]) => id === pair) && this.set.sentenceBStart ? pair : 'all';
-    this.pairSelect.value = this.st.pair;
-    this.choosePart();
-    for (const _ of this.modelView.paint()) { /* a sentence pair is a short text: every layer at once */ }  // eslint-disable-line no-unused-vars
-    if (this.headViewDrawn) this.headView.show(this.vset, { layer: this.headView.layer, heads: this.headView.heads });
-    if (this.st.open) this.openHead(this.st.open[0], this.st.open[1], { save: false });
-    setText(this.announce, `Showing attention from ${PAIRS.find(([id]) => id === this.st.pair)[1]}.`);
-    if (save) this.saveState();
   }
 
   /** Which cells a causal mask hides, from the engine's own mask (a masked stage of -infinity), row-major. */
@@ -374,9 +339,8 @@ class ModelAttention extends LabElement {
 
   headCaption() {
     const [l, hd] = this.st.open;
-    const set = this.vset;
-    const part = set === this.set ? 'each row sums to 1' : `${PAIRS.find(([id]) => id === this.st.pair)[1]}: each row's weight on the other sentence is left out`;
-    return `${layerName(set, l)}, ${headName(set, hd)}. Rows: query tokens; columns: key tokens; ${part}${set.causal ? '; causal, later keys masked' : ''}.`;
+    const set = this.set;
+    return `${layerName(set, l)}, ${headName(set, hd)}. Rows: query tokens; columns: key tokens; each row sums to 1${set.causal ? '; causal, later keys masked' : ''}.`;
   }
 
   /**
@@ -384,7 +348,7 @@ class ModelAttention extends LabElement {
    * @param opts { show: switch to the model view, save: record the state (default true) }
    */
   openHead(l, hd, { show = false, save = true } = {}) {
-    const set = this.vset;
+    const set = this.set;
     if (!(l >= 0 && l < set.layers && hd >= 0 && hd < set.heads)) {
       throw new Error(`<${this.localName}>: there is no head ${hd} in layer ${l}; expected a layer from 0 to ${set.layers - 1} and a head from 0 to ${set.heads - 1}`);
     }
@@ -394,12 +358,11 @@ class ModelAttention extends LabElement {
     const p = pattern(set, l, hd);
     const weights = Array.from({ length: m }, (_, i) => Array.from(p.subarray(i * n, (i + 1) * n)));
     if (this.masked && !this.maskedRows) this.maskedRows = Array.from({ length: m }, (_, i) => Array.from(this.masked.subarray(i * n, (i + 1) * n), Boolean));
-    const part = set === this.set ? '' : `, ${PAIRS.find(([id]) => id === this.st.pair)[1]}`;
     const name = `${layerName(set, l)}, ${headName(set, hd)}`;
-    this.heatmap.opts.title = `Attention weights, ${name}${part}`;
-    setText(this.headTitle, `${name}${part}`);
-    setText(this.headScores, `Engine's scores${part ? ' of the whole head' : ''}: ${this.scoreWords(l, hd)}.${part ? ' Only these sentences\u2019 tokens are shown: each row\u2019s weight on the other sentence is left out, so a row sums to less than 1.' : ''}`);
-    this.heatmap.update({ weights, masked: this.maskedRows, rowLabels: set.queryTokens || set.tokens, colLabels: set.tokens, showNumbers: false, offsets: set.offsets || null });
+    this.heatmap.opts.title = `Attention weights, ${name}`;
+    setText(this.headTitle, name);
+    setText(this.headScores, `Engine's scores: ${this.scoreWords(l, hd)}.`);
+    this.heatmap.update({ weights, masked: this.maskedRows, rowLabels: set.queryTokens || set.tokens, colLabels: set.tokens, showNumbers: false });
     this.headPanel.hidden = false;
     if (show) this.setView('model', { save: false });
     setText(this.announce, `Opened ${name} below the heads.`);
@@ -418,7 +381,7 @@ class ModelAttention extends LabElement {
     // The other views are drawn when first shown: a large set costs nothing until then.
     if (view === 'heads' && !this.headViewDrawn) {
       this.headViewDrawn = true;
-      this.headView.show(this.vset, this.pendingHeads || {});
+      this.headView.show(this.set, this.pendingHeads || {});
       this.pendingHeads = null;
     } else if (view === 'heads') this.headView.draw();
     if (view === 'summary' && !this.summaryDrawn) {
@@ -445,17 +408,9 @@ class ModelAttention extends LabElement {
    * rejects with the widget's message (the views stay as they were) when the data is wrong.
    */
   async setAttention(value) {
-    if (this._status === 'loading' && this.isConnected) {
-      // Called before the widget was drawn (a script that fetched its data early): wait for it.
-      await new Promise((resolve) => {
-        const done = () => { this.removeEventListener('al-ready', done); this.removeEventListener('al-error', done); resolve(); };
-        this.addEventListener('al-ready', done);
-        this.addEventListener('al-error', done);
-      });
-    }
-    if (this._status !== 'ready') {
-      throw new Error(`<${this.localName}>: setAttention needs the widget on the page and drawn; ${this.isConnected ? 'it shows an error: fix that first' : 'add it to the page first'}`);
-    }
+    // Called before the widget was drawn (a script that fetched its data early): wait for it.
+    while (this._status === 'loading' && this.isConnected) await new Promise((resolve) => setTimeout(resolve, 50));
+    if (this._status !== 'ready') throw new Error(`<${this.localName}>: setAttention needs the widget on the page, drawn without an error`);
     const first = !this.set;
     const { set, rows } = await this.decode(this.lab, readAuthorData(this.localName, { tokens: null }, value, this.constructor.jsonKeys, MAX_JSON_LENGTH));
     await this.redraw(set, rows);
@@ -470,7 +425,7 @@ class ModelAttention extends LabElement {
   async redraw(set, rows) {
     const view = this.st.view;
     const open = this.st.open;
-    const heads = this.headView.set ? { layer: this.headView.layer, heads: this.headView.heads } : this.pendingHeads;
+    const heads = this.headView.set ? { layer: this.headView.layer, heads: this.headView.heads, pair: this.headView.pair } : this.pendingHeads;
     await this.present(set, rows);
     this.pendingHeads = heads;
     this.setView(view, { save: false });
@@ -480,16 +435,12 @@ class ModelAttention extends LabElement {
   }
 
   viewState() {
-    if (!this.set) {
-      // Waiting for data: the state's usual fields, with nothing chosen yet.
-      const sm = this.summary.st;
-      return { view: this.st.view, layer: null, head: null, headViewLayer: 0, heads: [], sort: sm.sort, dir: sm.dir, filter: sm.filter, min: sm.min, pair: this.st.pair, waiting: true };
-    }
+    // Waiting for data (no set): the usual fields, nothing chosen yet.
     const hv = this.headView.set ? this.headView : this.pendingHeads || {};
     const sm = this.summary.st;
     return { ...(this.languageModel ? { text: this.shownText } : {}), view: this.st.view, layer: this.st.open ? this.st.open[0] : null, head: this.st.open ? this.st.open[1] : null,
-      headViewLayer: hv.layer || 0, heads: (hv.heads || Array.from({ length: this.set.heads }, (_, k) => k)).slice(),
-      sort: sm.sort, dir: sm.dir, filter: sm.filter, min: sm.min, pair: this.st.pair, waiting: false };
+      headViewLayer: hv.layer || 0, heads: (hv.heads || Array.from({ length: this.set ? this.set.heads : 0 }, (_, k) => k)).slice(),
+      sort: sm.sort, dir: sm.dir, filter: sm.filter, min: sm.min, pair: hv.pair || 'all', waiting: !this.set };
   }
 
   linkState() {
@@ -506,11 +457,10 @@ class ModelAttention extends LabElement {
       return;
     }
     if (!this.set) return;
-    if (this.set.sentenceBStart && typeof s.pair === 'string' && s.pair !== this.st.pair) this.setPair(s.pair, { save: false });
-    const set = this.vset;
+    const set = this.set;
     const open = parseOpen(s.open);
     const heads = typeof s.hs === 'string' && /^(\d+(\.\d+)*)?$/.test(s.hs) ? (s.hs ? s.hs.split('.').map(Number).filter((k) => k < set.heads) : []) : undefined;
-    this.pendingHeads = { layer: urlState.int(s.hl, 0, 0, set.layers - 1), heads };
+    this.pendingHeads = { layer: urlState.int(s.hl, 0, 0, set.layers - 1), heads, pair: s.pair };
     if (this.headViewDrawn) this.headView.show(set, this.pendingHeads);
     const min = Number(s.min);
     this.summary.change({

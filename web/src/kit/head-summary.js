@@ -47,7 +47,6 @@ class HeadSummary {
       'Entropy is in nats: 0 for a head that looks at one key, ln k for one spread evenly over k keys.',
       set.queryTokens ? '' : set.causal ? ' The positional scores are means over rows 1 on (row 0 has only itself to see under a causal mask).'
         : ` The positional scores are means over rows 1 on${has('nextToken') ? ', the next token\u2019s over every row but the last' : ''} (row 0\u2019s weight on the first token is its weight on itself).`,
-      has('specialTokens') ? ` Special tokens here: ${specialList(set)}.` : '',
       missing.length ? ` Left out: ${missing.join('; ')}.` : '',
     ].join(''));
     this.render();
@@ -90,13 +89,6 @@ class HeadSummary {
           dataset: { layer: String(r.layer), head: String(r.head) } }, `${layerName(set, r.layer)}, ${headName(set, r.head)}`)),
         this.scores.map((s) => h('td', { 'data-label': s.label, dataset: { score: s.key } }, r[s.key] === null ? '\u2014' : fixed(r[s.key], 3)))))));
   }
-}
-
-/** The special tokens after the first, with their positions: "[SEP] (7, 14)". */
-function specialList(set) {
-  const at = new Map();
-  set.tokens.forEach((t, j) => { if (j > 0 && set.special && set.special[j]) at.set(t, [...(at.get(t) || []), j]); });
-  return Array.from(at, ([t, js]) => `${t} (${js.length > 1 ? 'positions' : 'position'} ${js.join(', ')})`).join(', ');
 }
 
 module.exports = { HeadSummary };

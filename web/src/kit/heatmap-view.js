@@ -80,14 +80,13 @@ class HeatmapView {
    * @param weights rows of numbers; masked rows of booleans; rowLabels, colLabels
    * @param showNumbers draw values inside cells
    */
-  update({ weights, masked, rowLabels, colLabels, showNumbers = true, picked = null, hiddenRows = [], hiddenNote = null, offsets = null }) {
+  update({ weights, masked, rowLabels, colLabels, showNumbers = true, picked = null, hiddenRows = [], hiddenNote = null }) {
     // Rows a question is still open about stay out of the page in either mode, and out of exports;
     // hiddenNote(i) says why (the model's default: until the question is answered).
     this.hiddenRows = hiddenRows.slice();
     this.hiddenNote = hiddenNote;
     this.data = { weights, masked, rowLabels, colLabels, showNumbers, hiddenRows: this.hiddenRows };
-    // offsets: where the rows and columns start in a longer text (part of a sentence pair), for the positions a readout names.
-    this.twice = { rows: model.repeatedLabels(rowLabels), cols: model.repeatedLabels(colLabels), offsets };
+    this.twice = { rows: model.repeatedLabels(rowLabels), cols: model.repeatedLabels(colLabels) };
     const rows = weights.length, cols = rows ? weights[0].length : 0;
     this.canvasMode = rows > GRID_LIMIT || cols > GRID_LIMIT;
     this.grid.hidden = this.canvasMode;

@@ -16,7 +16,6 @@ const MODEL_ATTENTION_CSS = `
 .al-model-guess-bar { display: block; height: calc(.7 * var(--_rem)); background: var(--_panel); border: 1px solid var(--_line); border-radius: 2px; overflow: hidden; }
 .al-model-guess-bar > span { display: block; height: 100%; background: var(--_accent); }
 .al-model-guess-p { font-variant-numeric: tabular-nums; text-align: right; }
-.al-model-pair { margin: calc(.25 * var(--_rem)) 0 0; }
 .al-asking .al-tabs, .al-asking [role="tabpanel"], .al-asking .al-model-guess-box { display: none !important; }
 .al-model-scroll { padding: 3px; }
 .al-model-grid { display: grid; grid-template-columns: max-content repeat(var(--al-heads), minmax(26px, calc(4 * var(--_rem)))); column-gap: 0; row-gap: 3px;

@@ -22,8 +22,6 @@ const LIMITS = Object.freeze({ layers: 64, heads: 64, weights: 4194304, nameLeng
 /** JSON text this element reads: a 4,194,304-weight float32 base64 payload and its tokens. */
 const MAX_JSON_LENGTH = 24000000;
 const KEYS = ['tokens', 'attentions', 'queryTokens', 'causal', 'layerNames', 'headNames', 'decimals', 'sentenceBStart'];
-/** Metadata a real file carries that the widget shows as text, in this order (any other key is kept, unshown). */
-const SHOWN_META = ['model', 'sentence', 'license', 'licence'];
 const DTYPES = { float16: 2, float32: 4 };
 const FORMS = 'nested arrays [layers][heads][queries][keys] or [heads][queries][keys], { shape, data }, or { shape, dtype, base64 }';
 
@@ -71,10 +69,6 @@ function fullShape(tag, shape, where) {
   return shape.length === 4 ? shape.slice() : [1, ...shape];
 }
 
-// Base64 digits: code -> value, -1 for anything else.
-const B64 = new Int16Array(128).fill(-1);
-'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'.split('').forEach((c, i) => { B64[c.charCodeAt(0)] = i; });
-
 /** The number of bytes a base64 text holds (padding '=' at the end only), or a message. */
 function base64Bytes(tag, text) {
   const pad = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
@@ -83,41 +77,23 @@ function base64Bytes(tag, text) {
 }
 
 /**
- * Decodes bytes [from, to) of a base64 text into out[from, to) (from a multiple of 3); a
- * character that is not base64 is a message. The platform does the work where it can
- * (Uint8Array's setFromBase64, else atob).
+ * Decodes bytes [from, to) of a base64 text into out[from, to) (from a multiple of 3), by the
+ * platform (Uint8Array's setFromBase64, else atob); a character that is not base64 is a message
+ * naming it and where it is.
  */
 function decodeBase64(tag, text, out, from, to) {
-  const chars = () => text.slice((from / 3) * 4, Math.ceil(to / 3) * 4);
-  if (typeof out.setFromBase64 === 'function' && from % 3 === 0) {
-    try {
-      out.subarray(from, to).setFromBase64(chars());
-      return;
-    } catch (_) { /* the loop below finds the character and says where */ }
-  }
-  if (typeof atob === 'function' && from % 3 === 0) {
-    let binary = null;
-    try {
-      binary = atob(chars());
-    } catch (_) { /* the loop below finds the character and says where */ }
-    if (binary !== null) {
-      for (let k = 0; k < to - from; k++) out[from + k] = binary.charCodeAt(k);
+  const at = (from / 3) * 4;
+  const chars = text.slice(at, Math.ceil(to / 3) * 4);
+  try {
+    if (out.setFromBase64) {
+      out.subarray(from, to).setFromBase64(chars);
       return;
     }
-  }
-  const digit = (at) => {
-    const code = text.charCodeAt(at);
-    const v = code < 128 ? B64[code] : -1;
-    if (v < 0) fail(tag, `attentions.base64 has ${JSON.stringify(text[at])} at character ${at}; expected base64 (A-Z, a-z, 0-9, +, /)`);
-    return v;
-  };
-  for (let group = Math.floor(from / 3); group * 3 < to; group++) {
-    const c = group * 4;
-    const bits = (digit(c) << 18) | (digit(c + 1) << 12) | ((text[c + 2] === '=' ? 0 : digit(c + 2)) << 6) | (text[c + 3] === '=' ? 0 : digit(c + 3));
-    for (let k = 0; k < 3; k++) {
-      const at = group * 3 + k;
-      if (at >= from && at < to) out[at] = (bits >> (16 - 8 * k)) & 255;
-    }
+    const binary = atob(chars);
+    for (let k = 0; k < to - from; k++) out[from + k] = binary.charCodeAt(k);
+  } catch (_) {
+    const bad = /[^A-Za-z0-9+/]/.exec(chars.replace(/={1,2}$/, '')) || [chars[0], 0];
+    fail(tag, `attentions.base64 has ${JSON.stringify(bad[0])} at character ${at + (bad.index || 0)}; expected base64 (A-Z, a-z, 0-9, +, /)`);
   }
 }
 
@@ -171,9 +147,7 @@ function readAttentionData(tag, data) {
     if (extra.length) fail(tag, `attentions has an unknown key "${extra[0]}"; expected { shape, data } or { shape, dtype, base64 }`);
     if (!Array.isArray(a.shape)) fail(tag, `attentions.shape is ${kindOf(a.shape)}; expected an array such as [12, 12, 128, 128]`);
   } else if (!Array.isArray(a)) {
-    const others = Object.keys(meta);
-    fail(tag, a === undefined ? `attentions is missing; expected ${FORMS}${others.length ? ` (the data's other keys, kept as metadata: ${others.slice(0, 8).join(', ')})` : ''}`
-      : `attentions is ${kindOf(a)}; expected ${FORMS}`);
+    fail(tag, `attentions is ${kindOf(a)}; expected ${FORMS}`);
   }
   const shape = flat ? fullShape(tag, a.shape, 'attentions.shape') : fullShape(tag, nestedShape(a), 'attentions (nested arrays)');
   const [layers, heads, m, n] = shape;
@@ -193,8 +167,7 @@ function readAttentionData(tag, data) {
   }
   const b = data.sentenceBStart;
   if (b !== undefined && (cross || !Number.isInteger(b) || b < 1 || b >= n)) {
-    fail(tag, cross ? 'sentenceBStart is given with queryTokens; a sentence pair is one text, read by self-attention'
-      : `sentenceBStart is ${typeof b === 'number' ? b : kindOf(b)}; expected the position of sentence B's first token, a whole number from 1 to ${n - 1}`);
+    fail(tag, `sentenceBStart is ${typeof b === 'number' ? b : kindOf(b)}; expected the position of sentence B's first token, a whole number from 1 to ${n - 1}${cross ? ', and no queryTokens (a sentence pair is one text)' : ''}`);
   }
   const set = {
     tokens: tokens.slice(), queryTokens: cross ? queryTokens.slice() : null, layers, heads, m, n,
@@ -323,11 +296,9 @@ function pattern(set, l, h) {
  */
 function metaLine(set) {
   const m = set.meta || {};
-  const text = (v) => (typeof v === 'string' && v.length > 0 && v.length <= 300 ? v : null);
-  const parts = SHOWN_META.filter((k) => text(m[k])).map((k) => `${k === 'licence' ? 'license' : k}: ${text(m[k])}`);
-  const source = text(m.source) || (m.source && typeof m.source === 'object' && !Array.isArray(m.source) ? text(m.source.url) : null);
-  if (source) parts.push(`source: ${source}`);
-  return parts.join('; ');
+  const source = m.source && typeof m.source === 'object' ? m.source.url : m.source;
+  return [['model', m.model], ['sentence', m.sentence], ['license', m.license || m.licence], ['source', source]]
+    .filter(([, v]) => typeof v === 'string' && v && v.length <= 300).map(([k, v]) => `${k}: ${v}`).join('; ');
 }
 
 /**
@@ -338,8 +309,7 @@ function metaLine(set) {
  */
 function pairRange(set, filter) {
   const b = set.sentenceBStart;
-  const part = (c) => (c === 'a' ? [0, b] : [b, set.n]);
-  if (!b || !/^[ab][ab]$/.test(filter || '')) return { rows: [0, set.m], cols: [0, set.n] };
+  const part = (c) => (!b || !/^[ab][ab]$/.test(filter) ? [0, set.n] : c === 'a' ? [0, b] : [b, set.n]);
   return { rows: part(filter[0]), cols: part(filter[1]) };
 }
 

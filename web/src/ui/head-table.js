@@ -8,7 +8,7 @@ const SCORES = [
   { key: 'previousToken', label: 'previous token', high: 'looks at the token just before' },
   { key: 'nextToken', label: 'next token', high: 'looks at the token just after' },
   { key: 'firstToken', label: 'first token', high: 'parks weight on the first token (a sink)' },
-  { key: 'specialTokens', label: 'special tokens', high: 'parks weight on special tokens after the first, such as [SEP]' },
+  { key: 'specialTokens', label: 'special tokens', high: 'parks weight on [SEP] or another special token after the first' },
   { key: 'diagonal', label: 'diagonal', high: 'looks at itself' },
   { key: 'prefixMatching', label: 'prefix matching', high: 'looks just after an earlier copy of the token (induction)' },
   { key: 'entropy', label: 'entropy (nats)', high: 'spreads its weight broadly (low: it focuses on few keys)' },
@@ -41,7 +41,7 @@ function filterRows(rows, by, min) {
 
 /** Scores no head has (null throughout, e.g. every positional score under cross-attention): their columns are left out. */
 function presentScores(rows) {
-  return SCORES.filter((s) => rows.some((r) => r[s.key] !== null && r[s.key] !== undefined));
+  return SCORES.filter((s) => rows.some((r) => r[s.key] != null));  // eslint-disable-line eqeqeq
 }
 
 /**
@@ -49,13 +49,11 @@ function presentScores(rows) {
  * @param set { causal, queryTokens } of the data; key a score's key
  */
 function missingReason(set, key) {
-  if (set.queryTokens && key !== 'entropy') return 'cross-attention has no positions to compare';
-  if (key === 'nextToken') return 'a causal mask hides the next token';
-  if (key === 'specialTokens') return 'no token after the first is a special token such as [SEP]';
-  if (key === 'prefixMatching') {
-    return set.causal ? 'no token repeats' : 'it tests for induction, which reads only earlier tokens; these weights are not causal, so a head may read the whole text';
-  }
-  return 'one token has no other to compare';
+  return set.queryTokens ? 'cross-attention has no positions to compare'
+    : key === 'nextToken' ? 'a causal mask hides the next token'
+      : key === 'specialTokens' ? 'no special token such as [SEP] after the first'
+        : key !== 'prefixMatching' ? 'one token has no other to compare'
+          : set.causal ? 'no token repeats' : 'a test for induction, which reads only earlier tokens: these weights are not causal';
 }
 
 module.exports = { SCORES, SORTS, sortRows, filterRows, presentScores, missingReason };

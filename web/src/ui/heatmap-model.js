@@ -57,8 +57,7 @@ function readout(cell, opts = {}) {
   const { digits = 2, rowWord = 'query', colWord = 'key', twice } = opts;
   // A label that occurs twice on its axis ("the" in "the cat sat on the mat") is named with its position.
   const name = (label, at, set) => (set && set.has(label) ? `\u201c${label}\u201d (${at})` : `\u201c${label}\u201d`);
-  const off = (twice && twice.offsets) || { row: 0, col: 0 };
-  const where = `${rowWord} ${name(cell.rowLabel, cell.row + off.row, twice && twice.rows)} \u2192 ${colWord} ${name(cell.colLabel, cell.col + off.col, twice && twice.cols)}`;
+  const where = `${rowWord} ${name(cell.rowLabel, cell.row, twice && twice.rows)} \u2192 ${colWord} ${name(cell.colLabel, cell.col, twice && twice.cols)}`;
   if (cell.hidden) return `${where}: ${cell.note || HIDDEN_NOTE}`;
   if (cell.masked) return `${where}: masked, weight 0`;
   return `${where}: ${fixed(cell.value, digits)}`;
