@@ -84,7 +84,7 @@ const root = path.resolve(__dirname, '..');
 // Then issue 26's author items and issue 29 part 4 (helper Au): the next-token and special-token
 // scores in the engine (wasm 89720 -> 90000 B; a table loop in the binding instead of a call per
 // key was 212 B larger gzipped, measured and dropped), and in the script (+2145 B, the same wasm
-// in both builds: 212761 B at 49af1a5, 214906 B with the change): workers from the script's own
+// in both builds: 212761 B at 49af1a5, 214939 B with the change): workers from the script's own
 // address and from the ES module's engine with the page's <meta> policy read first (about 0.8 KB),
 // <model-attention>'s metadata, waiting state, head-view sentence-pair filter and special tokens,
 // positions in readouts, the scores' columns and reasons. To pay for it the base64 reader lost
