@@ -112,8 +112,20 @@ if (want('bundle')) {
   ];
   // The shipped model beside the kit, its own file (the kit does not grow by it): a page adds
   // <script src="attention-lab-model.js"> to use lab.loadModel() (web/src/api/model-file.js).
-  // attention-lab-model.mjs registers it for a site built with a bundler (the package's 'attention-lab/model').
-  for (const file of ['attention-lab-model.js', 'attention-lab-model.mjs']) fs.copyFileSync(path.join(root, 'web', 'model', file), path.join(root, 'dist', file));
+  // attention-lab-model.mjs, for a site built with a bundler (the package's 'attention-lab/model'), is
+  // the same model as an ES module: it registers it where lab.loadModel() and <model-attention model>
+  // look, and exports it. A module of its own, not an import of the script: a bundler that does not
+  // treat the script as CommonJS (Vite with a linked package) would find no export in it.
+  const modelScript = fs.readFileSync(path.join(root, 'web', 'model', 'attention-lab-model.js'), 'utf8');
+  fs.writeFileSync(path.join(root, 'dist', 'attention-lab-model.js'), modelScript);
+  const notice = modelScript.slice(0, modelScript.indexOf('*/') + 2);
+  const model = require('../web/src/api/model-file.js').parseModelText('build', modelScript);
+  fs.writeFileSync(path.join(root, 'dist', 'attention-lab-model.mjs'), `${notice}\n// import 'attention-lab/model' registers the model for lab.loadModel() and <model-attention model>.\n`
+    + 'const model = ' + JSON.stringify(model) + ';\n'
+    + 'let all = globalThis.AttentionLabModels;\n'
+    + 'if (!all || Object.getPrototypeOf(all) !== Object.prototype) all = globalThis.AttentionLabModels = {};\n'
+    + 'all[model.name] = model;\n'
+    + 'export default model;\n');
   Promise.all(builds).then(() => {
     console.log('build: dist/attention-lab.js, dist/attention-lab.mjs, dist/attention-lab-elements.mjs, dist/attention-lab-model.js and .mjs');
     if (want('site')) require('./build-site.js').buildSite();

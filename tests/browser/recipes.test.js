@@ -321,12 +321,13 @@ test('LMS iframe: <model-attention> in both modes, the shipped model on the lear
     assert.equal(snippet.match(/src="embed\.html\?/g).length, 3);
     fs.writeFileSync(path.join(lms, 'model.html'), snippet.replace(/src="embed\.html\?/g, `src="${host.url}embed.html?`));
     const { page, problems, close } = await watchedPage(browser);
-    await page.goto(`${parentServer.url}model.html`);
+    // Three frames, each with the kit (and one with the model): a loaded machine takes a while.
+    await page.goto(`${parentServer.url}model.html`, { waitUntil: 'domcontentloaded', timeout: 180000 });
     const frame = async (id) => (await page.locator(`#${id}`).elementHandle()).contentFrame();
 
     // The shipped model: embed.html added its script (under its own Trusted Types policy) before the widget.
     const model = await frame('model-frame');
-    assert.equal(await waitForWidgets(model, { timeout: 60000 }), 1);
+    assert.equal(await waitForWidgets(model, { timeout: 180000 }), 1);
     const guesses = await model.$eval('model-attention', (el) => Array.from(el.shadowRoot.querySelectorAll('.al-model-guesses li'), (li) => li.textContent));
     const expected = lab.loadModel().predict('a part of the body of a person. a part of the body of a').next;
     assert.equal(guesses.length, expected.length);
@@ -334,13 +335,13 @@ test('LMS iframe: <model-attention> in both modes, the shipped model on the lear
 
     // A file beside embed.html, read by src through the frame's own connect-src 'self'.
     const file = await frame('file-frame');
-    assert.equal(await waitForWidgets(file), 1);
+    assert.equal(await waitForWidgets(file, { timeout: 180000 }), 1);
     assert.deepEqual(await file.$eval('model-attention', (el) => [el.shadowRoot.querySelectorAll('.al-thumb').length, el.shadowRoot.querySelector('.al-open-title').textContent]),
       [144, 'layer 4, head 11']);
 
     // Attention pasted into the LMS page, handed over by postMessage once the frame loaded.
     const pasted = await frame('pasted-frame');
-    await pasted.waitForFunction(() => document.querySelector('model-attention').shadowRoot.querySelectorAll('.al-thumb').length === 2, null, { timeout: 20000 });
+    await pasted.waitForFunction(() => document.querySelector('model-attention').shadowRoot.querySelectorAll('.al-thumb').length === 2, null, { timeout: 180000 });
     assert.equal(await pasted.$eval('model-attention', (el) => el.state.view), 'summary');
     assert.equal(await pasted.$eval('model-attention', (el) => el.shadowRoot.querySelector('.al-model-meta').textContent), 'model: a hand-made example');
     for (const f of [model, file, pasted]) assert.equal(await f.evaluate(() => window.origin), 'null', 'each frame sandboxed');
