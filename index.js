@@ -29,8 +29,13 @@ try {
 const engine = { exports: {} };
 new vm.Script(source, { filename: bundle, cachedData }).runInThisContext()(require, engine);
 
-// lab.loadModel() with no argument reads the shipped model's script (pages load it with a <script>).
-const hooks = { shippedModel: () => require('./web/model/attention-lab-model.js') };
+// lab.loadModel() with no argument reads the shipped model's script (pages load it with a <script>):
+// the package's copy in dist/, or in a checkout not yet bundled, its source in web/model/.
+function shippedModel() {
+  const built = path.join(__dirname, 'dist', 'attention-lab-model.js');
+  return require(fs.existsSync(built) ? built : './web/model/attention-lab-model.js');
+}
+const hooks = { shippedModel };
 module.exports = {
   loadAttentionLab: engine.exports.makeLoader(engine.exports.createCore, () => fs.readFileSync(path.join(wasmDir, 'attention_lab_core.wasm')), hooks),
 };

@@ -91,11 +91,17 @@ if (want('bundle')) {
       banner: { js: '(function attentionLabScript(){' },
       footer: { js: '})();' },
     }, false),
+    // The engine module is the engine inside a function, so that it can also give its own source:
+    // the elements module starts a Web Worker from a Blob of it (web/src/kit/engine-worker.js),
+    // as the classic script does from attentionLabScript. web/src/module.mjs is its unbuilt twin.
     bundle({
-      entryPoints: [path.join(root, 'web', 'src', 'module.mjs')],
-      format: 'esm',
+      entryPoints: [path.join(root, 'web', 'src', 'embedded.js')],
+      format: 'iife',
+      globalName: 'attentionLabEngine',
       outfile: path.join(root, 'dist', 'attention-lab.mjs'),
       plugins: [wasmPlugin],
+      banner: { js: 'function attentionLabEngine(){' },
+      footer: { js: 'return attentionLabEngine;}\nconst engine = attentionLabEngine();\nexport const { loadAttentionLab } = engine;\nexport const engineSource = attentionLabEngine.toString();' },
     }, true),
     bundle({
       entryPoints: [path.join(root, 'web', 'src', 'elements.mjs')],
@@ -106,9 +112,22 @@ if (want('bundle')) {
   ];
   // The shipped model beside the kit, its own file (the kit does not grow by it): a page adds
   // <script src="attention-lab-model.js"> to use lab.loadModel() (web/src/api/model-file.js).
-  fs.copyFileSync(path.join(root, 'web', 'model', 'attention-lab-model.js'), path.join(root, 'dist', 'attention-lab-model.js'));
+  // attention-lab-model.mjs, for a site built with a bundler (the package's 'attention-lab/model'), is
+  // the same model as an ES module: it registers it where lab.loadModel() and <model-attention model>
+  // look, and exports it. A module of its own, not an import of the script: a bundler that does not
+  // treat the script as CommonJS (Vite with a linked package) would find no export in it.
+  const modelScript = fs.readFileSync(path.join(root, 'web', 'model', 'attention-lab-model.js'), 'utf8');
+  fs.writeFileSync(path.join(root, 'dist', 'attention-lab-model.js'), modelScript);
+  const notice = modelScript.slice(0, modelScript.indexOf('*/') + 2);
+  const model = require('../web/src/api/model-file.js').parseModelText('build', modelScript);
+  fs.writeFileSync(path.join(root, 'dist', 'attention-lab-model.mjs'), `${notice}\n// import 'attention-lab/model' registers the model for lab.loadModel() and <model-attention model>.\n`
+    + 'const model = ' + JSON.stringify(model) + ';\n'
+    + 'let all = globalThis.AttentionLabModels;\n'
+    + 'if (!all || Object.getPrototypeOf(all) !== Object.prototype) all = globalThis.AttentionLabModels = {};\n'
+    + 'all[model.name] = model;\n'
+    + 'export default model;\n');
   Promise.all(builds).then(() => {
-    console.log('build: dist/attention-lab.js, dist/attention-lab.mjs, dist/attention-lab-elements.mjs, dist/attention-lab-model.js');
+    console.log('build: dist/attention-lab.js, dist/attention-lab.mjs, dist/attention-lab-elements.mjs, dist/attention-lab-model.js and .mjs');
     if (want('site')) require('./build-site.js').buildSite();
   }, (err) => {
     console.error(err.message);

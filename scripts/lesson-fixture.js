@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 // Writes lesson 7's pasted-attention example (web/site/lesson-7.html, between its fixture
-// markers): GPT-2's real attention on one sentence (web/site/data/gpt2-quick-brown-fox.json,
+// markers): GPT-2's real attention on one sentence (the full-precision copy in tests/fixtures/real-attention/,
 // from BertViz's saved notebook output; provenance and licence in web/site/data/README.md), in
 // <model-attention>'s JSON with weights rounded to 3 decimals, as an author would paste an
 // export. tests/node/lesson-fixture.test.js checks that the page holds what this writes.
@@ -11,7 +11,7 @@ const fs = require('fs');
 const path = require('path');
 
 const PAGE = path.join(__dirname, '..', 'web', 'site', 'lesson-7.html');
-const SOURCE = path.join(__dirname, '..', 'web', 'site', 'data', 'gpt2-quick-brown-fox.json');
+const SOURCE = path.join(__dirname, '..', 'tests', 'fixtures', 'real-attention', 'gpt2-quick-brown-fox.json');
 const MARKERS = /(<!-- fixture:start -->\n)[\s\S]*?(\n<!-- fixture:end -->)/;
 
 /** The saved file: { model, sentence, source, license, note, shape, tokens, attentions }. */

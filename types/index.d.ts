@@ -692,7 +692,7 @@ export interface MistakeResult<Cells extends Nested<boolean> = boolean[][]> {
 
 /** Options of lab.headSummary. */
 export interface HeadSummaryOptions {
-  /** The keys' tokens (one per key): equal tokens count as repeats for prefix matching. */
+  /** The keys' tokens (one per key): equal tokens count as repeats for prefix matching; [CLS], [SEP], <s>, </s>, <|endoftext|> and the like are special tokens. */
   tokens?: readonly string[];
   /** Cross-attention: the queries' tokens (one per query); only the entropy is then defined. */
   queryTokens?: readonly string[];
@@ -702,7 +702,7 @@ export interface HeadSummaryOptions {
   decimals?: number;
 }
 
-/** One head's scores; null where a score is not defined (cross-attention, no repeated token). */
+/** One head's scores; null where a score is not defined (cross-attention, no repeated token) or does not apply. */
 export interface HeadScores {
   layer: number;
   head: number;
@@ -714,10 +714,14 @@ export interface HeadScores {
   firstToken: number | null;
   /** Mean weight of row i on itself, over rows i >= 1. */
   diagonal: number | null;
-  /** Mean weight of a repeated token's row on the keys just after its earlier copies (induction). */
+  /** Mean weight of a repeated token's row on the keys just after its earlier copies (induction); null without `causal` (a head may then read the whole text). */
   prefixMatching: number | null;
   /** Prefix matching on the keys two or more before the query only, over the rows that have one: a previous-token head (key i - 1) or a head on the token itself (key i) earns nothing, so it tells an induction head from them on any text. */
   prefixMatchingApart: number | null;
+  /** Mean weight of row i on key i + 1, over rows i <= n - 2; null under `causal` (the mask hides that key). */
+  nextToken: number | null;
+  /** Mean weight of row i on the special tokens after key 0 ([SEP]; [CLS] at key 0 is firstToken's), over rows i >= 1; null when there are none. */
+  specialTokens: number | null;
 }
 
 /** What lab.headSummary's Error carries as `problem`: the first entry or row that is not attention weights. */
@@ -752,6 +756,10 @@ export interface ModelAttentionData {
   headNames?: string[];
   /** The weights were rounded to this many decimals (a wider row-sum tolerance). */
   decimals?: number;
+  /** A sentence pair (BERT): the position of sentence B's first token; the head view then filters A to B, B to A. */
+  sentenceBStart?: number;
+  /** Any other key is the file's metadata (model, sentence, source, license...): kept, and model, sentence, license and source.url are shown. */
+  [metadata: string]: unknown;
 }
 
 /** One token of a model's text: its id and the exact span of the text it reads. */

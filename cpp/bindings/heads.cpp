@@ -28,7 +28,7 @@ const char* fault_name(pattern_fault f) {
 val score(const std::optional<double>& x) { return x ? val(*x) : val::null(); }
 
 // spec: { attentions: { shape: [count, m, n], data }, self, causal, decimals?,
-// tokens?: { shape: [n], data: token ids } }, built by web/src/api/heads.js. Returns
+// tokens?: { shape: [n], data: token ids }, special?: { shape: [n], data: 0/1 flags } }, built by web/src/api/heads.js. Returns
 // { problem: null | { fault, pattern, row, column, value, tolerance }, heads: [scores] };
 // the heads are scored only when there is no problem.
 val head_summary_js(const val& spec) {
@@ -52,12 +52,16 @@ val head_summary_js(const val& spec) {
             out.set("heads", val::array());
             return out;
         }
-        std::vector<std::int32_t> ids;
+        pattern_keys keys;
         if (!spec["tokens"].isUndefined()) {
             const tensor t = to_tensor(spec["tokens"], fn, "tokens");
-            ids.assign(t.data(), t.data() + t.size());
+            keys.tokens.assign(t.data(), t.data() + t.size());
         }
-        const auto scores = score_patterns(w, spec["self"].as<bool>(), ids, fn);
+        if (!spec["special"].isUndefined()) {
+            const tensor t = to_tensor(spec["special"], fn, "special");
+            keys.special.assign(t.data(), t.data() + t.size());
+        }
+        const auto scores = score_patterns(w, rule, spec["self"].as<bool>(), keys, fn);
         val heads = val::array();
         for (std::size_t k = 0; k < scores.size(); ++k) {
             val h = val::object();
@@ -67,6 +71,8 @@ val head_summary_js(const val& spec) {
             h.set("diagonal", score(scores[k].diagonal));
             h.set("prefixMatching", score(scores[k].prefix_matching));
             h.set("prefixMatchingApart", score(scores[k].prefix_matching_apart));
+            h.set("nextToken", score(scores[k].next_token));
+            h.set("specialTokens", score(scores[k].special_tokens));
             heads.set(k, h);
         }
         out.set("problem", val::null());

@@ -25,14 +25,28 @@ std::optional<double> mean(double sum, std::size_t count) {
 
 }  // namespace
 
-void head_score_sums::add_self(const float* p, std::size_t n, const std::int32_t* tokens) {
+void head_score_sums::add_self(const float* p, std::size_t n, const std::int32_t* tokens, const std::int32_t* special_keys) {
+    bool any_special = false;
+    for (std::size_t j = 1; special_keys && j < n; ++j) any_special = any_special || special_keys[j] != 0;
     for (std::size_t i = 0; i < n; ++i) {
         const float* row = p + i * n;
         double h = 0;
         if (!row_entropy(row, n, h)) continue;
         entropy += h;
         ++rows;
+        if (i + 1 < n) {
+            next += row[i + 1];
+            ++next_rows;
+        }
         if (i == 0) continue;
+        if (any_special) {
+            double on_special = 0;
+            for (std::size_t j = 1; j < n; ++j) {
+                if (special_keys[j]) on_special += row[j];
+            }
+            special += on_special;
+            ++special_rows;
+        }
         previous += row[i - 1];
         first += row[0];
         diagonal += row[i];
@@ -79,6 +93,8 @@ head_scores scores_of(const head_score_sums& s) {
     r.diagonal = mean(s.diagonal, s.later_rows);
     r.prefix_matching = mean(s.prefix, s.prefix_rows);
     r.prefix_matching_apart = mean(s.prefix_apart, s.prefix_apart_rows);
+    r.next_token = mean(s.next, s.next_rows);
+    r.special_tokens = mean(s.special, s.special_rows);
     return r;
 }
 

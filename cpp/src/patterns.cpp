@@ -73,24 +73,34 @@ std::optional<pattern_problem> find_pattern_problem(const tensor& patterns, cons
     return std::nullopt;
 }
 
-std::vector<head_scores> score_patterns(const tensor& patterns, bool self, const std::vector<std::int32_t>& tokens,
+std::vector<head_scores> score_patterns(const tensor& patterns, const pattern_rule& rule, bool self, const pattern_keys& keys,
                                         const char* fn) {
     const shape_t shape = pattern_shape(patterns, fn);
     const std::size_t count = shape[0], m = shape[1], n = shape[2];
     if (self && m != n) {
         fail(error_text(fn) << ": self-attention patterns are square; got " << m << " queries and " << n << " keys");
     }
-    if (!tokens.empty() && tokens.size() != n) {
-        fail(error_text(fn) << ": tokens has " << tokens.size() << " ids but the patterns have " << n << " keys; expected one per key");
+    const auto sized = [n](const std::vector<std::int32_t>& v) { return v.empty() || v.size() == n; };
+    if (!sized(keys.tokens) || !sized(keys.special)) {
+        fail(error_text(fn) << ": tokens has " << keys.tokens.size() << " ids and special " << keys.special.size() << " flags but the patterns have " << n
+                            << " keys; expected one per key (or none)");
     }
     std::vector<head_scores> out;
     out.reserve(count);
     for (std::size_t k = 0; k < count; ++k) {
         const float* p = patterns.data() + k * m * n;
         head_score_sums sums;
-        if (self) sums.add_self(p, n, tokens.empty() ? nullptr : tokens.data());
+        if (self) sums.add_self(p, n, keys.tokens.empty() ? nullptr : keys.tokens.data(), keys.special.empty() ? nullptr : keys.special.data());
         else sums.add_cross(p, m, n);
-        out.push_back(scores_of(sums));
+        head_scores s = scores_of(sums);
+        // What a causal mask decides: the next token is hidden (its weight is 0 by the mask, not
+        // by the head), and without one prefix matching no longer tests for induction.
+        if (rule.causal) s.next_token.reset();
+        else {
+            s.prefix_matching.reset();
+            s.prefix_matching_apart.reset();
+        }
+        out.push_back(s);
     }
     return out;
 }

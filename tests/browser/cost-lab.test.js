@@ -173,8 +173,12 @@ test('Cancel stops a long sweep at once, keeps what was measured, and Run starts
   await w.close();
 });
 
-test('under a CSP that forbids blob: workers the sweep runs on the page in small tasks and says so in one sentence', async () => {
-  const w = await openLab(`${server.url}${HOST}`, { csp: CSP.strict });
+// CSP.strict lets the script's own origin run workers, and so the lab's worker from the script's
+// address (tests/browser/author-pages.test.js): a page that forbids workers says worker-src 'none'.
+const NO_WORKERS = `${CSP.strict}; worker-src 'none'`;
+
+test('under a CSP that forbids workers the sweep runs on the page in small tasks and says so in one sentence', async () => {
+  const w = await openLab(`${server.url}${HOST}`, { csp: NO_WORKERS });
   const { page } = w;
   await page.click('cost-lab button:has-text("about 4\u00d7 (slope 2)")');
   await runSweep(page);
@@ -187,7 +191,7 @@ test('under a CSP that forbids blob: workers the sweep runs on the page in small
   assert.ok(w.problems.every((p) => /Content Security Policy|worker/i.test(p)), w.problems.join('\n'));
   await w.close();
   // worker="off" never tries, so such a page logs nothing.
-  const off = await openLab(`${server.url}${HOST}`, { csp: CSP.strict });
+  const off = await openLab(`${server.url}${HOST}`, { csp: NO_WORKERS });
   await off.page.evaluate(() => document.querySelector('cost-lab').setAttribute('worker', 'off'));
   await settled(off.page);
   await off.page.click('cost-lab button:has-text("Show the results without predicting")');

@@ -57,12 +57,15 @@ test('the model view shows every head; a click opens it, and its readout and CSV
   assert.deepEqual(await p.$eval('#model', (el) => [el.state.layer, el.state.head]), [1, 0]);
   const pattern = fixture.attentions[1][0];
   const tokens = fixture.tokens;
-  for (const [i, j] of [[9, 4], [13, 6], [0, 0], [5, 2]]) {
+  // A token that occurs twice ("ĠJohn" at 3 and 9, "Ġto" at 5 and 13) is named with its position.
+  const named = (k) => (tokens.indexOf(tokens[k]) !== tokens.lastIndexOf(tokens[k]) ? `${q(tokens[k])} (${k})` : q(tokens[k]));
+  assert.equal(named(9), `${q('\u0120John')} (9)`);
+  for (const [i, j] of [[9, 4], [13, 6], [0, 0], [5, 2], [9, 3]]) {
     await inside(p, `[role="gridcell"][data-row="${i}"][data-col="${j}"]`).hover();
-    assert.equal(await inside(p, '.al-open-head .al-readout').textContent(), `query ${q(tokens[i])} \u2192 key ${q(tokens[j])}: ${pattern[i][j].toFixed(3)}`);
+    assert.equal(await inside(p, '.al-open-head .al-readout').textContent(), `query ${named(i)} \u2192 key ${named(j)}: ${pattern[i][j].toFixed(3)}`);
   }
   await inside(p, '[role="gridcell"][data-row="2"][data-col="5"]').hover();
-  assert.equal(await inside(p, '.al-open-head .al-readout').textContent(), `query ${q(tokens[2])} \u2192 key ${q(tokens[5])}: masked, weight 0`);
+  assert.equal(await inside(p, '.al-open-head .al-readout').textContent(), `query ${named(2)} \u2192 key ${named(5)}: masked, weight 0`);
   // CSV: every number exactly the fixture's.
   await inside(p, '.al-open-head .al-export-button').click();
   const [download] = await Promise.all([p.waitForEvent('download'), inside(p, '.al-open-head [data-export="csv"]').click()]);
@@ -104,7 +107,7 @@ test('the head view draws a colour per head; hovering a token keeps its lines an
   await inside(p, 'button:has-text("no heads")').click();
   assert.equal(await painted(), 0);
   await inside(p, '.al-head-picks label:has-text("head 1")').click();
-  await inside(p, '.al-head-view select').selectOption('2');
+  await inside(p, '.al-head-view label:has-text("layer") select').selectOption('2');
   assert.deepEqual(await p.$eval('#model', (el) => [el.state.headViewLayer, el.state.heads]), [2, [1]]);
   assert.ok(await painted() > 0);
   assert.deepEqual(problems, []);

@@ -287,6 +287,73 @@ test('LMS iframe: embed.html in a sandboxed cross-origin iframe renders the heat
   }
 });
 
+/**
+ * Serves the built dist/ as an author's host would for the LMS recipe: the files beside
+ * embed.html, the JSON file of attention among them, sent with Access-Control-Allow-Origin: *
+ * (a sandboxed frame's requests come from an opaque origin).
+ */
+function serveEmbedHost() {
+  const http = require('http');
+  const files = { 'gpt2-quick-brown-fox.json': path.join(root, 'web', 'site', 'data', 'gpt2-quick-brown-fox.json') };
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
+  const server = http.createServer((req, res) => {
+    const name = decodeURIComponent(new URL(req.url, 'http://x').pathname.slice(1));
+    const file = files[name] || (/^[\w.-]+$/.test(name) ? path.join(dist, name) : null);
+    if (!file || !fs.existsSync(file)) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream', ...(file.endsWith('.json') ? { 'access-control-allow-origin': '*' } : {}) });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
+    url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((done) => server.close(done)),
+  })));
+}
+
+test('LMS iframe: <model-attention> in both modes, the shipped model on the learner\'s text and attention from a file or pasted into the LMS page', async () => {
+  const lms = path.join(tmp, 'lms-model');
+  fs.mkdirSync(lms, { recursive: true });
+  const [parentServer, host] = await Promise.all([serve(lms), serveEmbedHost()]);
+  try {
+    const snippet = fs.readFileSync(path.join(examples, 'lms-iframe', 'model.html'), 'utf8');
+    assert.equal(snippet.match(/src="embed\.html\?/g).length, 3);
+    fs.writeFileSync(path.join(lms, 'model.html'), snippet.replace(/src="embed\.html\?/g, `src="${host.url}embed.html?`));
+    const { page, problems, close } = await watchedPage(browser);
+    // Three frames, each with the kit (and one with the model): a loaded machine takes a while.
+    await page.goto(`${parentServer.url}model.html`, { waitUntil: 'domcontentloaded', timeout: 180000 });
+    const frame = async (id) => (await page.locator(`#${id}`).elementHandle()).contentFrame();
+
+    // The shipped model: embed.html added its script (under its own Trusted Types policy) before the widget.
+    const model = await frame('model-frame');
+    assert.equal(await waitForWidgets(model, { timeout: 180000 }), 1);
+    const guesses = await model.$eval('model-attention', (el) => Array.from(el.shadowRoot.querySelectorAll('.al-model-guesses li'), (li) => li.textContent));
+    const expected = lab.loadModel().predict('a part of the body of a person. a part of the body of a').next;
+    assert.equal(guesses.length, expected.length);
+    assert.ok(guesses[0].startsWith(expected[0].token.replace('\n', '\u21b5')) || guesses[0].includes(expected[0].token.trim()), `${guesses[0]} / ${expected[0].token}`);
+
+    // A file beside embed.html, read by src through the frame's own connect-src 'self'.
+    const file = await frame('file-frame');
+    assert.equal(await waitForWidgets(file, { timeout: 180000 }), 1);
+    assert.deepEqual(await file.$eval('model-attention', (el) => [el.shadowRoot.querySelectorAll('.al-thumb').length, el.shadowRoot.querySelector('.al-open-title').textContent]),
+      [144, 'layer 4, head 11']);
+
+    // Attention pasted into the LMS page, handed over by postMessage once the frame loaded.
+    const pasted = await frame('pasted-frame');
+    await pasted.waitForFunction(() => document.querySelector('model-attention').shadowRoot.querySelectorAll('.al-thumb').length === 2, null, { timeout: 180000 });
+    assert.equal(await pasted.$eval('model-attention', (el) => el.state.view), 'summary');
+    assert.equal(await pasted.$eval('model-attention', (el) => el.shadowRoot.querySelector('.al-model-meta').textContent), 'model: a hand-made example');
+    for (const f of [model, file, pasted]) assert.equal(await f.evaluate(() => window.origin), 'null', 'each frame sandboxed');
+    await page.screenshot({ path: path.join(shots, 'recipe-lms-model-1280.png'), fullPage: true });
+    const outside = problems.filter((p) => !p.startsWith(`request outside the page's origin: ${host.url}`));
+    assert.deepEqual(outside, []);
+    await close();
+  } finally {
+    await Promise.all([parentServer.close(), host.close()]);
+  }
+});
+
 test('embed.html shows a plain message for an unknown widget or attribute, and URL values stay text', async () => {
   const server = await startServer({ root: dist });
   try {
@@ -386,6 +453,14 @@ test("VitePress: vitepress build makes a site whose Markdown page imports 'atten
     await screenshots(page, 'vitepress-dark');
     assert.deepEqual(problems, []);
     await close();
+    // The model page: 'attention-lab/model' imported before the elements, so <model-attention model> reads.
+    const m = await open(`${server.url}model.html`);
+    const next = await m.page.$eval('model-attention', (el) => el.shadowRoot.querySelectorAll('.al-model-guesses li').length);
+    assert.equal(next, 5, 'the model\'s five likeliest next tokens');
+    assert.equal(await m.page.$eval('model-attention', (el) => el.shadowRoot.querySelectorAll('.al-thumb').length), lab.loadModel().attention('a').attentions.length * lab.loadModel().attention('a').attentions[0].length);
+    await screenshots(m.page, 'vitepress-model');
+    assert.deepEqual(m.problems, []);
+    await m.close();
   } finally {
     await server.close();
   }
@@ -460,10 +535,11 @@ test('reveal.js: widgets on slides; a stepper grown by the reader and eight head
   if (!recipeInstalled('reveal', 'reveal.js')) return t.skip('reveal.js is not installed: node scripts/setup.js --recipes runs npm ci in examples/reveal');
   const dir = copyExample('reveal');
   fs.copyFileSync(path.join(dist, 'attention-lab.js'), path.join(dir, 'attention-lab.js'));
+  fs.copyFileSync(path.join(root, 'web', 'site', 'data', 'gpt2-quick-brown-fox.json'), path.join(dir, 'gpt2-quick-brown-fox.json'));
   const server = await serve(dir);
   try {
     const { page, problems, close } = await open(`${server.url}index.html`);
-    assert.equal(await waitForWidgets(page), 3);
+    assert.equal(await waitForWidgets(page), 5);
     await checkHeatmapReacts(page);
     await deckShot(page, 'heatmap-1280');
     await page.setViewportSize({ width: 390, height: 800 });
@@ -495,6 +571,26 @@ test('reveal.js: widgets on slides; a stepper grown by the reader and eight head
     assert.ok(fit.bottom <= fit.slideBottom + 1 && fit.bottom <= fit.viewport, `eight heads end on their slide (${fit.bottom} <= ${fit.slideBottom})`);
     if (fit.scrollable > 0) await scrollToEnd(page, 'multihead-view');
     await deckShot(page, 'heads-856');
+
+    // The trainer's slide: one step in a worker started from the deck's own copy of the script.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.locator('.reveal .controls .navigate-right').click();
+    await onSlide(page, 'attention-trainer');
+    await page.locator('section.present attention-trainer button:has-text("One step")').click();
+    await page.waitForFunction(() => document.querySelector('attention-trainer').state.step === 1, null, { timeout: 60000 });
+    assert.equal(await page.evaluate(() => document.querySelector('attention-trainer').state.runner), 'worker');
+    fit = await slideFit(page, 'attention-trainer');
+    assert.ok(fit.bottom <= fit.slideBottom + 1, `the trainer ends on its slide (${fit.bottom} <= ${fit.slideBottom})`);
+    await deckShot(page, 'trainer-1280');
+
+    // GPT-2's model view from a file beside the deck, layer 4 head 11 open.
+    await page.locator('.reveal .controls .navigate-right').click();
+    await onSlide(page, 'model-attention');
+    assert.deepEqual(await page.$eval('model-attention', (el) => [el.shadowRoot.querySelectorAll('.al-thumb').length, el.shadowRoot.querySelector('.al-open-title').textContent]),
+      [144, 'layer 4, head 11']);
+    fit = await slideFit(page, 'model-attention');
+    assert.ok(fit.bottom <= fit.slideBottom + 1, `the model view ends on its slide (${fit.bottom} <= ${fit.slideBottom})`);
+    await deckShot(page, 'model-1280');
     assert.deepEqual(problems, []);
     await close();
 

@@ -120,8 +120,9 @@ test('keyboard only: the learner predicts, trains in a worker until an induction
   await w.close();
 });
 
-test('under a strict CSP without blob: workers it trains on the page, in slices of under 50 ms of CPU, and still forms the head', async () => {
-  const w = await open('?tr.seed=2', { csp: CSP.strict });
+test('under a strict CSP without workers it trains on the page, in slices of under 50 ms of CPU, and still forms the head', async () => {
+  // (CSP.strict alone lets the page's own origin run workers: the trainer then has one, tests/browser/author-pages.test.js)
+  const w = await open('?tr.seed=2', { csp: `${CSP.strict}; worker-src 'none'` });
   const { page } = w;
   await page.click('attention-trainer button:has-text("Skip the prediction")');
   const trace = await traceTasks(page);

@@ -1,5 +1,5 @@
 'use strict';
-// Lesson 7's pasted example is GPT-2's real attention (web/site/data/gpt2-quick-brown-fox.json,
+// Lesson 7's pasted example is GPT-2's real attention (tests/fixtures/real-attention/gpt2-quick-brown-fox.json,
 // from BertViz's saved notebook output), rounded to 3 decimals by scripts/lesson-fixture.js: the
 // page must hold exactly what the script writes from the saved file, within half a unit of the
 // third decimal of every saved weight, and the engine's check of pasted weights must accept it.
@@ -15,7 +15,7 @@ test("lesson 7's pasted attention is GPT-2's saved attention, to 3 decimals, and
   const html = fs.readFileSync(PAGE, 'utf8');
   assert.equal(pageWith(html, fixtureJson()), html, 'run node scripts/lesson-fixture.js');
   const saved = source();
-  // The saved file is the shared fixture, unchanged (web/site/data/README.md gives this hash).
+  // The saved file is the shared fixture, unchanged (byte for byte the project's shared copy).
   assert.equal(crypto.createHash('sha256').update(fs.readFileSync(SOURCE)).digest('hex'), 'd3885d964539d4953b1ce35731ded974619d7e0ab991d0266f9f59268e3319eb');
   assert.equal(saved.model, 'gpt2');
   assert.deepEqual(saved.shape, [12, 12, 10, 10]);

@@ -193,7 +193,7 @@ const COMPUTE = {
     }
   },
   'hf-attention-json'(lab, inp, code) {
-    // The listing writes GPT-2's saved attention (web/site/data, the page's pasted example) to 3
+    // The listing writes GPT-2's saved attention (tests/fixtures/real-attention, the page's example) to 3
     // decimals; its claims are the saved file's shape and a row, as Python's round() prints them.
     const saved = source();
     assert.match(code, new RegExp(`^sentence = ${JSON.stringify(saved.sentence).replace(/[.]/g, '\\.')}$`, 'm'), "the listing's sentence is the saved one");

@@ -6,14 +6,17 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
+const path = require('path');
 const { loadAttentionLab } = require('./lab.js');
-const { readAttentionData, parseAttentionData, pattern, LIMITS } = require('../../web/src/ui/attention-data.js');
+const { readAttentionData, parseAttentionData, pattern, metaLine, pairRange, pairView, LIMITS } = require('../../web/src/ui/attention-data.js');
 const { readAuthorData } = require('../../web/src/ui/author-data.js');
 const { headLines, strongest, LEVELS } = require('../../web/src/ui/head-lines.js');
 const { sortRows, filterRows, presentScores } = require('../../web/src/ui/head-table.js');
 const { fixtures, nested, base64Form, halfBits, fixturePage, PAGE, GPT2_TOKENS } = require('./fixtures/model-attention.js');
 
 const TAG = 'model-attention';
+// What <model-attention> gives readAuthorData: its own keys, and any other kept (a file's metadata).
+const ModelAttentionKeys = { keys: require('../../web/src/ui/attention-data.js').KEYS, keepUnknown: true };
 let lab, sets;
 test.before(async () => {
   lab = await loadAttentionLab();
@@ -82,7 +85,7 @@ test('cross-attention takes queryTokens for the rows; names, decimals and causal
 
 test('the child JSON of a model-attention element is read with its own keys and a larger size limit', () => {
   const json = JSON.stringify({ tokens: TOKENS, attentions: HEADS, causal: true, layerNames: ['l'], headNames: ['p', 'q'], decimals: 2 });
-  const data = readAuthorData(TAG, { tokens: null }, json, ['attentions', 'queryTokens', 'causal', 'layerNames', 'headNames', 'decimals'], 24000000);
+  const data = readAuthorData(TAG, { tokens: null }, json, ModelAttentionKeys, 24000000);
   assert.deepEqual(parse(data).headNames, ['p', 'q']);
   assert.throws(() => readAuthorData(TAG, { tokens: null }, ' '.repeat(2000001), [], 2000000), /the JSON data is 2000001 characters long; expected at most 2000000/);
 });
@@ -92,8 +95,10 @@ test('every structural mistake has its own message naming the element and the pl
     [{ attentions: HEADS }, 'tokens is missing; expected the tokens as a JSON array of strings, one per key'],
     [{ tokens: TOKENS }, 'attentions is missing; expected nested arrays [layers][heads][queries][keys] or [heads][queries][keys], { shape, data }, or { shape, dtype, base64 }'],
     [{ tokens: TOKENS, attentions: 'x' }, 'attentions is a string; expected nested arrays [layers][heads][queries][keys] or [heads][queries][keys], { shape, data }, or { shape, dtype, base64 }'],
-    [{ tokens: TOKENS, attentions: HEADS, colour: 'red' }, 'unknown key "colour"; expected one of tokens, attentions, queryTokens, causal, layerNames, headNames, decimals'],
-    [{ tokens: TOKENS, attentions: HEADS, Q: [[1]] }, 'unknown key "Q"; expected one of tokens, attentions, queryTokens, causal, layerNames, headNames, decimals'],
+    [{ tokens: TOKENS, attention: HEADS, model: 'gpt2' }, 'attentions is missing; expected nested arrays [layers][heads][queries][keys] or [heads][queries][keys], { shape, data }, or { shape, dtype, base64 }'],
+    [{ tokens: TOKENS, attentions: HEADS, sentenceBStart: 3 }, 'sentenceBStart is 3; expected the position of sentence B\'s first token, a whole number from 1 to 2'],
+    [{ tokens: TOKENS, attentions: HEADS, sentenceBStart: '1' }, 'sentenceBStart is a string; expected the position of sentence B\'s first token, a whole number from 1 to 2'],
+    [{ tokens: TOKENS, queryTokens: TOKENS, attentions: HEADS, sentenceBStart: 1 }, 'sentenceBStart is 1; expected the position of sentence B\'s first token, a whole number from 1 to 2, and no queryTokens (a sentence pair is one text)'],
     // ragged at each depth
     [{ tokens: TOKENS, attentions: [HEADS, [HEADS[0]]] }, 'attentions is ragged: attentions[1] has 1 heads but the first has 2; expected one size throughout'],
     [{ tokens: TOKENS, attentions: [HEADS[0], HEADS[1].slice(0, 2)] }, 'attentions is ragged: attentions[1] has 2 rows but the first has 3; expected one size throughout'],
@@ -131,6 +136,44 @@ test('every structural mistake has its own message naming the element and the pl
   for (const [data, message] of cases) refuses(data, `<${TAG}>: ${message}`);
 });
 
+test('a real file\'s metadata (model, sentence, source, licence, anything else) is kept, and refused nowhere; messages name only this element\'s keys', () => {
+  const source = { repo: 'jessevig/bertviz', url: 'https://github.com/jessevig/bertviz' };
+  const data = { model: 'gpt2', sentence: 'a b a', source, license: 'Apache-2.0', shape: [1, 2, 3, 3], Q: [[1]], colour: 'red', tokens: TOKENS, attentions: HEADS };
+  // Through the child JSON's reader (as the element reads it) and then the attention reader.
+  const read = readAuthorData(TAG, { tokens: null }, JSON.stringify(data), ModelAttentionKeys, 24000000);
+  const set = parse(read);
+  assert.deepEqual(set.meta, { model: 'gpt2', sentence: 'a b a', source, license: 'Apache-2.0', shape: [1, 2, 3, 3], Q: [[1]], colour: 'red' });
+  assert.equal(metaLine(set), 'model: gpt2; sentence: a b a; license: Apache-2.0; source: https://github.com/jessevig/bertviz');
+  // A message of this element lists its own keys, never another element's (Q, K, V, Wq).
+  assert.throws(() => readAuthorData(TAG, { tokens: null }, '[1]', ModelAttentionKeys), (err) => {
+    assert.equal(err.message, '<model-attention>: the data must be an object such as {"tokens": [...], "attentions": [[...]]}');
+    return true;
+  });
+  assert.throws(() => readAuthorData(TAG, { tokens: null }, JSON.stringify({ tokens: 'a b' }), ModelAttentionKeys), /tokens must be words separated by spaces/);
+  // An empty element (no JSON, no data) reads as no data: the element waits for it.
+  assert.deepEqual(readAuthorData(TAG, { tokens: null }, null, ModelAttentionKeys), {});
+  assert.deepEqual(readAuthorData(TAG, { tokens: null }, '  ', ModelAttentionKeys), {});
+  // The heatmap's own reader still refuses what it does not know, listing its keys.
+  assert.throws(() => readAuthorData('attention-heatmap', { tokens: null }, JSON.stringify({ model: 'x' }), ['options']), /unknown JSON key "model"; expected one of tokens, Q, K, V, X, Wq, Wk, Wv, options/);
+});
+
+test('a sentence pair: sentenceBStart kept, [CLS] and [SEP] marked special, and the A/B filters cut the right block', () => {
+  const tokens = ['[CLS]', 'a', 'b', '[SEP]', 'c', '[SEP]'];
+  const n = tokens.length;
+  const w = Float32Array.from({ length: 2 * n * n }, (_, k) => k);  // weights that name their own place
+  const set = parse({ tokens, attentions: { shape: [1, 2, n, n], data: w }, sentenceBStart: 4 });
+  assert.equal(set.sentenceBStart, 4);
+  assert.deepEqual(Array.from(set.special), [1, 0, 0, 1, 0, 1]);
+  assert.deepEqual(pairRange(set, 'ab'), { rows: [0, 4], cols: [4, 6] });
+  assert.deepEqual(pairRange(set, 'all'), { rows: [0, 6], cols: [0, 6] });
+  assert.equal(pairView(set, 'all'), set);
+  const ba = pairView(set, 'ba');
+  assert.deepEqual([ba.m, ba.n, ba.queryTokens, ba.tokens, ba.offsets], [2, 4, ['c', '[SEP]'], ['[CLS]', 'a', 'b', '[SEP]'], { row: 4, col: 0 }]);
+  // head 1, row 1 of the block = whole row 5, keys 0..3
+  assert.deepEqual(Array.from(pattern(ba, 0, 1).subarray(4, 8)), [n * n + 5 * n, n * n + 5 * n + 1, n * n + 5 * n + 2, n * n + 5 * n + 3]);
+  assert.deepEqual(Array.from(ba.querySpecial), [0, 1]);
+});
+
 test('the limits: tokens, layers, heads and weights, each with its own message', () => {
   const many = Array.from({ length: 257 }, (_, i) => `t${i}`);
   refuses({ tokens: many, attentions: { shape: [1, 1, 257, 257], dtype: 'float16', base64: '' } }, `<${TAG}>: 257 tokens is too many to draw; give at most 256`);
@@ -166,6 +209,41 @@ test('headSummary: scores of each head equal a float64 reference of their defini
   assert.ok(at(1, 0).prefixMatching > 0.85);
 });
 
+/** Every score of one head by its definition, in float64 (rows: the head's m x n weights as arrays). */
+function referenceScores(p, tokens, causal) {
+  const n = p.length;
+  const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+  const special = tokens.map((t) => /^\[(CLS|SEP)\]$/.test(t));
+  const later = p.slice(1);
+  const repeat = p.map((row, i) => ({ row, i })).filter(({ i }) => tokens.slice(0, i).includes(tokens[i]));
+  const anySpecial = special.some((x, j) => j > 0 && x);
+  return {
+    entropy: mean(p.map((row) => -row.reduce((s, w) => s + (w > 0 ? w * Math.log(w) : 0), 0))),
+    previousToken: mean(later.map((row, k) => row[k])),
+    firstToken: mean(later.map((row) => row[0])),
+    diagonal: mean(later.map((row, k) => row[k + 1])),
+    nextToken: causal ? null : mean(p.slice(0, n - 1).map((row, i) => row[i + 1])),
+    specialTokens: anySpecial ? mean(later.map((row) => row.reduce((s, w, j) => s + (j > 0 && special[j] ? w : 0), 0))) : null,
+    prefixMatching: causal ? mean(repeat.map(({ row, i }) => row.reduce((s, w, j) => s + (j >= 1 && j <= i && tokens[j - 1] === tokens[i] ? w : 0), 0))) : null,
+  };
+}
+
+test('headSummary on real GPT-2 and BERT attention (the full-precision fixtures): every score equals a float64 reference; what does not apply is null', () => {
+  const dir = path.join(__dirname, '..', 'fixtures', 'real-attention');
+  for (const [file, causal] of [['gpt2-quick-brown-fox.json', true], ['bert-cat-mat.json', false]]) {
+    const d = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+    const rows = lab.headSummary(d.attentions, { tokens: d.tokens, causal });
+    assert.equal(rows.length, 144);
+    for (const r of rows) {
+      const expected = referenceScores(d.attentions[r.layer][r.head], d.tokens, causal);
+      for (const [key, value] of Object.entries(expected)) {
+        if (value === null) assert.equal(r[key], null, `${file} ${r.layer}.${r.head} ${key}`);
+        else assert.ok(Math.abs(r[key] - value) < 1e-9, `${file} ${r.layer}.${r.head} ${key}: ${r[key]} vs ${value}`);
+      }
+    }
+  }
+});
+
 test('headSummary: cross-attention has only an entropy; without tokens no prefix matching; rank 3 is one layer', () => {
   const { cross } = sets;
   const rows = lab.headSummary(cross.attentions, { tokens: cross.tokens, queryTokens: cross.queryTokens });
@@ -173,7 +251,11 @@ test('headSummary: cross-attention has only an entropy; without tokens no prefix
   assert.ok(rows.every((r) => r.entropy > 0));
   const one = lab.headSummary(HEADS, { causal: true });
   assert.deepEqual(one.map((r) => [r.layer, r.head, r.prefixMatching]), [[0, 0, null], [0, 1, null]]);
-  assert.deepEqual(lab.headSummary(HEADS, { tokens: TOKENS }).map((r) => r.prefixMatching), [0.25, 1]);
+  assert.deepEqual(lab.headSummary(HEADS, { tokens: TOKENS, causal: true }).map((r) => r.prefixMatching), [0.25, 1]);
+  // Without a causal mask a head may read the whole text: prefix matching does not apply, the next token does.
+  const bidirectional = lab.headSummary(HEADS, { tokens: TOKENS });
+  assert.deepEqual(bidirectional.map((r) => [r.prefixMatching, r.nextToken]), [[null, 0], [null, 0]]);
+  assert.deepEqual(lab.headSummary(HEADS, { tokens: TOKENS, causal: true }).map((r) => r.nextToken), [null, null]);
 });
 
 test('headSummary refuses numbers that are not attention weights, naming the entry or row, and stays usable', () => {

@@ -31,7 +31,7 @@ test('npm pack ships the entry points, the engine, the script, types and licence
   const [packed] = JSON.parse(run(npm, ['pack', '--dry-run', '--json'], root));
   const files = packed.files.map((f) => f.path).sort();
   const mustHave = ['LICENSE', 'README.md', 'package.json', 'web/src/api/lab.js', 'types/index.d.ts', 'types/elements.d.ts',
-    'dist/attention-lab.js', 'dist/attention-lab.mjs', 'dist/attention-lab-elements.mjs', 'dist/custom-elements.json', 'web/model/attention-lab-model.js', ...entryFiles(pkg), ...BUILT_RUNTIME_FILES];
+    'dist/attention-lab.js', 'dist/attention-lab.mjs', 'dist/attention-lab-elements.mjs', 'dist/custom-elements.json', 'dist/attention-lab-model.js', 'dist/attention-lab-model.mjs', 'types/model.d.ts', ...entryFiles(pkg), ...BUILT_RUNTIME_FILES];
   for (const f of mustHave) assert.ok(files.includes(f), `the package has ${f}`);
   const stray = /^(tests|cpp|scripts|node_modules|test-results|examples|\.ci|\.git)\/|^build\/|^web\/src\/(kit|elements|ui)\/|^web\/site\/|^dist\/.*\.(html|css)$|^CMakeLists\.txt$|\.log$|^package-lock\.json$|^web\/src\/browser\.js$/;
   // The node entry's code cache for the node that built it (scripts/node-bundle.js).
@@ -88,6 +88,18 @@ test('the packed tarball installs offline into an empty project, where require a
     const inputs = Object.keys(bundled.metafile.inputs);
     assert.deepEqual(inputs.filter((f) => /attention-lab(-elements)?\.mjs$/.test(f)).sort(),
       ['node_modules/attention-lab/dist/attention-lab-elements.mjs', 'node_modules/attention-lab/dist/attention-lab.mjs'], 'the elements module and one engine module');
+
+    // The shipped model where the docs send authors (dist/), and by name for a bundler: importing
+    // 'attention-lab/model' registers it where <model-attention model> looks (the bundle below runs
+    // in node, where the elements module defines nothing and the model still registers).
+    assert.ok(fs.readFileSync(path.join(installed, 'dist', 'attention-lab-model.js')).equals(fs.readFileSync(path.join(root, 'web', 'model', 'attention-lab-model.js'))));
+    fs.writeFileSync(path.join(project, 'model-page.mjs'), "import model from 'attention-lab/model';\nimport { loadAttentionLab } from 'attention-lab/elements';\n"
+      + 'const lab = await loadAttentionLab();\n'
+      + 'console.log(JSON.stringify({ name: model.name, registered: globalThis.AttentionLabModels[model.name] === model, guesses: lab.loadModel().predict(\'the act of\').next.length }));\n');
+    const modelBundle = require('esbuild').buildSync({ entryPoints: ['model-page.mjs'], absWorkingDir: project, bundle: true, platform: 'browser', format: 'esm', outfile: path.join(project, 'model-bundle.mjs'), metafile: true, logLevel: 'silent' });
+    assert.ok(Object.keys(modelBundle.metafile.inputs).includes('node_modules/attention-lab/dist/attention-lab-model.mjs'), 'the bundler resolves attention-lab/model');
+    assert.deepEqual(JSON.parse(run(process.execPath, [path.join(project, 'model-bundle.mjs')], project)), { name: 'wordnet-small', registered: true, guesses: 5 });
+    assert.equal(JSON.parse(run(process.execPath, ['-e', "console.log(JSON.stringify(require('attention-lab/model').name))"], project)), 'wordnet-small');
 
     const esm = "import { loadAttentionLab } from 'attention-lab'; const lab = await loadAttentionLab(); console.log(lab.softmax([0, Math.log(3)]).data.join(','));";
     const [a, b] = run(process.execPath, ['--input-type=module', '-e', esm], project).trim().split(',').map(Number);

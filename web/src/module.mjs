@@ -4,3 +4,6 @@
 import embedded from './embedded.js';
 
 export const { loadAttentionLab } = embedded;
+// The built module (scripts/build.js) gives the source of the function that makes its engine,
+// for a worker; unbuilt there is none.
+export const engineSource = null;

@@ -25,12 +25,18 @@ struct head_score_sums {
     std::size_t prefix_rows = 0;  ///< rows that had an earlier copy of their token
     double prefix_apart = 0;   ///< the same weight on keys j <= i - 2 only, over rows that have one
     std::size_t prefix_apart_rows = 0;  ///< rows with such a key
+    double next = 0;           ///< sum over rows i <= n - 2 of p[i][i+1]
+    std::size_t next_rows = 0;   ///< rows counted in `next`
+    double special = 0;        ///< sum over rows i >= 1 of their weight on special keys j >= 1
+    std::size_t special_rows = 0;  ///< rows counted in `special` (none when no key j >= 1 is special)
 
     /// @brief Adds one self-attention pattern p[n, n] (row-major; rows sum to 1, or are all 0
     /// for a fully masked row, which counts nowhere). Row 0 is left out of the positional
     /// scores: a causal model must put all its weight on itself there, which says nothing
-    /// about the head. `tokens` (n ids, or nullptr) enables the prefix-matching score.
-    void add_self(const float* p, std::size_t n, const std::int32_t* tokens = nullptr);
+    /// about the head. `tokens` (n ids, or nullptr) enables the prefix-matching score;
+    /// `special_keys` (n flags, 1 or 0, or nullptr) marks the special tokens ([CLS], [SEP], ...) for the
+    /// special-token score, which leaves out key 0 (the first-token score's).
+    void add_self(const float* p, std::size_t n, const std::int32_t* tokens = nullptr, const std::int32_t* special_keys = nullptr);
 
     /// @brief Adds a cross-attention pattern p[m, n]: only the entropy is defined there.
     void add_cross(const float* p, std::size_t m, std::size_t n);
@@ -59,6 +65,13 @@ struct head_scores {
     /// previous-token head (key i - 1), and a doubled token a head on itself (key i); this score
     /// gives neither of them anything, so it tells an induction head from them on any text.
     std::optional<double> prefix_matching_apart;
+    /// Next-token score: the mean weight of row i on key i + 1, over rows i <= n - 2 (a
+    /// bidirectional model's; under a causal mask that key is hidden, so it is always 0).
+    std::optional<double> next_token;
+    /// Special-token score: the mean total weight of row i on the special tokens after key 0
+    /// (BERT's [SEP]; key 0, BERT's [CLS], is the first-token score's), over rows i >= 1.
+    /// Empty when no key after the first is special.
+    std::optional<double> special_tokens;
 };
 
 /// @brief The means of the sums.

@@ -60,16 +60,25 @@ struct pattern_problem {
 ///   rule.decimals is not a whole number from 0 to 8
 std::optional<pattern_problem> find_pattern_problem(const tensor& patterns, const pattern_rule& rule, const char* fn);
 
+/// @brief What the scores know of the keys besides their weights.
+struct pattern_keys {
+    std::vector<std::int32_t> tokens;   ///< n token ids (equal tokens, equal ids) for prefix matching, or none
+    std::vector<std::int32_t> special;  ///< n flags (1: a special token such as [CLS] or [SEP]), or none
+};
+
 /// @brief The head scores of each pattern on its own (one sequence per head).
 /// @param patterns [count, m, n]
+/// @param rule rule.causal says which scores apply: under a causal mask the next token is
+///   hidden (no next-token score); without one, a head may read the whole text, so prefix
+///   matching (an induction head's test, which looks back only) is not defined
 /// @param self true for self-attention (m = n, query i is key i): every score; false for
 ///   cross-attention, where only the entropy means anything
-/// @param tokens n token ids for the prefix-matching score (self-attention), or none
+/// @param keys token ids for prefix matching and special-token flags (self-attention), or none
 /// @param fn the public function's name, for messages
 /// @return `count` scores, in the patterns' order
 /// @throws argument_error if `patterns` is not [count, m, n], self-attention is not square, or
-///   tokens is given with other than n ids
-std::vector<head_scores> score_patterns(const tensor& patterns, bool self, const std::vector<std::int32_t>& tokens,
+///   tokens or special is given with other than n entries (one message names both)
+std::vector<head_scores> score_patterns(const tensor& patterns, const pattern_rule& rule, bool self, const pattern_keys& keys,
                                         const char* fn);
 
 }  // namespace attnlab

@@ -20,6 +20,21 @@ function tokenIds(tokens) {
   return new Input([tokens.length], data, tokens.length);
 }
 
+/**
+ * Whether a token is a tokenizer's special token rather than text: BERT's [CLS], [SEP], [PAD],
+ * [MASK], [UNK]; RoBERTa's and T5's <s>, </s>, <pad>, <unk>, <mask>; GPT-2's <|endoftext|>.
+ * The one rule for the special-token score and for the widget's naming of such tokens.
+ */
+function isSpecialToken(token) {
+  return /^(\[[A-Z]{2,5}\]|<\/?[a-z]{1,5}>|<\|[a-z_]{2,20}\|>)$/.test(token);
+}
+
+/** The engine's special-token flags for the keys, or undefined when none after the first is special. */
+function specialFlags(tokens) {
+  const flags = Float32Array.from(tokens, (t) => (isSpecialToken(t) ? 1 : 0));
+  return flags.some((f, j) => j > 0 && f) ? new Input([tokens.length], flags, tokens.length) : undefined;
+}
+
 /** A number in a message: six significant digits, tiny ones as 1e-6. */
 function short(x) {
   if (!Number.isFinite(x)) return String(x);
@@ -44,15 +59,16 @@ function patternProblemText(p, where) {
 }
 
 /**
- * lab.headSummary's body: per head, mean row entropy (nats), previous-token, first-token (sink)
- * and diagonal scores, prefix matching (on repeated tokens) and prefix matching apart (the same on
- * keys two or more before the query, which a previous-token or self head cannot earn); null where
- * a score is not defined.
+ * lab.headSummary's body: per head, mean row entropy (nats), previous-token, first-token (sink),
+ * diagonal, next-token and special-token scores, prefix matching (on repeated tokens) and prefix
+ * matching apart (the same on keys two or more before the query, which a previous-token or self
+ * head cannot earn); null where a score is not defined or does not apply (the next token under a
+ * causal mask, prefix matching without one, special tokens when no key after the first is one).
  * @param attentions [layers, heads, queries, keys] or [heads, queries, keys], rows summing to 1
  * @param o { tokens?: the keys' tokens (prefix matching), queryTokens?: cross-attention (only
  *   the entropy is defined), causal?: no weight may sit on later keys, decimals?: the weights
  *   were rounded to this many decimals (a wider row-sum tolerance) }, as the reader made them
- * @returns [{ layer, head, entropy, previousToken, firstToken, diagonal, prefixMatching, prefixMatchingApart }]
+ * @returns [{ layer, head, entropy, previousToken, firstToken, diagonal, prefixMatching, prefixMatchingApart, nextToken, specialTokens }]
  * @throws Error naming the entry or row that is not attention weights; its `problem` is
  *   { fault, layer, head, row, column, value, tolerance }
  */
@@ -75,6 +91,7 @@ function headSummary(e, [t, o]) {
   spec.causal = causal;
   spec.decimals = decimals;
   spec.tokens = tokens && !queryTokens ? tokenIds(tokens) : undefined;
+  spec.special = tokens && !queryTokens ? specialFlags(tokens) : undefined;
   const raw = unwrap(e.core.headSummary(spec));
   if (raw.problem) {
     const { pattern, ...rest } = raw.problem;
@@ -88,4 +105,4 @@ function headSummary(e, [t, o]) {
   return raw.heads.map((s, k) => ({ layer: Math.floor(k / heads), head: k % heads, ...s }));
 }
 
-module.exports = { headSummary, patternProblemText };
+module.exports = { headSummary, patternProblemText, isSpecialToken };

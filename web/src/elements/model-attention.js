@@ -15,7 +15,7 @@ const { ModelView } = require('../kit/model-view.js');
 const { HeadView } = require('../kit/head-view.js');
 const { HeadSummary } = require('../kit/head-summary.js');
 const schedule = require('../kit/schedule.js');
-const { readAttentionData, pattern, layerName, headName, MAX_JSON_LENGTH, KEYS } = require('../ui/attention-data.js');
+const { readAttentionData, pattern, layerName, headName, metaLine, MAX_JSON_LENGTH, KEYS } = require('../ui/attention-data.js');
 const { readAuthorData } = require('../ui/author-data.js');
 const { SCORES, SORTS } = require('../ui/head-table.js');
 const { patternProblemText } = require('../api/heads.js');
@@ -39,7 +39,8 @@ function sharedModel(lab, name) {
 }
 
 class ModelAttention extends LabElement {
-  static get jsonKeys() { return KEYS.filter((k) => k !== 'tokens'); }
+  // Its own keys only; any other key is the file's metadata (model, sentence, source, licence), kept.
+  static get jsonKeys() { return { keys: KEYS, keepUnknown: true }; }
 
   static get maxJsonLength() { return MAX_JSON_LENGTH; }
 
@@ -47,6 +48,11 @@ class ModelAttention extends LabElement {
     this.buildFrame();
     const modelName = this.attr('model');
     const raw = modelName === undefined ? await this.authorData(data) : this.startModel(lab, modelName);
+    if (modelName === undefined && raw.attentions === undefined && raw.tokens === undefined) {
+      // Nothing given yet: the data comes later from a script (setAttention, the data property) or a fetch.
+      this.wait();
+      return;
+    }
     const { set, rows } = await this.decode(lab, raw);
     await this.present(set, rows);
     this.ask(this.attr('predict', false));
@@ -54,6 +60,13 @@ class ModelAttention extends LabElement {
     if (open !== undefined && !parseOpen(open)) throw new Error(`<${this.localName}>: open is "${open}"; expected a layer and a head such as "5.1" (counted from 0)`);
     if (open !== undefined) this.openHead(...parseOpen(open), { save: false });
     this.restore(this.readState(), false);
+  }
+
+  /** The state of an element given no data yet: a line in place of the views until data arrives. */
+  wait() {
+    this.tablist.hidden = true;
+    setText(this.about, 'Waiting for the attention data.');
+    this.about.setAttribute('role', 'status');
   }
 
   buildFrame() {
@@ -91,7 +104,8 @@ class ModelAttention extends LabElement {
     this.summary = new HeadSummary({ onOpen: (l, hd) => this.guard(() => this.openHead(l, hd, { show: true })), onChange: () => this.saveState() });
     this.panels.summary.append(this.summary.root);
     this.announce = h('p', { class: 'al-sr', 'aria-live': 'polite' });
-    this.frame.replaceChildren(this.inputRow, this.about, this.tablist, ...Object.values(this.panels), this.announce);
+    this.metaText = h('p', { class: 'al-muted al-model-meta', translate: 'no', hidden: true });
+    this.frame.replaceChildren(this.inputRow, this.about, this.metaText, this.tablist, ...Object.values(this.panels), this.announce);
   }
 
   /**
@@ -313,11 +327,16 @@ class ModelAttention extends LabElement {
   async present(set, rows) {
     this.set = set;
     this.rows = rows;
-    this.masked = set.causal ? this.causalCells(set) : null;
-    this.maskedRows = null;
+    this.tablist.hidden = false;
+    this.about.removeAttribute('role');
     const { layers, heads, m, n } = set;
     setText(this.about, `${counted(layers, 'layer')} \u00d7 ${counted(heads, 'head')}, ${set.queryTokens ? `${counted(m, 'query token')} over ${counted(n, 'key token')} (cross-attention)` : counted(n, 'token')}`
       + `${set.causal ? ', causal' : ''}. Layers, heads and positions are counted from 0, as in Python.`);
+    const meta = metaLine(set);
+    setText(this.metaText, meta);
+    this.metaText.hidden = !meta;
+    this.masked = set.causal ? this.causalCells(set) : null;
+    this.maskedRows = null;
     this.modelView.show(set, this.masked);
     let start = schedule.now();
     for (const _ of this.modelView.paint()) {  // eslint-disable-line no-unused-vars
@@ -416,16 +435,24 @@ class ModelAttention extends LabElement {
    * rejects with the widget's message (the views stay as they were) when the data is wrong.
    */
   async setAttention(value) {
-    if (this._status !== 'ready') throw new Error(`<${this.localName}>: setAttention needs the widget ready; wait for its al-ready event`);
+    // Called before the widget was drawn (a script that fetched its data early): wait for it.
+    while (this._status === 'loading' && this.isConnected) await new Promise((resolve) => setTimeout(resolve, 50));
+    if (this._status !== 'ready') throw new Error(`<${this.localName}>: setAttention needs the widget on the page, drawn without an error`);
+    const first = !this.set;
     const { set, rows } = await this.decode(this.lab, readAuthorData(this.localName, { tokens: null }, value, this.constructor.jsonKeys, MAX_JSON_LENGTH));
     await this.redraw(set, rows);
+    if (!first) return;
+    // The first data of an element that waited: its open and view attributes, and the URL's state, apply now.
+    const open = parseOpen(this.attr('open'));
+    if (open && open[0] < set.layers && open[1] < set.heads) this.openHead(open[0], open[1], { save: false });
+    this.restore(this.readState(), false);
   }
 
   /** Shows a new set in every view, keeping the view, the open head and the head view's choice where they still exist. */
   async redraw(set, rows) {
     const view = this.st.view;
     const open = this.st.open;
-    const heads = this.headView.set ? { layer: this.headView.layer, heads: this.headView.heads } : this.pendingHeads;
+    const heads = this.headView.set ? { layer: this.headView.layer, heads: this.headView.heads, pair: this.headView.pair } : this.pendingHeads;
     await this.present(set, rows);
     this.pendingHeads = heads;
     this.setView(view, { save: false });
@@ -435,17 +462,19 @@ class ModelAttention extends LabElement {
   }
 
   viewState() {
+    // Waiting for data (no set): the usual fields, nothing chosen yet.
     const hv = this.headView.set ? this.headView : this.pendingHeads || {};
     const sm = this.summary.st;
     return { ...(this.languageModel ? { text: this.shownText } : {}), view: this.st.view, layer: this.st.open ? this.st.open[0] : null, head: this.st.open ? this.st.open[1] : null,
-      headViewLayer: hv.layer || 0, heads: (hv.heads || Array.from({ length: this.set.heads }, (_, k) => k)).slice(),
-      sort: sm.sort, dir: sm.dir, filter: sm.filter, min: sm.min };
+      headViewLayer: hv.layer || 0, heads: (hv.heads || Array.from({ length: this.set ? this.set.heads : 0 }, (_, k) => k)).slice(),
+      sort: sm.sort, dir: sm.dir, filter: sm.filter, min: sm.min, pair: hv.pair || 'all', waiting: !this.set };
   }
 
   linkState() {
+    if (!this.set) return {};
     const s = this.viewState();
     return { view: s.view, open: s.layer === null ? undefined : `${s.layer}.${s.head}`, hl: s.headViewLayer, hs: s.heads.join('.'),
-      sort: s.sort, dir: s.dir, filter: s.filter || undefined, min: s.min, text: this.languageModel ? this.shownText : undefined };
+      sort: s.sort, dir: s.dir, filter: s.filter || undefined, min: s.min, text: this.languageModel ? this.shownText : undefined, pair: s.pair === 'all' ? undefined : s.pair };
   }
 
   restore(s, save = true) {
@@ -454,10 +483,11 @@ class ModelAttention extends LabElement {
       this.showText(this.textInput.value).then(() => this.restore({ ...s, text: undefined }, save), (err) => this.guard(() => { throw err; }));
       return;
     }
+    if (!this.set) return;
     const set = this.set;
     const open = parseOpen(s.open);
     const heads = typeof s.hs === 'string' && /^(\d+(\.\d+)*)?$/.test(s.hs) ? (s.hs ? s.hs.split('.').map(Number).filter((k) => k < set.heads) : []) : undefined;
-    this.pendingHeads = { layer: urlState.int(s.hl, 0, 0, set.layers - 1), heads };
+    this.pendingHeads = { layer: urlState.int(s.hl, 0, 0, set.layers - 1), heads, pair: s.pair };
     if (this.headViewDrawn) this.headView.show(set, this.pendingHeads);
     const min = Number(s.min);
     this.summary.change({
@@ -472,6 +502,7 @@ class ModelAttention extends LabElement {
   }
 
   applyAttribute(property, value) {
+    if (!this.set) return;  // waiting for data: setAttention applies the attributes
     if (property === 'text' && this.languageModel && value !== undefined) {
       this.textInput.value = value.slice(0, MAX_TEXT);
       this.showText(this.textInput.value).catch((err) => this.guard(() => { throw err; }));

@@ -35,6 +35,8 @@ function takePlace(loadAttentionLab) {
   const plain = existing !== null && typeof existing === 'object' && Object.getPrototypeOf(existing) === Object.prototype;
   const earlier = plain && typeof existing.loadAttentionLab === 'function' ? existing : null;
   const elements = typeof customElements !== 'undefined';
+  // A worker that loaded the classic script by its address waits to be told what to run.
+  if (!elements && typeof WorkerGlobalScope !== 'undefined' && typeof attentionLabScript === 'function') require('./engine-worker.js').serveWorker();  // eslint-disable-line no-undef
   if (!earlier) {
     globalThis.AttentionLab = Object.assign(plain ? existing : {}, api);
     if (elements) require('./index.js').defineWidgets(loadAttentionLab);

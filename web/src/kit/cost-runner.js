@@ -114,4 +114,7 @@ class PageRunner {
   }
 }
 
-module.exports = { WorkerRunner, PageRunner, Cancelled };
+/** For a worker started from the script's address (engine-worker.js): the main and its arguments. */
+const workerEntry = () => [workerMain, [measureJob]];
+
+module.exports = { WorkerRunner, PageRunner, Cancelled, workerEntry };

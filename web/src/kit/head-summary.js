@@ -5,7 +5,7 @@
 // heads and the broad ones. Each head's name opens it in the model view.
 
 const { h, uid, setText } = require('./dom.js');
-const { SCORES, sortRows, filterRows, presentScores } = require('../ui/head-table.js');
+const { SCORES, sortRows, filterRows, presentScores, missingReason } = require('../ui/head-table.js');
 const { layerName, headName } = require('../ui/attention-data.js');
 const { fixed } = require('../ui/format.js');
 
@@ -40,11 +40,14 @@ class HeadSummary {
     this.sortSelect.replaceChildren(h('option', { value: 'layer' }, 'layer and head'), ...this.scores.map((s) => h('option', { value: s.key }, s.label)));
     if (this.st.filter && !this.scores.some((s) => s.key === this.st.filter)) this.st.filter = '';
     if (this.st.sort !== 'layer' && !this.scores.some((s) => s.key === this.st.sort)) this.st.sort = 'layer';
-    const missing = SCORES.filter((s) => !this.scores.includes(s)).map((s) => s.label);
+    const missing = SCORES.filter((s) => !this.scores.includes(s)).map((s) => `${s.label} (${missingReason(set, s.key)})`);
+    const has = (key) => this.scores.some((s) => s.key === key);
     setText(this.note, [
       `A high score says the head ${this.scores.map((s) => `${s.label.replace(/ \(.*\)$/, '')}: ${s.high}`).join('; ')}. `,
-      'Entropy is in nats: 0 for a head that looks at one key, ln k for one spread evenly over k keys. The positional scores are means over rows 1 on (row 0 has only itself to see under a causal mask).',
-      missing.length ? ` Not defined here, so left out: ${missing.join(', ')}${set.queryTokens ? ' (cross-attention has no positions to compare)' : ' (no token repeats)'}.` : '',
+      'Entropy is in nats: 0 for a head that looks at one key, ln k for one spread evenly over k keys.',
+      set.queryTokens ? '' : set.causal ? ' The positional scores are means over rows 1 on (row 0 has only itself to see under a causal mask).'
+        : ` The positional scores are means over rows 1 on${has('nextToken') ? ', the next token\u2019s over every row but the last' : ''} (row 0\u2019s weight on the first token is its weight on itself).`,
+      missing.length ? ` Left out: ${missing.join('; ')}.` : '',
     ].join(''));
     this.render();
   }

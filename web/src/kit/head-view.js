@@ -8,10 +8,13 @@
 
 const { h, uid, setText } = require('./dom.js');
 const { headLines, strongest, columnLayout, headColor, LEVELS, MIN_WEIGHT } = require('../ui/head-lines.js');
-const { layerName, headName } = require('../ui/attention-data.js');
+const { layerName, headName, pairView } = require('../ui/attention-data.js');
 const { fixed } = require('../ui/format.js');
+const { repeatedLabels } = require('../ui/heatmap-model.js');
 
 const ROW_EM = 1.6;  // token rows, in units of the widget's font size
+// A sentence pair (sentenceBStart), filtered as BertViz's head view does: which queries over which keys.
+const PAIRS = [['all', 'all tokens'], ['aa', 'sentence A \u2192 A'], ['ab', 'sentence A \u2192 B'], ['ba', 'sentence B \u2192 A'], ['bb', 'sentence B \u2192 B']];
 const LINES_WIDTH = 160;  // CSS px between the columns (narrower on a phone: CSS)
 
 class HeadView {
@@ -20,9 +23,12 @@ class HeadView {
     this.opts = opts;
     const layerId = uid();
     this.layerSelect = h('select', { id: layerId, onchange: () => this.setLayer(Number(this.layerSelect.value)) });
+    const pairId = uid();
+    this.pairSelect = h('select', { id: pairId, onchange: () => this.setPair(this.pairSelect.value) }, PAIRS.map(([value, label]) => h('option', { value }, label)));
+    this.pairLabel = h('label', { for: pairId, hidden: true }, 'attention from', this.pairSelect);
     this.headBoxes = h('div', { class: 'al-head-picks', role: 'group', 'aria-label': 'Heads shown' });
     this.controls = h('div', { class: 'al-controls', part: 'controls' },
-      h('label', { for: layerId }, 'layer', this.layerSelect),
+      h('label', { for: layerId }, 'layer', this.layerSelect), this.pairLabel,
       h('button', { type: 'button', onclick: () => this.setHeads(this.allHeads()) }, 'all heads'),
       h('button', { type: 'button', onclick: () => this.setHeads([]) }, 'no heads'));
     this.left = h('div', { class: 'al-token-column al-token-left' });
@@ -36,6 +42,7 @@ class HeadView {
       h('p', { class: 'al-muted' }, `Lines fainter than a weight of ${MIN_WEIGHT} are left out.`));
     this.layer = 0;
     this.heads = [];
+    this.pair = 'all';
     this.focus = null;   // the token whose lines are shown, while hovered or focused
     this.pinned = null;  // the token a click or tap chose
   }
@@ -44,9 +51,16 @@ class HeadView {
     return Array.from({ length: this.set.heads }, (_, k) => k);
   }
 
-  /** A new attention set: the layer and heads are kept where they still exist. */
-  show(set, { layer = this.layer, heads } = {}) {
-    this.set = set;
+  /**
+   * A new attention set: the layer and heads are kept where they still exist. A sentence pair
+   * is drawn as the chosen part (`pair`: all, aa, ab, ba, bb): its queries over its keys.
+   */
+  show(full, { layer = this.layer, heads, pair = this.pair } = {}) {
+    this.full = full;
+    this.pair = full.sentenceBStart && PAIRS.some(([id]) => id === pair) ? pair : 'all';
+    this.pairSelect.value = this.pair;
+    this.pairLabel.hidden = !full.sentenceBStart;
+    const set = this.set = pairView(full, this.pair);
     this.layer = Math.min(layer, set.layers - 1);
     this.heads = (heads || (this.heads.length ? this.heads : this.allHeads())).filter((k) => k < set.heads);
     this.focus = this.pinned = null;
@@ -62,9 +76,15 @@ class HeadView {
     const cross = Boolean(set.queryTokens);
     setText(this.titles[0], cross ? 'queries' : 'as queries');
     setText(this.titles[2], cross ? 'keys' : 'as keys');
+    // Positions as in the whole text (a sentence-pair filter shows part of it); special tokens
+    // ([CLS], [SEP]) are named as such.
+    const off = set.offsets || { row: 0, col: 0 };
     const token = (text, side, index) => {
-      const b = h('button', { type: 'button', class: 'al-token', translate: 'no', title: text, dataset: { side, index: String(index) },
-        'aria-label': `${text} (${side} ${index})` }, text);
+      const flags = side === 'key' ? set.special : set.querySpecial || (!set.queryTokens && set.special);
+      const isSpecial = Boolean(flags && flags[index]);
+      const at = index + (side === 'query' ? off.row : off.col);
+      const b = h('button', { type: 'button', class: isSpecial ? 'al-token al-special' : 'al-token', translate: 'no', title: text, dataset: { side, index: String(index) },
+        'aria-label': `${text} (${isSpecial ? 'special token, ' : ''}${side} ${at})` }, text);
       b.addEventListener('mouseenter', () => this.setFocus({ side, index }));
       b.addEventListener('mouseleave', () => this.setFocus(null));
       b.addEventListener('focus', () => this.setFocus({ side, index }));
@@ -74,6 +94,7 @@ class HeadView {
     };
     this.left.replaceChildren(...(set.queryTokens || set.tokens).map((t, i) => token(t, 'query', i)));
     this.right.replaceChildren(...set.tokens.map((t, j) => token(t, 'key', j)));
+    this.twice = { query: repeatedLabels(set.queryTokens || set.tokens), key: repeatedLabels(set.tokens) };
     this.draw();
   }
 
@@ -81,6 +102,11 @@ class HeadView {
     this.layer = l;
     this.layerSelect.value = String(l);
     this.draw();
+    this.opts.onChange();
+  }
+
+  setPair(pair) {
+    this.show(this.full, { pair });
     this.opts.onChange();
   }
 
@@ -156,11 +182,15 @@ class HeadView {
         : 'No head is chosen: tick one above.');
       return;
     }
+    const off = set.offsets || { row: 0, col: 0 };
     const own = at.side === 'query' ? (set.queryTokens || set.tokens)[at.index] : set.tokens[at.index];
     const other = at.side === 'query' ? set.tokens : (set.queryTokens || set.tokens);
+    const otherSide = at.side === 'query' ? 'key' : 'query';
+    // A token that occurs twice among the other side's is named with its position.
+    const name = (j) => `\u201c${other[j]}\u201d${this.twice[otherSide].has(other[j]) ? ` (${otherSide} ${j + (otherSide === 'query' ? off.row : off.col)})` : ''}`;
     const parts = strongest(set, this.layer, this.heads, at)
-      .map((s) => `${headName(set, s.head)} ${fixed(s.weight, 2)} ${at.side === 'query' ? 'on' : 'from'} \u201c${other[s.index]}\u201d`);
-    setText(this.live, `\u201c${own}\u201d (${at.side} ${at.index}), ${layerName(set, this.layer)}: ${parts.length ? `${parts.join('; ')}.` : 'no head chosen.'}`);
+      .map((s) => `${headName(set, s.head)} ${fixed(s.weight, 2)} ${at.side === 'query' ? 'on' : 'from'} ${name(s.index)}`);
+    setText(this.live, `\u201c${own}\u201d (${at.side} ${at.index + (at.side === 'query' ? off.row : off.col)}), ${layerName(set, this.layer)}: ${parts.length ? `${parts.join('; ')}.` : 'no head chosen.'}`);
   }
 }
 

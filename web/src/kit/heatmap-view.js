@@ -86,6 +86,7 @@ class HeatmapView {
     this.hiddenRows = hiddenRows.slice();
     this.hiddenNote = hiddenNote;
     this.data = { weights, masked, rowLabels, colLabels, showNumbers, hiddenRows: this.hiddenRows };
+    this.twice = { rows: model.repeatedLabels(rowLabels), cols: model.repeatedLabels(colLabels) };
     const rows = weights.length, cols = rows ? weights[0].length : 0;
     this.canvasMode = rows > GRID_LIMIT || cols > GRID_LIMIT;
     this.grid.hidden = this.canvasMode;
@@ -133,7 +134,7 @@ class HeatmapView {
   }
 
   readoutText(c) {
-    return `${this.opts.readoutPrefix || ''}${model.readout(c, { rowWord: this.rowWord, colWord: this.colWord, digits: this.opts.digits || 2 })}`;
+    return `${this.opts.readoutPrefix || ''}${model.readout(c, { rowWord: this.rowWord, colWord: this.colWord, digits: this.opts.digits || 2, twice: this.twice })}`;
   }
 
   cellAt(i, j) {

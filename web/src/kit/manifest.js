@@ -235,7 +235,7 @@ const WIDGETS = {
       { name: 'steps', property: 'steps', type: 'integer', min: 10, max: 100000, default: 1500, description: 'Steps one press of Train runs before it stops (Continue runs as many again).' },
       { name: 'log-scale', property: 'logScale', type: 'boolean', state: true, description: 'Draw the loss on a log scale.' },
       { name: 'predict', property: 'predict', type: 'boolean', description: 'Ask the reader to predict, before training, which layer will hold the induction head and what the loss will do (default true; induction task only).' },
-      { name: 'worker', property: 'worker', type: 'enum', values: ['auto', 'off'], default: 'auto', description: 'auto: train in a Web Worker made from a Blob, or on the page in slices under 50 ms where the page\'s Content-Security-Policy forbids blob: workers; off: always on the page.' },
+      { name: 'worker', property: 'worker', type: 'enum', values: ['auto', 'off'], default: 'auto', description: 'auto: train in a Web Worker (from the script\'s own address where it is on the page\'s origin, else from a Blob of its source), or on the page in slices under 50 ms where the page\'s policy allows no worker (read from its <meta> policy before anything is tried); off: always on the page.' },
     ],
     parts: [{ name: 'prompt', description: 'The predict-first questions.' }, { name: 'status', description: 'The line with the step, the loss and the speed.' }, { name: 'chart', description: 'The loss chart and the head-score chart.' }, { name: 'heads', description: 'The grid of every head\'s weights and scores.' }],
     state: '{ task: string, lr: number, layers: number, heads: number, seed: number, logScale: boolean, step: number, running: boolean, formedAt: number | null, runner: string | null, diverged: boolean, worseAt: number | null }',
@@ -249,7 +249,7 @@ const WIDGETS = {
     json: true,
     dataType: 'ModelAttentionData',
     methods: [{ name: 'setAttention', signature: '(value: ModelAttentionData): Promise<void>',
-      description: 'Replaces the attention shown and redraws every view, keeping the reader\'s view, layer and heads where they still exist (for a model that runs in the page); rejects with the widget\'s message, views unchanged, when the data is wrong.' }],
+      description: 'Replaces the attention shown and redraws every view, keeping the reader\'s view, layer and heads where they still exist (for a model that runs in the page, or data fetched by the page: an element with no data waits for it); called before the widget is drawn, it waits for it; rejects with the widget\'s message, views unchanged, when the data is wrong.' }],
     attributes: [
       { name: 'src', property: 'src', type: 'string', description: 'A JSON file with the data, on the page\'s own origin (not from file://); a child JSON script or the data property wins over it.' },
       { name: 'model', property: 'model', type: 'string', description: 'Show a trained model reading the learner\'s own text instead of pasted data: the name of a model whose script is on the page (`attention-lab-model.js` registers "wordnet-small"; empty means that one). A text box and the model\'s five likeliest next tokens appear above the views.' },
@@ -260,7 +260,7 @@ const WIDGETS = {
     ],
     parts: [{ name: 'input', description: 'The row above the views with the model\'s text box (hidden for pasted data).' }, { name: 'guesses', description: 'The model\'s five likeliest next tokens, with bars.' }, { name: 'heatmap', description: 'The open head\'s grid (or canvas) of weights.' },
       { name: 'legend', description: 'The open head\'s colour legend.' }],
-    state: '{ view: string, layer: number | null, head: number | null, headViewLayer: number, heads: number[], sort: string, dir: string, filter: string, min: number }',
+    state: '{ view: string, layer: number | null, head: number | null, headViewLayer: number, heads: number[], sort: string, dir: string, filter: string, min: number, pair: string, waiting: boolean }',
   },
 };
 

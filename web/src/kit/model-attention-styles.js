@@ -48,6 +48,7 @@ const MODEL_ATTENTION_CSS = `
 .al-token { height: var(--al-row, 24px); min-height: 0; padding: 0 calc(.4 * var(--_rem)); border: 0; border-radius: 4px; background: transparent; font-size: calc(.85 * var(--_rem));
   max-width: calc(9 * var(--_rem)); overflow: hidden; text-overflow: ellipsis; white-space: pre; }
 .al-token:hover, .al-token.al-token-current { background: var(--_hl); color: var(--_hl-fg); }
+.al-token.al-special { font-style: italic; color: var(--_muted); }
 .al-token[aria-pressed="true"] { outline: 2px solid var(--_accent); outline-offset: -2px; }
 .al-summary-table th button.al-sort { border: 0; background: transparent; padding: 0 calc(.2 * var(--_rem)); font-weight: 600; min-height: 24px; text-align: left; }
 .al-summary-table td { text-align: right; }

@@ -330,4 +330,7 @@ class PageTrainer {
   }
 }
 
-module.exports = { TrainingSession, WorkerTrainer, PageTrainer, trainerWorkerMain };
+/** For a worker started from the script's address (engine-worker.js): the main and its arguments. */
+const workerEntry = () => [trainerWorkerMain, [TrainingSession, WORKER_SLICE_MS, SNAPSHOT_MS]];
+
+module.exports = { TrainingSession, WorkerTrainer, PageTrainer, trainerWorkerMain, workerEntry };

@@ -15,12 +15,13 @@
 //   { shape, dtype, base64 }        the same, flat, as little-endian float16 or float32 bytes
 
 const { AuthorDataError, checkTokens } = require('./author-data.js');
+const { isSpecialToken } = require('../api/heads.js');
 
 /** The documented limits (README): a page past them is not one a reader can use. */
 const LIMITS = Object.freeze({ layers: 64, heads: 64, weights: 4194304, nameLength: 40, decimals: 8 });
 /** JSON text this element reads: a 4,194,304-weight float32 base64 payload and its tokens. */
 const MAX_JSON_LENGTH = 24000000;
-const KEYS = ['tokens', 'attentions', 'queryTokens', 'causal', 'layerNames', 'headNames', 'decimals'];
+const KEYS = ['tokens', 'attentions', 'queryTokens', 'causal', 'layerNames', 'headNames', 'decimals', 'sentenceBStart'];
 const DTYPES = { float16: 2, float32: 4 };
 const FORMS = 'nested arrays [layers][heads][queries][keys] or [heads][queries][keys], { shape, data }, or { shape, dtype, base64 }';
 
@@ -68,10 +69,6 @@ function fullShape(tag, shape, where) {
   return shape.length === 4 ? shape.slice() : [1, ...shape];
 }
 
-// Base64 digits: code -> value, -1 for anything else.
-const B64 = new Int16Array(128).fill(-1);
-'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'.split('').forEach((c, i) => { B64[c.charCodeAt(0)] = i; });
-
 /** The number of bytes a base64 text holds (padding '=' at the end only), or a message. */
 function base64Bytes(tag, text) {
   const pad = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
@@ -80,41 +77,23 @@ function base64Bytes(tag, text) {
 }
 
 /**
- * Decodes bytes [from, to) of a base64 text into out[from, to) (from a multiple of 3); a
- * character that is not base64 is a message. The platform does the work where it can
- * (Uint8Array's setFromBase64, else atob).
+ * Decodes bytes [from, to) of a base64 text into out[from, to) (from a multiple of 3), by the
+ * platform (Uint8Array's setFromBase64, else atob); a character that is not base64 is a message
+ * naming it and where it is.
  */
 function decodeBase64(tag, text, out, from, to) {
-  const chars = () => text.slice((from / 3) * 4, Math.ceil(to / 3) * 4);
-  if (typeof out.setFromBase64 === 'function' && from % 3 === 0) {
-    try {
-      out.subarray(from, to).setFromBase64(chars());
-      return;
-    } catch (_) { /* the loop below finds the character and says where */ }
-  }
-  if (typeof atob === 'function' && from % 3 === 0) {
-    let binary = null;
-    try {
-      binary = atob(chars());
-    } catch (_) { /* the loop below finds the character and says where */ }
-    if (binary !== null) {
-      for (let k = 0; k < to - from; k++) out[from + k] = binary.charCodeAt(k);
+  const at = (from / 3) * 4;
+  const chars = text.slice(at, Math.ceil(to / 3) * 4);
+  try {
+    if (out.setFromBase64) {
+      out.subarray(from, to).setFromBase64(chars);
       return;
     }
-  }
-  const digit = (at) => {
-    const code = text.charCodeAt(at);
-    const v = code < 128 ? B64[code] : -1;
-    if (v < 0) fail(tag, `attentions.base64 has ${JSON.stringify(text[at])} at character ${at}; expected base64 (A-Z, a-z, 0-9, +, /)`);
-    return v;
-  };
-  for (let group = Math.floor(from / 3); group * 3 < to; group++) {
-    const c = group * 4;
-    const bits = (digit(c) << 18) | (digit(c + 1) << 12) | ((text[c + 2] === '=' ? 0 : digit(c + 2)) << 6) | (text[c + 3] === '=' ? 0 : digit(c + 3));
-    for (let k = 0; k < 3; k++) {
-      const at = group * 3 + k;
-      if (at >= from && at < to) out[at] = (bits >> (16 - 8 * k)) & 255;
-    }
+    const binary = atob(chars);
+    for (let k = 0; k < to - from; k++) out[from + k] = binary.charCodeAt(k);
+  } catch (_) {
+    const bad = /[^A-Za-z0-9+/]/.exec(chars.replace(/={1,2}$/, '')) || [chars[0], 0];
+    fail(tag, `attentions.base64 has ${JSON.stringify(bad[0])} at character ${at + (bad.index || 0)}; expected base64 (A-Z, a-z, 0-9, +, /)`);
   }
 }
 
@@ -135,17 +114,21 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 /**
  * Reads the structure of the data and prepares its decoding.
  * @param tag element name, for messages
- * @param data { tokens, attentions, queryTokens?, causal?, layerNames?, headNames?, decimals? }
- *   (what readAuthorData returns, or a model's output)
+ * @param data { tokens, attentions, queryTokens?, causal?, layerNames?, headNames?, decimals?,
+ *   sentenceBStart?, ...metadata } (what readAuthorData returns, or a model's output); any other
+ *   key is the file's metadata (model, sentence, source, licence...), kept as it is
  * @returns { set, steps }: `set` = { tokens, queryTokens (null for self-attention), layers, heads,
  *   m, n, weights: Float32Array [layers * heads * m * n], causal, layerNames, headNames,
- *   decimals (undefined unless rounded) }, and `steps`, a generator that fills set.weights one
- *   layer per step, checking the structure of that layer (run it to the end before using set)
+ *   decimals (undefined unless rounded), sentenceBStart (null without a sentence pair),
+ *   special (Uint8Array: 1 for a special token such as [CLS] or [SEP]), meta (the other keys) },
+ *   and `steps`, a generator that fills set.weights one layer per step, checking the structure
+ *   of that layer (run it to the end before using set)
  */
 function readAttentionData(tag, data) {
   if (!data || typeof data !== 'object' || Array.isArray(data)) fail(tag, 'the data must be an object such as {"tokens": [...], "attentions": [...]}');
+  const meta = {};
   for (const key of Object.keys(data)) {
-    if (!KEYS.includes(key)) fail(tag, `unknown key "${key}"; expected one of ${KEYS.join(', ')}`);
+    if (!KEYS.includes(key)) meta[key] = data[key];
   }
   const { tokens, queryTokens } = data;
   if (tokens === undefined) fail(tag, 'tokens is missing; expected the tokens as a JSON array of strings, one per key');
@@ -164,7 +147,7 @@ function readAttentionData(tag, data) {
     if (extra.length) fail(tag, `attentions has an unknown key "${extra[0]}"; expected { shape, data } or { shape, dtype, base64 }`);
     if (!Array.isArray(a.shape)) fail(tag, `attentions.shape is ${kindOf(a.shape)}; expected an array such as [12, 12, 128, 128]`);
   } else if (!Array.isArray(a)) {
-    fail(tag, a === undefined ? `attentions is missing; expected ${FORMS}` : `attentions is ${kindOf(a)}; expected ${FORMS}`);
+    fail(tag, `attentions is ${kindOf(a)}; expected ${FORMS}`);
   }
   const shape = flat ? fullShape(tag, a.shape, 'attentions.shape') : fullShape(tag, nestedShape(a), 'attentions (nested arrays)');
   const [layers, heads, m, n] = shape;
@@ -182,12 +165,19 @@ function readAttentionData(tag, data) {
   if (!cross && m !== n) {
     fail(tag, `each attention pattern is ${m} x ${n} (queries x keys); self-attention needs square patterns (give queryTokens for cross-attention)`);
   }
+  const b = data.sentenceBStart;
+  if (b !== undefined && (cross || !Number.isInteger(b) || b < 1 || b >= n)) {
+    fail(tag, `sentenceBStart is ${typeof b === 'number' ? b : kindOf(b)}; expected the position of sentence B's first token, a whole number from 1 to ${n - 1}${cross ? ', and no queryTokens (a sentence pair is one text)' : ''}`);
+  }
   const set = {
     tokens: tokens.slice(), queryTokens: cross ? queryTokens.slice() : null, layers, heads, m, n,
     weights: null, causal,
     layerNames: names(tag, data.layerNames, 'layerNames', layers, 'layer'),
     headNames: names(tag, data.headNames, 'headNames', heads, 'head'),
     decimals: data.decimals,
+    sentenceBStart: b === undefined ? null : b,
+    special: Uint8Array.from(tokens, (t) => (isSpecialToken(t) ? 1 : 0)),
+    meta,
   };
   return { set, steps: fill(set) };
 }
@@ -300,6 +290,52 @@ function pattern(set, l, h) {
   return set.weights.subarray(at, at + size);
 }
 
+/**
+ * The file's metadata worth a line under the views: model, sentence and licence when they are
+ * short strings, and the source's address ({ url } or a string). Text only, never markup.
+ */
+function metaLine(set) {
+  const m = set.meta || {};
+  const source = m.source && typeof m.source === 'object' ? m.source.url : m.source;
+  return [['model', m.model], ['sentence', m.sentence], ['license', m.license || m.licence], ['source', source]]
+    .filter(([, v]) => typeof v === 'string' && v && v.length <= 300).map(([k, v]) => `${k}: ${v}`).join('; ');
+}
+
+/**
+ * Which queries and keys a sentence-pair filter keeps, as BertViz offers: 'all', 'aa', 'ab'
+ * (sentence A's queries over sentence B's keys), 'ba', 'bb'. Sentence A runs from 0 to
+ * sentenceBStart - 1 ([CLS] and A's [SEP] with it), B from sentenceBStart to the end.
+ * @returns { rows: [from, to), cols: [from, to) }
+ */
+function pairRange(set, filter) {
+  const b = set.sentenceBStart;
+  const part = (c) => (!b || !/^[ab][ab]$/.test(filter) ? [0, set.n] : c === 'a' ? [0, b] : [b, set.n]);
+  return { rows: part(filter[0]), cols: part(filter[1]) };
+}
+
+/**
+ * A set cut to a sentence-pair filter: the kept queries over the kept keys, as cross-attention
+ * (queryTokens), for the views to draw; the rows no longer sum to 1 (the rest of each row's weight
+ * is on the other sentence). The whole set when the filter keeps everything.
+ */
+function pairView(set, filter) {
+  const { rows: [r0, r1], cols: [c0, c1] } = pairRange(set, filter);
+  if (r0 === 0 && r1 === set.m && c0 === 0 && c1 === set.n) return set;
+  const m = r1 - r0, n = c1 - c0;
+  const weights = new Float32Array(set.layers * set.heads * m * n);
+  for (let k = 0; k < set.layers * set.heads; k++) {
+    for (let i = 0; i < m; i++) {
+      const from = (k * set.m + r0 + i) * set.n + c0;
+      weights.set(set.weights.subarray(from, from + n), (k * m + i) * n);
+    }
+  }
+  const tokens = set.tokens.slice(c0, c1);
+  return {
+    ...set, m, n, weights, tokens, queryTokens: (set.queryTokens || set.tokens).slice(r0, r1), causal: false, sentenceBStart: null,
+    special: set.special.slice(c0, c1), querySpecial: set.special.slice(r0, r1), offsets: { row: r0, col: c0 }, filter,
+  };
+}
+
 /** The display names of layer l and head h: the author's, or "layer l" / "head h" (counted from 0). */
 function layerName(set, l) {
   return set.layerNames ? set.layerNames[l] : `layer ${l}`;
@@ -309,5 +345,5 @@ function headName(set, h) {
 }
 
 module.exports = {
-  readAttentionData, parseAttentionData, pattern, layerName, headName, LIMITS, MAX_JSON_LENGTH, KEYS,
+  readAttentionData, parseAttentionData, pattern, layerName, headName, metaLine, pairRange, pairView, LIMITS, MAX_JSON_LENGTH, KEYS,
 };

@@ -45,11 +45,14 @@ function checkTokens(tag, tokens, key = 'tokens') {
  * @param attrs { tokens?: string } attribute values (null when absent)
  * @param json the text of the child JSON script, or an object set through the `data`
  *   property, or null
- * @param allowed extra JSON keys this widget understands (besides tokens and tensors)
+ * @param allowed extra JSON keys this widget understands (besides tokens and tensors); or, for a
+ *   widget whose data is not vectors, { keys, keepUnknown }: its own keys only (no tensors), and
+ *   with keepUnknown any other key kept as it is (a real file's metadata), for the widget's reader
  * @param maxJsonLength the longest JSON text this widget reads (default MAX_JSON_LENGTH)
  * @returns { tokens?, Q?, K?, V?, X?, Wq?, Wk?, Wv?, ...extra }
  */
 function readAuthorData(tag, attrs, json, allowed = [], maxJsonLength = MAX_JSON_LENGTH) {
+  const own = Array.isArray(allowed) ? null : allowed;
   if (typeof json === 'string') {
     if (json.length > maxJsonLength) {
       throw new AuthorDataError(`<${tag}>: the JSON data is ${json.length} characters long; expected at most ${maxJsonLength}`);
@@ -67,10 +70,10 @@ function readAuthorData(tag, attrs, json, allowed = [], maxJsonLength = MAX_JSON
     json = {};
   }
   if (!json || typeof json !== 'object' || Array.isArray(json)) {
-    throw new AuthorDataError(`<${tag}>: the data must be an object such as {"tokens": [...], "Q": [[...]]}`);
+    throw new AuthorDataError(`<${tag}>: the data must be an object such as {"tokens": [...], ${own ? `"${own.keys[1]}"` : '"Q"'}: [[...]]}`);
   }
-  const known = ['tokens', ...TENSOR_KEYS, ...allowed];
-  for (const key of Object.keys(json)) {
+  const known = own ? own.keys : ['tokens', ...TENSOR_KEYS, ...allowed];
+  for (const key of own && own.keepUnknown ? [] : Object.keys(json)) {
     if (!known.includes(key)) {
       throw new AuthorDataError(`<${tag}>: unknown JSON key "${key}"; expected one of ${known.join(', ')}`);
     }
@@ -84,6 +87,7 @@ function readAuthorData(tag, attrs, json, allowed = [], maxJsonLength = MAX_JSON
     data.tokens = splitTokens(attrs.tokens);
   }
   if (data.tokens !== undefined) checkTokens(tag, data.tokens);
+  if (own) return data;  // the widget's own reader checks the rest
   for (const key of TENSOR_KEYS) {
     if (data[key] === null) throw new AuthorDataError(`<${tag}>: ${key} is null; expected nested arrays of numbers`);
     let depth = 0;

@@ -6,6 +6,8 @@
 const { WIDGETS, attributesOf } = require('../kit/manifest.js');
 
 const HEIGHT_MESSAGE = 'attention-lab:height';
+// A message from the parent page whose `data` becomes the widget's data (embed.js).
+const DATA_MESSAGE = 'attention-lab:data';
 
 // Names echoed in messages are cut short: a URL can be long and hostile.
 const shown = (text) => JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}\u2026` : text);
@@ -42,4 +44,4 @@ function parseEmbedRequest(search) {
   return { tag, attributes };
 }
 
-module.exports = { parseEmbedRequest, HEIGHT_MESSAGE };
+module.exports = { parseEmbedRequest, HEIGHT_MESSAGE, DATA_MESSAGE };

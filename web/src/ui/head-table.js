@@ -6,7 +6,9 @@
 /** The engine's scores, in column order, with what a high value says about a head. */
 const SCORES = [
   { key: 'previousToken', label: 'previous token', high: 'looks at the token just before' },
+  { key: 'nextToken', label: 'next token', high: 'looks at the token just after' },
   { key: 'firstToken', label: 'first token', high: 'parks weight on the first token (a sink)' },
+  { key: 'specialTokens', label: 'special tokens', high: 'parks weight on [SEP] or another special token after the first' },
   { key: 'diagonal', label: 'diagonal', high: 'looks at itself' },
   { key: 'prefixMatching', label: 'prefix matching', high: 'looks just after an earlier copy of the token (induction)' },
   { key: 'entropy', label: 'entropy (nats)', high: 'spreads its weight broadly (low: it focuses on few keys)' },
@@ -39,7 +41,19 @@ function filterRows(rows, by, min) {
 
 /** Scores no head has (null throughout, e.g. every positional score under cross-attention): their columns are left out. */
 function presentScores(rows) {
-  return SCORES.filter((s) => rows.some((r) => r[s.key] !== null));
+  return SCORES.filter((s) => rows.some((r) => r[s.key] != null));  // eslint-disable-line eqeqeq
 }
 
-module.exports = { SCORES, SORTS, sortRows, filterRows, presentScores };
+/**
+ * Why a score is left out of a set's summary, in words (the engine leaves it null).
+ * @param set { causal, queryTokens } of the data; key a score's key
+ */
+function missingReason(set, key) {
+  return set.queryTokens ? 'cross-attention has no positions to compare'
+    : key === 'nextToken' ? 'a causal mask hides the next token'
+      : key === 'specialTokens' ? 'no special token such as [SEP] after the first'
+        : key !== 'prefixMatching' ? 'one token has no other to compare'
+          : set.causal ? 'no token repeats' : 'a test for induction, which reads only earlier tokens: these weights are not causal';
+}
+
+module.exports = { SCORES, SORTS, sortRows, filterRows, presentScores, missingReason };

@@ -54,11 +54,20 @@ function cells(weights, masked, rowLabels, colLabels, opts = {}) {
  * @param cell one entry of cells(); opts { digits, rowWord, colWord }
  */
 function readout(cell, opts = {}) {
-  const { digits = 2, rowWord = 'query', colWord = 'key' } = opts;
-  const where = `${rowWord} “${cell.rowLabel}” → ${colWord} “${cell.colLabel}”`;
+  const { digits = 2, rowWord = 'query', colWord = 'key', twice } = opts;
+  // A label that occurs twice on its axis ("the" in "the cat sat on the mat") is named with its position.
+  const name = (label, at, set) => (set && set.has(label) ? `\u201c${label}\u201d (${at})` : `\u201c${label}\u201d`);
+  const where = `${rowWord} ${name(cell.rowLabel, cell.row, twice && twice.rows)} \u2192 ${colWord} ${name(cell.colLabel, cell.col, twice && twice.cols)}`;
   if (cell.hidden) return `${where}: ${cell.note || HIDDEN_NOTE}`;
   if (cell.masked) return `${where}: masked, weight 0`;
   return `${where}: ${fixed(cell.value, digits)}`;
+}
+
+/** The labels that occur more than once in a list (a readout names those with their position). */
+function repeatedLabels(labels) {
+  const seen = new Set(), twice = new Set();
+  for (const t of labels) (seen.has(t) ? twice : seen).add(t);
+  return twice;
 }
 
 /**
@@ -115,4 +124,5 @@ function move(key, row, col, rows, cols) {
   }
 }
 
-module.exports = { cells, readout, prefixOnes, renormalisation, maskedFrom, anyMasked, move };
+module.exports = {
+  repeatedLabels, cells, readout, prefixOnes, renormalisation, maskedFrom, anyMasked, move };
