@@ -14,7 +14,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('path');
 const { pathToFileURL } = require('url');
-const { launch, watchedPage } = require('./browser.js');
+const { launch, watchedPage, settled } = require('./browser.js');
 const { loadAttentionLab } = require('../../index.js');
 const { PAGES } = require('../../scripts/build-site.js');
 
@@ -695,6 +695,8 @@ test('display formulas are not clipped: each looks the same with its overflow le
     await page.setViewportSize({ width, height: 900 });
     for (const { file } of PAGES) {
       await page.goto(pathToFileURL(path.join(dist, file)).href);
+      // A widget still drawing beside a formula moves it between the two pictures: wait for all of them.
+      await settled(page, 60000);
       // Formulas folded into "After you have answered" boxes are checked opened.
       await page.$$eval('details', (boxes) => boxes.forEach((d) => { d.open = true; }));
       const count = await page.locator('.math-display').count();

@@ -67,7 +67,9 @@ function snapshot(page, box) {
     return {
       status: host.status,
       error: Boolean(frame.querySelector('.al-error')),
-      state: JSON.stringify(host.state),
+      // Where a trainer runs (the page, then a worker once one has started) changes on its own,
+      // whatever is typed: it is left out of the state a refused value must keep.
+      state: JSON.stringify(host.state, (key, v) => (key === 'runner' ? undefined : v)),
       controls: frame.querySelectorAll('button, select, input').length,
       text,
       busy: Boolean(frame.closest('[aria-busy="true"]') || frame.querySelector('[aria-busy="true"]')),

@@ -159,11 +159,12 @@ test('keyboard only: the padding mask is switched off and on with Space and its 
   await k.press('End');
   const weights = await p.$eval('#padding', (el) => el.views[1].data.weights[0]);
   assert.ok(weights[4] > 0);
-  assert.equal((await readouts())[1], `query \u201cthe\u201d \u2192 key \u201c<pad>\u201d: ${fixed(weights[4], 2)}`);
+  // Two <pad> columns: the readout names which one by its position.
+  assert.equal((await readouts())[1], `query \u201cthe\u201d \u2192 key \u201c<pad>\u201d (4): ${fixed(weights[4], 2)}`);
   await k.tabTo((f) => f.includes('|checkbox|'), { back: true });
   await k.press('Space');
   assert.equal((await p.$eval('#padding', (el) => el.state)).forget, false);
-  assert.equal((await readouts())[1], 'query \u201cthe\u201d \u2192 key \u201c<pad>\u201d: masked, weight 0', 'the readout follows the mask');
+  assert.equal((await readouts())[1], 'query \u201cthe\u201d \u2192 key \u201c<pad>\u201d (4): masked, weight 0', 'the readout follows the mask');
   assert.match(await textIn(p, '#padding'), /every weight on a padding column is exactly 0/);
   assert.deepEqual(problems, []);
   await close();

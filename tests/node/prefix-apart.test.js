@@ -7,7 +7,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { loadAttentionLab } = require('./lab.js');
 const path = require('path');
-const source = () => require(path.join(__dirname, '..', '..', 'web', 'site', 'data', 'gpt2-quick-brown-fox.json'));
+const source = () => require(path.join(__dirname, '..', 'fixtures', 'real-attention', 'gpt2-quick-brown-fox.json'));  // full precision
 
 /** The definition, in float64: per head, the mean over rows with such a key of their weight on those keys (null: no row). */
 function reference(attentions, tokens) {

@@ -247,6 +247,9 @@ class AttentionTrainer extends LabElement {
       this.seedInput.setAttribute('aria-invalid', 'true');
       return;
     }
+    // a well-formed seed clears the last message at once; the engine may still refuse it (refuse())
+    this.seedMessage.textContent = '';
+    this.seedInput.removeAttribute('aria-invalid');
     this.change({ seed: r.value });
   }
 
