@@ -208,3 +208,40 @@ test('the engine marks the first induction head at the step its score crosses, h
     }
   }
 });
+
+test('the trainer\'s charts (web/src/ui/trainer-charts.js) draw the engine\'s record: the formed step marked, the score series per step, the copy task\'s accuracy instead', async () => {
+  const { trainerCharts } = require('../../web/src/ui/trainer-charts.js');
+  const lab = await loadAttentionLab();
+  const t = lab.createTrainer({ seed: 1 });
+  try {
+    const l = new log.TrainingLog();
+    const r = t.step(250);
+    l.addRecord(1, r);
+    assert.ok(t.formed, 'seed 1 forms an induction head within 250 steps');
+    const [loss, score] = trainerCharts(l, { uniformLoss: Math.log(32), recordsHeads: true }, { maxSteps: 1500, logScale: false });
+    assert.deepEqual(loss.marks, [{ x: t.formed.step, label: `induction head, step ${t.formed.step}` }]);
+    assert.equal(loss.xMax, 1500);
+    assert.equal(loss.yMax, Math.ceil(Math.max(...r.losses)));
+    assert.equal(loss.series[0].ys.length, 250);  // 250 steps fit in 300 points: one a step
+    assert.equal(loss.series[0].ys[249], r.losses[249]);
+    assert.deepEqual(score.series.map((s) => s.ys[249]), [r.induction[249], r.previousToken[249]]);
+    assert.deepEqual(score.marks, [{ x: t.formed.step, label: `induction head, step ${t.formed.step}`, low: true }]);
+    assert.equal(score.guides[0].y, log.FORMED);
+    const [logLoss] = trainerCharts(l, { uniformLoss: Math.log(32), recordsHeads: true }, { maxSteps: 100, logScale: true });
+    assert.equal(logLoss.yLog, true);
+    assert.equal(logLoss.xMax, 250, 'the axis grows past the run\'s length');
+    const copy = new log.TrainingLog();
+    const c = lab.createTrainer({ task: 'copy', seed: 2 });
+    try {
+      copy.addRecord(1, c.step(20));
+      const [, acc] = trainerCharts(copy, { uniformLoss: Math.log(32), recordsHeads: false }, { maxSteps: 1500, logScale: false });
+      assert.equal(acc.title, 'How often the answer is right');
+      assert.equal(acc.series[0].ys[19], copy.accuracies[19]);
+      assert.match(acc.desc, new RegExp(`got ${Math.round(100 * copy.accuracies[19])}% of the answer`));
+    } finally {
+      c.dispose();
+    }
+  } finally {
+    t.dispose();
+  }
+});

@@ -12,10 +12,11 @@ const { exportMenu, saveBlob } = require('../kit/export-menu.js');
 const { startWorker } = require('../kit/engine-worker.js');
 const { WorkerTrainer, PageTrainer } = require('../kit/trainer-runner.js');
 const { chartFigure } = require('../ui/export.js');
-const colors = require('../ui/colors.js');
+const { TrainerHeads } = require('../kit/trainer-heads.js');
+const { trainerCharts } = require('../ui/trainer-charts.js');
 const { fixed, grouped, counted } = require('../ui/format.js');
 const {
-  TrainingLog, stepsPerSecond, judgeRun, layerChoices, FORMED, LEARNING_RATES, LAYER_CHOICES, HEAD_CHOICES, TASK_CHOICES,
+  TrainingLog, stepsPerSecond, judgeRun, layerChoices, LEARNING_RATES, LAYER_CHOICES, HEAD_CHOICES, TASK_CHOICES,
   LAYER_QUESTION, CURVE_QUESTION, CURVE_CHOICES, parseSeed, divergenceText, worseText,
 } = require('../ui/training-log.js');
 
@@ -63,6 +64,7 @@ class AttentionTrainer extends LabElement {
     this.scoreChart = h('div', { part: 'chart', class: 'al-trainer-chart' });
     this.exampleLine = h('p', { class: 'al-trainer-example' });
     this.headsBox = h('div', { class: 'al-trainer-heads', part: 'heads' });
+    this.headGrid = new TrainerHeads(this.headsBox, this.exampleLine, () => this.linkState());
     this.reveal = h('section', { class: 'al-trainer-reveal', hidden: true, 'aria-live': 'polite' });
     this.downloads = h('p', { class: 'al-trainer-downloads' },
       h('button', { type: 'button', onclick: () => this.guard(() => this.saveLosses()) }, 'Losses (CSV)'),
@@ -495,42 +497,7 @@ class AttentionTrainer extends LabElement {
   }
 
   drawCharts() {
-    const log = this.log;
-    const formed = log.formed;
-    const marks = formed ? [{ x: formed.step, label: `induction head, step ${grouped(formed.step)}` }] : [];
-    const xMax = Math.max(this.maxSteps, log.steps);
-    const loss = log.lossSeries(300);
-    const ys = loss.ys.filter(Number.isFinite);
-    const top = ys.length ? Math.max(...ys) : this.info.uniformLoss;
-    const bottom = ys.length ? Math.min(...ys) : 1;
-    const lossOpts = {
-      title: 'Training loss', desc: log.steps ? `Mean loss over the scored positions after ${counted(log.steps, 'step')}: ${fixed(log.lastLoss(), 3)} at the last step${formed ? `; an induction head formed at step ${grouped(formed.step)}` : ''}.` : 'No step yet.',
-      xLabel: 'step', yLabel: this.st.logScale ? 'loss (log scale)' : 'loss (nats)', xMin: 0, xMax,
-      xs: loss.xs.length ? loss.xs : [0], yMax: this.st.logScale ? Math.max(top, 1e-3) : Math.max(1, Math.ceil(top)),
-      ...(this.st.logScale ? { yLog: true, yMin: Math.max(1e-4, Math.min(bottom, top / 10)) } : {}),
-      series: [{ name: loss.per > 1 ? `loss (mean of each ${loss.per} steps)` : 'loss', ys: loss.xs.length ? loss.ys : [null], cls: 'al-curve' }],
-      marks,
-    };
-    const scoreOpts = this.info.recordsHeads ? {
-      // the engine's record of every step: the same seed draws the same curves
-      title: 'What the heads do', desc: log.steps ? `After ${counted(log.steps, 'step')} the best induction score is ${fixed(log.last('induction'), 2)} and the best previous-token score on the first copy ${fixed(log.last('previousToken'), 2)}.` : 'No step yet.',
-      xLabel: 'step', yLabel: 'score (0 to 1)', yMax: 1,
-      series: [{ name: 'best induction score', key: 'induction', cls: 'al-curve' }, { name: 'best previous-token score, first copy', key: 'previousToken', cls: 'al-curve-2' }],
-      guides: [{ y: FORMED, label: `induction head from ${FORMED}` }], marks: marks.map((m) => ({ ...m, low: true })),
-    } : {
-      // copy, reverse, sort: no induction to score; how often the answer is right is what the heads are for
-      title: 'How often the answer is right', desc: log.steps ? `At step ${grouped(log.steps)} the model got ${Math.round(100 * log.last('accuracies'))}% of the answer\u2019s tokens in its batch right.` : 'No step yet.',
-      xLabel: 'step', yLabel: 'accuracy (0 to 1)', yMax: 1,
-      series: [{ name: 'accuracy on the answer (each batch)', key: 'accuracies', cls: 'al-curve' }],
-    };
-    let xs = [0];
-    scoreOpts.series = scoreOpts.series.map(({ key, ...ser }) => {
-      const line = log.series(key, 300);
-      if (line.xs.length) xs = line.xs;
-      return { ...ser, ys: line.xs.length ? line.ys : [null] };
-    });
-    Object.assign(scoreOpts, { xMin: 0, xMax, xs });
-    this.chartOpts = [lossOpts, scoreOpts];
+    this.chartOpts = trainerCharts(this.log, this.info, { maxSteps: this.maxSteps, logScale: this.st.logScale });
     [this.lossChart, this.scoreChart].forEach((box, k) => {
       const opts = this.chartOpts[k];
       // While a run's curves grow, only their lines and titles change: redrawn in place.
@@ -547,73 +514,7 @@ class AttentionTrainer extends LabElement {
   }
 
   drawHeads() {
-    const snap = this.snapshot;
-    if (!snap || !this.info || snap === this.drawnSnapshot) return;  // the heads change with a new snapshot only
-    this.drawnSnapshot = snap;
-    const { layers, heads } = this.info.options;
-    const tokens = this.info.example;
-    const n = tokens.length;
-    setText(this.exampleLine, `The example (token ids): ${tokens.join(' ')}. Each square shows one head\u2019s weights on it after ${counted(snap.step, 'step')}: row i is where token i looks, brighter is more weight, the empty triangle is the future, hidden by the causal mask.`);
-    // The probe's scores mean something for the induction task only: other tasks show the pictures alone.
-    const bars = this.info.recordsHeads ? HEAD_BARS : [];
-    const cards = this.headCards && this.headCards.length === layers * heads && this.headBars === bars ? this.headCards : this.buildHeads(layers, heads, n, bars);
-    snap.scores.forEach((s, k) => {
-      const card = cards[k];
-      paint(card.canvas, snap.patterns, k * n * n, n);
-      bars.forEach((b, i) => {
-        card.bars[i].style.width = `${Math.round(100 * s[b.key])}%`;
-        setText(card.texts[i], fixed(s[b.key], 2));
-      });
-      const formed = bars.length > 0 && s.induction >= FORMED;
-      card.root.classList.toggle('al-formed', formed);
-      card.view.setAttribute('aria-label', `Layer ${s.layer}, head ${s.head}${bars.length ? `: ${headScoresText(s)}${formed ? ', an induction head' : ''}` : ''}.`);
-    });
-  }
-
-  buildHeads(layers, heads, n, bars) {
-    this.headCards = [];
-    this.headBars = bars;
-    const rows = [];
-    for (let l = 0; l < layers; l++) {
-      const row = h('div', { class: 'al-trainer-layer', role: 'group', 'aria-label': `Layer ${l}` }, h('p', { class: 'al-trainer-layer-name' }, `layer ${l}`));
-      for (let k = 0; k < heads; k++) {
-        const index = l * heads + k;
-        const canvas = h('canvas', { width: String(n), height: String(n), class: 'al-trainer-canvas', 'aria-hidden': 'true' });
-        const fills = bars.map((b) => h('span', { class: `al-bar ${b.cls}` }));
-        const texts = bars.map(() => h('span', { class: 'al-trainer-score' }));
-        // The focusable picture (its label: the head's scores) and, beside it, not inside it,
-        // the head's export menu: an interactive control inside role="img" is hidden from
-        // assistive technology (axe: nested-interactive).
-        const view = h('div', { class: 'al-trainer-head-view', tabindex: '0', role: 'img' }, canvas,
-          bars.length ? h('div', { class: 'al-trainer-bars', 'aria-hidden': 'true' },
-            bars.flatMap((b, i) => [h('span', { class: 'al-trainer-bar-name' }, b.name), texts[i], h('span', { class: 'al-trainer-track' }, fills[i])])) : null);
-        const root = h('figure', { class: 'al-trainer-head' },
-          h('figcaption', { 'aria-hidden': 'true' }, `head ${k}`), view,
-          h('div', { class: 'al-trainer-head-export' }, exportMenu(() => this.headFigure(index), { label: `layer ${l} head ${k}` }).root));
-        this.headCards.push({ root, view, canvas, bars: fills, texts });
-        row.append(root);
-      }
-      rows.push(row);
-    }
-    this.headsBox.replaceChildren(...rows);
-    return this.headCards;
-  }
-
-  /** One head's weights on the example as an export figure (heatmap). */
-  headFigure(index) {
-    const snap = this.snapshot;
-    const tokens = this.info.example.map(String);
-    const n = tokens.length, s = snap.scores[index];
-    const values = [], masked = [];
-    for (let i = 0; i < n; i++) {
-      values.push(Array.from(snap.patterns.subarray((index * n + i) * n, (index * n + i + 1) * n)));
-      masked.push(tokens.map((_, j) => j > i));
-    }
-    return {
-      kind: 'heatmap', title: `Layer ${s.layer}, head ${s.head} after ${counted(snap.step, 'step')}`,
-      caption: `Weights of one head on the example (token ids); rows are queries.${this.info.recordsHeads ? ` ${headScoresText(s).replace(/^p/, 'P')}.` : ''}`,
-      settings: this.linkState(), rowLabels: tokens, colLabels: tokens, values, masked,
-    };
+    this.headGrid.draw(this.snapshot, this.info);
   }
 
   renderReveal() {
@@ -664,18 +565,6 @@ class AttentionTrainer extends LabElement {
   }
 }
 
-// The bars under each head (induction task): the engine's scores on the probe.
-const HEAD_BARS = [
-  { key: 'previousTokenFirstCopy', name: 'previous, first copy', cls: 'al-bar-prev' },
-  { key: 'previousToken', name: 'previous, every row', cls: 'al-bar-prev al-bar-all' },
-  { key: 'induction', name: 'induction', cls: 'al-bar-ind' },
-];
-
-/** A head's scores in words. */
-function headScoresText(s) {
-  return `previous-token score ${fixed(s.previousTokenFirstCopy, 2)} on the first copy, ${fixed(s.previousToken, 2)} on every row; induction score ${fixed(s.induction, 2)}`;
-}
-
 /** Fills a select with `values` and `current` (sorted in), selecting `current`; untouched when they are already there. */
 function choices(select, values, current) {
   const all = values.includes(current) ? values : [...values, current].sort((a, b) => a - b);
@@ -689,36 +578,6 @@ function choices(select, values, current) {
 function labelOf(choices, value) {
   const c = choices.find((x) => x.value === value);
   return c ? c.label : '';
-}
-
-// The viridis colour of each weight, in 1/255 steps: a redraw looks colours up, allocating nothing.
-let palette = null;
-
-/** Draws one head's n x n weights into its canvas (one pixel a cell; CSS scales it up). */
-function paint(canvas, patterns, offset, n) {
-  const ctx = canvas.getContext('2d');
-  if (!ctx) return;
-  if (!palette) {
-    palette = new Uint8Array(3 * 256);
-    for (let i = 0; i < 256; i++) palette.set(colors.rgb(i / 255), 3 * i);
-  }
-  const image = canvas.alImage || (canvas.alImage = ctx.createImageData(n, n));
-  const data = image.data;
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) {
-      const at = 4 * (i * n + j);
-      if (j > i) {
-        data[at + 3] = 0;  // masked: the card's background shows
-        continue;
-      }
-      const c = 3 * Math.round(255 * Math.min(1, Math.max(0, patterns[offset + i * n + j])));
-      data[at] = palette[c];
-      data[at + 1] = palette[c + 1];
-      data[at + 2] = palette[c + 2];
-      data[at + 3] = 255;
-    }
-  }
-  ctx.putImageData(image, 0, 0);
 }
 
 module.exports = { AttentionTrainer };
