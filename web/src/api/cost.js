@@ -6,7 +6,7 @@
 // C++, node and the browser.
 
 const { fromEngine } = require('./tensor.js');
-const { unwrap } = require('./engine.js');
+const { unwrap } = require('./call.js');
 
 /**
  * The bodies of the cost functions, spread into lab.js's: each gets the engine and its

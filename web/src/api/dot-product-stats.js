@@ -5,7 +5,7 @@
 
 const { SIGNATURES } = require('./signatures.js');
 const { EngineObject } = require('./engine-object.js');
-const { unwrap } = require('./engine.js');
+const { unwrap } = require('./call.js');
 
 const FN = 'createDotProductStats';
 

@@ -9,7 +9,7 @@
 // cache, an experiment): it keeps the engine it was made on, so lab.reset() leaves it working
 // on that engine until it is disposed, and reads each method's arguments by its signature.
 
-const { run, stoppedError } = require('./engine.js');
+const { run, stoppedError } = require('./call.js');
 
 function engineObject(core, kind) {
   const address = core[`${kind}_new`]();

@@ -7,7 +7,7 @@
 
 const { Fields } = require('./options.js');
 const { Input } = require('./tensor.js');
-const { unwrap } = require('./engine.js');
+const { unwrap } = require('./call.js');
 
 /** Token ids for the engine's prefix-matching score: equal strings get equal ids. */
 function tokenIds(tokens) {

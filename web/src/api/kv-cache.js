@@ -10,7 +10,7 @@
 const { Tensor } = require('./tensor.js');
 const { SIGNATURES } = require('./signatures.js');
 const { EngineObject } = require('./engine-object.js');
-const { unwrap } = require('./engine.js');
+const { unwrap } = require('./call.js');
 
 // The operations of the engine's step() (cpp/bindings/cost.cpp, kv_cache_handle).
 const OP = { k: 0, v: 1, q: 2, append: 3, attend: 4 };

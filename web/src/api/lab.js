@@ -9,7 +9,8 @@
 const { Tensor, fromEngine } = require('./tensor.js');
 const { own } = require('./options.js');
 const { SIGNATURES, ATTENTION_OPTIONS } = require('./signatures.js');
-const { makeEngine, run, unwrap } = require('./engine.js');
+const { makeEngine } = require('./engine.js');
+const { run, unwrap } = require('./call.js');
 const { costApi } = require('./cost.js');
 const { mistakesApi } = require('./mistakes.js');
 // workspace.js, dot-product-stats.js (and cost.js's kv-cache.js) are required by the call

@@ -5,7 +5,7 @@
 
 const { fromEngine } = require('./tensor.js');
 const { own } = require('./options.js');
-const { unwrap } = require('./engine.js');
+const { unwrap } = require('./call.js');
 
 function pair(raw) {
   return { weights: fromEngine(raw.weights), output: fromEngine(raw.output) };

@@ -8,7 +8,7 @@
 const { fromEngine, describe } = require('./tensor.js');
 const { SIGNATURES } = require('./signatures.js');
 const { EngineObject } = require('./engine-object.js');
-const { unwrap } = require('./engine.js');
+const { unwrap } = require('./call.js');
 const { Fields } = require('./options.js');
 const { readParameters, writeParameters } = require('./weights-file.js');
 

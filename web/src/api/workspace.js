@@ -6,7 +6,7 @@
 const { STAGES, Fields } = require('./options.js');
 const { ATTENTION_OPTIONS } = require('./signatures.js');
 const { EngineObject } = require('./engine-object.js');
-const { unwrap } = require('./engine.js');
+const { unwrap } = require('./call.js');
 
 const DISPOSED = 'Workspace: used after dispose()';
 

@@ -9,6 +9,7 @@ const { h, uid, scrollBox } = require('../kit/dom.js');
 const { LabElement, urlState } = require('../kit/base.js');
 const { PredictView } = require('../kit/predict-view.js');
 const { WorkerRunner, PageRunner, Cancelled } = require('../kit/cost-runner.js');
+const { startWorker } = require('../kit/engine-worker.js');
 const { createSweep, METHODS } = require('../ui/cost-sweep.js');
 const { median } = require('../ui/cost-fit.js');
 const { CostResults, NAMES } = require('../kit/cost-results.js');
@@ -281,7 +282,7 @@ class CostLab extends LabElement {
     if (this.runner) return this.runner;
     if (this.attr('worker', 'auto') === 'auto' && typeof Worker === 'function') {
       try {
-        this.runner = await WorkerRunner.start();
+        this.runner = await WorkerRunner.start(startWorker);
         return this.runner;
       } catch (err) {
         this.workerError = err;

@@ -6,7 +6,6 @@
 
 const { measureJob } = require('../ui/cost-sweep.js');
 const { pause } = require('./schedule.js');
-const { startWorker } = require('./engine-worker.js');
 
 /** Thrown out of run() when the runner was stopped (the reader pressed Cancel). */
 class Cancelled extends Error {
@@ -39,8 +38,10 @@ class WorkerRunner {
   /**
    * Starts a worker and waits for its engine. Rejects when the page does not allow it (CSP),
    * the script cannot provide its own source, or the engine fails to start there.
+   * `startWorker` is engine-worker.js's (given, not required: engine-worker.js runs this file's
+   * workerEntry in the worker, so requiring it here would make a cycle).
    */
-  static start(timeoutMs = 30000) {
+  static start(startWorker, timeoutMs = 30000) {
     return startWorker(workerMain, [measureJob], 'cost-lab', timeoutMs).then((worker) => new WorkerRunner(worker));
   }
 
