@@ -109,13 +109,17 @@ test('the reveal judges the layer by the engine\'s record and the curve by its s
   assert.deepEqual(log.layerChoices(2).map((c) => c.value), ['layer-0', 'layer-1', 'none']);
 });
 
-test('a run that got worse than an untrained model is told in words: its loss against a uniform guess, its best, the head that came apart', () => {
+test('a run that got worse than a uniform guess is told in words: its loss against the guess\'s, its best, the head that came apart', () => {
   const l = logOf(new Array(990).fill(1), { induction: new Array(990).fill(0.15), formed: { step: 66, layer: 1, head: 0, score: 0.53 },
     recentLoss: 3.512, bestLoss: 0.2234, bestAt: 182, rising: true, worseThanUniform: true });
   const t = log.worseText(l, { uniformLoss: Math.log(32), lossWindow: 50, options: { vocab: 32, lr: 0.03 } });
   assert.match(t, /^By step 990 the loss averaged 3\.51 nats over the last 50 steps: worse than 3\.47, the loss of a model that gives all 32 tokens the same chance/);
   assert.match(t, /At step 182 it was down to 0\.22\. The induction head that formed at step 66 has come apart: the best induction score is 0\.15\. A learning rate of 0\.03 moves the weights too far at each step\. Reset and choose a smaller one, or continue\. $/);
   assert.doesNotMatch(t, /NaN|Infinity|undefined/);
+  // Just past ln 32 = 3.4657 both round to 3.47: the text shows as many decimals as tell them apart.
+  const close = logOf(new Array(981).fill(1), { recentLoss: 3.4660, bestLoss: 0.2, bestAt: 150, rising: true, worseThanUniform: true });
+  assert.match(log.worseText(close, { uniformLoss: Math.log(32), lossWindow: 50, options: { vocab: 32, lr: 0.03 } }),
+    /^By step 981 the loss averaged 3\.4660 nats over the last 50 steps: worse than 3\.4657, /);
 });
 
 test('the seed box takes any number for the engine to judge, and says what is wrong with text', () => {

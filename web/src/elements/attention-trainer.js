@@ -161,6 +161,10 @@ class AttentionTrainer extends LabElement {
     this.log = new TrainingLog();
     this.reports = [];
     this.alert.hidden = true;
+    // Nothing of the last run is left to read: no reveal, and the announcer says the reset, not the run's end.
+    this.reveal.hidden = true;
+    this.revealKey = null;
+    this.say(message || '');
     const runner = this.runner || this.adopt(new PageTrainer(this.lab));
     let created;
     try {
@@ -238,7 +242,11 @@ class AttentionTrainer extends LabElement {
 
   change(fields) {
     Object.assign(this.st, fields);
-    if (fields.task !== undefined || fields.layers !== undefined) this.prediction = { layer: null, curve: null, committed: false, skipped: false };
+    if (fields.task !== undefined || fields.layers !== undefined) {
+      // A prediction was about the old model: asked again at once, before the new model is made.
+      this.prediction = { layer: null, curve: null, committed: false, skipped: false };
+      this.renderPredict();
+    }
     this.reset('New settings: a fresh model. Press Train.');
   }
 
@@ -319,7 +327,10 @@ class AttentionTrainer extends LabElement {
     }
     if (r.snapshot) this.takeSnapshot(r.snapshot);
     this.renderStatus();
-    this.scheduleDraw();
+    // A run the engine stopped sends no more reports: everything is drawn from this last one now,
+    // so the alert, the reveal and the heads name the same step.
+    if (r.stopped || r.diverged) this.draw();
+    else this.scheduleDraw();
   }
 
   takeSnapshot(snap) {
@@ -352,13 +363,13 @@ class AttentionTrainer extends LabElement {
     this.say('The run diverged; reset to start again.');
   }
 
-  /** The engine says the run now does worse than an untrained model: the runner stopped; say so in plain words. */
+  /** The engine says the run now does worse than a uniform guess: the runner stopped; say so in plain words. */
   gotWorse() {
     this.running = false;
     this.worse = { step: this.log.steps };
-    this.note = `Stopped at step ${grouped(this.log.steps)}: the run got worse than an untrained model.`;
+    this.note = `Stopped at step ${grouped(this.log.steps)}: the run got worse than a uniform guess (every token equally likely).`;
     this.showAlert(h('strong', {}, 'The run is unlearning. '), worseText(this.log, this.info));
-    this.say('Training stopped: the loss rose above where an untrained model starts.');
+    this.say('Training stopped: the loss rose above that of a uniform guess over the tokens.');
   }
 
   /**

@@ -44,7 +44,7 @@ class TrainingSession {
       parts.push(r);
       total += r.losses.length;
       left -= count;
-      // A run that gets worse than an untrained model stops the first time it does (the widget
+      // A run that gets worse than a uniform guess stops the first time it does (the widget
       // says so; Continue goes on from there).
       if (r.worseThanUniform && !this.worseSeen) {
         this.worseSeen = true;

@@ -239,7 +239,7 @@ function parseSeed(text) {
 }
 
 /**
- * Plain words for a run that got worse than an untrained model (the engine's worseThanUniform):
+ * Plain words for a run that got worse than a uniform guess (the engine's worseThanUniform):
  * its recent loss against a uniform guess's and its own best, and the head that came apart.
  */
 function worseText(log, { uniformLoss, lossWindow, options }) {
@@ -248,7 +248,10 @@ function worseText(log, { uniformLoss, lossWindow, options }) {
   const head = formed && now !== null && now < FORMED
     ? ` The induction head that formed at step ${grouped(formed.step)} has come apart: the best induction score is ${now.toFixed(2)}.`
     : '';
-  return `By step ${grouped(h.step)} the loss averaged ${h.recentLoss.toFixed(2)} nats over the last ${lossWindow} steps: worse than ${uniformLoss.toFixed(2)}, ` +
+  // Just past the uniform loss the two agree to 2 decimals: more, until they differ (at most 6).
+  let digits = 2;
+  while (digits < 6 && h.recentLoss.toFixed(digits) === uniformLoss.toFixed(digits)) digits++;
+  return `By step ${grouped(h.step)} the loss averaged ${h.recentLoss.toFixed(digits)} nats over the last ${lossWindow} steps: worse than ${uniformLoss.toFixed(digits)}, ` +
     `the loss of a model that gives all ${options.vocab} tokens the same chance. At step ${grouped(h.bestAt)} it was down to ${h.bestLoss.toFixed(2)}.${head} ` +
     `A learning rate of ${options.lr} moves the weights too far at each step. Reset and choose a smaller one, or continue. `;
 }
