@@ -552,6 +552,7 @@ Object.assign(CLAIMS, {
   'gpt2-self'() {
     const layer0 = gpt2().rows.filter((r) => r.layer === 0);
     assert.deepEqual(layer0.filter((r) => r.diagonal > 0.8).map((r) => r.head), [1, 3, 5], 'the heads of layer 0 that keep over 0.8 on the token itself');
+    assert.deepEqual(layer0.filter((r) => r.diagonal > 0.5 && r.diagonal <= 0.8).map((r) => r.head), [4], 'and the one that keeps more than half, named after them: none is left out');
   },
   'gpt2-no-prefix'() {
     const { data, rows } = gpt2();

@@ -402,7 +402,7 @@ for (const width of [1280, 390]) {
     await page.goto(pathToFileURL(path.join(root, 'dist', 'lesson-6.html')).href);
     await settled(page, 60000);
     // what answers each question: the layer, the curve's shape, the one-layer outcome
-    const ANSWERS = /second layer|first layer|layer 1\b|plateau|drops? steeply|phase change|no head (of it )?(can|reaches)|K-composition|one layer has no|cannot tell which/i;
+    const ANSWERS = /second layer|first layer|layer 1\b|plateau|drops? steeply|phase change|no head (of it )?(can|reaches)|K-composition|one layer has no|cannot tell which|more than one layer|why it takes two|the token before me/i;
     for (const id of ['train', 'train-one-layer']) {
       let read = 0;
       const question = page.locator(`#${id} .al-trainer-question >> nth=0`);

@@ -231,7 +231,7 @@ const WIDGETS = {
       { name: 'lr', property: 'lr', type: 'number', min: 0.000001, max: 100, default: 0.003, state: true, description: 'Adam\'s learning rate.' },
       { name: 'layers', property: 'layers', type: 'integer', min: 1, max: 8, default: 2, state: true, description: 'Attention layers (an induction head needs 2).' },
       { name: 'heads', property: 'heads', type: 'integer', min: 1, max: 16, default: 2, state: true, description: 'Heads per layer; each has d_model / heads dimensions (d_model is 32).' },
-      { name: 'seed', property: 'seed', type: 'integer', min: 0, max: 9007199254740991, default: 1, state: true, description: 'Seed of the initial weights and of the training batches: the same seed gives the same run.' },
+      { name: 'seed', property: 'seed', type: 'integer', min: 0, max: 9007199254740991, default: 1, state: true, description: 'Seed of the initial weights and of the training batches: the same seed gives the same run, however fast the machine. A link keeps the seed and the other settings, not a trained model: it trains again from the start.' },
       { name: 'steps', property: 'steps', type: 'integer', min: 10, max: 100000, default: 1500, description: 'Steps one press of Train runs before it stops (Continue runs as many again).' },
       { name: 'log-scale', property: 'logScale', type: 'boolean', state: true, description: 'Draw the loss on a log scale.' },
       { name: 'predict', property: 'predict', type: 'boolean', description: 'Ask the reader to predict, before training, which layer will hold the induction head and what the loss will do (default true; induction task only).' },
@@ -240,7 +240,7 @@ const WIDGETS = {
     parts: [{ name: 'prompt', description: 'The predict-first questions.' }, { name: 'status', description: 'The line with the step, the loss and the speed.' }, { name: 'chart', description: 'The loss chart and the head-score chart.' }, { name: 'heads', description: 'The grid of every head\'s weights and scores.' }],
     state: '{ task: string, lr: number, layers: number, heads: number, seed: number, logScale: boolean, step: number, running: boolean, formedAt: number | null, runner: string | null, diverged: boolean, worseAt: number | null }',
     events: [{ name: 'al-head-formed', detail: '{ layer: number, head: number, step: number, score: number }',
-      description: 'An induction head formed (induction task): the first step after which a head\'s induction score reached 0.5, from the engine\'s record of every step, so the same seed gives the same step on any machine.' }],
+      description: 'An induction head formed (induction task): the first step after which a head\'s induction score reached 0.5, from the engine\'s record of every step, so the same seed gives the same step however fast the machine is.' }],
   },
   'model-attention': {
     className: 'ModelAttention',

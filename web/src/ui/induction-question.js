@@ -84,19 +84,21 @@ function inductionQuestion(tokens, row, head, rows = []) {
     [n - 2, 'the token just before it'],
     [0, 'the first token'],
   ];
-  const seen = new Set();
+  // The choices name a token and its position only: its role (the token after a copy, the copy
+  // itself ...) would answer the question; the feedback says it.
+  const roleOf = new Map();
   const choices = [];
   for (const [column, role] of roles) {
-    if (seen.has(column)) continue;
-    seen.add(column);
-    choices.push({ column, label: `${quoted(tokens[column])}, ${role} (position ${column})` });
+    if (roleOf.has(column)) continue;
+    roleOf.set(column, role);
+    choices.push({ column, label: `${quoted(tokens[column])} (position ${column})` });
   }
   choices.sort((a, b) => a.column - b.column);
   let answer = 0;
   for (let j = 1; j < n; j++) if (row[j] > row[answer]) answer = j;
   const last = quoted(tokens[n - 1]);
   const where = `layer ${head.layer}, head ${head.head}`;
-  const said = (column) => `${quoted(tokens[column])} (position ${column}) with weight ${fixed(row[column], 2)}`;
+  const said = (column) => `${quoted(tokens[column])} (position ${column}${roleOf.has(column) ? `, ${roleOf.get(column)}` : ''}) with weight ${fixed(row[column], 2)}`;
   const because = after.has(answer)
     ? ' It looks for the token that followed an earlier copy of its own token, because that token is the best guess for what comes next.'
     : '';
@@ -110,7 +112,7 @@ function inductionQuestion(tokens, row, head, rows = []) {
   const positions = [...every].sort((a, b) => a - b);
   return {
     question: `The last token, ${last}, appeared earlier, at position${positions.length > 1 ? 's' : ''} ${listed(positions)}. `
-      + `Where will the model's strongest induction head (${where}: the most weight on tokens that follow an earlier copy, counting only those two or more back) look most from it?`,
+      + `Where will the model's strongest induction head, ${where}, look most from it?`,
     choices: choices.map((c) => ({ label: c.label, value: c.column })),
     answer,
     judge(value) {
@@ -119,7 +121,7 @@ function inductionQuestion(tokens, row, head, rows = []) {
         ok: true,
         close,
         message: close ? `Right: from ${last} the head puts most weight on ${said(answer)}.${because}${note}`
-          : `Not this time: the head puts most weight on ${said(answer)}, and ${fixed(row[value], 2)} on ${quoted(tokens[value])}.${because}${note}`,
+          : `Not this time: the head puts most weight on ${said(answer)}, and ${fixed(row[value], 2)} on ${quoted(tokens[value])} (position ${value}${roleOf.has(value) ? `, ${roleOf.get(value)}` : ''}).${because}${note}`,
         hint: close ? '' : hint,
       };
     },
