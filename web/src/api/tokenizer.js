@@ -15,7 +15,7 @@
 // character becomes the unknown piece. Words are split before merging (splitWords), so a
 // piece never spans two words; each token keeps the exact span of the text it came from.
 
-const { describe } = require('./tensor.js');
+const { describe, quote, entries } = require('./tensor.js');
 
 const BPE = 'bpe';
 // A character outside every alphabet: what an unknown code point reads as while splitting.
@@ -65,24 +65,33 @@ function splitWords(text) {
   return out;
 }
 
-function checkVocabulary(fn, v) {
+/**
+ * A vocabulary read once, field by field and entry by entry (tensor.js entries()), and checked:
+ * { unknown, alphabet, merges } as plain arrays.
+ */
+function readVocabulary(fn, v) {
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error(`${fn}: tokenizer is ${describe(v)}; expected { kind: 'bpe', unknown, alphabet, merges }`);
-  if (v.kind !== BPE) throw new Error(`${fn}: tokenizer.kind is ${JSON.stringify(v.kind) || describe(v.kind)}; expected '${BPE}'`);
-  if (typeof v.unknown !== 'string' || v.unknown.length === 0) throw new Error(`${fn}: tokenizer.unknown is ${describe(v.unknown)}; expected a non-empty string`);
-  if (!Array.isArray(v.alphabet)) throw new Error(`${fn}: tokenizer.alphabet is ${describe(v.alphabet)}; expected an array of single characters`);
+  const kind = v.kind, unknown = v.unknown, alphabet = v.alphabet, merges = v.merges;
+  if (kind !== BPE) throw new Error(`${fn}: tokenizer.kind is ${quote(kind)}; expected '${BPE}'`);
+  if (typeof unknown !== 'string' || unknown.length === 0) throw new Error(`${fn}: tokenizer.unknown is ${describe(unknown)}; expected a non-empty string`);
+  if (!Array.isArray(alphabet)) throw new Error(`${fn}: tokenizer.alphabet is ${describe(alphabet)}; expected an array of single characters`);
+  const chars = entries(alphabet, fn, 'tokenizer.alphabet', 0xffff, 'characters');
   const seen = new Set();
-  v.alphabet.forEach((c, i) => {
+  chars.forEach((c, i) => {
     if (typeof c !== 'string' || c.length !== 1 || c === UNKNOWN_CHAR || seen.has(c)) {
-      throw new Error(`${fn}: tokenizer.alphabet[${i}] is ${JSON.stringify(c) || describe(c)}; expected a single character, each once`);
+      throw new Error(`${fn}: tokenizer.alphabet[${i}] is ${quote(c)}; expected a single character, each once`);
     }
     seen.add(c);
   });
-  if (!Array.isArray(v.merges)) throw new Error(`${fn}: tokenizer.merges is ${describe(v.merges)}; expected an array of [left, right] id pairs`);
-  const base = 1 + v.alphabet.length;
-  v.merges.forEach((m, i) => {
-    const ok = Array.isArray(m) && m.length === 2 && m.every((id) => Number.isInteger(id) && id >= 1 && id < base + i);
-    if (!ok) throw new Error(`${fn}: tokenizer.merges[${i}] is ${JSON.stringify(m) || describe(m)}; expected two ids of earlier pieces, from 1 to ${base + i - 1}`);
+  if (!Array.isArray(merges)) throw new Error(`${fn}: tokenizer.merges is ${describe(merges)}; expected an array of [left, right] id pairs`);
+  const base = 1 + chars.length;
+  const pairs = entries(merges, fn, 'tokenizer.merges', 1 << 20, 'merges').map((m, i) => {
+    const pair = Array.isArray(m) && m.length === 2 ? entries(m, fn, `tokenizer.merges[${i}]`, 2) : null;
+    const ok = pair && pair.every((id) => Number.isInteger(id) && id >= 1 && id < base + i);
+    if (!ok) throw new Error(`${fn}: tokenizer.merges[${i}] is ${pair ? `[${pair.map(quote).join(',')}]` : quote(m)}; expected two ids of earlier pieces, from 1 to ${base + i - 1}`);
+    return pair;
   });
+  return { unknown, alphabet: chars, merges: pairs };
 }
 
 class Tokenizer {
@@ -91,8 +100,7 @@ class Tokenizer {
    * @param fn the function named in errors
    */
   constructor(vocabulary, fn = 'createTokenizer') {
-    checkVocabulary(fn, vocabulary);
-    const { unknown, alphabet, merges } = vocabulary;
+    const { unknown, alphabet, merges } = readVocabulary(fn, vocabulary);
     this._charIds = new Map(alphabet.map((c, i) => [c, i + 1]));
     this._rank = new Map();
     /** Every piece's text, by id (id 0: the unknown piece). */
