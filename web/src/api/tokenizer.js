@@ -86,8 +86,8 @@ function readVocabulary(fn, v) {
   if (!Array.isArray(merges)) throw new Error(`${fn}: tokenizer.merges is ${describe(merges)}; expected an array of [left, right] id pairs`);
   const base = 1 + chars.length;
   const pairs = entries(merges, fn, 'tokenizer.merges', 1 << 20, 'merges').map((m, i) => {
-    const pair = Array.isArray(m) && m.length === 2 ? entries(m, fn, `tokenizer.merges[${i}]`, 2) : null;
-    const ok = pair && pair.every((id) => Number.isInteger(id) && id >= 1 && id < base + i);
+    const pair = Array.isArray(m) ? entries(m, fn, `tokenizer.merges[${i}]`, 2) : null;
+    const ok = pair && pair.length === 2 && pair.every((id) => Number.isInteger(id) && id >= 1 && id < base + i);
     if (!ok) throw new Error(`${fn}: tokenizer.merges[${i}] is ${pair ? `[${pair.map(quote).join(',')}]` : quote(m)}; expected two ids of earlier pieces, from 1 to ${base + i - 1}`);
     return pair;
   });
