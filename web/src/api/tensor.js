@@ -141,12 +141,12 @@ function entries(v, fn, name, max, what = 'entries') {
   const n = v.length;
   if (!(n <= max)) throw new Error(`${fn}: ${name} has ${n} ${what}; expected at most ${max}`);
   const dirty = inheritsIndices(getProto(v));
-  const out = new Array(n);
+  const out = [];  // grows with what is read: a sparse array of 2^28 is refused at its first hole
   for (let i = 0; i < n; i++) {
     if (dirty && !hasOwn.call(v, i)) throw holeError(fn, `${name}[${i}]`);
     const x = v[i];
     if (x === undefined && !hasOwn.call(v, i)) throw holeError(fn, `${name}[${i}]`);
-    out[i] = x;
+    out.push(x);
   }
   return out;
 }
