@@ -109,16 +109,17 @@ class Model extends EngineObject {
     return this._method('Model.tokenize', arguments, (h, [t], fn) => this.tokenizer.encode(t, fn).tokens);
   }
 
-  /** The token ids to run: the text's, the last maxTokens of them when truncating. */
+  /**
+   * The token ids to run: the text's, the last maxTokens of them when truncating (only those
+   * are built: tokenizer.last).
+   */
   _read(fn, text, truncate) {
-    const all = this.tokenizer.encode(text, fn).tokens;
-    if (all.length === 0) throw new Error(`${fn}: text is empty; expected at least one character`);
-    if (all.length > this.maxTokens && !truncate) {
-      throw new Error(`${fn}: text has ${all.length} tokens; expected at most ${this.maxTokens} (the model's context), or { truncate: true } to read the last ${this.maxTokens}`);
+    const { tokens, count } = this.tokenizer.last(text, this.maxTokens, fn);
+    if (count === 0) throw new Error(`${fn}: text is empty; expected at least one character`);
+    if (count > this.maxTokens && !truncate) {
+      throw new Error(`${fn}: text has ${count} tokens; expected at most ${this.maxTokens} (the model's context), or { truncate: true } to read the last ${this.maxTokens}`);
     }
-    const dropped = Math.max(0, all.length - this.maxTokens);
-    const tokens = dropped ? all.slice(dropped) : all;
-    return { tokens, ids: Float64Array.from(tokens, (t) => t.id), truncated: dropped };
+    return { tokens, ids: Float64Array.from(tokens, (t) => t.id), truncated: count - tokens.length };
   }
 
   /**
