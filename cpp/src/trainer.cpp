@@ -193,9 +193,15 @@ void trainer::attention(const std::int32_t* tokens, std::size_t n, float* out, c
     read_attention(model_, tokens, n, out, fn);
 }
 
-std::vector<head_report> trainer::head_scores() {
+std::vector<head_report> trainer::head_scores(const char* fn) {
     std::vector<head_report> out;
     score_probe(out);
+    for (const head_report& h : out) {
+        if (std::isfinite(h.previous_token) && std::isfinite(h.induction) && std::isfinite(h.previous_token_first_copy)) continue;
+        fail(error_text(fn) << ": layer " << h.layer << " head " << h.head
+            << "'s attention on the probe is not a number: these weights overflow the forward pass"
+            << (diverged() ? " (the run diverged)" : "") << "; expected weights whose attention is finite");
+    }
     return out;
 }
 

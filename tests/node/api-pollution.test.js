@@ -257,3 +257,28 @@ test('Object.prototype.AttentionLabModels cannot stand in for the registry: the 
     delete globalThis.AttentionLabModels;
   }
 });
+
+test('no message echoes more than a few dozen characters of a 10 MB string: every parameter, option and option name of every function', async (t) => {
+  const lab = await loadAttentionLab();
+  prepare(lab);
+  const long = 'z'.repeat(1e7);
+  const tooLong = [];
+  let runs = 0;
+  const check = (name, what, args) => {
+    runs++;
+    const got = attempt(lab, name, args, EXAMPLES[name]);
+    if (typeof got === 'string' && got.length > 400) tooLong.push(`${name} ${what}: ${got.length} characters: ${got.slice(0, 120)}`);
+  };
+  for (const [name, sig] of Object.entries(SIGNATURES)) {
+    sig.params.forEach((p, i) => {
+      // the text a model reads is read, not echoed (a 10 MB text is 10 MB of tokens)
+      if (!(name.startsWith('Model.') && p.name === 'text')) check(name, p.name, replaced(EXAMPLES[name].args(), [i], () => long));
+      if (p.kind.type !== 'object') return;
+      check(name, `an option named with 10 MB in ${p.name}`, replaced(EXAMPLES[name].args(), [i], (o) => ({ ...o, [long]: 1 })));
+      for (const field of p.kind.names) check(name, `${p.name}.${field}`, replaced(EXAMPLES[name].args(), [i], (o) => ({ ...o, [field]: long })));
+    });
+  }
+  t.diagnostic(`${runs} calls with a 10 MB string`);
+  assert.deepEqual(tooLong, []);
+  assert.ok(runs > 150, `only ${runs} calls`);
+});

@@ -58,7 +58,7 @@ function modelObject(fn, source, shipped) {
     try {
       bytes = source instanceof ArrayBuffer ? new Uint8Array(source) : new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
     } catch (_) {
-      throw new Error(`${fn}: source is ${describe(source)} whose ArrayBuffer is detached (transferred); expected the bytes of a model file`);
+      throw new Error(`${fn}: source's ArrayBuffer is detached (transferred); expected the bytes of a model file`);
     }
     return parseModelText(fn, new TextDecoder().decode(bytes));
   }
