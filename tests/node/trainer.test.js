@@ -562,3 +562,20 @@ test('a detached typed array is an Error naming the argument, not a TypeError or
     tr.dispose();
   }
 });
+
+test('the memory a run needs is taken when the trainer is made: steps, scores and evaluation take no more (issue 27)', async () => {
+  const lab = await loadAttentionLab();
+  for (const options of [{}, { ...SMALL, mlp: 16, layerNorm: true, task: 'copy' }]) {
+    const tr = lab.createTrainer(options);
+    const made = lab.memory();
+    tr.step(1);
+    tr.step(3);
+    tr.headScores();
+    tr.evaluate();
+    tr.attention(tr.example);
+    const after = lab.memory();
+    tr.dispose();
+    assert.equal(after.heapInUse, made.heapInUse, `heap in use after the first steps (${JSON.stringify(options)})`);
+    assert.equal(after.heapSize, made.heapSize);
+  }
+});
