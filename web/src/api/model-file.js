@@ -5,37 +5,18 @@
 // Trainer.exportWeights, whose entries may be float16; about: where it came from), and the
 // script that carries it to a page without fetch: loaded by a <script src> (file:// too), it
 // registers the object on globalThis.AttentionLabModels under its name; required in node, it
-// is the module's export. The writer and the reader of that script are both here.
+// is the module's export. This is its reader; its writer (not in the kit) is model-script.js.
 
 const { describe, quote } = require('./tensor.js');
 
 const MODEL_FORMAT = 'attention-lab-model';
 const MODEL_VERSION = 1;
-// How a model's script (and the module beside the kit, scripts/build.js) registers it: on an
-// own property of globalThis, a null-prototype map, so nothing set on Object.prototype is read
-// as the registry or as a model in it. A page element of that id (window's named access) or
-// any other object there is not ours to extend: it is replaced.
-const REGISTER = "var has = Object.prototype.hasOwnProperty, all = has.call(globalThis, 'AttentionLabModels') ? globalThis.AttentionLabModels : null;\n"
-  + "if (!all || typeof all !== 'object' || (Object.getPrototypeOf(all) !== null && Object.getPrototypeOf(all) !== Object.prototype)) Object.defineProperty(globalThis, 'AttentionLabModels', { value: all = Object.create(null), writable: true, configurable: true });\n"
-  + 'Object.defineProperty(all, model.name, { value: model, writable: true, enumerable: true, configurable: true });\n';
-// The script: a comment, then PREFIX, the object's JSON, SUFFIX.
-const PREFIX = '(function (model) {\n'
-  + "  if (typeof module === 'object' && module && module.exports) { module.exports = model; return; }\n"
-  + REGISTER.replace(/^/gm, '  ').trimEnd() + '\n'
-  + '})(';
-// Where the JSON starts in any version of the script (its prefix ends so).
+// Where the JSON starts and ends in any version of the script (model-script.js writes it).
 const OPEN = '\n})(';
 const SUFFIX = ');\n';
 
-/** The script text of a model object, opening with `notice` as a comment. */
-function modelScript(model, notice) {
-  const comment = notice.split('\n').map((line) => ` * ${line}`.trimEnd()).join('\n');
-  if (comment.includes('*/')) throw new Error('modelScript: notice holds "*/"; expected text that can sit in a comment');
-  return `/*!\n${comment}\n */\n${PREFIX}${JSON.stringify(model)}${SUFFIX}`;
-}
-
 /**
- * A model object from a file's text: the script modelScript writes, or the bare JSON object.
+ * A model object from a file's text: the script model-script.js writes, or the bare JSON object.
  * @throws Error naming `fn` when the text is neither
  */
 function parseModelText(fn, text) {
@@ -83,4 +64,4 @@ function checkModelObject(fn, m) {
   return m;
 }
 
-module.exports = { REGISTER, modelScript, parseModelText, registeredModels, checkModelObject, MODEL_FORMAT, MODEL_VERSION };
+module.exports = { parseModelText, registeredModels, checkModelObject, MODEL_FORMAT, MODEL_VERSION };

@@ -211,69 +211,52 @@ function fromNested(value, fn, name, allowBoolean, maxElements) {
   // It stops at MAX_RANK levels, so a cyclic or absurdly deep array ends with an Error.
   const shape = [], at = [], chain = [];
   let rank = -1, size = 0, data = null, next = 0, clean = null;
-  const path = (axis) => `${name}${at.slice(0, axis).map((i) => `[${i}]`).join('')}`;
-  const like = (axis) => `${name}${at.slice(0, axis - 1).map((i) => `[${i}]`).join('')}${axis ? '[0]' : ''}`;
-  const begin = (r) => {
-    rank = r;
-    size = shape.reduce((a, b) => a * b, 1);
-    if (size > maxElements) {
-      throw new Error(`${fn}: ${name} has shape [${shape.join(', ')}], ${size} numbers; expected at most ${maxElements}`);
-    }
-    // past CHECK_FIRST the buffer grows with the numbers read, so that a sparse or wrong
-    // array of 2^28 entries is refused without first taking 1 GiB
-    data = new F32(Math.min(size, CHECK_FIRST));
-  };
-  const leaf = (node, axis) => {
-    let f;
-    if (typeof node === 'number') {
-      f = Math.fround(node);
-      if (lost(node, f)) throw lostError(node, `${fn}: ${path(axis)}`);
-    } else {
-      f = float32At(node, `${fn}: ${path(axis)}`, allowBoolean);
-    }
-    if (next === data.length) {
-      const grown = new F32(Math.min(size, data.length * 2));
-      grown.set(data);
-      data = grown;
-    }
-    data[next++] = f;
-  };
+  // name[i][j]... down to `axis`; `first`: with its last index 0 (the entry that set the shape)
+  const path = (axis, first) => `${name}${at.slice(0, axis).map((i, k) => `[${first && k === axis - 1 ? 0 : i}]`).join('')}`;
   const visit = (node, axis) => {
-    if (axis === rank) return leaf(node, axis);
-    if (!Array.isArray(node)) {
-      if (rank >= 0) throw new Error(`${fn}: ${path(axis)} is ${describe(node)}; expected an array of ${shape[axis]} entries like ${like(axis)}`);
-      begin(axis);
-      return leaf(node, axis);
+    if (axis !== rank && !Array.isArray(node)) {
+      if (rank >= 0) throw new Error(`${fn}: ${path(axis)} is ${describe(node)}; expected an array of ${shape[axis]} entries like ${path(axis, true)}`);
+      rank = axis;
+      size = shape.reduce((a, b) => a * b, 1);
+      if (size > maxElements) throw new Error(`${fn}: ${name} has shape [${shape.join(', ')}], ${size} numbers; expected at most ${maxElements}`);
+      // past CHECK_FIRST the buffer grows with the numbers read, so that a sparse or wrong
+      // array of 2^28 entries is refused without first taking 1 GiB
+      data = new F32(Math.min(size, CHECK_FIRST));
+    }
+    if (axis === rank) {
+      let f = typeof node === 'number' ? Math.fround(node) : NaN;
+      if (f !== f || lost(node, f)) f = float32At(node, `${fn}: ${path(axis)}`, allowBoolean);
+      if (next === data.length) {
+        const grown = new F32(Math.min(size, 2 * next));
+        grown.set(data);
+        data = grown;
+      }
+      data[next++] = f;
+      return;
     }
     const n = node.length;
     if (axis === shape.length) {
       const again = chain.indexOf(node);
-      if (again >= 0) {
-        throw new Error(`${fn}: ${name} contains itself: ${name}${'[0]'.repeat(chain.length)} is ${name}${'[0]'.repeat(again)}; expected nested arrays of numbers`);
-      }
-      if (axis === MAX_RANK) {
-        throw new Error(`${fn}: ${name} is nested more than ${MAX_RANK} levels deep; expected a tensor of rank <= ${MAX_RANK}`);
-      }
+      if (again >= 0) throw new Error(`${fn}: ${name} contains itself: ${name}${'[0]'.repeat(axis)} is ${name}${'[0]'.repeat(again)}; expected nested arrays of numbers`);
+      if (axis === MAX_RANK) throw new Error(`${fn}: ${name} is nested more than ${MAX_RANK} levels deep; expected a tensor of rank <= ${MAX_RANK}`);
       chain.push(node);
       shape.push(n);
-      if (n === 0) return begin(axis + 1);
+      if (n === 0) rank = axis + 1;  // an empty level: no numbers, the shape ends here
     } else if (n !== shape[axis]) {
-      throw new Error(`${fn}: ${name} is ragged: ${path(axis)} has ${n} entries but ${like(axis)} has ${shape[axis]}`);
+      throw new Error(`${fn}: ${name} is ragged: ${path(axis)} has ${n} entries but ${path(axis, true)} has ${shape[axis]}`);
     }
     const proto = getProto(node);
     const dirty = proto !== clean && inheritsIndices(proto);
     if (!dirty) clean = proto;
     for (let i = 0; i < n; i++) {
       at[axis] = i;
-      if (dirty && !hasOwn.call(node, i)) throw holeError(fn, path(axis + 1));
       const child = node[i];
-      if (child === undefined && !hasOwn.call(node, i)) throw holeError(fn, path(axis + 1));
+      if ((dirty || child === undefined) && !hasOwn.call(node, i)) throw holeError(fn, path(axis + 1));
       visit(child, axis + 1);
     }
-    return undefined;
   };
   visit(value, 0);
-  return { shape, data: data.length === size ? data : data.slice(0, size) };
+  return { shape, data: data === null ? new F32(0) : data.length === size ? data : data.slice(0, size) };
 }
 
 /** A Float32Array of the numbers in array `data`, read once (entries()), each checked. */

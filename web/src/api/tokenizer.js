@@ -195,16 +195,8 @@ class Tokenizer {
    *   span [start, end) of the input (so the tokens' texts join back into it)
    */
   encode(text, fn = 'Tokenizer.encode') {
-    if (typeof text !== 'string') throw new Error(`${fn}: text is ${describe(text)}; expected a string`);
-    const norm = normalise(text);
-    const where = norm.starts ? (i) => norm.starts[i] : (i) => i;
-    const ids = [], tokens = [];
-    this._each(norm.text, (id, at, len) => {
-      const start = where(at), end = where(at + len);
-      ids.push(id);
-      tokens.push({ id, text: text.slice(start, end), start, end });
-    });
-    return { ids, tokens };
+    const { tokens } = this.last(text, Infinity, fn);
+    return { ids: tokens.map((t) => t.id), tokens };
   }
 
   /** The ids of `text` alone (as encode(text).ids), for long texts such as a corpus: an Int32Array. */
