@@ -19,11 +19,13 @@ double max_abs(const float* w, std::size_t n) {
 
 // The largest sum of |w| down one column of w [in, out]: for y = x w, max |y| <= max |x| times it.
 double column_norm(const float* w, std::size_t in, std::size_t out) {
-    std::vector<double> sum(out, 0.0);
-    for (std::size_t i = 0; i < in; ++i) {
-        for (std::size_t j = 0; j < out; ++j) sum[j] += std::fabs(static_cast<double>(w[i * out + j]));
+    double m = 0;
+    for (std::size_t j = 0; j < out; ++j) {
+        double sum = 0;
+        for (std::size_t i = 0; i < in; ++i) sum += std::fabs(static_cast<double>(w[i * out + j]));
+        m = std::max(m, sum);
     }
-    return out ? *std::max_element(sum.begin(), sum.end()) : 0.0;
+    return m;
 }
 
 }  // namespace
