@@ -117,13 +117,20 @@ function viewLength(view, fn, name) {
 
 // Whether a hole of an array with this prototype would read an inherited entry
 // (Object.prototype[0] = 3): some object on the chain has an index key. Own keys list
-// integer keys first, so the first key says it. `seen` is a prototype already found clean.
+// integer keys first, so the first key says it.
 function inheritsIndices(proto) {
   for (let p = proto; p !== null; p = getProto(p)) {
     const keys = ownKeys(p);
     if (keys.length > 0 && typeof keys[0] === 'string' && /^\d+$/.test(keys[0])) return true;
   }
   return false;
+}
+
+// Whether each index of an array of n entries with this prototype must be checked as its own:
+// short arrays always (cheaper than looking at the prototypes), long ones only when a prototype
+// has an index key (looked at once per array, or not again for a prototype `clean` found so).
+function checkEach(proto, n, clean) {
+  return n < 64 || (proto !== clean && inheritsIndices(proto));
 }
 
 function holeError(fn, where) {
@@ -140,7 +147,7 @@ function holeError(fn, where) {
 function entries(v, fn, name, max, what = 'entries') {
   const n = v.length;
   if (!(n <= max)) throw new Error(`${fn}: ${name} has ${n} ${what}; expected at most ${max}`);
-  const dirty = inheritsIndices(getProto(v));
+  const dirty = checkEach(getProto(v), n);
   const out = [];  // grows with what is read: a sparse array of 2^28 is refused at its first hole
   for (let i = 0; i < n; i++) {
     if (dirty && !hasOwn.call(v, i)) throw holeError(fn, `${name}[${i}]`);
@@ -246,8 +253,8 @@ function fromNested(value, fn, name, allowBoolean, maxElements) {
       throw new Error(`${fn}: ${name} is ragged: ${path(axis)} has ${n} entries but ${path(axis, true)} has ${shape[axis]}`);
     }
     const proto = getProto(node);
-    const dirty = proto !== clean && inheritsIndices(proto);
-    if (!dirty) clean = proto;
+    const dirty = checkEach(proto, n, clean);
+    if (!dirty && n >= 64) clean = proto;
     for (let i = 0; i < n; i++) {
       at[axis] = i;
       const child = node[i];
