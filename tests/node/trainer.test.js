@@ -579,3 +579,18 @@ test('the memory a run needs is taken when the trainer is made: steps, scores an
     assert.equal(after.heapSize, made.heapSize);
   }
 });
+
+test('a weights file that does not fit its options is refused before the trainer takes any memory (issue 27)', async () => {
+  const lab = await loadAttentionLab();
+  const tr = lab.createTrainer(SMALL);
+  const file = tr.exportWeights();
+  tr.dispose();
+  // options of a run that plans about 150 MB (within the 256 MB limit), with the small run's tensors
+  const big = { ...file, options: { ...file.options, vocab: 2048, seqLen: 128, dModel: 256, batch: 32 } };
+  const before = lab.memory();
+  assert.throws(() => lab.loadTrainer(big), { message: 'loadTrainer: tokenEmbedding has shape [8, 8]; expected [2048, 256]' });
+  assert.throws(() => lab.loadTrainer({ ...big, parameters: file.parameters.slice(1) }), { message: 'loadTrainer: the file has 7 weight tensors; expected 8 for its options' });
+  const after = lab.memory();
+  assert.equal(after.heapSize, before.heapSize, 'the engine\'s heap did not grow');
+  assert.equal(after.heapInUse, before.heapInUse);
+});

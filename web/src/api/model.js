@@ -5,12 +5,12 @@
 // patterns, next-token logits and probabilities.
 
 const { fromEngine, describe, clip } = require('./tensor.js');
-const { readValue, object, source, own, Fields } = require('./options.js');
-const { SIGNATURES, WEIGHTS_FILE, MODEL_SHAPE } = require('./signatures.js');
+const { readValue, object, source, own } = require('./options.js');
+const { SIGNATURES, WEIGHTS_FILE } = require('./signatures.js');
 const { EngineObject } = require('./engine-object.js');
 const { unwrap } = require('./engine.js');
 const { Tokenizer } = require('./tokenizer.js');
-const { readParameters, checkWeightsFile } = require('./weights-file.js');
+const { readParameters, checkWeightsFile, shapeSpec } = require('./weights-file.js');
 const { parseModelText, registeredModels, checkModelObject } = require('./model-file.js');
 
 // The model that ships beside the kit (web/model/attention-lab-model.js, dist/ after the build).
@@ -24,13 +24,6 @@ const MODEL_FILE = object({
   weights: source(),
 }, { required: true });
 const DISPOSED = (fn) => `${fn}: the model was disposed; expected a model from loadModel that is still live`;
-
-/** The engine's form of a weights file's model shape (the file as the reader made it). */
-function shapeSpec(options) {
-  const spec = new Fields();
-  for (const key of Object.keys(MODEL_SHAPE)) spec[key] = options[key];
-  return spec;
-}
 
 /**
  * The model object that `source` names or holds: undefined (the shipped model), a registered

@@ -7,10 +7,10 @@
 
 const { fromEngine } = require('./tensor.js');
 const { SIGNATURES } = require('./signatures.js');
-const { EngineObject } = require('./engine-object.js');
+const { EngineObject, engineObject } = require('./engine-object.js');
 const { unwrap } = require('./engine.js');
 const { Fields } = require('./options.js');
-const { readParameters, writeParameters, checkWeightsFile, WEIGHTS_FORMAT, WEIGHTS_VERSION } = require('./weights-file.js');
+const { readParameters, writeParameters, checkWeightsFile, shapeSpec, WEIGHTS_FORMAT, WEIGHTS_VERSION } = require('./weights-file.js');
 
 const DISPOSED = (fn) => `${fn}: the trainer was disposed; expected a trainer from createTrainer that is still live`;
 
@@ -149,10 +149,24 @@ function loadTrainer(e, w, more) {
   checkWeightsFile(fn, w);
   const o = w.options;
   for (const key of ['sequences', 'text']) if (more[key] !== undefined) o[key] = more[key];
+  // The file's tensors against the layout of its options first, from a model that takes no
+  // memory until it has weights (model.js): a file that does not fit is refused before the
+  // trainer takes its own. Options the engine refuses are named by the trainer below.
+  const layout = engineObject(e.core, 'Model');
+  let all = null;
+  try {
+    let about = null;
+    try {
+      about = unwrap(layout.configure(shapeSpec(o)));
+    } catch (_) { /* named by the trainer's own check below */ }
+    if (about) all = readParameters(fn, w.parameters, about.parameters, e.core);
+  } finally {
+    layout.delete();
+  }
   const trainer = new Trainer(e, trainerSpec(fn, o), fn);
   let ok = false;
   try {
-    const all = readParameters(fn, w.parameters, trainer.parameters, e.core);
+    if (!all) all = readParameters(fn, w.parameters, trainer.parameters, e.core);
     trainer._guard(fn, () => unwrap(trainer._handle.setWeights(all)));
     ok = true;
   } finally {

@@ -6,6 +6,8 @@
 // no number is computed here.
 
 const { describe, quote } = require('./tensor.js');
+const { Fields } = require('./options.js');
+const { MODEL_SHAPE } = require('./signatures.js');
 
 const WEIGHTS_FORMAT = 'attention-lab-weights';
 const WEIGHTS_VERSION = 1;
@@ -32,6 +34,13 @@ function checkWeightsFile(fn, w, at = '') {
     throw new Error(`${fn}: ${at}step is ${quote(step)}; expected the number of updates made, a whole number from 0`);
   }
   return w;
+}
+
+/** The engine's form of a weights file's model shape (its options as the reader made them). */
+function shapeSpec(options) {
+  const spec = new Fields();
+  for (const key of Object.keys(MODEL_SHAPE)) spec[key] = options[key];
+  return spec;
 }
 
 /** A typed array's bytes as base64 text. */
@@ -97,4 +106,4 @@ function writeParameters(layout, all, dtype, core) {
   });
 }
 
-module.exports = { readParameters, writeParameters, checkWeightsFile, toBase64, DTYPES, WEIGHTS_FORMAT, WEIGHTS_VERSION };
+module.exports = { readParameters, writeParameters, checkWeightsFile, shapeSpec, toBase64, DTYPES, WEIGHTS_FORMAT, WEIGHTS_VERSION };
