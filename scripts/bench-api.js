@@ -3,7 +3,8 @@
 // The cost of one lab.attention call through the public API, beside a plain JavaScript
 // loop implementation in the same process (it allocates its results per call, as the API
 // does). Rows: n = 5 at d = 4, 16, 64 (per-call overhead), then n = 64, 256, 1024 at d = 64
-// with every stage and with only weights + output (copy-out cost).
+// with every stage and with only weights + output (copy-out cost). Then the shipped model's
+// tokenizer on 1e5 and 1e6 characters (benchTokenizer).
 //
 //   node scripts/bench-api.js            (after a build)
 //   const { benchApi } = require('./bench-api.js'); benchApi(lab) -> rows, for scripts/bench.js
@@ -91,7 +92,46 @@ async function main() {
   for (const r of benchApi(lab)) {
     console.log(`${String(r.n).padStart(4)} ${String(r.d).padStart(4)}  ${r.stages.padEnd(16)} ${r.apiUs.toFixed(2).padStart(8)} ${r.jsUs.toFixed(2).padStart(8)} ${r.ratio.toFixed(2).padStart(8)}`);
   }
+  console.log('\nthe shipped model\'s tokenizer on long text (ms of CPU, one run each)');
+  console.log('input                               characters     ms');
+  for (const r of benchTokenizer(lab)) console.log(`${r.what.padEnd(36)}${String(r.chars).padStart(10)} ${r.ms.toFixed(0).padStart(6)}`);
 }
 
-module.exports = { benchApi, jsAttention };
+/**
+ * The shipped model's tokenizer on long input, by CPU time (process.cpuUsage, which waiting
+ * for a core does not inflate): one word of n letters, n words of prose, and Model.attention
+ * with { truncate: true } on the word (the last maxTokens tokens kept). Rows { what, chars, ms }.
+ */
+function benchTokenizer(lab, sizes = [1e5, 1e6]) {
+  const { createTokenizer } = require('../web/src/api/tokenizer.js');
+  const model = lab.loadModel();
+  const vocabulary = require('../web/model/attention-lab-model.js').tokenizer;
+  const cpu = (fn) => {
+    const start = process.cpuUsage();
+    fn();
+    const used = process.cpuUsage(start);
+    return (used.user + used.system) / 1000;
+  };
+  const letters = (n) => {
+    let x = 7, out = '';
+    for (let i = 0; i < n; i++) {
+      x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+      out += 'etaoinshrdlucmfwypvbgkqjxz'[(x >>> 8) % 26];
+    }
+    return out;
+  };
+  const rows = [];
+  for (const n of sizes) {
+    const word = letters(n);
+    const prose = 'the cat sat on the mat and the dog ran after it. '.repeat(Math.ceil(n / 50)).slice(0, n);
+    rows.push({ what: 'one word, Tokenizer.ids', chars: n, ms: cpu(() => createTokenizer(vocabulary).ids(word)) });
+    rows.push({ what: 'prose, Tokenizer.ids', chars: n, ms: cpu(() => createTokenizer(vocabulary).ids(prose)) });
+    model.tokenizer._cache.clear();
+    rows.push({ what: 'one word, Model.attention truncate', chars: n, ms: cpu(() => model.attention(word, { truncate: true })) });
+  }
+  model.dispose();
+  return rows;
+}
+
+module.exports = { benchApi, benchTokenizer, jsAttention };
 if (require.main === module) main();

@@ -122,9 +122,7 @@ if (want('bundle')) {
   const model = require('../web/src/api/model-file.js').parseModelText('build', modelScript);
   fs.writeFileSync(path.join(root, 'dist', 'attention-lab-model.mjs'), `${notice}\n// import 'attention-lab/model' registers the model for lab.loadModel() and <model-attention model>.\n`
     + 'const model = ' + JSON.stringify(model) + ';\n'
-    + 'let all = globalThis.AttentionLabModels;\n'
-    + 'if (!all || Object.getPrototypeOf(all) !== Object.prototype) all = globalThis.AttentionLabModels = {};\n'
-    + 'all[model.name] = model;\n'
+    + require('../web/src/api/model-script.js').REGISTER
     + 'export default model;\n');
   Promise.all(builds).then(() => {
     console.log('build: dist/attention-lab.js, dist/attention-lab.mjs, dist/attention-lab-elements.mjs, dist/attention-lab-model.js and .mjs');

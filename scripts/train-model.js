@@ -21,7 +21,8 @@ const path = require('path');
 const { buildCorpus, sha256, WORDNET_DIR } = require('./corpus.js');
 const { learnVocabulary } = require('./corpus-bpe.js');
 const { createTokenizer } = require('../web/src/api/tokenizer.js');
-const { modelScript, MODEL_FORMAT, MODEL_VERSION } = require('../web/src/api/model-file.js');
+const { MODEL_FORMAT, MODEL_VERSION } = require('../web/src/api/model-file.js');
+const { modelScript } = require('../web/src/api/model-script.js');
 const { SHIPPED_MODEL } = require('../web/src/api/model.js');
 
 const root = path.resolve(__dirname, '..');

@@ -826,6 +826,8 @@ export interface ModelTokenizer {
   readonly size: number;
   encode(text: string): { ids: number[]; tokens: ModelToken[] };
   ids(text: string): Int32Array;
+  /** The last `max` tokens of the text and how many it has in all (only those built). */
+  last(text: string, max: number): { tokens: ModelToken[]; count: number };
   decode(ids: ArrayLike<number>): string;
 }
 

@@ -189,7 +189,7 @@ std::size_t dtype_bytes(const std::string& dtype, const std::string& fn) {
     if (dtype == "float32") return 4;
     if (dtype == "float16" || dtype == "bfloat16") return 2;
     if (dtype == "int8") return 1;
-    fail(error_text(fn) << ": dtype = '" << dtype << "'; expected 'float64', 'float32', 'float16', 'bfloat16' or 'int8'");
+    fail(error_text(fn) << ": dtype = '" << given{dtype} << "'; expected 'float64', 'float32', 'float16', 'bfloat16' or 'int8'");
 }
 
 kv_bytes kv_cache_bytes(double layers, double kv_heads, double d_head, const std::string& dtype, double tokens,

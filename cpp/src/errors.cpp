@@ -16,6 +16,13 @@ error_text& error_text::operator<<(const std::string& piece) {
     return *this;
 }
 
+error_text& error_text::operator<<(const given& g) {
+    constexpr std::size_t echo = 40;
+    if (g.text.size() <= echo) return *this << g.text;
+    text_.append(g.text, 0, echo);
+    return *this << "... (" << g.text.size() << " characters)";
+}
+
 error_text& error_text::operator<<(char c) {
     text_ += c;
     return *this;

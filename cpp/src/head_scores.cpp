@@ -6,7 +6,9 @@ namespace attnlab {
 
 namespace {
 
-// -sum p log p over one row, and whether the row holds any weight (a fully masked row is 0).
+// -sum p log p over one row, and whether the row counts: a fully masked row (all 0) does not;
+// a row that is not finite does, with a NaN entropy, so NaN weights give NaN scores, never
+// the scores of fewer rows (or none, which a caller might read as 0).
 bool row_entropy(const float* row, std::size_t n, double& entropy) {
     double h = 0, total = 0;
     for (std::size_t j = 0; j < n; ++j) {
@@ -14,8 +16,8 @@ bool row_entropy(const float* row, std::size_t n, double& entropy) {
         total += p;
         if (p > 0) h -= p * std::log(p);
     }
-    entropy = h;
-    return total > 0;
+    entropy = total == total ? h : total;
+    return total != 0;
 }
 
 std::optional<double> mean(double sum, std::size_t count) {

@@ -29,6 +29,8 @@ void load_weights(transformer& model, const float* data, std::size_t size, const
             }
         }
     }
+    model.check_forward_bound(data, fn);
+    model.allocate();
     std::copy(data, data + size, model.params());
 }
 
@@ -62,7 +64,8 @@ std::vector<next_token> top_tokens(const std::vector<double>& probabilities, std
     return all;
 }
 
-language_model::language_model(const transformer_config& config, const std::string& fn) : model_(config, 1, fn) {}
+// Only the layout until weights load: a file that does not fit is refused before any buffer is taken.
+language_model::language_model(const transformer_config& config, const std::string& fn) : model_(config, 1, fn, false) {}
 
 void language_model::set_weights(const float* data, std::size_t size, const std::string& fn) {
     loaded_ = false;

@@ -282,7 +282,7 @@ mistake_result run_mistake(const std::string& name, const tensor& q, const tenso
     if (known == catalog.end()) {
         std::string names;
         for (const auto& m : catalog) names += std::string(names.empty() ? "" : ", ") + m.name;
-        fail(error_text(fn) << ": name = \"" << name << "\" is not a known mistake; expected one of "
+        fail(error_text(fn) << ": name = \"" << given{name} << "\" is not a known mistake; expected one of "
             << names);
     }
     // The masking mistakes' figures are about rows, which a batch only adds more of; the

@@ -61,6 +61,12 @@ trainer::trainer(const trainer_options& options, const std::string& fn)
     model_.initialise(stream_seed(options.seed, 1));
     normal_generator eval_rng(eval_stream_seed);
     task_.sample(eval_rng, eval_examples, eval_);
+    // What a step draws into and records, taken now: a step allocates nothing (t.memory is the run's)
+    const std::size_t rows = options.batch * options.model.seq_len;
+    batch_.tokens.resize(rows);
+    batch_.targets.resize(rows);
+    batch_.scored.resize(rows);
+    reports_.reserve(options.model.layers * options.model.heads);
 
     // The probe: blocks of distinct random tokens, each repeated to fill the context.
     const std::size_t T = options.model.seq_len, content = task_.content_tokens();
@@ -193,9 +199,15 @@ void trainer::attention(const std::int32_t* tokens, std::size_t n, float* out, c
     read_attention(model_, tokens, n, out, fn);
 }
 
-std::vector<head_report> trainer::head_scores() {
+std::vector<head_report> trainer::head_scores(const char* fn) {
     std::vector<head_report> out;
     score_probe(out);
+    for (const head_report& h : out) {
+        if (std::isfinite(h.previous_token) && std::isfinite(h.induction) && std::isfinite(h.previous_token_first_copy)) continue;
+        fail(error_text(fn) << ": layer " << h.layer << " head " << h.head
+            << "'s attention on the probe is not a number: these weights overflow the forward pass"
+            << (diverged() ? " (the run diverged)" : "") << "; expected weights whose attention is finite");
+    }
     return out;
 }
 

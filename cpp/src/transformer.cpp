@@ -28,7 +28,7 @@ std::size_t product(const shape_t& s) {
 
 }  // namespace
 
-transformer::transformer(const transformer_config& c, std::size_t batch, const std::string& fn)
+transformer::transformer(const transformer_config& c, std::size_t batch, const std::string& fn, bool allocate_now)
     : config_(c), max_batch_(batch) {
     check_range(c.vocab, 2, max_vocab, fn, "vocab");
     check_range(c.seq_len, 2, max_seq_len, fn, "seqLen");
@@ -71,6 +71,7 @@ transformer::transformer(const transformer_config& c, std::size_t batch, const s
         plan_.activations = static_cast<std::size_t>(acts);
         plan_.scratch = static_cast<std::size_t>(scr);
     }
+    scratch_floats_ = scratch;
     tok_emb_ = add_parameter(none, "tokenEmbedding", {v, d}, true);
     pos_emb_ = add_parameter(none, "positionEmbedding", {t, d}, true);
     for (std::size_t l = 0; l < c.layers; ++l) {
@@ -100,7 +101,15 @@ transformer::transformer(const transformer_config& c, std::size_t batch, const s
     unembed_ = add_parameter(none, "unembedding", {d, v}, true);
     unembed_bias_ = add_parameter(none, "unembeddingBias", {v}, false);
 
-    params_.assign(layout_.empty() ? 0 : layout_.back().offset + layout_.back().size, 0.0f);
+    if (allocate_now) allocate();
+}
+
+void transformer::allocate() {
+    if (!params_.empty()) return;
+    const transformer_config& c = config_;
+    const std::size_t d = c.d_model, v = c.vocab, t = c.seq_len, h = c.mlp, batch = max_batch_;
+    const std::size_t rows = batch * t, wide = std::max(3 * d, h);
+    params_.assign(param_count(), 0.0f);
     grads_.assign(params_.size(), 0.0f);
     // The activations and scratch, from one arena (the tokens, counted in the plan, are ints).
     arena_.assign(plan_.activations + plan_.scratch - rows, 0.0f);
@@ -141,7 +150,7 @@ transformer::transformer(const transformer_config& c, std::size_t batch, const s
     dheads_ = take(3 * rows * d);
     dheads_o_ = take(rows * d);
     ds_ = take(t * t);
-    scratch_ = take(scratch);
+    scratch_ = take(scratch_floats_);
 }
 
 float* transformer::take(std::size_t floats) {

@@ -23,8 +23,9 @@ async function nodeResult() {
 }
 
 /** Opens the check page at `url` and waits for its result; records the requests it made. */
-async function openCheck(browser, url, csp) {
+async function openCheck(browser, url, csp, before) {
   const watched = await watchedPage(browser);
+  if (before) await watched.page.addInitScript(before);
   const kinds = [];
   watched.page.on('request', (req) => kinds.push(`${req.resourceType()} ${req.url().slice(-40)}`));
   if (csp) await sendPolicy(watched.page, url, csp);
@@ -58,6 +59,32 @@ test('the shipped model loads from its script beside the kit and reads a sentenc
       assert.equal(result.ok, true, JSON.stringify(result));
       assert.deepEqual(result.predict, expected.predict);
       assert.deepEqual(violations, []);
+      assert.deepEqual(problems, []);
+      await close();
+    });
+    await t.test('on a page whose Object.prototype carries AttentionLabModels, and whose element has that id, the shipped model is still the one read', async () => {
+      const url = pathToFileURL(path.join(__dirname, 'model', 'model.html')).href;
+      const polluted = () => {
+        // an attacker's registry, set before any script runs: its entry for the shipped model
+        // keeps what is written to it and answers with another model
+        const fake = {};
+        Object.defineProperty(fake, 'wordnet-small', {
+          get: () => ({ format: 'attention-lab-model', version: 1, name: 'wordnet-small' }),
+          set: (v) => { window.stolen = v; },
+          enumerable: true,
+        });
+        Object.prototype.AttentionLabModels = fake;  // eslint-disable-line no-extend-native
+        document.addEventListener('DOMContentLoaded', () => {
+          const el = document.createElement('div');
+          el.id = 'AttentionLabModels';
+          document.body.append(el);
+        });
+      };
+      const { page, result, problems, close } = await openCheck(browser, url, null, polluted);
+      assert.equal(result.ok, true, JSON.stringify(result));
+      assert.deepEqual(result.names, ['wordnet-small']);
+      assert.deepEqual(result.predict, expected.predict);
+      assert.equal(await page.evaluate(() => typeof window.stolen), 'undefined', 'the fake registry never saw the model');
       assert.deepEqual(problems, []);
       await close();
     });

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "attnlab/head_scores.hpp"
@@ -130,4 +131,23 @@ TEST_CASE("a one-token pattern has an entropy but no positional score", "[head_s
     CHECK(*s.entropy == Approx(0.0));
     CHECK_FALSE(s.first_token.has_value());
     CHECK_FALSE(s.previous_token.has_value());
+}
+
+TEST_CASE("a row of NaN weights gives NaN scores, never the scores of the other rows or none", "[head_scores]") {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    // a causal 3 x 3 pattern whose every row is NaN (weights that overflowed)
+    const float p[9] = {nan, 0, 0, nan, nan, 0, nan, nan, nan};
+    const std::int32_t tokens[3] = {1, 2, 1};
+    head_score_sums sums;
+    sums.add_self(p, 3, tokens);
+    const attnlab::head_scores s = attnlab::scores_of(sums);
+    REQUIRE(s.entropy.has_value());
+    CHECK(std::isnan(*s.entropy));
+    REQUIRE(s.previous_token.has_value());
+    CHECK(std::isnan(*s.previous_token));
+    // a fully masked row (all 0) still counts nowhere
+    const float masked[4] = {0, 0, 0, 0};
+    head_score_sums none;
+    none.add_self(masked, 2);
+    CHECK_FALSE(attnlab::scores_of(none).entropy.has_value());
 }

@@ -162,3 +162,61 @@ TEST_CASE("head scores are the scores of the model's own attention, with its tok
     const std::int32_t once[] = {1, 2, 3};
     CHECK_FALSE(m.scores(once, 3, "Model.headScores")[0].prefix_matching.has_value());
 }
+
+namespace {
+
+// Every activation of a forward pass is finite: the logits and each layer's attention.
+bool forward_finite(attnlab::transformer& m, const std::int32_t* tokens, std::size_t n) {
+    m.forward(tokens, 1, n);
+    const auto& c = m.config();
+    for (std::size_t i = 0; i < n * c.vocab; ++i) {
+        if (!std::isfinite(m.logits()[i])) return false;
+    }
+    for (std::size_t l = 0; l < c.layers; ++l) {
+        for (std::size_t i = 0; i < c.heads * n * n; ++i) {
+            if (!std::isfinite(m.weights(l)[i])) return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+TEST_CASE("weights whose forward pass overflows are refused at load, naming the tensor; trained ones load", "[language_model]") {
+    // the trainer's defaults: 2 layers, no layer norm, no MLP, dModel 32
+    trainer_options o;
+    trainer t(o);
+    const attnlab::transformer_config c = t.options().model;
+    std::vector<std::int32_t> tokens(c.seq_len);
+    for (std::size_t i = 0; i < tokens.size(); ++i) tokens[i] = static_cast<std::int32_t>((i * 5) % c.vocab);
+    for (const float big : {1e4f, 65504.0f}) {
+        // the forward pass of these weights, run directly on a transformer, really overflows
+        attnlab::transformer raw(c, 1, "test");
+        std::fill(raw.params(), raw.params() + raw.param_count(), big);
+        CHECK_FALSE(forward_finite(raw, tokens.data(), tokens.size()));
+        // and the loaders refuse them, naming the first tensor past the bound
+        std::vector<float> w(raw.param_count(), big);
+        trainer loaded(o);
+        CHECK_THROWS_WITH(loaded.set_weights(w.data(), w.size(), "loadTrainer"),
+                          Catch::Matchers::StartsWith("loadTrainer: layers.0.out can take the forward pass to ") &&
+                              Catch::Matchers::EndsWith("expected weights that keep every activation within 1000000000000 and "
+                                                        "every attention score within 1e+30, so that float32 cannot overflow"));
+        language_model m(c, "loadModel");
+        CHECK_THROWS_WITH(m.set_weights(w.data(), w.size(), "loadModel"), Catch::Matchers::StartsWith("loadModel: layers.0.out can take"));
+    }
+    // one large tensor is named: the unembedding of 1e10 after small layers
+    std::vector<float> w(t.model().params(), t.model().params() + t.model().param_count());
+    for (const attnlab::parameter& p : t.model().parameters()) {
+        if (p.name == "unembedding") std::fill(w.begin() + p.offset, w.begin() + p.offset + p.size, 1e10f);
+    }
+    language_model m(c, "loadModel");
+    CHECK_THROWS_WITH(m.set_weights(w.data(), w.size(), "loadModel"), Catch::Matchers::StartsWith("loadModel: unembedding can take"));
+    // the initial weights, and trained ones, load and run finite
+    t.step(50);
+    language_model trained = loaded_from(t);
+    std::vector<float> out(c.layers * c.heads * c.seq_len * c.seq_len);
+    trained.attention(tokens.data(), tokens.size(), out.data(), "Model.attention");
+    for (const float x : out) CHECK(std::isfinite(x));
+    const language_model with_norm = loaded_from(trainer(text_run()));
+    CHECK(with_norm.param_count() > 0);
+}

@@ -134,12 +134,38 @@ const EXAMPLES = {
   'Model.headScores': { make: (lab) => model(lab), args: () => ['the cat sat. the cat sat.', {}] },
 };
 
+// A model file small enough to vary entry by entry: the tiny trainer's weights with a
+// tokenizer of as many pieces (the unknown piece, a, b, c, ab, abc).
+function tinyModel() {
+  return {
+    format: 'attention-lab-model', version: 1, name: 'tiny', about: {},
+    tokenizer: { kind: 'bpe', unknown: '?', alphabet: ['a', 'b', 'c'], merges: [[1, 2], [4, 3]] },
+    weights: tinyWeights(),
+  };
+}
+
+// Further calls of some functions, for the arguments their examples above leave out (token
+// lists, a token text, a model given as an object): the generated tests vary these too.
+const MORE = [
+  {
+    name: 'createTrainer',
+    args: () => [{ ...tiny, task: 'sequences', sequences: [[1, 2, 3], [4, 0, 1, 2, 3]] }],
+    then: (tr) => ({ step: tr.step(2), loss: tr.evaluate() }),
+  },
+  { name: 'createTrainer', args: () => [{ ...tiny, task: 'text', text: [1, 2, 3, 4, 5, 0, 1, 2, 3, 4] }], then: (tr) => tr.step(1) },
+  {
+    name: 'loadTrainer',
+    args: () => [{ ...tinyWeights(), options: { ...tinyWeights().options, task: 'sequences' } }, { sequences: [[1, 2, 3], [3, 2, 1, 0]] }],
+    then: (tr) => tr.step(1),
+  },
+  { name: 'loadModel', args: () => [tinyModel()], then: (m) => m.predict('abcab ca', { top: 3, truncate: true }) },
+];
+
 /**
  * Runs the example of `name` with `args` (default: its own) and returns the result as plain
- * data; disposes whatever it made.
+ * data; disposes whatever it made. `ex` runs another call of the same function (one of MORE).
  */
-function runExample(lab, name, args) {
-  const ex = EXAMPLES[name];
+function runExample(lab, name, args, ex = EXAMPLES[name]) {
   const target = ex.make ? ex.make(lab) : lab;
   try {
     const given = args || ex.args();
@@ -156,4 +182,4 @@ function runExample(lab, name, args) {
   }
 }
 
-module.exports = { EXAMPLES, runExample, plain, prepare };
+module.exports = { EXAMPLES, MORE, runExample, plain, prepare };

@@ -170,8 +170,8 @@ const cases = [
   ['-1e39 in nested arrays', (lab) => lab.attention([[0, -1e39]], k, v), `attention: Q[0][1] = -1e+39 ${FLOAT32}`],
   ['1e-46 in a plain data array', (lab) => lab.tiledAttention(q, k, { shape: [3, 2], data: [1, 2, 3, 1e-46, 5, 6] }), `tiledAttention: V.data[3] = 1e-46 ${FLOAT32}`],
   ['1e39 in a bare Float64Array', (lab) => lab.softmax(new Float64Array([1, 1e39])), `softmax: x[1] = 1e+39 ${FLOAT32}`],
-  ['a sparse array of exactly 2^28 entries', (lab) => lab.attention(new Array(2 ** 28), k, v), 'attention: Q[0] is undefined; expected a number'],
-  ['sparse data of exactly 2^28 entries', (lab) => lab.attention({ shape: [2 ** 14, 2 ** 14], data: new Array(2 ** 28) }, k, v), 'attention: Q.data[0] is undefined; expected a number'],
+  ['a sparse array of exactly 2^28 entries', (lab) => lab.attention(new Array(2 ** 28), k, v), 'attention: Q[0] is a hole (no entry); expected a value at every index'],
+  ['sparse data of exactly 2^28 entries', (lab) => lab.attention({ shape: [2 ** 14, 2 ** 14], data: new Array(2 ** 28) }, k, v), 'attention: Q.data[0] is a hole (no entry); expected a value at every index'],
   ['a cache past the float limit', (lab) => lab.createKVCache({ heads: 1, dHead: 64, maxLength: 1e7 }),
     'createKVCache: maxLength = 10000000 needs 2 x 10000000 x 1 x 64 floats, more than the limit of 268435456; expected a smaller maxLength'],
   ['a cache with dHead as a string', (lab) => lab.createKVCache({ heads: 1, dHead: '2', maxLength: 4 }), 'createKVCache: dHead is a string; expected a number'],
@@ -363,10 +363,10 @@ test('typed-array tensors give the same numbers as nested arrays and are not mod
 test('a sparse array of exactly 2^28 entries is refused before its 1 GiB Float32Array is made', async () => {
   const lab = await loadAttentionLab();
   const before = process.memoryUsage().arrayBuffers;
-  assert.throws(() => lab.attention(new Array(2 ** 28), k, v), { message: 'attention: Q[0] is undefined; expected a number' });
+  assert.throws(() => lab.attention(new Array(2 ** 28), k, v), { message: 'attention: Q[0] is a hole (no entry); expected a value at every index' });
   const sparse = new Array(2 ** 28);
   sparse[0] = 1;
-  assert.throws(() => lab.tensor({ shape: [2 ** 28], data: sparse }), { message: 'tensor: value.data[1] is undefined; expected a number' });
+  assert.throws(() => lab.tensor({ shape: [2 ** 28], data: sparse }), { message: 'tensor: value.data[1] is a hole (no entry); expected a value at every index' });
   const grown = process.memoryUsage().arrayBuffers - before;
   assert.ok(grown < 16 * 2 ** 20, `array buffers grew by ${grown} bytes`);
 });

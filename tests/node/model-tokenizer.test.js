@@ -76,3 +76,84 @@ test('a WordNet gloss splits into definitions and example sentences, quotes and 
   assert.deepEqual(synsetLines('01 00 a 01 blue(p) 0 000 | the colour'), ['blue: the colour'], 'an adjective marker is dropped');
   assert.equal(corpusText([`${record}\n`, '']), 'physical entity: an entity that has physical existence\na rock is a thing\n');
 });
+
+// ---- time linear in the input (issue 27): merging with a heap, not by rescanning the word ----
+
+const shipped = require('../../web/model/attention-lab-model.js');
+
+/** The merge rule written plainly (quadratic): the lowest-ranked adjacent pair, leftmost first. */
+function referenceWord(vocab, word) {
+  const charIds = new Map(vocab.alphabet.map((c, i) => [c, i + 1]));
+  const base = 1 + vocab.alphabet.length;
+  const rank = new Map(vocab.merges.map(([a, b], i) => [`${a},${b}`, i]));
+  let ids = Array.from(word, (c) => charIds.get(c) || 0);
+  for (;;) {
+    let best = Infinity, at = -1;
+    for (let i = 0; i + 1 < ids.length; i++) {
+      const r = rank.get(`${ids[i]},${ids[i + 1]}`);
+      if (r !== undefined && r < best) [best, at] = [r, i];
+    }
+    if (at < 0) return ids;
+    ids = [...ids.slice(0, at), base + best, ...ids.slice(at + 2)];
+  }
+}
+
+/** Seeded letters of the shipped alphabet: a word with every kind of merge in it. */
+function letters(n, seed) {
+  let x = seed >>> 0;
+  let out = '';
+  for (let i = 0; i < n; i++) {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    out += 'etaoinshrdlucmfwypvbgkqjxz'[(x >>> 8) % (i % 7 === 0 ? 26 : 8)];
+  }
+  return out;
+}
+
+test('a word merges as the plain rule does, lowest rank first and leftmost among equals, at any length', () => {
+  const vocab = shipped.tokenizer;
+  const t = createTokenizer(vocab);
+  for (const [n, seed] of [[1, 1], [2, 2], [7, 3], [40, 4], [300, 5], [2000, 6]]) {
+    const word = letters(n, seed);
+    assert.deepEqual(t.encode(word).ids, referenceWord(vocab, word), `${n} letters`);
+  }
+  for (const word of ['aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'abababababababababababababababab', 'ssssssssst', 'thethethethethe']) {
+    assert.deepEqual(t.encode(word).ids, referenceWord(vocab, word), word);
+  }
+});
+
+test('tokenizing a word takes time linear in its length: merge lookups counted, and CPU time of n and 4n letters', () => {
+  const run = (word) => {
+    const t = createTokenizer(shipped.tokenizer);  // fresh: no cached words
+    let lookups = 0;
+    const rank = t._rank;
+    t._rank = { size: rank.size, get: (key) => (lookups++, rank.get(key)) };
+    const started = process.cpuUsage();
+    const ids = t.ids(word);
+    const used = process.cpuUsage(started);
+    return { lookups, cpu: used.user + used.system, count: ids.length };
+  };
+  const n = 8000;
+  const small = letters(n, 9), large = letters(4 * n, 9);
+  const a = run(small), b = run(large);
+  // every pair is looked up once, and each merge looks up its two new neighbours: at most 3n
+  assert.ok(a.lookups <= 3 * n && b.lookups <= 3 * 4 * n, `${a.lookups} and ${b.lookups} lookups`);
+  assert.ok(b.lookups / a.lookups < 4.5, `4x the letters took ${(b.lookups / a.lookups).toFixed(2)}x the lookups`);
+  // CPU time (not wall time: waiting for a core is not counted), best of three: n log n gives
+  // about 4.4x, the quadratic merge gave 16x; 10 leaves room for a busy machine
+  const best = (word) => Math.min(...[0, 1, 2].map(() => run(word).cpu));
+  const ratio = best(large) / best(small);
+  assert.ok(ratio < 10, `4x the letters took ${ratio.toFixed(1)}x the CPU time`);
+});
+
+test('with truncate only the last tokens are built: the same tokens and count as tokenizing all of it', () => {
+  const t = createTokenizer(shipped.tokenizer);
+  const text = `${letters(5000, 3)} the cat sat on the mat. ${letters(300, 4)} and then`;
+  const all = t.encode(text).tokens;
+  for (const max of [1, 3, 64, all.length - 1, all.length, all.length + 5]) {
+    const cut = t.last(text, max);
+    assert.equal(cut.count, all.length);
+    assert.deepEqual(cut.tokens, all.slice(Math.max(0, all.length - max)), `max ${max}`);
+  }
+  assert.deepEqual(t.last('', 4), { tokens: [], count: 0 });
+  assert.throws(() => t.last(3, 4), { message: 'Tokenizer.last: text is a number; expected a string' });
+});

@@ -176,3 +176,65 @@ test('its guesses are sensible: the next piece of a repeated phrase and of a com
     assert.ok(guesses.includes(word), `${JSON.stringify(text)}: ${JSON.stringify(word)} not in ${JSON.stringify(guesses)}`);
   }
 });
+
+// ---- refusals before anything is taken, weights that cannot work, and the smaller checks (issue 27) ----
+
+/** The shipped model file with `change(weights file)` applied to a deep copy. */
+function shippedWith(change) {
+  const copy = JSON.parse(JSON.stringify(shipped));
+  change(copy.weights, copy);
+  return copy;
+}
+
+test('a model file that does not fit is refused before the engine takes any memory', async () => {
+  const lab = await loadAttentionLab();
+  const before = lab.memory();
+  const cases = [
+    // options the tokenizer does not fit, of a model that would take 130 MB
+    [shippedWith((w) => Object.assign(w.options, { vocab: 8000, seqLen: 256, dModel: 512 })), /^loadModel: the tokenizer has 512 pieces but the model's vocab is 8000/],
+    [shippedWith((w) => { w.parameters.pop(); }), /^loadModel: the file has \d+ weight tensors; expected \d+ for its options/],
+    [shippedWith((w) => { w.version = 2; }), /^loadModel: weights\.version is 2; expected 1/],
+    [shippedWith((w) => { w.format = 'x'; }), /^loadModel: weights\.format is "x"; expected 'attention-lab-weights'/],
+    [shippedWith((w) => { w.step = -1; }), /^loadModel: weights\.step is -1; expected the number of updates made, a whole number from 0/],
+    [shippedWith((w, m) => { delete m.tokenizer; }), /^loadModel: tokenizer is undefined; expected an object \{ kind, unknown, alphabet, merges \}/],
+  ];
+  for (const [file, message] of cases) assert.throws(() => lab.loadModel(file), { message });
+  const after = lab.memory();
+  assert.equal(after.heapSize, before.heapSize, 'the engine\'s heap did not grow');
+  assert.equal(after.heapInUse, before.heapInUse, 'nothing left in use');
+});
+
+test('weights whose forward pass could overflow are refused at load, naming the tensor; the shipped model passes', async () => {
+  const lab = await loadAttentionLab();
+  // a small model without layer norm, then its unembedding set to 1e10
+  const tr = lab.createTrainer({ vocab: 6, seqLen: 4, layers: 1, heads: 1, dModel: 4, batch: 2, seed: 3 });
+  const weights = tr.exportWeights();
+  tr.dispose();
+  const file = {
+    format: 'attention-lab-model', version: 1, name: 'tiny', about: {},
+    tokenizer: { kind: 'bpe', unknown: '?', alphabet: ['a', 'b', 'c'], merges: [[1, 2], [4, 3]] }, weights,
+  };
+  const ok = lab.loadModel(file);
+  assert.ok(ok.headScores('abcab').every((h) => Number.isFinite(h.entropy)));
+  ok.dispose();
+  const huge = JSON.parse(JSON.stringify(file));
+  const u = huge.weights.parameters.find((p) => p.name === 'unembedding');
+  u.data = Buffer.from(new Float32Array(4 * 6).fill(1e10).buffer).toString('base64');
+  assert.throws(() => lab.loadModel(huge), { message: /^loadModel: unembedding can take the forward pass to \S+ \(a bound over every input\); expected weights that keep every activation within 1000000000000/ });
+  assert.equal(huge.weights.options.layerNorm, false);
+  assert.deepEqual(model.predict(SENTENCE).next.length, 5, 'the shipped model still reads');
+});
+
+test('a detached buffer and a 10 MB string are refused by name, the string cut in the message', async () => {
+  const lab = await loadAttentionLab();
+  const view = new Uint8Array(16), detached = view.buffer;
+  structuredClone(detached, { transfer: [detached] });
+  for (const source of [detached, view]) {
+    assert.throws(() => lab.loadModel(source), { message: "loadModel: source's ArrayBuffer is detached (transferred); expected the bytes of a model file" });
+  }
+  const long = 'x'.repeat(1e7);
+  for (const call of [() => lab.loadModel(long.replace(/^x/, 'y')), () => lab.loadModel(long)]) {
+    assert.throws(call, (err) => err instanceof Error && err.message.startsWith('loadModel: ') && err.message.length < 300);
+  }
+  assert.throws(() => lab.loadModel(long), { message: /^loadModel: no model named 'x{40}\.\.\. \(10000000 characters\)' is loaded/ });
+});

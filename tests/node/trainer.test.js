@@ -511,3 +511,86 @@ test('copy, reverse and sort train to high accuracy within their step budgets', 
     tr.dispose();
   }
 });
+
+test('a weights file whose step is not a count, or whose weights overflow the forward pass, is refused by name (issue 27)', async (t) => {
+  const lab = await loadAttentionLab();
+  const tr = lab.createTrainer(SMALL);
+  const file = tr.exportWeights();
+  tr.dispose();
+  const STEP = 'expected the number of updates made, a whole number from 0';
+  const filled = (x, dtype = 'float32') => ({
+    ...file,
+    parameters: file.parameters.map((p) => {
+      const n = p.shape.reduce((a, b) => a * b, 1);
+      const data = dtype === 'float32' ? new Float32Array(n).fill(x) : new Uint16Array(n).fill(x);
+      return { ...p, dtype, data: Buffer.from(data.buffer).toString('base64') };
+    }),
+  });
+  // every weight 1e4 (SMALL: dModel 8, no layer norm): the residual stream after layer 0 can
+  // reach 2e4 + (2e4 x 8e4) x 8e4, past 1e12; the scores of layer 1 would then be inf
+  const bound = 2e4 + 2e4 * 8e4 * 8e4;
+  refusesEach(t, lab, [
+    ['step NaN', () => lab.loadTrainer({ ...file, step: NaN }), `loadTrainer: step is NaN; ${STEP}`],
+    ['step -1', () => lab.loadTrainer({ ...file, step: -1 }), `loadTrainer: step is -1; ${STEP}`],
+    ['step 1.5', () => lab.loadTrainer({ ...file, step: 1.5 }), `loadTrainer: step is 1.5; ${STEP}`],
+    ['weights of 1e4', () => lab.loadTrainer(filled(1e4)),
+      `loadTrainer: layers.0.out can take the forward pass to ${bound} (a bound over every input); expected weights that keep every activation within 1000000000000 and every attention score within 1e+30, so that float32 cannot overflow`],
+  ]);
+  // float16's largest, 65504 (0x7bff)
+  assert.throws(() => lab.loadTrainer(filled(0x7bff, 'float16')), { message: /^loadTrainer: layers\.0\.out can take the forward pass to / });
+  const again = lab.loadTrainer({ ...file, step: 0 });
+  assert.ok(Number.isFinite(again.evaluate().loss));
+  assert.ok(again.headScores().every((h) => Number.isFinite(h.induction) && Number.isFinite(h.previousToken)));
+  again.dispose();
+});
+
+test('a detached typed array is an Error naming the argument, not a TypeError or an empty tensor', async () => {
+  const lab = await loadAttentionLab();
+  const gone = (Type) => {
+    const a = new Type(4);
+    structuredClone(a.buffer, { transfer: [a.buffer] });
+    return a;
+  };
+  const tr = lab.createTrainer(SMALL);
+  try {
+    assert.throws(() => tr.attention(gone(Float64Array)), { message: 'Trainer.attention: tokens is a Float64Array whose ArrayBuffer is detached (transferred); expected one that holds its numbers' });
+    assert.throws(() => lab.tensor(gone(Float32Array)), { message: 'tensor: value is a Float32Array whose ArrayBuffer is detached (transferred); expected one that holds its numbers' });
+    assert.throws(() => lab.softmax({ shape: [4], data: gone(Float32Array) }), { message: 'softmax: x.data is a Float32Array whose ArrayBuffer is detached (transferred); expected one that holds its numbers' });
+    assert.throws(() => lab.createTrainer({ ...SMALL, task: 'text', text: gone(Int32Array) }), { message: 'createTrainer: text is a Int32Array whose ArrayBuffer is detached (transferred); expected one that holds its numbers' });
+    assert.deepEqual(Array.from(lab.tensor(new Float32Array(0)).data), [], 'an empty array is still an empty tensor');
+  } finally {
+    tr.dispose();
+  }
+});
+
+test('the memory a run needs is taken when the trainer is made: steps, scores and evaluation take no more (issue 27)', async () => {
+  const lab = await loadAttentionLab();
+  for (const options of [{}, { ...SMALL, mlp: 16, layerNorm: true, task: 'copy' }]) {
+    const tr = lab.createTrainer(options);
+    const made = lab.memory();
+    tr.step(1);
+    tr.step(3);
+    tr.headScores();
+    tr.evaluate();
+    tr.attention(tr.example);
+    const after = lab.memory();
+    tr.dispose();
+    assert.equal(after.heapInUse, made.heapInUse, `heap in use after the first steps (${JSON.stringify(options)})`);
+    assert.equal(after.heapSize, made.heapSize);
+  }
+});
+
+test('a weights file that does not fit its options is refused before the trainer takes any memory (issue 27)', async () => {
+  const lab = await loadAttentionLab();
+  const tr = lab.createTrainer(SMALL);
+  const file = tr.exportWeights();
+  tr.dispose();
+  // options of a run that plans about 150 MB (within the 256 MB limit), with the small run's tensors
+  const big = { ...file, options: { ...file.options, vocab: 2048, seqLen: 128, dModel: 256, batch: 32 } };
+  const before = lab.memory();
+  assert.throws(() => lab.loadTrainer(big), { message: 'loadTrainer: tokenEmbedding has shape [8, 8]; expected [2048, 256]' });
+  assert.throws(() => lab.loadTrainer({ ...big, parameters: file.parameters.slice(1) }), { message: 'loadTrainer: the file has 7 weight tensors; expected 8 for its options' });
+  const after = lab.memory();
+  assert.equal(after.heapSize, before.heapSize, 'the engine\'s heap did not grow');
+  assert.equal(after.heapInUse, before.heapInUse);
+});

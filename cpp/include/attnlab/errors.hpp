@@ -26,6 +26,13 @@ struct index_at {
     std::size_t flat;
 };
 
+/// @brief A string the caller gave, as a message echoes it: its first 40 characters, and its
+/// length when there is more (`name = "zzzz...... (10000000 characters)"`), the rule of
+/// web/src/api/tensor.js quote() for the engine's messages.
+struct given {
+    const std::string& text;
+};
+
 /// @brief An argument_error's text, appended piece by piece into one string, then thrown:
 /// `fail(error_text(fn) << ": K has d_k = " << k_d_k << " but Q has d_k = " << d_k)`.
 ///
@@ -49,6 +56,7 @@ public:
     error_text& operator<<(double x);
     error_text& operator<<(const std::vector<std::size_t>& shape);
     error_text& operator<<(const index_at& at);
+    error_text& operator<<(const given& g);
     const std::string& str() const { return text_; }
 
 private:

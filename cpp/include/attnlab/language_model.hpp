@@ -28,9 +28,11 @@ struct next_token {
 /// to_token's message naming tokens[i]
 void check_model_tokens(const transformer_config& c, const std::int32_t* tokens, std::size_t n, const std::string& fn);
 
-/// @brief Replaces a model's weights with `size` floats in parameters() order.
-/// @throws argument_error naming `fn` for a wrong count or a value that is not finite (named by
-/// its parameter and index)
+/// @brief Replaces a model's weights with `size` floats in parameters() order, taking the
+/// model's buffers (transformer::allocate) only once they pass every check.
+/// @throws argument_error naming `fn` for a wrong count, a value that is not finite (named by
+/// its parameter and index), or weights that could overflow the forward pass (named by the
+/// parameter, transformer::check_forward_bound)
 void load_weights(transformer& model, const float* data, std::size_t size, const std::string& fn);
 
 /// @brief Runs tokens [n] (checked) through the model and copies every head's attention

@@ -142,7 +142,9 @@ public:
     void attention(const std::int32_t* tokens, std::size_t n, float* out, const std::string& fn = "Trainer.attention");
 
     /// @brief Every head's scores on the probe, layer by layer.
-    std::vector<head_report> head_scores();
+    /// @throws argument_error naming `fn` when a score is not a number (weights that overflow
+    /// the forward pass, as after a diverged run): never a NaN read as a score
+    std::vector<head_report> head_scores(const char* fn = "Trainer.headScores");
 
     /// @brief Whether step() scores the heads after every update (the induction task, whose
     /// heads the probe is made for).

@@ -48,6 +48,11 @@ inline constexpr std::size_t max_mlp = 2048;
 inline constexpr std::size_t max_batch = 512;
 /// Most floats one model's plan may hold (256 MB).
 inline constexpr std::size_t max_plan_floats = std::size_t(1) << 26;
+/// Largest activation (and attention score, before the softmax) that weights may lead to, over
+/// every input: far below float32's 3.4e38, so that layer norm's squares, GELU's cubes and
+/// the scores' products stay finite (transformer::check_forward_bound).
+inline constexpr double max_activation = 1e12;
+inline constexpr double max_score = 1e30;
 
 /// @brief One named parameter tensor inside the flat parameter vector.
 struct parameter {
@@ -70,7 +75,19 @@ class transformer {
 public:
     /// @throws argument_error naming `fn` and the field for a configuration outside the
     /// limits, heads that do not divide d_model, or a plan over max_plan_floats
-    transformer(const transformer_config& config, std::size_t max_batch, const std::string& fn);
+    /// `allocate_now` false: only the layout and the plan, every buffer taken by allocate()
+    /// (a model read from a file checks the file against the layout first).
+    transformer(const transformer_config& config, std::size_t max_batch, const std::string& fn, bool allocate_now = true);
+
+    /// @brief Takes the weights, gradients and the activation arena of the plan (once; the
+    /// weights 0).
+    void allocate();
+
+    /// @brief Checks that weights w (param_count() floats in parameters() order, finite) keep
+    /// the forward pass finite for every input: a bound on every activation, stage by stage
+    /// (weights' column sums, layer norm's sqrt(d)), within max_activation and max_score.
+    /// @throws argument_error naming `fn` and the first parameter whose stage passes its limit
+    void check_forward_bound(const float* w, const std::string& fn) const;
 
     const transformer_config& config() const { return config_; }
     std::size_t max_rows() const { return max_batch_ * config_.seq_len; }
@@ -81,7 +98,7 @@ public:
     float* params() { return params_.data(); }
     const float* params() const { return params_.data(); }
     float* grads() { return grads_.data(); }
-    std::size_t param_count() const { return params_.size(); }
+    std::size_t param_count() const { return layout_.empty() ? 0 : layout_.back().offset + layout_.back().size; }
 
     /// @brief Seeded initialisation: embeddings N(0, 1); Wqkv, Wo, W1, Wu N(0, 1/fan_in)
     /// (Wo and W2 also divided by sqrt(2 layers)); biases 0; layer-norm gains 1.
@@ -148,7 +165,7 @@ private:
     // Every activation and scratch buffer: one allocation of plan_.activations + plan_.scratch
     // floats (less the tokens), handed out by take() in the constructor.
     std::vector<float> arena_;
-    std::size_t taken_ = 0;
+    std::size_t taken_ = 0, scratch_floats_ = 0;
     float* last_ = nullptr;                                      // the final residual stream [rows, d]
     float* final_ = nullptr, *final_stats_ = nullptr;            // LNf(last_) and its stats
     float* logits_ = nullptr, *dlogits_ = nullptr;               // [rows, vocab]

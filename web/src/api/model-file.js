@@ -5,44 +5,30 @@
 // Trainer.exportWeights, whose entries may be float16; about: where it came from), and the
 // script that carries it to a page without fetch: loaded by a <script src> (file:// too), it
 // registers the object on globalThis.AttentionLabModels under its name; required in node, it
-// is the module's export. The writer and the reader of that script are both here.
+// is the module's export. This is its reader; its writer (not in the kit) is model-script.js.
 
-const { describe } = require('./tensor.js');
+const { describe, quote } = require('./tensor.js');
 
 const MODEL_FORMAT = 'attention-lab-model';
 const MODEL_VERSION = 1;
-// The script: a comment, then PREFIX, the object's JSON, SUFFIX.
-// window.AttentionLabModels may be a page's element of that id (named access): only a plain
-// object is ours to extend.
-const PREFIX = '(function (model) {\n'
-  + "  if (typeof module === 'object' && module && module.exports) { module.exports = model; return; }\n"
-  + '  var all = globalThis.AttentionLabModels;\n'
-  + '  if (!all || Object.getPrototypeOf(all) !== Object.prototype) all = globalThis.AttentionLabModels = {};\n'
-  + '  all[model.name] = model;\n'
-  + '})(';
+// Where the JSON starts and ends in any version of the script (model-script.js writes it).
+const OPEN = '\n})(';
 const SUFFIX = ');\n';
 
-/** The script text of a model object, opening with `notice` as a comment. */
-function modelScript(model, notice) {
-  const comment = notice.split('\n').map((line) => ` * ${line}`.trimEnd()).join('\n');
-  if (comment.includes('*/')) throw new Error('modelScript: notice holds "*/"; expected text that can sit in a comment');
-  return `/*!\n${comment}\n */\n${PREFIX}${JSON.stringify(model)}${SUFFIX}`;
-}
-
 /**
- * A model object from a file's text: the script modelScript writes, or the bare JSON object.
+ * A model object from a file's text: the script model-script.js writes, or the bare JSON object.
  * @throws Error naming `fn` when the text is neither
  */
 function parseModelText(fn, text) {
   const trimmed = text.trim();
   let json = trimmed;
   if (!trimmed.startsWith('{')) {
-    const at = text.indexOf(PREFIX);
+    const at = text.indexOf(OPEN);
     const end = text.lastIndexOf(SUFFIX.trim());
     if (at < 0 || end < at) {
       throw new Error(`${fn}: the text is neither a model's JSON nor its script (attention-lab-model.js); expected one of them`);
     }
-    json = text.slice(at + PREFIX.length, end);
+    json = text.slice(at + OPEN.length, end);
   }
   try {
     return JSON.parse(json);
@@ -51,24 +37,31 @@ function parseModelText(fn, text) {
   }
 }
 
-/** The model scripts that pages loaded: { name: model }. */
+const hasOwn = Object.prototype.hasOwnProperty;
+const NONE = Object.freeze(Object.create(null));
+
+/**
+ * The model scripts that pages loaded: { name: model }, globalThis's own AttentionLabModels
+ * when it is a plain or null-prototype object (read its entries as own properties).
+ */
 function registeredModels() {
-  const all = globalThis.AttentionLabModels;
-  return all && Object.getPrototypeOf(all) === Object.prototype ? all : {};
+  const all = hasOwn.call(globalThis, 'AttentionLabModels') ? globalThis.AttentionLabModels : null;
+  const proto = all && typeof all === 'object' ? Object.getPrototypeOf(all) : undefined;
+  return proto === null || proto === Object.prototype ? all : NONE;
 }
 
 /** Checks a model object's outer fields; the tokenizer and weights are checked by their readers. */
 function checkModelObject(fn, m) {
   if (!m || typeof m !== 'object' || Array.isArray(m)) throw new Error(`${fn}: the model is ${describe(m)}; expected a model object { format: '${MODEL_FORMAT}', ... }`);
   if (m.format !== MODEL_FORMAT) {
-    throw new Error(`${fn}: format is ${JSON.stringify(m.format) || describe(m.format)}; expected '${MODEL_FORMAT}' (a model file, such as attention-lab-model.js)`);
+    throw new Error(`${fn}: format is ${quote(m.format)}; expected '${MODEL_FORMAT}' (a model file, such as attention-lab-model.js)`);
   }
   if (m.version !== MODEL_VERSION) {
-    throw new Error(`${fn}: version is ${JSON.stringify(m.version) || describe(m.version)}; expected ${MODEL_VERSION} (this version of attention-lab reads version ${MODEL_VERSION} model files)`);
+    throw new Error(`${fn}: version is ${quote(m.version)}; expected ${MODEL_VERSION} (this version of attention-lab reads version ${MODEL_VERSION} model files)`);
   }
   if (typeof m.name !== 'string' || m.name === '') throw new Error(`${fn}: name is ${describe(m.name)}; expected the model's name (a non-empty string)`);
   if (!m.weights || typeof m.weights !== 'object') throw new Error(`${fn}: weights is ${describe(m.weights)}; expected a weights file object`);
   return m;
 }
 
-module.exports = { modelScript, parseModelText, registeredModels, checkModelObject, MODEL_FORMAT, MODEL_VERSION };
+module.exports = { parseModelText, registeredModels, checkModelObject, MODEL_FORMAT, MODEL_VERSION };

@@ -4,13 +4,13 @@
 // (cpp/bindings/trainer.cpp, attnlab/language_model.hpp) computes every number: attention
 // patterns, next-token logits and probabilities.
 
-const { fromEngine, describe } = require('./tensor.js');
-const { readValue, object, source, own, Fields } = require('./options.js');
-const { SIGNATURES, WEIGHTS_FILE, MODEL_SHAPE } = require('./signatures.js');
+const { fromEngine, describe, clip } = require('./tensor.js');
+const { readValue, object, source, own } = require('./options.js');
+const { SIGNATURES, WEIGHTS_FILE } = require('./signatures.js');
 const { EngineObject } = require('./engine-object.js');
 const { unwrap } = require('./call.js');
 const { Tokenizer } = require('./tokenizer.js');
-const { readParameters } = require('./weights-file.js');
+const { readParameters, checkWeightsFile, shapeSpec } = require('./weights-file.js');
 const { parseModelText, registeredModels, checkModelObject } = require('./model-file.js');
 
 // The model that ships beside the kit (web/model/attention-lab-model.js, dist/ after the build).
@@ -20,17 +20,10 @@ const WEIGHTS = object(WEIGHTS_FILE, { required: true });
 // their values; the weights are read by WEIGHTS).
 const MODEL_FILE = object({
   format: source(), version: source(), name: source(), about: source(),
-  tokenizer: object({ kind: source(), unknown: source(), alphabet: source(), merges: source() }, { required: true }),
+  tokenizer: object({ kind: source(), unknown: source(), alphabet: source(), merges: source() }, { required: true, nested: true }),
   weights: source(),
 }, { required: true });
 const DISPOSED = (fn) => `${fn}: the model was disposed; expected a model from loadModel that is still live`;
-
-/** The engine's form of a weights file's model shape (the file as the reader made it). */
-function shapeSpec(options) {
-  const spec = new Fields();
-  for (const key of Object.keys(MODEL_SHAPE)) spec[key] = options[key];
-  return spec;
-}
 
 /**
  * The model object that `source` names or holds: undefined (the shipped model), a registered
@@ -49,12 +42,17 @@ function modelObject(fn, source, shipped) {
     if (named) return named;
     if (/^[\w.-]+$/.test(source)) {
       const names = Object.keys(registeredModels());
-      throw new Error(`${fn}: no model named '${source}' is loaded; expected one of: ${names.length ? names.join(', ') : '(none: add the model\'s script to the page)'}`);
+      throw new Error(`${fn}: no model named '${clip(source)}' is loaded; expected one of: ${names.length ? names.join(', ') : '(none: add the model\'s script to the page)'}`);
     }
     return parseModelText(fn, source);
   }
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
-    const bytes = source instanceof ArrayBuffer ? new Uint8Array(source) : new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
+    let bytes;
+    try {
+      bytes = source instanceof ArrayBuffer ? new Uint8Array(source) : new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
+    } catch (_) {
+      throw new Error(`${fn}: source's ArrayBuffer is detached (transferred); expected the bytes of a model file`);
+    }
     return parseModelText(fn, new TextDecoder().decode(bytes));
   }
   if (typeof source === 'object') return source;
@@ -69,7 +67,7 @@ class Model extends EngineObject {
     try {
       if (!file || typeof file !== 'object' || Array.isArray(file)) checkModelObject(fn, file);
       const m = checkModelObject(fn, readValue(MODEL_FILE, file, fn, 'model', e.ctx));
-      const w = readValue(WEIGHTS, m.weights, fn, 'weights', e.ctx);
+      const w = checkWeightsFile(fn, readValue(WEIGHTS, m.weights, fn, 'weights', e.ctx), 'weights.');
       this.tokenizer = new Tokenizer(m.tokenizer, fn);
       const spec = shapeSpec(w.options);
       const about = this._guard(fn, () => unwrap(this._handle.configure(spec)));
@@ -104,16 +102,17 @@ class Model extends EngineObject {
     return this._method('Model.tokenize', arguments, (h, [t], fn) => this.tokenizer.encode(t, fn).tokens);
   }
 
-  /** The token ids to run: the text's, the last maxTokens of them when truncating. */
+  /**
+   * The token ids to run: the text's, the last maxTokens of them when truncating (only those
+   * are built: tokenizer.last).
+   */
   _read(fn, text, truncate) {
-    const all = this.tokenizer.encode(text, fn).tokens;
-    if (all.length === 0) throw new Error(`${fn}: text is empty; expected at least one character`);
-    if (all.length > this.maxTokens && !truncate) {
-      throw new Error(`${fn}: text has ${all.length} tokens; expected at most ${this.maxTokens} (the model's context), or { truncate: true } to read the last ${this.maxTokens}`);
+    const { tokens, count } = this.tokenizer.last(text, this.maxTokens, fn);
+    if (count === 0) throw new Error(`${fn}: text is empty; expected at least one character`);
+    if (count > this.maxTokens && !truncate) {
+      throw new Error(`${fn}: text has ${count} tokens; expected at most ${this.maxTokens} (the model's context), or { truncate: true } to read the last ${this.maxTokens}`);
     }
-    const dropped = Math.max(0, all.length - this.maxTokens);
-    const tokens = dropped ? all.slice(dropped) : all;
-    return { tokens, ids: Float64Array.from(tokens, (t) => t.id), truncated: dropped };
+    return { tokens, ids: Float64Array.from(tokens, (t) => t.id), truncated: count - tokens.length };
   }
 
   /**

@@ -14,7 +14,7 @@
 //     be inherited or run a getter.
 // Values (ranges, whole numbers, shapes, finiteness) are the engine's rules, worded there.
 
-const { describe, toInput, checkSize } = require('./tensor.js');
+const { describe, quote, clip, toInput, checkSize, entries, viewLength } = require('./tensor.js');
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
@@ -84,7 +84,7 @@ const bool = (fallback = false) => kind('bool', (v, fn, name) => {
 }, { fallback, optional: true });
 /** One of `choices`; `hint` says them in the message. */
 const choice = (choices, hint, o = {}) => kind('choice', (v, fn, name) => {
-  if (!choices.includes(v)) throw new Error(`${fn}: ${name} = ${typeof v === 'string' ? JSON.stringify(v) : describe(v)}; expected ${hint}`);
+  if (!choices.includes(v)) throw new Error(`${fn}: ${name} = ${quote(v)}; expected ${hint}`);
   return v;
 }, { ...o, choices });
 /** A string; the engine checks which. `hint(ctx)` says what it may be. */
@@ -99,20 +99,17 @@ const mask = (o = {}) => kind('mask', (v, fn, name, ctx) => toInput(v, fn, name,
 /** A list of sizes (a shape, batch axes, values of d_k): a plain copy. */
 const sizes = (o = {}) => kind('sizes', (v, fn, name, ctx) => {
   if (!Array.isArray(v)) throw typeError(fn, name, v, 'an array of numbers');
-  if (v.length > 1024) throw new Error(`${fn}: ${name} has ${v.length} entries; expected at most 1024`);
-  const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = sizeValue(v[i], fn, `${name}[${i}]`, ctx);
+  const out = entries(v, fn, name, 1024);
+  for (let i = 0; i < out.length; i++) sizeValue(out[i], fn, `${name}[${i}]`, ctx);
   return out;
 }, o);
 
 /** A list of strings (tokens): a plain copy. */
 const strings = (o = {}) => kind('strings', (v, fn, name) => {
   if (!Array.isArray(v)) throw typeError(fn, name, v, 'an array of strings');
-  if (v.length > MAX_TOKENS) throw new Error(`${fn}: ${name} has ${v.length} entries; expected at most ${MAX_TOKENS}`);
-  const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) {
-    if (typeof v[i] !== 'string') throw typeError(fn, `${name}[${i}]`, v[i], 'a string');
-    out[i] = v[i];
+  const out = entries(v, fn, name, MAX_TOKENS);
+  for (let i = 0; i < out.length; i++) {
+    if (typeof out[i] !== 'string') throw typeError(fn, `${name}[${i}]`, out[i], 'a string');
   }
   return out;
 }, { nullable: true, ...o });
@@ -120,16 +117,29 @@ const strings = (o = {}) => kind('strings', (v, fn, name) => {
 // Past any corpus this kit trains on (16 M tokens), and what stops a runaway array early.
 const MAX_TOKENS = 1 << 24;
 
-/** An array-like of numbers as a Float64Array (into `out` at `at` when given), types checked. */
-function tokenValues(v, fn, name, out, at = 0) {
-  const ok = Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView));
-  if (!ok) throw typeError(fn, name, v, 'an array of token ids');
-  if (!out && v.length > MAX_TOKENS) throw new Error(`${fn}: ${name} has ${v.length} tokens; expected at most ${MAX_TOKENS}`);
-  const into = out || new Float64Array(v.length);
-  for (let i = 0; i < v.length; i++) {
-    const x = v[i];
-    if (typeof x !== 'number') throw typeError(fn, `${name}[${i}]`, x, 'a token id (a number)');
-    into[at + i] = x;
+/**
+ * An array or typed array of numbers as a Float64Array, read once (entries(); a typed array's
+ * length by the intrinsic getter), types checked; at most `max` of them.
+ */
+function tokenValues(v, fn, name, max = MAX_TOKENS) {
+  const typed = ArrayBuffer.isView(v) && !(v instanceof DataView);
+  if (!typed && !Array.isArray(v)) throw typeError(fn, name, v, 'an array of token ids');
+  if (typed) {
+    const n = viewLength(v, fn, name);
+    if (n > max) throw new Error(`${fn}: ${name} has ${n} tokens; expected at most ${max}`);
+    const into = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const x = v[i];
+      if (typeof x !== 'number') throw typeError(fn, `${name}[${i}]`, x, 'a token id (a number)');
+      into[i] = x;
+    }
+    return into;
+  }
+  const values = entries(v, fn, name, max, 'tokens');
+  const into = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    if (typeof values[i] !== 'number') throw typeError(fn, `${name}[${i}]`, values[i], 'a token id (a number)');
+    into[i] = values[i];
   }
   return into;
 }
@@ -143,20 +153,20 @@ const tokens = (o = {}) => kind('tokens', (v, fn, name) => tokenValues(v, fn, na
 /** A list of token arrays, as { lengths, tokens } Float64Arrays. */
 const tokenLists = (o = {}) => kind('tokenLists', (v, fn, name) => {
   if (!Array.isArray(v)) throw typeError(fn, name, v, 'an array of token arrays');
+  // each list read once, into its own copy: the lengths and the tokens sent are the copies'
+  const lists = entries(v, fn, name, MAX_TOKENS);
   let total = 0;
-  for (let i = 0; i < v.length; i++) {
-    const s = v[i];
-    if (!(Array.isArray(s) || (ArrayBuffer.isView(s) && !(s instanceof DataView)))) throw typeError(fn, `${name}[${i}]`, s, 'an array of token ids');
-    total += s.length;
-    if (total > MAX_TOKENS) throw new Error(`${fn}: ${name} hold more than ${MAX_TOKENS} tokens; expected fewer`);
+  for (let i = 0; i < lists.length; i++) {
+    lists[i] = tokenValues(lists[i], fn, `${name}[${i}]`, MAX_TOKENS - total);
+    total += lists[i].length;
   }
   const out = new Fields();
-  out.lengths = new Float64Array(v.length);
+  out.lengths = new Float64Array(lists.length);
   out.tokens = new Float64Array(total);
-  for (let i = 0, at = 0; i < v.length; i++) {
-    tokenValues(v[i], fn, `${name}[${i}]`, out.tokens, at);
-    out.lengths[i] = v[i].length;
-    at += v[i].length;
+  for (let i = 0, at = 0; i < lists.length; i++) {
+    out.tokens.set(lists[i], at);
+    out.lengths[i] = lists[i].length;
+    at += lists[i].length;
   }
   return out;
 }, { nullable: true, ...o });
@@ -164,9 +174,8 @@ const tokenLists = (o = {}) => kind('tokenLists', (v, fn, name) => {
 /** An array whose every entry is read by kind `entry` (an object() for a list of records). */
 const list = (entry, o = {}) => kind('list', (v, fn, name, ctx) => {
   if (!Array.isArray(v)) throw typeError(fn, name, v, o.hint || 'an array');
-  if (v.length > 1 << 16) throw new Error(`${fn}: ${name} has ${v.length} entries; expected at most ${1 << 16}`);
-  const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = readValue(entry, v[i], fn, `${name}[${i}]`, ctx);
+  const out = entries(v, fn, name, 1 << 16);
+  for (let i = 0; i < out.length; i++) out[i] = readValue(entry, out[i], fn, `${name}[${i}]`, ctx);
   return out;
 }, { entry, ...o });
 
@@ -183,14 +192,11 @@ const STAGE_LISTS = [];
 /** Which stages to copy out: all by default, else a list of STAGES names (a shared, frozen array). */
 const stages = () => kind('stages', (value, fn) => {
   if (!Array.isArray(value)) throw typeError(fn, 'stages', value, "an array such as ['weights', 'output']");
-  if (value.length > STAGES.length * 4) throw new Error(`${fn}: stages has ${value.length} entries; expected some of ${STAGES.join(', ')}`);
+  const given = entries(value, fn, 'stages', STAGES.length * 4);
   let set = 0;
-  for (let i = 0; i < value.length; i++) {
-    const index = STAGES.indexOf(value[i]);
-    if (index < 0) {
-      const got = typeof value[i] === 'string' ? JSON.stringify(value[i]) : describe(value[i]);
-      throw new Error(`${fn}: stages[${i}] = ${got}; expected one of ${STAGES.join(', ')}`);
-    }
+  for (let i = 0; i < given.length; i++) {
+    const index = STAGES.indexOf(given[i]);
+    if (index < 0) throw new Error(`${fn}: stages[${i}] = ${quote(given[i])}; expected one of ${STAGES.join(', ')}`);
     set |= 1 << index;
   }
   return STAGE_LISTS[set] || (STAGE_LISTS[set] = Object.freeze(STAGES.filter((_, i) => set & (1 << i))));
@@ -222,7 +228,7 @@ function object(fields, { required = false, nested = false } = {}) {
     const keys = Object.keys(value);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i], k = table[key];
-      if (k === undefined) throw new Error(`${fn}: ${nested ? `${name}: ` : ''}unknown option '${key}'; expected one of ${names.join(', ')}`);
+      if (k === undefined) throw new Error(`${fn}: ${nested ? `${name}: ` : ''}unknown option '${clip(key)}'; expected one of ${names.join(', ')}`);
       out[key] = readValue(k, value[key], fn, nested ? `${name}.${key}` : key, ctx);
     }
     for (let i = 0; i < needed.length; i++) {

@@ -58,6 +58,28 @@ function describe(value) {
   return typeof value === 'object' ? 'an object' : `${typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`}`;
 }
 
+// The most of a given string any message echoes: a 10 MB string is named by its start and length.
+const ECHO = 40;
+
+/**
+ * A value as a message shows it: a string or number as JSON (a long string cut to its first
+ * ECHO characters and its length), anything else described. Every echo of a given value goes
+ * through here.
+ */
+function quote(value) {
+  if (typeof value === 'string') return JSON.stringify(value.slice(0, ECHO)) + more(value);
+  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : describe(value);
+}
+
+/** A given name as a message shows it between quotes: at most ECHO characters of it. */
+function clip(text) {
+  return text.slice(0, ECHO) + more(text);
+}
+
+function more(text) {
+  return text.length > ECHO ? `... (${text.length} characters)` : '';
+}
+
 /** Deepest nesting accepted: far past any real tensor, and what stops a cyclic array. */
 const MAX_RANK = 32;
 
@@ -74,6 +96,67 @@ const hasOwn = Object.prototype.hasOwnProperty;
 // The constructor as it was when this file loaded: a page that replaces the global later
 // changes nothing here.
 const F32 = Float32Array;
+const getProto = Object.getPrototypeOf;
+const ownKeys = Reflect.ownKeys;
+
+/**
+ * A typed array's length, read once by the intrinsic getter; a view of a detached buffer (one
+ * transferred to a worker) is an Error naming it rather than an empty tensor or a TypeError.
+ */
+function viewLength(view, fn, name) {
+  const length = typedLength.call(view);
+  if (length === 0 && view.byteOffset === 0) {
+    try {
+      new Uint8Array(typedBuffer.call(view), 0, 0);  // eslint-disable-line no-new
+    } catch (_) {
+      throw new Error(`${fn}: ${name} is a ${view.constructor.name} whose ArrayBuffer is detached (transferred); expected one that holds its numbers`);
+    }
+  }
+  return length;
+}
+
+// Whether a hole of an array with this prototype would read an inherited entry
+// (Object.prototype[0] = 3): some object on the chain has an index key. Own keys list
+// integer keys first, so the first key says it.
+function inheritsIndices(proto) {
+  for (let p = proto; p !== null; p = getProto(p)) {
+    const keys = ownKeys(p);
+    if (keys.length > 0 && typeof keys[0] === 'string' && /^\d+$/.test(keys[0])) return true;
+  }
+  return false;
+}
+
+// Whether each index of an array of n entries with this prototype must be checked as its own:
+// short arrays always (cheaper than looking at the prototypes), long ones only when a prototype
+// has an index key (looked at once per array, or not again for a prototype `clean` found so).
+function checkEach(proto, n, clean) {
+  return n < 64 || (proto !== clean && inheritsIndices(proto));
+}
+
+function holeError(fn, where) {
+  return new Error(`${fn}: ${where} is a hole (no entry); expected a value at every index`);
+}
+
+/**
+ * An array's entries as a plain array, read once: its length once, each index once, a hole
+ * an Error naming its index (never a value inherited through the prototype). What every
+ * reader of an array argument copies before it checks, sizes or sends anything, so a getter
+ * or proxy that answers differently on a second read is never asked twice.
+ * @param max the most entries accepted (checked before anything is copied); `what` names them
+ */
+function entries(v, fn, name, max, what = 'entries') {
+  const n = v.length;
+  if (!(n <= max)) throw new Error(`${fn}: ${name} has ${n} ${what}; expected at most ${max}`);
+  const dirty = checkEach(getProto(v), n);
+  const out = [];  // grows with what is read: a sparse array of 2^28 is refused at its first hole
+  for (let i = 0; i < n; i++) {
+    if (dirty && !hasOwn.call(v, i)) throw holeError(fn, `${name}[${i}]`);
+    const x = v[i];
+    if (x === undefined && !hasOwn.call(v, i)) throw holeError(fn, `${name}[${i}]`);
+    out.push(x);
+  }
+  return out;
+}
 
 /**
  * A size argument's JavaScript-side check (one rule for every size of every function, and for
@@ -130,56 +213,64 @@ function float32Copy(source, length, fn, where) {
 }
 
 function fromNested(value, fn, name, allowBoolean, maxElements) {
-  // The shape comes from the first entry on each level; the walk below checks the rest.
-  // Both stop at MAX_RANK levels, so a cyclic or absurdly deep array ends with an Error.
-  const shape = [];
-  const chain = [];
-  for (let probe = value; Array.isArray(probe); probe = probe[0]) {
-    const again = chain.indexOf(probe);
-    if (again >= 0) {
-      throw new Error(`${fn}: ${name} contains itself: ${name}${'[0]'.repeat(chain.length)} is ${name}${'[0]'.repeat(again)}; expected nested arrays of numbers`);
+  // One walk, each entry read once: the shape is fixed by the first entry on each level as the
+  // walk first reaches it (the first number completes it), and every later node must match.
+  // It stops at MAX_RANK levels, so a cyclic or absurdly deep array ends with an Error.
+  const shape = [], at = [], chain = [];
+  let rank = -1, size = 0, data = null, next = 0, clean = null;
+  // name[i][j]... down to `axis`; `first`: with its last index 0 (the entry that set the shape)
+  const path = (axis, first) => `${name}${at.slice(0, axis).map((i, k) => `[${first && k === axis - 1 ? 0 : i}]`).join('')}`;
+  const visit = (node, axis) => {
+    if (axis !== rank && !Array.isArray(node)) {
+      if (rank >= 0) throw new Error(`${fn}: ${path(axis)} is ${describe(node)}; expected an array of ${shape[axis]} entries like ${path(axis, true)}`);
+      rank = axis;
+      size = shape.reduce((a, b) => a * b, 1);
+      if (size > maxElements) throw new Error(`${fn}: ${name} has shape [${shape.join(', ')}], ${size} numbers; expected at most ${maxElements}`);
+      // past CHECK_FIRST the buffer grows with the numbers read, so that a sparse or wrong
+      // array of 2^28 entries is refused without first taking 1 GiB
+      data = new F32(Math.min(size, CHECK_FIRST));
     }
-    if (chain.length === MAX_RANK) {
-      throw new Error(`${fn}: ${name} is nested more than ${MAX_RANK} levels deep; expected a tensor of rank <= ${MAX_RANK}`);
-    }
-    chain.push(probe);
-    shape.push(probe.length);
-    if (probe.length === 0) break;
-  }
-  const size = shape.reduce((a, b) => a * b, 1);
-  if (size > maxElements) {
-    throw new Error(`${fn}: ${name} has shape [${shape.join(', ')}], ${size} numbers; expected at most ${maxElements}`);
-  }
-  let data = null;
-  let next = 0;
-  const walk = (node, axis, path) => {
-    if (axis === shape.length) {
-      const x = float32At(node, `${fn}: ${name}${path}`, allowBoolean);
-      if (data) data[next++] = x;
+    if (axis === rank) {
+      let f = typeof node === 'number' ? Math.fround(node) : NaN;
+      if (f !== f || lost(node, f)) f = float32At(node, `${fn}: ${path(axis)}`, allowBoolean);
+      if (next === data.length) {
+        const grown = new F32(Math.min(size, 2 * next));
+        grown.set(data);
+        data = grown;
+      }
+      data[next++] = f;
       return;
     }
-    if (!Array.isArray(node)) {
-      throw new Error(`${fn}: ${name}${path} is ${describe(node)}; expected an array of ${shape[axis]} entries like ${name}${path.replace(/\[\d+\]$/, '[0]')}`);
+    const n = node.length;
+    if (axis === shape.length) {
+      const again = chain.indexOf(node);
+      if (again >= 0) throw new Error(`${fn}: ${name} contains itself: ${name}${'[0]'.repeat(axis)} is ${name}${'[0]'.repeat(again)}; expected nested arrays of numbers`);
+      if (axis === MAX_RANK) throw new Error(`${fn}: ${name} is nested more than ${MAX_RANK} levels deep; expected a tensor of rank <= ${MAX_RANK}`);
+      chain.push(node);
+      shape.push(n);
+      if (n === 0) rank = axis + 1;  // an empty level: no numbers, the shape ends here
+    } else if (n !== shape[axis]) {
+      throw new Error(`${fn}: ${name} is ragged: ${path(axis)} has ${n} entries but ${path(axis, true)} has ${shape[axis]}`);
     }
-    if (node.length !== shape[axis]) {
-      const first = `${name}${path.replace(/\[\d+\]$/, '[0]')}`;
-      throw new Error(`${fn}: ${name} is ragged: ${name}${path} has ${node.length} entries but ${first} has ${shape[axis]}`);
+    const proto = getProto(node);
+    const dirty = checkEach(proto, n, clean);
+    if (!dirty && n >= 64) clean = proto;
+    for (let i = 0; i < n; i++) {
+      at[axis] = i;
+      const child = node[i];
+      if ((dirty || child === undefined) && !hasOwn.call(node, i)) throw holeError(fn, path(axis + 1));
+      visit(child, axis + 1);
     }
-    for (let i = 0; i < node.length; i++) walk(node[i], axis + 1, `${path}[${i}]`);
   };
-  if (size > CHECK_FIRST) walk(value, 0, '');  // every entry checked before 4 bytes each are taken
-  data = new F32(size);
-  walk(value, 0, '');
-  return { shape, data };
+  visit(value, 0);
+  return { shape, data: data === null ? new F32(0) : data.length === size ? data : data.slice(0, size) };
 }
 
-/** A Float32Array of the numbers in array `data`, checked before it is made when large. */
-function fromList(data, length, fn, where, allowBoolean) {
-  if (length > CHECK_FIRST) {
-    for (let i = 0; i < length; i++) float32At(data[i], `${fn}: ${where}[${i}]`, allowBoolean);
-  }
-  const out = new F32(length);
-  for (let i = 0; i < length; i++) out[i] = float32At(data[i], `${fn}: ${where}[${i}]`, allowBoolean);
+/** A Float32Array of the numbers in array `data`, read once (entries()), each checked. */
+function fromList(data, fn, where, allowBoolean, maxElements) {
+  const values = entries(data, fn, where, maxElements);
+  const out = new F32(values.length);
+  for (let i = 0; i < values.length; i++) out[i] = float32At(values[i], `${fn}: ${where}[${i}]`, allowBoolean);
   return out;
 }
 
@@ -218,7 +309,7 @@ function normalise(value, fn, name, ctx, allowBoolean) {
   }
   if (Array.isArray(value)) return fromNested(value, fn, name, allowBoolean, maxElements);
   if (isNumericView(value)) {
-    const length = typedLength.call(value);
+    const length = viewLength(value, fn, name);
     if (length > maxElements) throw new Error(`${fn}: ${name} has ${length} entries; expected at most ${maxElements}`);
     return { shape: [length], data: value instanceof F32 ? value : float32Copy(value, length, fn, name) };
   }
@@ -226,26 +317,25 @@ function normalise(value, fn, name, ctx, allowBoolean) {
     const shape = value.shape, data = value.data;
     // Messages are built only on the error paths: this runs on every call of lab.attention.
     if (!Array.isArray(shape)) throw new Error(`${fn}: ${name}.shape is ${describe(shape)}; expected an array of whole numbers`);
-    if (shape.length > MAX_RANK) throw new Error(`${fn}: ${name}.shape has ${shape.length} entries; expected at most ${MAX_RANK}`);
-    const copy = shape.slice();
+    const copy = entries(shape, fn, `${name}.shape`, MAX_RANK);
     for (let i = 0; i < copy.length; i++) {
       if (typeof copy[i] !== 'number') throw new Error(`${fn}: ${name}.shape[${i}] is ${describe(copy[i])}; expected a whole number`);
       if (copy[i] > ctx.maxIndex) checkSize(copy[i], fn, `${name}.shape[${i}]`, ctx);
     }
     if (data instanceof F32) {
-      const length = typedLength.call(data);
+      const length = viewLength(data, fn, `${name}.data`);
       if (length > maxElements) throw new Error(`${fn}: ${name}.data has ${length} entries; expected at most ${maxElements}`);
       return { shape: copy, data };
     }
     if (!(Array.isArray(data) || isNumericView(data))) {
       throw new Error(`${fn}: ${name}.data is ${describe(data)}; expected a Float32Array or an array of numbers`);
     }
-    const length = Array.isArray(data) ? data.length : typedLength.call(data);
+    if (Array.isArray(data)) return { shape: copy, data: fromList(data, fn, `${name}.data`, allowBoolean, maxElements) };
+    const length = viewLength(data, fn, `${name}.data`);
     if (length > maxElements) throw new Error(`${fn}: ${name}.data has ${length} entries; expected at most ${maxElements}`);
-    if (ArrayBuffer.isView(data)) return { shape: copy, data: float32Copy(data, length, fn, `${name}.data`) };
-    return { shape: copy, data: fromList(data, length, fn, `${name}.data`, allowBoolean) };
+    return { shape: copy, data: float32Copy(data, length, fn, `${name}.data`) };
   }
   throw new Error(`${fn}: ${name} is ${describe(value)}; expected nested arrays of numbers or { shape, data }`);
 }
 
-module.exports = { Tensor, fromEngine, toInput, Input, describe, checkSize, MAX_RANK };
+module.exports = { Tensor, fromEngine, toInput, Input, describe, quote, clip, checkSize, entries, viewLength, MAX_RANK };

@@ -15,7 +15,7 @@
 // character becomes the unknown piece. Words are split before merging (splitWords), so a
 // piece never spans two words; each token keeps the exact span of the text it came from.
 
-const { describe } = require('./tensor.js');
+const { describe, quote, entries } = require('./tensor.js');
 
 const BPE = 'bpe';
 // A character outside every alphabet: what an unknown code point reads as while splitting.
@@ -65,24 +65,63 @@ function splitWords(text) {
   return out;
 }
 
-function checkVocabulary(fn, v) {
+/**
+ * A vocabulary read once, field by field and entry by entry (tensor.js entries()), and checked:
+ * { unknown, alphabet, merges } as plain arrays.
+ */
+function readVocabulary(fn, v) {
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error(`${fn}: tokenizer is ${describe(v)}; expected { kind: 'bpe', unknown, alphabet, merges }`);
-  if (v.kind !== BPE) throw new Error(`${fn}: tokenizer.kind is ${JSON.stringify(v.kind) || describe(v.kind)}; expected '${BPE}'`);
-  if (typeof v.unknown !== 'string' || v.unknown.length === 0) throw new Error(`${fn}: tokenizer.unknown is ${describe(v.unknown)}; expected a non-empty string`);
-  if (!Array.isArray(v.alphabet)) throw new Error(`${fn}: tokenizer.alphabet is ${describe(v.alphabet)}; expected an array of single characters`);
+  const kind = v.kind, unknown = v.unknown, alphabet = v.alphabet, merges = v.merges;
+  if (kind !== BPE) throw new Error(`${fn}: tokenizer.kind is ${quote(kind)}; expected '${BPE}'`);
+  if (typeof unknown !== 'string' || unknown.length === 0) throw new Error(`${fn}: tokenizer.unknown is ${describe(unknown)}; expected a non-empty string`);
+  if (!Array.isArray(alphabet)) throw new Error(`${fn}: tokenizer.alphabet is ${describe(alphabet)}; expected an array of single characters`);
+  const chars = entries(alphabet, fn, 'tokenizer.alphabet', 0xffff, 'characters');
   const seen = new Set();
-  v.alphabet.forEach((c, i) => {
+  chars.forEach((c, i) => {
     if (typeof c !== 'string' || c.length !== 1 || c === UNKNOWN_CHAR || seen.has(c)) {
-      throw new Error(`${fn}: tokenizer.alphabet[${i}] is ${JSON.stringify(c) || describe(c)}; expected a single character, each once`);
+      throw new Error(`${fn}: tokenizer.alphabet[${i}] is ${quote(c)}; expected a single character, each once`);
     }
     seen.add(c);
   });
-  if (!Array.isArray(v.merges)) throw new Error(`${fn}: tokenizer.merges is ${describe(v.merges)}; expected an array of [left, right] id pairs`);
-  const base = 1 + v.alphabet.length;
-  v.merges.forEach((m, i) => {
-    const ok = Array.isArray(m) && m.length === 2 && m.every((id) => Number.isInteger(id) && id >= 1 && id < base + i);
-    if (!ok) throw new Error(`${fn}: tokenizer.merges[${i}] is ${JSON.stringify(m) || describe(m)}; expected two ids of earlier pieces, from 1 to ${base + i - 1}`);
+  if (!Array.isArray(merges)) throw new Error(`${fn}: tokenizer.merges is ${describe(merges)}; expected an array of [left, right] id pairs`);
+  const base = 1 + chars.length;
+  const pairs = entries(merges, fn, 'tokenizer.merges', 1 << 20, 'merges').map((m, i) => {
+    const pair = Array.isArray(m) ? entries(m, fn, `tokenizer.merges[${i}]`, 2) : null;
+    const ok = pair && pair.length === 2 && pair.every((id) => Number.isInteger(id) && id >= 1 && id < base + i);
+    if (!ok) throw new Error(`${fn}: tokenizer.merges[${i}] is ${pair ? `[${pair.map(quote).join(',')}]` : quote(m)}; expected two ids of earlier pieces, from 1 to ${base + i - 1}`);
+    return pair;
   });
+  return { unknown, alphabet: chars, merges: pairs };
+}
+
+/** Adds `key` to the binary min-heap `heap` (an array). */
+function heapPush(heap, key) {
+  let i = heap.length;
+  heap.push(key);
+  while (i > 0) {
+    const up = (i - 1) >> 1;
+    if (heap[up] <= key) break;
+    heap[i] = heap[up];
+    i = up;
+  }
+  heap[i] = key;
+}
+
+/** Removes and returns the smallest key of a non-empty min-heap. */
+function heapPop(heap) {
+  const top = heap[0], last = heap.pop(), n = heap.length;
+  if (n === 0) return top;
+  let i = 0;
+  for (;;) {
+    let c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && heap[c + 1] < heap[c]) c++;
+    if (heap[c] >= last) break;
+    heap[i] = heap[c];
+    i = c;
+  }
+  heap[i] = last;
+  return top;
 }
 
 class Tokenizer {
@@ -91,8 +130,7 @@ class Tokenizer {
    * @param fn the function named in errors
    */
   constructor(vocabulary, fn = 'createTokenizer') {
-    checkVocabulary(fn, vocabulary);
-    const { unknown, alphabet, merges } = vocabulary;
+    const { unknown, alphabet, merges } = readVocabulary(fn, vocabulary);
     this._charIds = new Map(alphabet.map((c, i) => [c, i + 1]));
     this._rank = new Map();
     /** Every piece's text, by id (id 0: the unknown piece). */
@@ -109,23 +147,46 @@ class Tokenizer {
   /** Number of ids: pieces.length. */
   get size() { return this.pieces.length; }
 
-  /** The ids of one normalised word, merged lowest rank first. */
+  /**
+   * The ids of one normalised word, merged lowest rank first (the leftmost of equal ranks):
+   * the pieces as a linked list and every adjacent pair that has a merge in a min-heap keyed
+   * by (rank, position), stale entries skipped when popped. O(n log n) in the word's length,
+   * where merging by rescanning the word took O(n^2) (3.3 s of CPU for 16,000 letters).
+   */
   _word(word) {
     const hit = this._cache.get(word);
     if (hit) return hit;
-    let ids = Array.from(word, (c) => this._charIds.get(c) || 0);
-    const base = this.pieces.length - this._rank.size;
-    for (;;) {
-      let best = -1, at = -1;
-      for (let i = 0; i + 1 < ids.length; i++) {
-        const r = this._rank.get(ids[i] * 65536 + ids[i + 1]);
-        if (r !== undefined && (best < 0 || r < best)) { best = r; at = i; }
-      }
-      if (best < 0) break;
-      ids = [...ids.slice(0, at), base + best, ...ids.slice(at + 2)];
+    const n = word.length, rank = this._rank;
+    const ids = new Int32Array(n), next = new Int32Array(n), prev = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      ids[i] = this._charIds.get(word[i]) || 0;
+      next[i] = i + 1;
+      prev[i] = i - 1;
     }
-    if (this._cache.size < CACHE_WORDS) this._cache.set(word, ids);
-    return ids;
+    const base = this.pieces.length - rank.size;
+    // keys rank * 2^32 + position: exact in a double (ranks below 2^20, strings below 2^32)
+    const heap = [];
+    const push = (at) => {
+      const r = next[at] < n ? rank.get(ids[at] * 65536 + ids[next[at]]) : undefined;
+      if (r !== undefined) heapPush(heap, r * 4294967296 + at);
+    };
+    for (let i = 0; i + 1 < n; i++) push(i);
+    while (heap.length) {
+      const key = heapPop(heap), r = Math.floor(key / 4294967296), at = key - r * 4294967296;
+      const right = next[at];
+      // stale: this piece was merged into its left neighbour, or its pair changed since
+      if (ids[at] < 0 || right >= n || rank.get(ids[at] * 65536 + ids[right]) !== r) continue;
+      ids[at] = base + r;
+      ids[right] = -1;
+      next[at] = next[right];
+      if (next[at] < n) prev[next[at]] = at;
+      if (prev[at] >= 0) push(prev[at]);
+      push(at);
+    }
+    const out = [];
+    for (let i = 0; i < n; i = next[i]) out.push(ids[i]);
+    if (this._cache.size < CACHE_WORDS) this._cache.set(word, out);
+    return out;
   }
 
   /**
@@ -134,16 +195,8 @@ class Tokenizer {
    *   span [start, end) of the input (so the tokens' texts join back into it)
    */
   encode(text, fn = 'Tokenizer.encode') {
-    if (typeof text !== 'string') throw new Error(`${fn}: text is ${describe(text)}; expected a string`);
-    const norm = normalise(text);
-    const where = norm.starts ? (i) => norm.starts[i] : (i) => i;
-    const ids = [], tokens = [];
-    this._each(norm.text, (id, at, len) => {
-      const start = where(at), end = where(at + len);
-      ids.push(id);
-      tokens.push({ id, text: text.slice(start, end), start, end });
-    });
-    return { ids, tokens };
+    const { tokens } = this.last(text, Infinity, fn);
+    return { ids: tokens.map((t) => t.id), tokens };
   }
 
   /** The ids of `text` alone (as encode(text).ids), for long texts such as a corpus: an Int32Array. */
@@ -164,14 +217,49 @@ class Tokenizer {
 
   /** Calls visit(id, start, length) for each token of normalised text, in order. */
   _each(norm, visit) {
-    eachWord(norm, (a, b) => {
-      let at = a;
-      for (const id of this._word(norm.slice(a, b))) {
-        const len = id === 0 ? 1 : this.pieces[id].length;
-        visit(id, at, len);
-        at += len;
-      }
-    });
+    eachWord(norm, (a, b) => this._pieces(norm, a, b, visit));
+  }
+
+  /** Calls visit(id, start, length) for each token of the word norm[a, b); returns their count. */
+  _pieces(norm, a, b, visit) {
+    const ids = this._word(norm.slice(a, b));
+    let at = a;
+    for (const id of ids) {
+      const len = id === 0 ? 1 : this.pieces[id].length;
+      visit(id, at, len);
+      at += len;
+    }
+    return ids.length;
+  }
+
+  /**
+   * The last `max` tokens of `text` (encode(text).tokens.slice(-max)) and how many it has in
+   * all (`count`): words are merged from the end, and only the tokens kept are built; the
+   * words before them are only counted (each word's pieces cached).
+   */
+  last(text, max, fn = 'Tokenizer.last') {
+    if (typeof text !== 'string') throw new Error(`${fn}: text is ${describe(text)}; expected a string`);
+    const norm = normalise(text), t = norm.text;
+    const where = norm.starts ? (i) => norm.starts[i] : (i) => i;
+    const bounds = [];
+    eachWord(t, (a, b) => bounds.push(a, b));
+    let w = bounds.length, kept = 0;
+    while (w > 0 && kept < max) {
+      w -= 2;
+      kept += this._word(t.slice(bounds[w], bounds[w + 1])).length;
+    }
+    let count = kept;
+    for (let i = 0; i < w; i += 2) count += this._word(t.slice(bounds[i], bounds[i + 1])).length;
+    const tokens = [];
+    let skip = kept - Math.min(kept, max);
+    for (let i = w; i < bounds.length; i += 2) {
+      this._pieces(t, bounds[i], bounds[i + 1], (id, at, len) => {
+        if (skip > 0) return void skip--;
+        const start = where(at), end = where(at + len);
+        tokens.push({ id, text: text.slice(start, end), start, end });
+      });
+    }
+    return { tokens, count };
   }
 
   /** Ids as text (lowercase; the unknown piece for id 0). */

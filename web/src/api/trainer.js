@@ -5,15 +5,13 @@
 // learning rate) are the engine's rules; token lists cross as Float64Arrays so that 3.5 or
 // 2^32 + 1 reach the engine's check instead of being truncated on the way.
 
-const { fromEngine, describe } = require('./tensor.js');
+const { fromEngine } = require('./tensor.js');
 const { SIGNATURES } = require('./signatures.js');
-const { EngineObject } = require('./engine-object.js');
+const { EngineObject, engineObject } = require('./engine-object.js');
 const { unwrap } = require('./call.js');
 const { Fields } = require('./options.js');
-const { readParameters, writeParameters } = require('./weights-file.js');
+const { readParameters, writeParameters, checkWeightsFile, shapeSpec, WEIGHTS_FORMAT, WEIGHTS_VERSION } = require('./weights-file.js');
 
-const WEIGHTS_FORMAT = 'attention-lab-weights';
-const WEIGHTS_VERSION = 1;
 const DISPOSED = (fn) => `${fn}: the trainer was disposed; expected a trainer from createTrainer that is still live`;
 
 /**
@@ -148,18 +146,27 @@ class Trainer extends EngineObject {
  */
 function loadTrainer(e, w, more) {
   const fn = 'loadTrainer';
-  if (w.format !== WEIGHTS_FORMAT) {
-    throw new Error(`${fn}: format is ${JSON.stringify(w.format) || describe(w.format)}; expected '${WEIGHTS_FORMAT}' (a file from Trainer.exportWeights)`);
-  }
-  if (w.version !== WEIGHTS_VERSION) {
-    throw new Error(`${fn}: version is ${JSON.stringify(w.version) || describe(w.version)}; expected ${WEIGHTS_VERSION} (this version of attention-lab reads version ${WEIGHTS_VERSION} files)`);
-  }
+  checkWeightsFile(fn, w);
   const o = w.options;
   for (const key of ['sequences', 'text']) if (more[key] !== undefined) o[key] = more[key];
+  // The file's tensors against the layout of its options first, from a model that takes no
+  // memory until it has weights (model.js): a file that does not fit is refused before the
+  // trainer takes its own. Options the engine refuses are named by the trainer below.
+  const layout = engineObject(e.core, 'Model');
+  let all = null;
+  try {
+    let about = null;
+    try {
+      about = unwrap(layout.configure(shapeSpec(o)));
+    } catch (_) { /* named by the trainer's own check below */ }
+    if (about) all = readParameters(fn, w.parameters, about.parameters, e.core);
+  } finally {
+    layout.delete();
+  }
   const trainer = new Trainer(e, trainerSpec(fn, o), fn);
   let ok = false;
   try {
-    const all = readParameters(fn, w.parameters, trainer.parameters, e.core);
+    if (!all) all = readParameters(fn, w.parameters, trainer.parameters, e.core);
     trainer._guard(fn, () => unwrap(trainer._handle.setWeights(all)));
     ok = true;
   } finally {

@@ -5,12 +5,42 @@
 // gives one Float32Array in layout order; the engine converts halves (halvesToFloats), so
 // no number is computed here.
 
-const { describe } = require('./tensor.js');
+const { describe, quote } = require('./tensor.js');
+const { Fields } = require('./options.js');
+const { MODEL_SHAPE } = require('./signatures.js');
+
+const WEIGHTS_FORMAT = 'attention-lab-weights';
+const WEIGHTS_VERSION = 1;
 
 const DTYPES = { float32: 4, float16: 2 };
 
 function size(shape) {
   return shape.reduce((a, b) => a * b, 1);
+}
+
+/**
+ * Checks a weights file's format, version and step (as the reader made it; `at` prefixes the
+ * names, 'weights.' inside a model file) and returns it.
+ */
+function checkWeightsFile(fn, w, at = '') {
+  if (w.format !== WEIGHTS_FORMAT) {
+    throw new Error(`${fn}: ${at}format is ${quote(w.format)}; expected '${WEIGHTS_FORMAT}' (a file from Trainer.exportWeights)`);
+  }
+  if (w.version !== WEIGHTS_VERSION) {
+    throw new Error(`${fn}: ${at}version is ${quote(w.version)}; expected ${WEIGHTS_VERSION} (this version of attention-lab reads version ${WEIGHTS_VERSION} files)`);
+  }
+  const step = w.step;
+  if (step !== undefined && !(Number.isInteger(step) && step >= 0)) {
+    throw new Error(`${fn}: ${at}step is ${quote(step)}; expected the number of updates made, a whole number from 0`);
+  }
+  return w;
+}
+
+/** The engine's form of a weights file's model shape (its options as the reader made them). */
+function shapeSpec(options) {
+  const spec = new Fields();
+  for (const key of Object.keys(MODEL_SHAPE)) spec[key] = options[key];
+  return spec;
 }
 
 /** A typed array's bytes as base64 text. */
@@ -49,7 +79,7 @@ function readParameters(fn, parameters, expected, core) {
   let at = 0;
   expected.forEach((want, i) => {
     const p = parameters[i];  // read by the reader (signatures.js, PARAMETER)
-    if (p.name !== want.name) throw new Error(`${fn}: parameters[${i}] is ${JSON.stringify(p.name)}; expected '${want.name}'`);
+    if (p.name !== want.name) throw new Error(`${fn}: parameters[${i}] is ${quote(p.name)}; expected '${want.name}'`);
     const shapeOk = Array.isArray(p.shape) && p.shape.length === want.shape.length && p.shape.every((x, d) => x === want.shape[d]);
     if (!shapeOk) throw new Error(`${fn}: ${want.name} has shape [${p.shape.join(', ')}]; expected [${want.shape.join(', ')}]`);
     const count = size(want.shape);
@@ -76,4 +106,4 @@ function writeParameters(layout, all, dtype, core) {
   });
 }
 
-module.exports = { readParameters, writeParameters, toBase64, DTYPES };
+module.exports = { readParameters, writeParameters, checkWeightsFile, shapeSpec, toBase64, DTYPES, WEIGHTS_FORMAT, WEIGHTS_VERSION };
