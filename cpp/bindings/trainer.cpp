@@ -246,7 +246,8 @@ public:
         const char* fn = "Trainer.lossByPosition";
         return guarded(fn, [&] {
             const position_loss r = trainer_->loss_by_position(to_size(length, fn, "length"), to_size(examples, fn, "examples"), fn);
-            std::vector<double> scored(r.scored.begin(), r.scored.end());
+            std::vector<double> scored(r.scored.size());
+            for (std::size_t i = 0; i < scored.size(); ++i) scored[i] = static_cast<double>(r.scored[i]);
             val out = val::object();
             put(out, "loss", val::global("Float64Array").new_(emscripten::typed_memory_view(r.loss.size(), r.loss.data())));
             put(out, "scored", val::global("Float64Array").new_(emscripten::typed_memory_view(scored.size(), scored.data())));

@@ -169,8 +169,7 @@ position_setup::position_setup(const position_options& o, const qkv_shapes& s, c
     }
     if (o.alibi) {
         const std::size_t heads = s.lead.empty() ? 1 : s.lead.back();
-        const std::vector<double> sl = alibi_slopes(heads, fn, "alibi: the heads (axis -3 of Q)");
-        slopes.assign(sl.begin(), sl.end());
+        slopes = alibi_slopes(heads, fn, "alibi: the heads (axis -3 of Q)");
     }
 }
 

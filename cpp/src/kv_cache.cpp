@@ -75,8 +75,7 @@ kv_cache::kv_cache(size_arg heads, size_arg kv_heads, size_arg d_head, size_arg 
         require_positions(positions.rope->offset, double(max_length_), fn, "rope.offset");
     }
     if (positions.alibi) {
-        const std::vector<double> s = alibi_slopes(heads_, fn, "heads (ALiBi's slopes, one per head)");
-        slopes_.assign(s.begin(), s.end());
+        slopes_ = alibi_slopes(heads_, fn, "heads (ALiBi's slopes, one per head)");
     }
     positions_ = positions;
     keys_.resize(kv_heads_);
@@ -117,7 +116,8 @@ kv_step kv_cache::attend(const tensor& q) const {
     // RoPE: the query of the newest token, turned to its position
     std::vector<float> turned;
     if (const auto& rope = positions_.rope) {
-        turned.assign(q.data(), q.data() + heads_ * d);
+        turned.resize(heads_ * d);
+        std::copy_n(q.data(), heads_ * d, turned.data());
         const rope_table turn(rope->offset + double(n - 1), 1, d, rope->base, rope->layout);
         for (std::size_t h = 0; h < heads_; ++h) turn.rotate(turned.data() + h * d, 1, 0);
     }

@@ -12,6 +12,11 @@ namespace attnlab {
 
 namespace {
 
+// theta_i = base^(-2i/d), through exp and log: libm's pow is not otherwise in the module.
+double frequency(std::size_t i, std::size_t d, double base) {
+    return std::exp(-2.0 * static_cast<double>(i) / static_cast<double>(d) * std::log(base));
+}
+
 // Rows between exact sines and cosines; between them each row is the last turned by one
 // step (an angle addition in double, about 1e-16 of error a step).
 constexpr std::size_t anchor_rows = 64;
@@ -21,7 +26,7 @@ constexpr std::size_t anchor_rows = 64;
 void sines(double first, std::size_t count, std::size_t pairs, std::size_t d, double base, float* cos_out,
            float* sin_out) {
     for (std::size_t i = 0; i < pairs; ++i) {
-        const double theta = std::pow(base, -2.0 * static_cast<double>(i) / static_cast<double>(d));
+        const double theta = frequency(i, d, base);
         const double step_c = std::cos(theta), step_s = std::sin(theta);
         double c = 0, s = 0;
         for (std::size_t p = 0; p < count; ++p) {
@@ -74,7 +79,7 @@ void require_positions(double first, double count, const std::string& fn, const 
     }
 }
 
-std::vector<double> alibi_slopes(std::size_t heads, const std::string& fn, const char* name) {
+std::vector<float> alibi_slopes(std::size_t heads, const std::string& fn, const char* name) {
     if (heads < 1 || heads > max_alibi_heads) {
         fail(error_text(fn) << ": " << name << " = " << heads << "; ALiBi's slopes are defined here for 1 to "
             << max_alibi_heads << " heads; expected a head count in that range");
@@ -82,10 +87,11 @@ std::vector<double> alibi_slopes(std::size_t heads, const std::string& fn, const
     // p: the largest power of two <= heads; its slopes 2^(-8k/p), then every other slope of 2p.
     std::size_t p = 1;
     while (p * 2 <= heads) p *= 2;
-    std::vector<double> out(heads);
+    std::vector<float> out(heads);
     for (std::size_t k = 0; k < heads; ++k) {
+        // 2^-e, exact where e is whole (ldexp), else through exp (no exp2 or pow in the module)
         const double e = k < p ? 8.0 * double(k + 1) / double(p) : 8.0 * double(2 * (k - p) + 1) / double(2 * p);
-        out[k] = std::exp2(-e);
+        out[k] = static_cast<float>(std::floor(e) == e ? std::ldexp(1.0, -static_cast<int>(e)) : std::exp(-e * 0.69314718055994530942));
     }
     return out;
 }
@@ -113,7 +119,7 @@ tensor rope_angles(std::size_t n, std::size_t d, double base, double offset, con
     const std::size_t pairs = d / 2;
     tensor t = empty({n, pairs});
     for (std::size_t i = 0; i < pairs; ++i) {
-        const double theta = std::pow(base, -2.0 * static_cast<double>(i) / static_cast<double>(d));
+        const double theta = frequency(i, d, base);
         for (std::size_t p = 0; p < n; ++p) t.data()[p * pairs + i] = static_cast<float>((offset + double(p)) * theta);
     }
     return t;

@@ -325,11 +325,9 @@ void transformer::position_setup(const std::string& fn) {
         case position_kind::learned:
             pos_emb_ = add_parameter(none, "positionEmbedding", {c.seq_len, c.d_model}, true);
             break;
-        case position_kind::sinusoidal: {
-            const tensor table = sinusoidal_table(c.seq_len, c.d_model, default_position_base, fn);
-            fixed_positions_.assign(table.data(), table.data() + table.size());
+        case position_kind::sinusoidal:
+            fixed_positions_ = sinusoidal_table(c.seq_len, c.d_model, default_position_base, fn);
             break;
-        }
         case position_kind::rope:
             if (c.d_head() % 2 != 0) {
                 fail(error_text(fn) << ": positions = 'rope' needs an even d_head (RoPE turns pairs of dimensions); dModel = "
@@ -337,11 +335,9 @@ void transformer::position_setup(const std::string& fn) {
             }
             rope_ = rope_table(0, c.seq_len, c.d_head(), default_position_base, rope_layout::interleaved);
             break;
-        case position_kind::alibi: {
-            const std::vector<double> s = alibi_slopes(c.heads, fn, "heads");
-            slopes_.assign(s.begin(), s.end());
+        case position_kind::alibi:
+            slopes_ = alibi_slopes(c.heads, fn, "heads");
             break;
-        }
         case position_kind::none:
             break;
     }

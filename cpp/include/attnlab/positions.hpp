@@ -78,9 +78,10 @@ void require_positions(double first, double count, const std::string& fn, const 
 
 /// @brief ALiBi's slopes for `heads` heads (Press et al. 2022, and their code for counts that
 /// are not powers of two): for a power of two h, 2^(-8k/h) for k = 1..h; otherwise the slopes
-/// of the power of two p just below h, then every other slope of 2p, until there are h.
+/// of the power of two p just below h, then every other slope of 2p, until there are h; each
+/// taken in double and rounded once to float32 (exact for the powers of two).
 /// @throws argument_error naming `fn` and `name` for heads outside 1..max_alibi_heads
-std::vector<double> alibi_slopes(std::size_t heads, const std::string& fn = "positions", const char* name = "heads");
+std::vector<float> alibi_slopes(std::size_t heads, const std::string& fn = "positions", const char* name = "heads");
 
 /// @brief The sinusoidal table [n, d]: PE(p, 2i) = sin(p theta_i), PE(p, 2i+1) = cos(p theta_i),
 /// positions 0..n-1 (an odd d ends with a sine).

@@ -169,7 +169,8 @@ private:
     float* dheads_ = nullptr, *dheads_o_ = nullptr, *ds_ = nullptr;
     float* scratch_ = nullptr;
     // Fixed position data: the sinusoidal table [seq_len, d], RoPE's angles, ALiBi's slopes.
-    std::vector<float> fixed_positions_, slopes_;
+    tensor fixed_positions_;
+    std::vector<float> slopes_;
     rope_table rope_;
     memory_plan plan_;
     std::size_t batch_ = 0, n_ = 0;
