@@ -29,11 +29,10 @@ val positions_js(int kind, double n, double d, double base, double offset, doubl
         if (kind < 0 || kind > 2) throw std::logic_error("positions: internal error (kind)");
         for (int f = 0; f < 5; ++f) {
             const int bit = 1 << f;
-            if ((given & bit) && !(takes[kind] & bit)) {
-                fail(error_text(fn) << ": kind '" << kinds[kind] << "' does not take " << fields[f] << "; expected " << what[kind]);
-            }
-            if (!(given & bit) && (needs[kind] & bit)) {
-                fail(error_text(fn) << ": kind '" << kinds[kind] << "' needs " << fields[f] << "; expected " << what[kind]);
+            const bool extra = (given & bit) && !(takes[kind] & bit), missing = !(given & bit) && (needs[kind] & bit);
+            if (extra || missing) {
+                fail(error_text(fn) << ": kind '" << kinds[kind] << (extra ? "' does not take " : "' needs ") << fields[f]
+                    << "; expected " << what[kind]);
             }
         }
         if (kind == 2) {

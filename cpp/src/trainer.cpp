@@ -203,6 +203,11 @@ position_loss trainer::loss_by_position(std::size_t length, std::size_t examples
             << " and beyond; expected a length up to " << c.seq_len
             << ", or a model trained with positions 'sinusoidal', 'rope', 'alibi' or 'none'");
     }
+    const std::size_t stream = options_.task.stream.size();
+    if (options_.task.kind == task_kind::text && stream < length + 1) {
+        fail(error_text(fn) << ": length = " << length << " needs windows of " << length + 1 << " tokens, and text has "
+            << stream << "; expected a length up to " << stream - 1);
+    }
     // The same weights in a model at least as long as the sequences (only a learned table
     // depends on seqLen, and then length <= seqLen keeps it), a few sequences at a time.
     transformer_config lc = c;

@@ -334,6 +334,8 @@ TEST_CASE("loss by position reads past the training length, except with a learne
                                          "'rope', 'alibi' or 'none'"));
             continue;
         }
+        CHECK_THROWS_WITH(t.loss_by_position(length + 1, 3), "Trainer.lossByPosition: length = 13 needs windows of 14 tokens, "
+                                                             "and text has 13; expected a length up to 12");
         const position_loss got = t.loss_by_position(length, 3);
         REQUIRE(got.loss.size() == length);
         ref::model m{o.model, {}};
