@@ -208,6 +208,13 @@ position_loss trainer::loss_by_position(std::size_t length, std::size_t examples
         fail(error_text(fn) << ": length = " << length << " needs windows of " << length + 1 << " tokens, and text has "
             << stream << "; expected a length up to " << stream - 1);
     }
+    // Every head's weights of one sequence are kept, as in training: refused here with the
+    // length to blame rather than by the model's plan.
+    const double weights = double(c.layers) * double(c.heads) * double(length) * double(length);
+    if (weights > double(max_plan_floats / 2)) {
+        fail(error_text(fn) << ": length = " << length << " needs layers x heads x length^2 = " << weights
+            << " attention weights for one sequence, more than " << max_plan_floats / 2 << "; expected a shorter length");
+    }
     // The same weights in a model at least as long as the sequences (only a learned table
     // depends on seqLen, and then length <= seqLen keeps it), a few sequences at a time.
     transformer_config lc = c;

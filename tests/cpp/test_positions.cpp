@@ -361,6 +361,13 @@ TEST_CASE("loss by position reads past the training length, except with a learne
     CHECK_THROWS_WITH(t.loss_by_position(1025, 4), "Trainer.lossByPosition: length = 1025; expected a whole number from 2 to 1024");
     CHECK_THROWS_WITH(t.loss_by_position(64, 0), "Trainer.lossByPosition: examples = 0; expected a whole number from 1 to 1024");
     const position_loss ok = t.loss_by_position(128, 4);  // the induction task at 4x its length
+    trainer_options deep;
+    deep.model = transformer_config{32, 32, 8, 16, 64};
+    deep.model.positions = position_kind::alibi;
+    trainer big(deep);
+    CHECK_THROWS_WITH(big.loss_by_position(1024, 1), "Trainer.lossByPosition: length = 1024 needs layers x heads x length^2 = "
+                                                     "134217728 attention weights for one sequence, more than 33554432; "
+                                                     "expected a shorter length");
     CHECK(ok.loss.size() == 128);
     CHECK(std::isfinite(ok.mean));
 }
