@@ -1,7 +1,8 @@
 'use strict';
 // The cost rows of npm run bench (issue 8): tiled vs full attention at n = 1024, d = 64;
 // tiled attention at n = 8192 (full attention refuses it); per-token decode cost with and
-// without the KV cache over n = 256..4096 with the fitted log-log slope of each.
+// without the KV cache over n = 256..4096 with the fitted log-log slope of each; attention at
+// n = 1024, d = 64 with RoPE and ALiBi beside the same call without.
 // A benchmark, not a test: it prints figures and never fails on a slow machine.
 
 const { median, randomData } = require('./bench-common.js');
@@ -121,7 +122,35 @@ function sliceHeads(data, heads, max, n) {
   return out;
 }
 
-const PARTS = { tiled: tiledVsFull, big: bigN, decode };
+/** CPU milliseconds per call of fn (user + system, which waiting for a core does not inflate), over `runs` calls. */
+function cpuMs(fn, runs) {
+  const t0 = process.cpuUsage();
+  for (let i = 0; i < runs; i++) fn();
+  const t = process.cpuUsage(t0);
+  return (t.user + t.system) / 1000 / runs;
+}
+
+// Positions (issue 28): attention at n = 1024, d = 64 with RoPE, ALiBi and both, against the
+// same call without, in interleaved rounds of one process (target: at most 1.10).
+function positions(lab) {
+  const n = 1024;
+  const Q = tensor([n, D], 7), K = tensor([n, D], 8), V = tensor([n, D], 9);
+  const variants = { plain: {}, rope: { rope: {} }, alibi: { alibi: true }, both: { rope: {}, alibi: true } };
+  console.log(`
+attention with positions, n = ${n}, d = ${D}, causal, CPU ms per call (median of 7 rounds of 3 calls, interleaved)`);
+  const times = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
+  for (const o of Object.values(variants)) lab.attention(Q, K, V, { causal: true, stages: ['output'], ...o });  // warm
+  for (let round = 0; round < 7; round++) {
+    for (const [k, o] of Object.entries(variants)) times[k].push(cpuMs(() => lab.attention(Q, K, V, { causal: true, stages: ['output'], ...o }), 3));
+  }
+  const plain = median(times.plain);
+  console.log(`  plain ${plain.toFixed(2)} ms; ` + ['rope', 'alibi', 'both'].map((k) => {
+    const t = median(times[k]);
+    return `${k} ${t.toFixed(2)} ms (x${(t / plain).toFixed(3)})`;
+  }).join(', ') + ' (target x1.10 or less)');
+}
+
+const PARTS = { tiled: tiledVsFull, big: bigN, decode, positions };
 
 /** The cost rows; `only` (names from PARTS) picks some, e.g. node scripts/bench-cost.js decode. */
 function costRows(lab, only = Object.keys(PARTS)) {

@@ -68,10 +68,51 @@ export interface MaskAndScaleOptions {
   temperature?: number | null;
 }
 
-export interface AttentionOptions<S extends AttentionStage = AttentionStage> extends MaskAndScaleOptions {
+/**
+ * RoPE (Su et al. 2021) on Q and K: each pair of dimensions turned by position x base^(-2i/d).
+ * Keys sit at positions offset, offset + 1, ...; the last query at the last key's position.
+ */
+export interface RopeOptions {
+  /** 'interleaved' (default): pairs (2i, 2i+1), the paper's and GPT-J's; 'half': pairs (i, i + d/2), GPT-NeoX's and Llama's (Hugging Face). */
+  layout?: 'interleaved' | 'half';
+  /** Default 10000; finite and > 0 (Llama 3 uses 500000). */
+  base?: number;
+  /** The first key's position, a whole number from 0 (default); every position below 2^24. */
+  offset?: number;
+}
+
+/** Position schemes of attention and the KV cache. */
+export interface PositionOptions {
+  /** Turn Q and K to their positions ({} for the defaults). */
+  rope?: RopeOptions | null;
+  /** ALiBi (Press et al. 2022): each head adds -slope |i - j| to its scaled scores; the paper's slopes, one per head (axis -3 of Q). */
+  alibi?: boolean;
+}
+
+export interface AttentionOptions<S extends AttentionStage = AttentionStage> extends MaskAndScaleOptions, PositionOptions {
   /** Which stages to return (default: all); asking for fewer saves copying. */
   stages?: readonly S[];
 }
+
+/** lab.positions: the sinusoidal table [n, d], RoPE's angles [n, d/2], or ALiBi's slopes [heads]. */
+export type PositionsSpec =
+  | { kind: 'sinusoidal'; n: number; d: number; base?: number }
+  | { kind: 'rope'; n: number; d: number; base?: number; offset?: number }
+  | { kind: 'alibi'; heads: number };
+
+/** Trainer.lossByPosition's result. */
+export interface LossByPosition {
+  length: number;
+  /** Mean loss (nats) at each position; null where the task scores none. */
+  loss: (number | null)[];
+  /** How many examples scored each position. */
+  scored: number[];
+  /** Over every scored position. */
+  mean: number;
+}
+
+/** How a trained model knows positions: a learned table (default), the sinusoid, RoPE, ALiBi, or none (the causal mask alone). */
+export type PositionKind = 'learned' | 'sinusoidal' | 'rope' | 'alibi' | 'none';
 
 /** The stages asked for, each a Tensor: scores, scaled, masked, weights [..., m, n]; output [..., m, d_v]. */
 export type AttentionResult<S extends AttentionStage = AttentionStage> = { [K in S]: Tensor } & {
@@ -428,7 +469,7 @@ export interface AttentionMatrixBytesSpec {
   window?: number;
 }
 
-export interface KVCacheSpec {
+export interface KVCacheSpec extends PositionOptions {
   heads: number;
   /** Key/value heads; must divide heads. Default heads (1 = multi-query). */
   kvHeads?: number;
@@ -485,6 +526,8 @@ export interface TrainerOptions {
   mlp?: number;
   activation?: 'gelu' | 'relu';
   layerNorm?: boolean;
+  /** Default 'learned'. */
+  positions?: PositionKind;
   batch?: number;
   lr?: number;
   weightDecay?: number;
@@ -515,6 +558,7 @@ export interface TrainerSettings {
   mlp: number;
   activation: 'gelu' | 'relu';
   layerNorm: boolean;
+  positions: PositionKind;
   batch: number;
   lr: number;
   weightDecay: number;
@@ -592,6 +636,8 @@ export interface TrainerWeights {
 export interface Trainer {
   step(count?: number): TrainerStep;
   evaluate(): TrainerEvaluation;
+  /** The loss at each position of `examples` (default 32) sequences `length` tokens long (2..1024); past seqLen only without a learned table. */
+  lossByPosition(spec: { length: number; examples?: number }): LossByPosition;
   /** Every head's weights on the tokens: patterns [layers, heads, n, n]. */
   attention(tokens: ArrayLike<number>): { tokens: number[]; patterns: Tensor };
   headScores(): HeadScore[];
@@ -859,6 +905,8 @@ export interface Lab {
    * Q [..., m, d_k], K [..., n, d_k], V [..., n, d_v] with matching leading axes.
    */
   attention<S extends AttentionStage = AttentionStage>(Q: TensorInput, K: TensorInput, V: TensorInput, options?: AttentionOptions<S>): AttentionResult<S>;
+  /** The sinusoidal table [n, d], RoPE's angles [n, d/2] (radians), or ALiBi's slopes [heads]. */
+  positions(spec: PositionsSpec): Tensor;
   /** Numerically safe softmax; each line along `axis` sums to 1. */
   softmax(x: TensorInput, options?: SoftmaxOptions): Tensor;
   /** Multi-head self-attention of X [n, d_model]. */

@@ -19,6 +19,7 @@
 #include "cost.hpp"
 #include "heads.hpp"
 #include "mistakes.hpp"
+#include "position_tables.hpp"
 #include "staging.hpp"
 #include "trainer.hpp"
 
@@ -218,11 +219,13 @@ EMSCRIPTEN_BINDINGS(attnlab) {
     register_mistakes();
     register_trainer();
     register_heads();
+    register_positions();
     object_functions<staging>("Staging")
         .method<&staging::scratch_address>("scratchAddress")
         .method<&staging::memory_view>("memoryView")
         .method<&staging::input>("input")
         .method<&staging::attention>("attention")
+        .method<&staging::positions>("positions")
         .method<&staging::error>("error")
         .method<&staging::release>("release");
     object_functions<workspace_handle>("Workspace")

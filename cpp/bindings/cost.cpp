@@ -180,10 +180,15 @@ public:
     static constexpr std::size_t scratch_size = 64;  // past web/src/api/tensor.js MAX_RANK
     static constexpr int slots = 3;
 
-    val configure(double heads, double kv_heads, double d_head, double max_length, bool has_scale, double scale) {
+    // layout: -1 without RoPE, 0 interleaved, 1 half (web/src/api/kv-cache.js).
+    val configure(double heads, double kv_heads, double d_head, double max_length, bool has_scale, double scale,
+                  int layout, double base, double offset, bool alibi) {
         return guarded("createKVCache", [&] {
+            position_options pos;
+            if (layout >= 0) pos.rope = rope_options{layout == 1 ? rope_layout::half : rope_layout::interleaved, base, offset};
+            pos.alibi = alibi;
             cache_ = std::make_unique<kv_cache>(heads, kv_heads, d_head, max_length,
-                                                has_scale ? std::optional<double>(scale) : std::nullopt);
+                                                has_scale ? std::optional<double>(scale) : std::nullopt, "createKVCache", pos);
             return val::object();
         });
     }

@@ -82,12 +82,13 @@ bool staging::attention(int fn, bool causal, bool has_scale, double scale, int r
         }
         if (has_valid_lens && inputs_[3]) opts.valid_lens = std::move(*inputs_[3]);
         if (has_mask && inputs_[4]) opts.mask = std::move(*inputs_[4]);
+        opts.positions = positions_;
         result_ = attnlab::attention(*inputs_[0], *inputs_[1], *inputs_[2], opts, name(fn));
         write_header(*result_);
         const shape_t q = shape_of(*inputs_[0]);
         const std::size_t floats = result_->scores.size() * 4 + result_->output.size() + inputs_[0]->size() +
                                    inputs_[1]->size() + inputs_[2]->size();
-        if (!has_valid_lens && !has_mask && !has_window && fn == 0 && floats <= cache_max_floats) {
+        if (!has_valid_lens && !has_mask && !has_window && !opts.positions.any() && fn == 0 && floats <= cache_max_floats) {
             // Validated by the call that just succeeded: later calls of these shapes and options
             // can reuse one workspace (same kernels, bit-identical stages) with no allocation.
             cache_key key{q, shape_of(*inputs_[1]), shape_of(*inputs_[2]), causal, has_scale, scale, temperature, rule};
@@ -169,7 +170,14 @@ void staging::write_header(const attention_result& r) {
     for (std::size_t i = 0; i < shape.size(); ++i) scratch_[10 + i] = static_cast<double>(shape[i]);
 }
 
+void staging::positions(int rope_layout, double base, double offset, bool alibi) {
+    positions_ = position_options{};
+    if (rope_layout >= 0) positions_.rope = rope_options{rope_layout == 1 ? attnlab::rope_layout::half : attnlab::rope_layout::interleaved, base, offset};
+    positions_.alibi = alibi;
+}
+
 void staging::release() {
+    positions_ = position_options{};
     for (auto& t : inputs_) t.reset();
     result_.reset();
     fully_masked_ = std::vector<double>();

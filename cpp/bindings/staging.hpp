@@ -38,6 +38,10 @@ public:
     bool attention(int fn, bool causal, bool has_scale, double scale, int rule, double temperature,
                    bool has_valid_lens, bool has_mask, bool has_window, double window);
 
+    /// The position options of the next attention() call (until release()): RoPE when
+    /// rope_layout is 0 (interleaved) or 1 (half), with its base and offset; ALiBi when alibi.
+    void positions(int rope_layout, double base, double offset, bool alibi);
+
     /// The cached path for a repeat call: the shapes of Q, K, V in scratch as [rank, ...extents]
     /// three times, and options, the same as an earlier successful call without masks. On a hit
     /// writes the addresses of the cached workspace's Q, K, V buffers to scratch[0..3) and
@@ -79,6 +83,7 @@ private:
     std::array<std::optional<tensor>, slots> inputs_;
     std::optional<attention_result> result_;
     std::vector<double> fully_masked_;
+    position_options positions_;
     std::string error_;
 };
 

@@ -51,6 +51,15 @@ task_kind task_of(const std::string& name) {
     throw std::logic_error("createTrainer: internal error (task)");
 }
 
+// A name the reader already matched (signatures.js, POSITIONS).
+position_kind position_kind_of(const std::string& name) {
+    for (position_kind k : {position_kind::learned, position_kind::sinusoidal, position_kind::rope, position_kind::alibi,
+                            position_kind::none}) {
+        if (name == position_kind_name(k)) return k;
+    }
+    throw std::logic_error("createTrainer: internal error (positions)");
+}
+
 // The model's shape from spec; absent fields keep transformer_config's defaults.
 transformer_config to_model_config(const val& spec, const char* fn) {
     transformer_config m;
@@ -64,6 +73,7 @@ transformer_config to_model_config(const val& spec, const char* fn) {
         m.act = spec["activation"].as<std::string>() == "relu" ? grad::activation::relu : grad::activation::gelu;
     }
     if (given(spec["layerNorm"])) m.layer_norm = spec["layerNorm"].as<bool>();
+    if (given(spec["positions"])) m.positions = position_kind_of(spec["positions"].as<std::string>());
     return m;
 }
 
@@ -120,6 +130,7 @@ val options_js(const trainer_options& o) {
     out.set("mlp", static_cast<double>(m.mlp));
     out.set("activation", std::string(m.act == grad::activation::relu ? "relu" : "gelu"));
     out.set("layerNorm", m.layer_norm);
+    out.set("positions", std::string(position_kind_name(m.positions)));
     out.set("batch", static_cast<double>(o.batch));
     out.set("lr", o.optimiser.lr);
     out.set("weightDecay", o.optimiser.weight_decay);
@@ -226,6 +237,21 @@ public:
             val out = val::object();
             out.set("loss", e.loss);
             out.set("accuracy", e.accuracy);
+            return out;
+        });
+    }
+
+    // Trainer.lossByPosition: { loss, scored } as Float64Arrays, and their mean.
+    val loss_by_position(double length, double examples) {
+        const char* fn = "Trainer.lossByPosition";
+        return guarded(fn, [&] {
+            const position_loss r = trainer_->loss_by_position(to_size(length, fn, "length"), to_size(examples, fn, "examples"), fn);
+            std::vector<double> scored(r.scored.size());
+            for (std::size_t i = 0; i < scored.size(); ++i) scored[i] = static_cast<double>(r.scored[i]);
+            val out = val::object();
+            put(out, "loss", val::global("Float64Array").new_(emscripten::typed_memory_view(r.loss.size(), r.loss.data())));
+            put(out, "scored", val::global("Float64Array").new_(emscripten::typed_memory_view(scored.size(), scored.data())));
+            put(out, "mean", r.mean);
             return out;
         });
     }
@@ -453,6 +479,7 @@ void register_trainer() {
         .method<&trainer_handle::configure>("configure")
         .method<&trainer_handle::step>("step")
         .method<&trainer_handle::evaluate>("evaluate")
+        .method<&trainer_handle::loss_by_position>("lossByPosition")
         .method<&trainer_handle::attention>("attention")
         .method<&trainer_handle::head_scores>("headScores")
         .method<&trainer_handle::describe>("describe")

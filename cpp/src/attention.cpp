@@ -43,13 +43,14 @@ shape_t row_index(const shape_t& lead, std::size_t batch, std::size_t row) {
 
 void compute(const tensor& q, const tensor& k, const tensor& v, const row_masks& masks,
              const shape_t& lead, std::size_t m, std::size_t n, std::size_t d_k, std::size_t d_v,
-             std::vector<float>& packed, attention_result& r, const std::string& fn) {
+             std::vector<float>& packed, attention_result& r, const std::string& fn, const float* slopes) {
     constexpr float neg_inf = -std::numeric_limits<float>::infinity();
     const std::size_t batches = product(lead);
     packed.resize(packed_floats(n, d_k, d_v));
     float* const packed_k = packed.data();
     float* const packed_v = packed.data() + kernels::packed_size(d_k, n);
     const std::size_t step = block_rows(n);
+    const std::size_t heads = lead.empty() ? 1 : lead.back();
     r.fully_masked_rows.clear();
     for (std::size_t b = 0; b < batches; ++b) {
         const float* qb = q.data() + b * m * d_k;   // [m, d_k]
@@ -77,6 +78,8 @@ void compute(const tensor& q, const tensor& k, const tensor& v, const row_masks&
                         << ", beyond float32; expected smaller inputs or scale");
                 }
             }
+            // ALiBi: query i sits at key position i + n - m
+            if (slopes) add_alibi(scaled + at, rows, n, double(n) - double(m) + double(i0), slopes[b % heads]);
             // pass 3: masked = scaled, with -inf where a key is hidden; then row softmax
             for (std::size_t i = i0; i < i0 + rows; ++i) {
                 const float* src = scaled + i * n;
@@ -104,6 +107,14 @@ void compute(const tensor& q, const tensor& k, const tensor& v, const row_masks&
 }
 
 }  // namespace detail
+
+void add_alibi(float* scaled, std::size_t rows, std::size_t n, double q0, float slope) {
+    for (std::size_t r = 0; r < rows; ++r) {
+        const float p = static_cast<float>(q0 + double(r));
+        float* row = scaled + r * n;
+        for (std::size_t j = 0; j < n; ++j) row[j] -= slope * std::fabs(p - static_cast<float>(j));
+    }
+}
 
 const attention_result& attention_workspace::run() {
     require_finite(q_, run_fn, "Q");

@@ -133,11 +133,57 @@ attention_result attention(const tensor& q, const tensor& k, const tensor& v,
     attention_result r;
     r.scale = attention_scale(opts, s.d_k, fn);
     const row_masks masks(opts, s.lead, s.m, s.n, fn);
+    const detail::position_setup pos(opts.positions, s, fn);
     detail::allocate_stages(r, s, opts.max_elements, fn);
     std::vector<float> packed;
-    detail::compute(q, k, v, masks, s.lead, s.m, s.n, s.d_k, s.d_v, packed, r, fn);
+    if (!opts.positions.rope) {
+        detail::compute(q, k, v, masks, s.lead, s.m, s.n, s.d_k, s.d_v, packed, r, fn, pos.slopes_or_null());
+        return r;
+    }
+    // RoPE: Q and K turned, on copies, to their positions
+    tensor qr = q, kr = k;
+    pos.rotate(qr, kr, s);
+    detail::compute(qr, kr, v, masks, s.lead, s.m, s.n, s.d_k, s.d_v, packed, r, fn, pos.slopes_or_null());
     return r;
 }
+
+namespace detail {
+
+position_setup::position_setup(const position_options& o, const qkv_shapes& s, const std::string& fn) {
+    const double m = double(s.m), n = double(s.n);
+    if (o.rope) {
+        if (s.d_k % 2 != 0) {
+            fail(error_text(fn) << ": rope needs an even d_k (it turns pairs of dimensions); Q has d_k = " << s.d_k);
+        }
+        require_position_base(o.rope->base, fn, "rope.base");
+        require_positions(o.rope->offset, n, fn, "rope.offset");
+        // The queries end at the last key's position: with more queries than keys the first
+        // ones come before the first key.
+        if (m > n && o.rope->offset < m - n) {
+            fail(error_text(fn) << ": rope.offset = " << o.rope->offset << " puts the first of " << s.m
+                << " queries at position " << o.rope->offset + n - m << " (the last query sits at the last key's, with "
+                << s.n << " keys); expected rope.offset >= " << m - n);
+        }
+        const double first = o.rope->offset + (m > n ? n - m : 0);
+        table = rope_table(first, s.m > s.n ? s.m : s.n, s.d_k, o.rope->base, o.rope->layout);
+    }
+    if (o.alibi) {
+        const std::size_t heads = s.lead.empty() ? 1 : s.lead.back();
+        slopes = alibi_slopes(heads, fn, "alibi: the heads (axis -3 of Q)");
+    }
+}
+
+void position_setup::rotate(tensor& q, tensor& k, const qkv_shapes& s) const {
+    std::size_t batches = 1;
+    for (std::size_t x : s.lead) batches *= x;
+    const std::size_t q0 = s.m > s.n ? 0 : s.n - s.m, k0 = s.m > s.n ? s.m - s.n : 0;
+    for (std::size_t b = 0; b < batches; ++b) {
+        table.rotate(q.data() + b * s.m * s.d_k, s.m, q0);
+        table.rotate(k.data() + b * s.n * s.d_k, s.n, k0);
+    }
+}
+
+}  // namespace detail
 
 attention_workspace::attention_workspace(const shape_t& lead, std::size_t m, std::size_t n,
                                          std::size_t d_k, std::size_t d_v,

@@ -1,4 +1,5 @@
 #include "attnlab/grad.hpp"
+#include "attnlab/positions.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -52,7 +53,7 @@ std::size_t attention_scratch(std::size_t m, std::size_t n, std::size_t d_k, std
 }
 
 void causal_attention(const float* q, const float* k, const float* v, float* p, float* o, std::size_t n,
-                      std::size_t d, std::size_t d_v, float scale, float* scratch) {
+                      std::size_t d, std::size_t d_v, float scale, float* scratch, float alibi_slope) {
     // pass 1: scores [n, n] = q k^T, into p
     pack_bt(k, n, d, scratch);
     matmul_packed(q, scratch, p, n, d, n);
@@ -60,6 +61,7 @@ void causal_attention(const float* q, const float* k, const float* v, float* p, 
     for (std::size_t i = 0; i < n; ++i) {
         float* row = p + i * n;
         kernels::scale(row, row, i + 1, scale);
+        if (alibi_slope != 0.0f) add_alibi(row, 1, i + 1, double(i), alibi_slope);
         kernels::softmax_row(row, row, i + 1);
         std::fill(row + i + 1, row + n, 0.0f);
     }
@@ -226,6 +228,10 @@ void embed(const std::int32_t* tokens, const float* token_embedding, const float
            std::size_t rows, std::size_t n, std::size_t d) {
     for (std::size_t r = 0; r < rows; ++r) {
         const float* a = token_embedding + static_cast<std::size_t>(tokens[r]) * d;
+        if (!position_embedding) {
+            std::copy(a, a + d, x + r * d);
+            continue;
+        }
         const float* b = position_embedding + (r % n) * d;
         for (std::size_t c = 0; c < d; ++c) x[r * d + c] = a[c] + b[c];
     }
@@ -234,10 +240,10 @@ void embed(const std::int32_t* tokens, const float* token_embedding, const float
 void embed_backward(const std::int32_t* tokens, const float* dx, float* d_token, float* d_position, std::size_t rows,
                     std::size_t n, std::size_t d, std::size_t vocab, std::size_t positions) {
     std::fill(d_token, d_token + vocab * d, 0.0f);
-    std::fill(d_position, d_position + positions * d, 0.0f);
+    if (d_position) std::fill(d_position, d_position + positions * d, 0.0f);
     for (std::size_t r = 0; r < rows; ++r) {
         kernels::add(d_token + static_cast<std::size_t>(tokens[r]) * d, dx + r * d, d);
-        kernels::add(d_position + (r % n) * d, dx + r * d, d);
+        if (d_position) kernels::add(d_position + (r % n) * d, dx + r * d, d);
     }
 }
 

@@ -41,7 +41,7 @@ void require_kv_heads(std::uint64_t heads, std::uint64_t kv_heads, const std::st
 }
 
 kv_cache::kv_cache(size_arg heads, size_arg kv_heads, size_arg d_head, size_arg max_length, std::optional<double> scale,
-                   const std::string& fn)
+                   const std::string& fn, const position_options& positions)
     : heads_(whole(heads, fn, "heads")),
       kv_heads_(whole(kv_heads, fn, "kvHeads")),
       d_head_(whole(d_head, fn, "dHead")),
@@ -67,6 +67,17 @@ kv_cache::kv_cache(size_arg heads, size_arg kv_heads, size_arg d_head, size_arg 
     attention_options opts;
     opts.scale = scale;
     scale_ = attention_scale(opts, d_head_, fn);
+    if (positions.rope) {
+        if (d_head_ % 2 != 0) {
+            fail(error_text(fn) << ": rope needs an even dHead (it turns pairs of dimensions); got dHead = " << d_head_);
+        }
+        require_position_base(positions.rope->base, fn, "rope.base");
+        require_positions(positions.rope->offset, double(max_length_), fn, "rope.offset");
+    }
+    if (positions.alibi) {
+        slopes_ = alibi_slopes(heads_, fn, "heads (ALiBi's slopes, one per head)");
+    }
+    positions_ = positions;
     keys_.resize(kv_heads_);
     values_.resize(kv_heads_);
 }
@@ -86,6 +97,10 @@ std::size_t kv_cache::append(const tensor& k, const tensor& v) {
         std::copy_n(k.data() + g * d_head_, d_head_, keys_[g].data() + at);
         std::copy_n(v.data() + g * d_head_, d_head_, values_[g].data() + at);
     }
+    if (const auto& rope = positions_.rope) {
+        const rope_table turn(rope->offset + double(length_), 1, d_head_, rope->base, rope->layout);
+        for (std::size_t g = 0; g < kv_heads_; ++g) turn.rotate(keys_[g].data() + length_ * d_head_, 1, 0);
+    }
     return ++length_;
 }
 
@@ -98,9 +113,17 @@ kv_step kv_cache::attend(const tensor& q) const {
     kv_step s;
     s.weights = empty({heads_, n});
     s.output = zeros({heads_, d});
+    // RoPE: the query of the newest token, turned to its position
+    std::vector<float> turned;
+    if (const auto& rope = positions_.rope) {
+        turned.resize(heads_ * d);
+        std::copy_n(q.data(), heads_ * d, turned.data());
+        const rope_table turn(rope->offset + double(n - 1), 1, d, rope->base, rope->layout);
+        for (std::size_t h = 0; h < heads_; ++h) turn.rotate(turned.data() + h * d, 1, 0);
+    }
     for (std::size_t h = 0; h < heads_; ++h) {
         const std::size_t g = h / group;
-        const float* qh = q.data() + h * d;
+        const float* qh = (turned.empty() ? q.data() : turned.data()) + h * d;
         const float* kg = keys_[g].data();    // [n, d]
         const float* vg = values_[g].data();  // [n, d]
         float* w = s.weights.data() + h * n;  // [n]
@@ -112,6 +135,8 @@ kv_step kv_cache::attend(const tensor& q) const {
             fail(error_text(attend_fn) << ": the scaled score of head " << h << " and token " << j
                 << " is beyond float32; expected smaller values in q or the keys");
         }
+        // ALiBi: the newest token's query sits at position n - 1
+        if (!slopes_.empty()) add_alibi(w, 1, n, double(n - 1), slopes_[h]);
         // pass 2: softmax; every cached token is visible (the causal mask hides only the future)
         kernels::softmax_row(w, w, n);
         // pass 3: output = weights V

@@ -65,7 +65,7 @@ std::vector<next_token> top_tokens(const std::vector<double>& probabilities, std
 }
 
 // Only the layout until weights load: a file that does not fit is refused before any buffer is taken.
-language_model::language_model(const transformer_config& config, const std::string& fn) : model_(config, 1, fn, false) {}
+language_model::language_model(const transformer_config& config, const std::string& fn) : model_(config, 1, fn, max_seq_len, false) {}
 
 void language_model::set_weights(const float* data, std::size_t size, const std::string& fn) {
     loaded_ = false;

@@ -195,6 +195,73 @@ evaluation trainer::evaluate() {
     return e;
 }
 
+position_loss trainer::loss_by_position(std::size_t length, std::size_t examples, const std::string& fn) {
+    const transformer_config& c = options_.model;
+    if (length < 2 || length > max_eval_length) {
+        fail(error_text(fn) << ": length = " << length << "; expected a whole number from 2 to " << max_eval_length);
+    }
+    if (examples < 1 || examples > max_eval_examples) {
+        fail(error_text(fn) << ": examples = " << examples << "; expected a whole number from 1 to " << max_eval_examples);
+    }
+    if (c.positions == position_kind::learned && length > c.seq_len) {
+        fail(error_text(fn) << ": length = " << length << " is past the learned position table, which has vectors for "
+            << c.seq_len << " positions (seqLen): a learned table knows nothing of position " << c.seq_len
+            << " and beyond; expected a length up to " << c.seq_len
+            << ", or a model trained with positions 'sinusoidal', 'rope', 'alibi' or 'none'");
+    }
+    const std::size_t stream = options_.task.stream.size();
+    if (options_.task.kind == task_kind::text && stream < length + 1) {
+        fail(error_text(fn) << ": length = " << length << " needs windows of " << length + 1 << " tokens, and text has "
+            << stream << "; expected a length up to " << stream - 1);
+    }
+    // Every head's weights of one sequence are kept, as in training: refused here with the
+    // length to blame rather than by the model's plan.
+    const double weights = double(c.layers) * double(c.heads) * double(length) * double(length);
+    if (weights > double(max_plan_floats / 2)) {
+        fail(error_text(fn) << ": length = " << length << " needs layers x heads x length^2 = " << weights
+            << " attention weights for one sequence, more than " << max_plan_floats / 2 << "; expected a shorter length");
+    }
+    // The same weights in a model at least as long as the sequences (only a learned table
+    // depends on seqLen, and then length <= seqLen keeps it), a few sequences at a time.
+    transformer_config lc = c;
+    lc.seq_len = std::max(c.seq_len, length);
+    const std::size_t per_pass = std::max<std::size_t>(
+        1, std::min<std::size_t>(examples, (std::size_t(1) << 22) / (lc.seq_len * lc.seq_len * c.heads * c.layers)));
+    transformer model(lc, per_pass, fn, max_eval_length);
+    std::copy(model_.params(), model_.params() + model_.param_count(), model.params());
+    const task_sampler task(options_.task, c.vocab, length, fn);
+    normal_generator rng(eval_stream_seed ^ static_cast<std::uint64_t>(length));
+    task_batch batch;
+    position_loss out;
+    out.loss.assign(length, 0.0);
+    out.scored.assign(length, 0);
+    double total = 0;
+    std::size_t count = 0;
+    const std::size_t V = c.vocab;
+    for (std::size_t e0 = 0; e0 < examples; e0 += per_pass) {
+        task.sample(rng, std::min(per_pass, examples - e0), batch);
+        model.forward(batch.tokens.data(), batch.batch, batch.n);
+        for (std::size_t r = 0; r < batch.batch * batch.n; ++r) {
+            if (!batch.scored[r]) continue;
+            // -log softmax(logits)[target], in double
+            const float* z = model.logits() + r * V;
+            double top = z[0], sum = 0;
+            for (std::size_t t = 1; t < V; ++t) top = std::max(top, double(z[t]));
+            for (std::size_t t = 0; t < V; ++t) sum += std::exp(double(z[t]) - top);
+            const double loss = std::log(sum) + top - double(z[batch.targets[r]]);
+            out.loss[r % batch.n] += loss;
+            out.scored[r % batch.n] += 1;
+            total += loss;
+            ++count;
+        }
+    }
+    for (std::size_t p = 0; p < length; ++p) {
+        if (out.scored[p]) out.loss[p] /= static_cast<double>(out.scored[p]);
+    }
+    out.mean = count ? total / static_cast<double>(count) : 0;
+    return out;
+}
+
 void trainer::attention(const std::int32_t* tokens, std::size_t n, float* out, const std::string& fn) {
     read_attention(model_, tokens, n, out, fn);
 }

@@ -28,10 +28,10 @@ std::size_t product(const shape_t& s) {
 
 }  // namespace
 
-transformer::transformer(const transformer_config& c, std::size_t batch, const std::string& fn, bool allocate_now)
+transformer::transformer(const transformer_config& c, std::size_t batch, const std::string& fn, std::size_t max_len, bool allocate_now)
     : config_(c), max_batch_(batch) {
     check_range(c.vocab, 2, max_vocab, fn, "vocab");
-    check_range(c.seq_len, 2, max_seq_len, fn, "seqLen");
+    check_range(c.seq_len, 2, max_len, fn, "seqLen");
     check_range(c.layers, 1, max_layers, fn, "layers");
     check_range(c.heads, 1, max_heads, fn, "heads");
     check_range(c.d_model, 1, max_d_model, fn, "dModel");
@@ -53,7 +53,8 @@ transformer::transformer(const transformer_config& c, std::size_t batch, const s
     {
         using u64 = std::uint64_t;
         const u64 D = d, V = v, T = t, Hd = h, R = rows, L = c.layers, ln = c.layer_norm ? 1 : 0;
-        u64 params = V * D + T * D + D * V + V + ln * 2 * D;
+        const u64 learned = c.positions == position_kind::learned ? 1 : 0;
+        u64 params = V * D + learned * T * D + D * V + V + ln * 2 * D;
         u64 block_params = 4 * D * D + ln * 2 * D;
         if (h) block_params += D * Hd + Hd + Hd * D + D + ln * 2 * D;
         params += L * block_params;
@@ -73,7 +74,7 @@ transformer::transformer(const transformer_config& c, std::size_t batch, const s
     }
     scratch_floats_ = scratch;
     tok_emb_ = add_parameter(none, "tokenEmbedding", {v, d}, true);
-    pos_emb_ = add_parameter(none, "positionEmbedding", {t, d}, true);
+    position_setup(fn);
     for (std::size_t l = 0; l < c.layers; ++l) {
         block_params b{none, none, none, none, none, none, none, none, none, none};
         if (c.layer_norm) {
@@ -199,7 +200,7 @@ void transformer::forward(const std::int32_t* tokens, std::size_t batch, std::si
     n_ = n;
     std::copy(tokens, tokens + rows, tokens_.begin());
     // the residual stream starts as token embedding + position embedding
-    grad::embed(tokens, params_.data() + tok_emb_, params_.data() + pos_emb_, acts_[0].x, rows, n, d);
+    grad::embed(tokens, params_.data() + tok_emb_, position_table(), acts_[0].x, rows, n, d);
     for (std::size_t l = 0; l < config_.layers; ++l) {
         block_forward(l, acts_[l].x, l + 1 < config_.layers ? acts_[l + 1].x : last_);
     }
@@ -229,11 +230,12 @@ void transformer::block_forward(std::size_t l, const float* x, float* next) {
     // split into heads: q, k, v each [batch, heads, n, d_head]
     const std::size_t slab = rows * d;
     kernels::move_heads(a.qkv, a.heads, false, 3, batch_, n, H, dh);
+    rotate_heads(a.heads, false);  // RoPE: q and k turned to their positions (kept so for the backward)
     const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
     for (std::size_t s = 0; s < batch_ * H; ++s) {
         const float* q = a.heads + s * n * dh;
         grad::causal_attention(q, q + slab, q + 2 * slab, a.weights + s * n * n, a.o + s * n * dh, n, dh,
-                               dh, scale, scratch);
+                               dh, scale, scratch, slopes_.empty() ? 0.0f : slopes_[s % H]);
     }
     kernels::move_heads(a.merged, a.o, true, 1, batch_, n, H, dh);  // merge the heads back into [rows, d]
     float* after = c.mlp ? a.mid : next;
@@ -276,7 +278,8 @@ void transformer::backward() {
     }
     for (std::size_t l = c.layers; l-- > 0;) block_backward(l, dx_);
     // embeddings: each row's gradient goes to its token's and its position's row
-    grad::embed_backward(tokens_.data(), dx_, g + tok_emb_, g + pos_emb_, rows, n, d, c.vocab, c.seq_len);
+    grad::embed_backward(tokens_.data(), dx_, g + tok_emb_, c.positions == position_kind::learned ? g + pos_emb_ : nullptr,
+                         rows, n, d, c.vocab, c.seq_len);
 }
 
 void transformer::block_backward(std::size_t l, float* dx) {
@@ -314,6 +317,7 @@ void transformer::block_backward(std::size_t l, float* dx) {
                                  dheads_o_ + at, n, n, dh, dh, scale, dq, dq + slab, dq + 2 * slab, ds_,
                                  scratch);
     }
+    rotate_heads(dheads_, true);  // RoPE's backward: dq and dk turned back
     kernels::move_heads(dwide_, dheads_, true, 3, batch_, n, H, dh);  // dq, dk, dv into the gradient at qkv
     const float* in = c.layer_norm ? a.a : a.x;
     grad::linear_backward(in, w + b.qkv, dwide_, dtmp_, g + b.qkv, nullptr, rows, d, 3 * d, scratch);
@@ -322,6 +326,43 @@ void transformer::block_backward(std::size_t l, float* dx) {
                                   g + b.ln1_bias, rows, d);
     }
     kernels::add(dx, dtmp_, rows * d);
+}
+
+void transformer::position_setup(const std::string& fn) {
+    const transformer_config& c = config_;
+    switch (c.positions) {
+        case position_kind::learned:
+            pos_emb_ = add_parameter(none, "positionEmbedding", {c.seq_len, c.d_model}, true);
+            break;
+        case position_kind::sinusoidal:
+            fixed_positions_ = sinusoidal_table(c.seq_len, c.d_model, default_position_base, fn);
+            break;
+        case position_kind::rope:
+            if (c.d_head() % 2 != 0) {
+                fail(error_text(fn) << ": positions = 'rope' needs an even d_head (RoPE turns pairs of dimensions); dModel = "
+                    << c.d_model << " / heads = " << c.heads << " gives " << c.d_head());
+            }
+            rope_ = rope_table(0, c.seq_len, c.d_head(), default_position_base, rope_layout::interleaved);
+            break;
+        case position_kind::alibi:
+            slopes_ = alibi_slopes(c.heads, fn, "heads");
+            break;
+        case position_kind::none:
+            break;
+    }
+}
+
+const float* transformer::position_table() const {
+    return config_.positions == position_kind::learned      ? params_.data() + pos_emb_
+           : config_.positions == position_kind::sinusoidal ? fixed_positions_.data()
+                                                             : nullptr;
+}
+
+void transformer::rotate_heads(float* heads, bool inverse) {
+    if (config_.positions != position_kind::rope) return;
+    // q then k, each [batch, heads, n, d_head]: every slice's rows at positions 0..n-1
+    const std::size_t dh = config_.d_head(), slices = 2 * batch_ * config_.heads;
+    for (std::size_t s = 0; s < slices; ++s) rope_.rotate(heads + s * n_ * dh, n_, 0, inverse);
 }
 
 const float* transformer::weights(std::size_t layer) const { return acts_[layer].weights; }

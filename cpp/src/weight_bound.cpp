@@ -46,7 +46,15 @@ void transformer::check_forward_bound(const float* w, const std::string& fn) con
     const auto norm = [&](std::size_t gain, std::size_t bias) {
         return std::sqrt(static_cast<double>(d)) * max_abs(w + gain, d) + max_abs(w + bias, d);
     };
-    double x = max_abs(w + tok_emb_, c.vocab * d) + max_abs(w + pos_emb_, c.seq_len * d);
+    // positions: a learned table's largest entry; a sinusoid's is at most 1; RoPE, ALiBi and none add nothing here
+    const double pos = c.positions == position_kind::learned ? max_abs(w + pos_emb_, c.seq_len * d)
+                       : c.positions == position_kind::sinusoidal ? 1.0 : 0.0;
+    double x = max_abs(w + tok_emb_, c.vocab * d) + pos;
+    // RoPE turns each pair of q's and k's dimensions: an entry can grow to the pair's length, sqrt(2)
+    // times the larger, so a score to 2x; ALiBi adds at most its steepest slope times the context.
+    const double turned = c.positions == position_kind::rope ? 2.0 : 1.0;
+    double bias = 0;
+    if (c.positions == position_kind::alibi) for (float s : slopes_) bias = std::max(bias, static_cast<double>(s) * static_cast<double>(c.seq_len));
     check(x, tok_emb_);
     for (std::size_t l = 0; l < c.layers; ++l) {
         const block_params& b = blocks_[l];
@@ -54,7 +62,7 @@ void transformer::check_forward_bound(const float* w, const std::string& fn) con
         // q, k and v; the scores are at most d_head q k, the attention's output at most |v|
         const double qkv = in * column_norm(w + b.qkv, d, 3 * d);
         check(qkv, b.qkv);
-        check(qkv * qkv * static_cast<double>(c.d_head()), b.qkv, max_score);
+        check(turned * qkv * qkv * static_cast<double>(c.d_head()) + bias, b.qkv, max_score);
         x += qkv * column_norm(w + b.out, d, d);
         check(x, b.out);
         if (!h) continue;

@@ -128,3 +128,36 @@ TEST_CASE("bad model configurations are refused by name", "[transformer]") {
     CHECK_THROWS_WITH(transformer(c, 512, "createTrainer"), Catch::StartsWith("createTrainer: this model needs ") &&
                                                                 Catch::Contains("expected at most 67108864 (256 MB)"));
 }
+
+// Positions (positions.hpp): the same check for every scheme, against the reference model's
+// own sinusoid, rotation and slopes (train_reference.hpp), written from the papers' formulas.
+TEST_CASE("every position scheme's gradients match central differences of the float64 model", "[transformer][positions]") {
+    using attnlab::position_kind;
+    for (position_kind kind : {position_kind::sinusoidal, position_kind::rope, position_kind::alibi, position_kind::none}) {
+        INFO("positions = " << attnlab::position_kind_name(kind));
+        transformer_config c = config(7, 6, 2, 2, 8, 0);
+        c.positions = kind;
+        check_gradients(c, 2, 6, 4);
+        c = config(9, 7, 1, 4, 8, 12);  // four heads: four ALiBi slopes, d_head 2: one RoPE pair
+        c.layer_norm = true;
+        c.positions = kind;
+        check_gradients(c, 2, 5, 5);
+    }
+}
+
+TEST_CASE("only a learned table is a parameter; rope needs an even d_head", "[transformer][positions]") {
+    transformer_config c;
+    for (auto kind : {attnlab::position_kind::sinusoidal, attnlab::position_kind::rope, attnlab::position_kind::alibi,
+                      attnlab::position_kind::none}) {
+        c.positions = kind;
+        const transformer model(c, 4, "test");
+        CHECK(model.param_count() == 1024 + 2 * (3072 + 1024) + 1024 + 32);  // no 32 x 32 position table
+        CHECK(model.param_count() == model.plan().parameters);
+        CHECK(model.parameters()[1].name == "layers.0.qkv");
+    }
+    c.positions = attnlab::position_kind::rope;
+    c.d_model = 6;  // d_head = 3
+    CHECK_THROWS_MATCHES(transformer(c, 4, "createTrainer"), argument_error,
+                         Message("createTrainer: positions = 'rope' needs an even d_head (RoPE turns pairs of dimensions); "
+                                 "dModel = 6 / heads = 2 gives 3"));
+}

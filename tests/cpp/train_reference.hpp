@@ -48,7 +48,8 @@ inline vec linear(const vec& x, const vec& w, const vec& b, std::size_t rows, st
 // One attention slice: out[m, dv] = softmax(q k^T * scale, hidden where !allow(i, j)) v;
 // a row with no visible key gives 0.
 inline vec attention(const vec& q, const vec& k, const vec& v, std::size_t m, std::size_t n, std::size_t dk,
-                     std::size_t dv, double scale, const std::function<bool(std::size_t, std::size_t)>& allow) {
+                     std::size_t dv, double scale, const std::function<bool(std::size_t, std::size_t)>& allow,
+                     const std::function<double(std::size_t, std::size_t)>& bias = nullptr) {
     vec out(m * dv, 0.0);
     for (std::size_t i = 0; i < m; ++i) {
         vec s(n, 0.0);
@@ -57,7 +58,7 @@ inline vec attention(const vec& q, const vec& k, const vec& v, std::size_t m, st
             if (!allow(i, j)) continue;
             double dot = 0;
             for (std::size_t c = 0; c < dk; ++c) dot += q[i * dk + c] * k[j * dk + c];
-            s[j] = dot * scale;
+            s[j] = dot * scale + (bias ? bias(i, j) : 0.0);
             best = std::max(best, s[j]);
         }
         if (best == -INFINITY) continue;
@@ -116,6 +117,29 @@ struct model {
 
     const vec& at(const std::string& name) const { return p.at(name); }
 
+    // What is added to the token embedding at position t, dimension i.
+    double position_vector(std::size_t t, std::size_t i) const {
+        if (c.positions == attnlab::position_kind::learned) return at("positionEmbedding")[t * c.d_model + i];
+        if (c.positions != attnlab::position_kind::sinusoidal) return 0.0;
+        const double angle = double(t) / std::pow(10000.0, double(i - i % 2) / double(c.d_model));
+        return i % 2 == 0 ? std::sin(angle) : std::cos(angle);
+    }
+
+    // RoPE with the paper's interleaved pairs (2i, 2i + 1), row t at position t, base 10000.
+    static void turn_pairs(vec& x, std::size_t n, std::size_t dh) {
+        for (std::size_t t = 0; t < n; ++t) {
+            for (std::size_t i = 0; i < dh / 2; ++i) {
+                const double angle = double(t) * std::pow(10000.0, -2.0 * double(i) / double(dh));
+                const double a = x[t * dh + 2 * i], b = x[t * dh + 2 * i + 1];
+                x[t * dh + 2 * i] = a * std::cos(angle) - b * std::sin(angle);
+                x[t * dh + 2 * i + 1] = a * std::sin(angle) + b * std::cos(angle);
+            }
+        }
+    }
+
+    // ALiBi's slope of head h of H, for H a power of two: 2^(-8 (h + 1) / H).
+    static double paper_slope(std::size_t h, std::size_t H) { return std::pow(2.0, -8.0 * double(h + 1) / double(H)); }
+
     double loss(const std::int32_t* tokens, const std::int32_t* targets, const std::uint8_t* scored,
                 std::size_t batch, std::size_t n) const {
         const std::size_t d = c.d_model, rows = batch * n, H = c.heads, dh = d / H;
@@ -123,7 +147,7 @@ struct model {
         vec x(rows * d);
         for (std::size_t r = 0; r < rows; ++r) {
             for (std::size_t i = 0; i < d; ++i) {
-                x[r * d + i] = at("tokenEmbedding")[tokens[r] * d + i] + at("positionEmbedding")[(r % n) * d + i];
+                x[r * d + i] = at("tokenEmbedding")[tokens[r] * d + i] + position_vector(r % n, i);
             }
         }
         for (std::size_t l = 0; l < c.layers; ++l) {
@@ -142,8 +166,14 @@ struct model {
                             v[t * dh + i] = qkv[at_row + 2 * d];
                         }
                     }
+                    if (c.positions == attnlab::position_kind::rope) {
+                        turn_pairs(q, n, dh);
+                        turn_pairs(k, n, dh);
+                    }
+                    const double slope = c.positions == attnlab::position_kind::alibi ? paper_slope(h, H) : 0.0;
                     const vec o = attention(q, k, v, n, n, dh, dh, 1 / std::sqrt(double(dh)),
-                                            [](std::size_t i, std::size_t j) { return j <= i; });
+                                            [](std::size_t i, std::size_t j) { return j <= i; },
+                                            [slope](std::size_t i, std::size_t j) { return -slope * double(i - j); });
                     for (std::size_t t = 0; t < n; ++t) {
                         for (std::size_t i = 0; i < dh; ++i) merged[(b * n + t) * d + h * dh + i] = o[t * dh + i];
                     }

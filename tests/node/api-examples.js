@@ -59,6 +59,7 @@ function plain(value) {
 
 const EXAMPLES = {
   attention: { args: () => [q3(), k3(), v3(), { causal: true }] },
+  positions: { args: () => [{ kind: 'rope', n: 4, d: 6, base: 100, offset: 2 }] },
   softmax: { args: () => [T([2, 3], [1, 2, 3, 0, 0, 1]), { axis: 1 }] },
   multiHeadAttention: {
     args: () => [{
@@ -123,6 +124,9 @@ const EXAMPLES = {
   attentionBackward: { args: () => [q3(), k3(), v3(), T([3, 2], [1, -1, 0.5, 0, 0, 2]), { causal: true }] },
   'Trainer.step': { make: trainer, args: () => [2] },
   'Trainer.evaluate': { make: trainer, args: () => [] },
+  'Trainer.lossByPosition': {
+    make: (lab) => lab.createTrainer({ ...tiny, positions: 'rope', dModel: 4 }), args: () => [{ length: 8, examples: 2 }],
+  },
   'Trainer.attention': { make: trainer, args: () => [[1, 2, 3, 1]], call: (tr, args) => tr.attention(...args).patterns },
   'Trainer.headScores': { make: trainer, args: () => [] },
   'Trainer.exportWeights': { make: trainer, args: () => [{ dtype: 'float16' }] },

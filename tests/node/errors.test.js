@@ -31,7 +31,7 @@ const cases = [
   ['a scale of NaN', (lab) => lab.attention(q, k, v, { scale: NaN }), 'attention: scale is NaN; expected a finite number'],
   ['a scale that is a string', (lab) => lab.attention(q, k, v, { scale: '2' }), 'attention: scale is a string; expected a number'],
   ['causal that is not boolean', (lab) => lab.attention(q, k, v, { causal: 1 }), 'attention: causal is a number; expected true or false'],
-  ['a misspelt option', (lab) => lab.attention(q, k, v, { casual: true }), "attention: unknown option 'casual'; expected one of causal, validLens, mask, window, scale, scaling, temperature, stages"],
+  ['a misspelt option', (lab) => lab.attention(q, k, v, { casual: true }), "attention: unknown option 'casual'; expected one of causal, validLens, mask, window, scale, scaling, temperature, rope, alibi, stages"],
   ['an unknown scaling', (lab) => lab.attention(q, k, v, { scaling: 'log' }), "attention: scaling = \"log\"; expected 'sqrt' (1/sqrt(d_k)), 'none' or 'dk' (1/d_k)"],
   ['a temperature of 0', (lab) => lab.attention(q, k, v, { temperature: 0 }), 'attention: temperature is 0; expected a number > 0'],
   ['sizes too large for memory', (lab) => lab.attention({ shape: [60000, 1], data: new Float32Array(60000) }, { shape: [60000, 1], data: new Float32Array(60000) }, { shape: [60000, 1], data: new Float32Array(60000) }),

@@ -10,7 +10,7 @@ const { random } = require('./reference.js');
 
 // A model small enough that creating one costs little (the defaults are for learning).
 const SMALL = { vocab: 8, seqLen: 8, dModel: 8, batch: 4 };
-const OPTION_NAMES = 'task, vocab, seqLen, layers, heads, dModel, mlp, activation, layerNorm, batch, lr, weightDecay, warmupSteps, decaySteps, minLr, seed, sequences, text, scoreFrom, repeats';
+const OPTION_NAMES = 'task, vocab, seqLen, layers, heads, dModel, mlp, activation, layerNorm, positions, batch, lr, weightDecay, warmupSteps, decaySteps, minLr, seed, sequences, text, scoreFrom, repeats';
 const LR = 'expected a learning rate above 0 and at most 100';
 const WHOLE = 'expected a whole number from 0 to 4294967295';
 const DISPOSED = 'the trainer was disposed; expected a trainer from createTrainer that is still live';

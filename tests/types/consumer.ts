@@ -62,6 +62,11 @@ export async function whatItCosts(): Promise<number> {
   const steps = lab.explainOnlineSoftmax(Q, Q, Q, 1, { block: 1 });
   const rescales: number[] = steps.blocks.map((b) => b.rescale);
   const cache: KVCache = lab.createKVCache({ heads: 4, kvHeads: 1, dHead: 4, maxLength: 8 });
+  const turning = lab.createKVCache({ heads: 2, dHead: 4, maxLength: 8, rope: { layout: 'half', base: 500000 }, alibi: true });
+  turning.dispose();
+  const table: Tensor = lab.positions({ kind: 'sinusoidal', n: 16, d: 8 });
+  const slopes: number[] = lab.positions({ kind: 'alibi', heads: 8 }).toArray<number[]>();
+  const turned = lab.attention([[1, 0]], [[1, 0], [0, 1]], [[1], [2]], { causal: true, rope: { offset: 3 }, alibi: true, stages: ['weights'] });
   cache.append([[1, 0, 0, 0]], [[0, 1, 0, 0]]);
   const step = cache.attend([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]);
   const bytes: number = cache.bytes + lab.kvCacheBytes({ layers: 32, kvHeads: 8, dHead: 128, dtype: 'bfloat16' }).bytesPerToken

@@ -19,6 +19,8 @@ export async function wrong(): Promise<void> {
   lab.tiledAttention(Q, Q, Q, { mask: [[true]] }); // error TS2353
   lab.kvCacheBytes({ kvHeads: 8, dHead: 128, dtype: 'fp8' }); // error TS2322
   lab.createKVCache({ heads: 8, dHead: 64, maxLength: 16 }).bytes = 0; // error TS2540
+  lab.attention(Q, Q, Q, { rope: { layout: 'neox' } }); // error TS2322
+  lab.positions({ kind: 'rotary', n: 4, d: 4 }); // error TS2322
   lab.headSummary(Q, { tokens: 'a b' }); // error TS2322
   const score: number = lab.headSummary(Q)[0].entropy; // error TS2322
   console.log(n, score);

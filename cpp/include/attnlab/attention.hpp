@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "attnlab/mask.hpp"
+#include "attnlab/positions.hpp"
 #include "attnlab/tensor.hpp"
 
 namespace attnlab {
@@ -30,6 +31,11 @@ struct attention_options : mask_options {
     double temperature = 1.0;
     /// Largest number of floats the results may hold together.
     std::size_t max_elements = default_max_elements;
+    /// RoPE on Q and K, ALiBi's biases (positions.hpp). Key j sits at position rope.offset + j
+    /// and query i at rope.offset + (n - m) + i: the last query and the last key share a
+    /// position, as under `causal`. With alibi, `scaled` holds scores * scale - m_h |i - j|,
+    /// with one slope m_h per head: the heads are Q's axis -3 (one head for a 2-D Q).
+    position_options positions;
 };
 
 /// @brief Every stage of one attention call. Shapes for Q [..., m, d_k], V [..., n, d_v].
@@ -115,14 +121,28 @@ void allocate_stages(attention_result& r, const qkv_shapes& s, std::size_t max_e
 /// row-major order over `lead`): how fully masked rows and mistake figures name a row.
 shape_t row_index(const shape_t& lead, std::size_t batch, std::size_t row);
 
+/// @brief A call's position options, checked against its shapes: RoPE's table over every
+/// position the call's queries and keys sit at, and ALiBi's slope per head.
+struct position_setup {
+    /// @throws argument_error naming `fn` and the option: an odd d_k with rope, a bad base or
+    /// offset, positions past max_position, a head count ALiBi's slopes do not cover
+    position_setup(const position_options& o, const qkv_shapes& s, const std::string& fn);
+    /// @brief Turns every batch slice of q [..., m, d_k] and k [..., n, d_k] to its positions.
+    void rotate(tensor& q, tensor& k, const qkv_shapes& s) const;
+    const float* slopes_or_null() const { return slopes.empty() ? nullptr : slopes.data(); }
+    rope_table table;
+    std::vector<float> slopes;
+};
+
 /// @brief Floats of scratch for one head's K and V, packed for kernels::matmul_packed.
 std::size_t packed_floats(std::size_t n, std::size_t d_k, std::size_t d_v);
 
 /// @brief The hot path (attention.cpp): every batch slice of one call, into stages that
-/// allocate_stages made; `packed` is scratch.
+/// allocate_stages made; `packed` is scratch. `slopes`, when not null, holds ALiBi's slope of
+/// each head (the last axis of `lead`, or one head when lead is empty).
 void compute(const tensor& q, const tensor& k, const tensor& v, const row_masks& masks, const shape_t& lead,
              std::size_t m, std::size_t n, std::size_t d_k, std::size_t d_v, std::vector<float>& packed,
-             attention_result& r, const std::string& fn);
+             attention_result& r, const std::string& fn, const float* slopes = nullptr);
 
 }  // namespace detail
 

@@ -32,9 +32,10 @@ std::size_t attention_scratch(std::size_t m, std::size_t n, std::size_t d_k, std
 
 /// @brief One causal head, as the trainer runs it: p[n, n] = softmax of the scaled scores of
 /// q[n, d] against k[n, d] with row i seeing keys j <= i (p is 0 above the diagonal);
-/// o[n, d_v] = p v.
+/// o[n, d_v] = p v. A nonzero `alibi_slope` m adds ALiBi's -m (i - j) to the scaled scores
+/// (a constant: the backward is the same).
 void causal_attention(const float* q, const float* k, const float* v, float* p, float* o, std::size_t n,
-                      std::size_t d, std::size_t d_v, float scale, float* scratch);
+                      std::size_t d, std::size_t d_v, float scale, float* scratch, float alibi_slope = 0.0f);
 
 /// @brief The backward of one attention slice whose weights p[m, n] already hold its masks (a
 /// masked weight is 0), with o[m, d_v] = p v and d_o the gradient at o:
@@ -83,12 +84,13 @@ cross_entropy_totals softmax_cross_entropy(const float* logits, const std::int32
                                            const std::uint8_t* scored, std::size_t rows, std::size_t vocab,
                                            float grad_scale, float* dlogits);
 
-/// @brief x[r] = token_embedding[tokens[r]] + position_embedding[r % n] for the rows of tokens [batch, n].
+/// @brief x[r] = token_embedding[tokens[r]] + position_embedding[r % n] for the rows of tokens [batch, n]
+/// (the token embedding alone when position_embedding is null).
 void embed(const std::int32_t* tokens, const float* token_embedding, const float* position_embedding, float* x,
            std::size_t rows, std::size_t n, std::size_t d);
 
 /// @brief The backward of embed(): the gradients of both tables (overwritten; vocab and
-/// positions rows) from dx [rows, d].
+/// positions rows) from dx [rows, d]; d_position may be null (no table).
 void embed_backward(const std::int32_t* tokens, const float* dx, float* d_token, float* d_position, std::size_t rows,
                     std::size_t n, std::size_t d, std::size_t vocab, std::size_t positions);
 

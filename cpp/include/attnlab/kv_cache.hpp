@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "attnlab/positions.hpp"
 #include "attnlab/tensor.hpp"
 
 namespace attnlab {
@@ -44,8 +45,13 @@ public:
     /// @throws argument_error naming `fn` and the argument: sizes not whole numbers >= 1,
     /// kv_heads not dividing heads, a query, a token or the full cache past the float limit
     /// (naming the sizes in it), a scale outside float32
+    /// @param positions RoPE (the token appended at length L has its key turned to position
+    /// rope.offset + L, and the query of attend() to that of the newest token) and ALiBi (one
+    /// slope per query head, over the distance to each cached token)
+    /// @throws argument_error also for an odd dHead with rope, a bad rope.base, rope.offset or
+    /// positions past max_position at maxLength, and heads past ALiBi's slopes
     kv_cache(size_arg heads, size_arg kv_heads, size_arg d_head, size_arg max_length, std::optional<double> scale,
-             const std::string& fn = "createKVCache");
+             const std::string& fn = "createKVCache", const position_options& positions = {});
 
     /// @brief Appends one token's keys and values, each [kv_heads, d_head]. Returns the new length.
     /// @throws argument_error ("KVCache.append: ...") for a wrong shape, a non-finite entry or a full cache
@@ -62,6 +68,7 @@ public:
     std::size_t kv_heads() const { return kv_heads_; }
     std::size_t d_head() const { return d_head_; }
     float scale() const { return scale_; }
+    const position_options& positions() const { return positions_; }
     /// @brief float32 bytes per cached token: 2 x kv_heads x d_head x 4.
     double bytes_per_token() const { return 2.0 * kv_heads_ * d_head_ * 4; }
     /// @brief Bytes the cache holds now: length x bytes_per_token().
@@ -70,6 +77,8 @@ public:
 private:
     std::size_t heads_, kv_heads_, d_head_, max_length_, length_ = 0;
     float scale_;
+    position_options positions_;
+    std::vector<float> slopes_;  // ALiBi's, one per query head (empty without alibi)
     // Per key/value head, its rows one token after another: [kv_heads][length, d_head].
     std::vector<std::vector<float>> keys_, values_;
 };

@@ -90,6 +90,17 @@ struct evaluation {
     std::size_t scored = 0;
 };
 
+/// @brief The loss at each position of sequences `length` tokens long (trainer::loss_by_position).
+struct position_loss {
+    std::vector<double> loss;         ///< [length]: the mean loss at each position over its scored examples (nats); 0 where none
+    std::vector<std::size_t> scored;  ///< [length]: how many examples scored each position
+    double mean = 0;                  ///< over every scored position of every example
+};
+
+/// @brief Longest sequences loss_by_position() reads, and most examples.
+inline constexpr std::size_t max_eval_length = 1024;
+inline constexpr std::size_t max_eval_examples = 1024;
+
 /// @brief One head's scores on the probe (head_scores.hpp): previous_token and
 /// prefix_matching ("induction") over repeated blocks of random tokens.
 struct head_report {
@@ -135,6 +146,14 @@ public:
 
     /// @brief Loss and accuracy on the fixed evaluation set (eval_examples sequences).
     evaluation evaluate();
+
+    /// @brief The loss at each position on `examples` fresh sequences of the task, `length`
+    /// tokens long, which may pass the training length (seqLen) where the positions allow it.
+    /// The sequences are fixed by the length (the same for every seed and every call).
+    /// @throws argument_error naming `fn` for length outside 2..max_eval_length, examples
+    /// outside 1..max_eval_examples, a length past seqLen with positions = 'learned' (the table
+    /// has no vector there), or a task that cannot make sequences that long
+    position_loss loss_by_position(std::size_t length, std::size_t examples, const std::string& fn = "Trainer.lossByPosition");
 
     /// @brief The attention weights of every head on `tokens` (n of them, 1..seqLen, each
     /// below vocab), into out[layers, heads, n, n]: rows sum to 1, 0 above the diagonal.

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "attnlab/grad.hpp"
+#include "attnlab/positions.hpp"
 #include "attnlab/tensor.hpp"
 
 namespace attnlab {
@@ -35,6 +36,10 @@ struct transformer_config {
     std::size_t mlp = 0;  ///< hidden width of each block's MLP; 0: attention only
     grad::activation act = grad::activation::gelu;
     bool layer_norm = false;
+    /// How positions enter (positions.hpp): only `learned` has a positionEmbedding parameter;
+    /// `sinusoidal` adds a fixed table, `rope` turns every head's q and k, `alibi` biases every
+    /// head's scores, `none` leaves order to the causal mask.
+    position_kind positions = position_kind::learned;
 
     std::size_t d_head() const { return d_model / heads; }
 };
@@ -74,10 +79,13 @@ struct memory_plan {
 class transformer {
 public:
     /// @throws argument_error naming `fn` and the field for a configuration outside the
-    /// limits, heads that do not divide d_model, or a plan over max_plan_floats
+    /// limits, heads that do not divide d_model, or a plan over max_plan_floats; an odd
+    /// d_head with rope. `max_len`: the longest seq_len allowed (evaluation past the training
+    /// length makes a model with a longer one; only schemes without a learned table can).
     /// `allocate_now` false: only the layout and the plan, every buffer taken by allocate()
     /// (a model read from a file checks the file against the layout first).
-    transformer(const transformer_config& config, std::size_t max_batch, const std::string& fn, bool allocate_now = true);
+    transformer(const transformer_config& config, std::size_t max_batch, const std::string& fn,
+                std::size_t max_len = max_seq_len, bool allocate_now = true);
 
     /// @brief Takes the weights, gradients and the activation arena of the plan (once; the
     /// weights 0).
@@ -153,6 +161,11 @@ private:
     float* take(std::size_t floats);
     void block_forward(std::size_t l, const float* x, float* next);
     void block_backward(std::size_t l, float* dx);
+    // Positions (the end of transformer.cpp): the parameter or fixed data of the scheme, the
+    // table added to the token embeddings (null for none), RoPE on the heads' q and k.
+    void position_setup(const std::string& fn);
+    const float* position_table() const;
+    void rotate_heads(float* heads, bool inverse);
 
     transformer_config config_;
     std::size_t max_batch_;
@@ -172,6 +185,10 @@ private:
     float* dx_ = nullptr, *dtmp_ = nullptr, *dwide_ = nullptr;   // [rows, d], [rows, d], [rows, max(3d, mlp)]
     float* dheads_ = nullptr, *dheads_o_ = nullptr, *ds_ = nullptr;
     float* scratch_ = nullptr;
+    // Fixed position data: the sinusoidal table [seq_len, d], RoPE's angles, ALiBi's slopes.
+    tensor fixed_positions_;
+    std::vector<float> slopes_;
+    rope_table rope_;
     memory_plan plan_;
     std::size_t batch_ = 0, n_ = 0;
     float loss_scale_ = 0;

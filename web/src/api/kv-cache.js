@@ -11,6 +11,7 @@ const { Tensor } = require('./tensor.js');
 const { SIGNATURES } = require('./signatures.js');
 const { EngineObject } = require('./engine-object.js');
 const { unwrap } = require('./call.js');
+const { positionArgs } = require('./staging.js');
 
 // The operations of the engine's step() (cpp/bindings/cost.cpp, kv_cache_handle).
 const OP = { k: 0, v: 1, q: 2, append: 3, attend: 4 };
@@ -27,7 +28,7 @@ class KVCache extends EngineObject {
     let ok = false;
     try {
       this._guard('createKVCache', () => unwrap(this._handle.configure(spec.heads, kvHeads, spec.dHead, spec.maxLength,
-        scale !== undefined, scale === undefined ? 0 : scale)));
+        scale !== undefined, scale === undefined ? 0 : scale, ...positionArgs(spec))));
       ok = true;
     } finally {
       if (!ok) this.dispose();

@@ -31,10 +31,24 @@ const BODIES = {
   /**
    * Scaled dot-product attention with every stage kept (or only those in options.stages).
    * @param Q queries [..., m, d_k]; K keys [..., n, d_k]; V values [..., n, d_v]
-   * @param options { causal, validLens, mask, window, scale, scaling, temperature, stages }
+   * @param options { causal, validLens, mask, window, scale, scaling, temperature, rope, alibi, stages }
    * @returns { scores, scaled, masked, weights, output, scale, fullyMaskedRows }
    */
   attention: (e, [Q, K, V, o]) => e.staging.attention(Q, K, V, o, o.stages),
+
+  /**
+   * Position tables (cpp/include/attnlab/positions.hpp), as a Tensor: 'sinusoidal' { n, d, base }
+   * the table [n, d]; 'rope' { n, d, base, offset } the angles [n, d/2] of positions offset..;
+   * 'alibi' { heads } the slopes [heads].
+   */
+  positions: (e, [o]) => {
+    // the kind as its number and which fields were given (cpp/bindings/position_tables.cpp)
+    const fields = ['n', 'd', 'base', 'offset', 'heads'];
+    let given = 0;
+    for (let i = 0; i < fields.length; i++) if (o[fields[i]] !== undefined) given |= 1 << i;
+    const num = (x) => (x === undefined ? 0 : x);
+    return fromEngine(unwrap(e.core.positions(['sinusoidal', 'rope', 'alibi'].indexOf(o.kind), num(o.n), num(o.d), num(o.base), num(o.offset), num(o.heads), given)));
+  },
 
   /** Numerically safe softmax along options.axis (default -1, the last axis). */
   softmax: (e, [x, o]) => fromEngine(unwrap(e.core.softmax(x, o.axis))),

@@ -29,6 +29,14 @@ const SCALE = {
   temperature: number(OPT),
 };
 const ATTENTION_FIELDS = { ...MASKS, ...SCALE };
+// Positions (cpp/include/attnlab/positions.hpp): RoPE on Q and K, ALiBi's biases. `rope` is an
+// object of its own options ({} for the defaults), left out (undefined) when not given.
+const LAYOUTS = ['interleaved', 'half'];
+const ROPE_KIND = object({
+  layout: choice(LAYOUTS, "'interleaved' (pairs 2i, 2i+1) or 'half' (pairs i, i + d/2)", OPT), base: number(OPT), offset: count(OPT),
+}, { nested: true });
+const POSITION_FIELDS = { rope: Object.freeze({ ...ROPE_KIND, fallback: undefined, optional: true }), alibi: bool() };
+const POSITIONS = ['learned', 'sinusoidal', 'rope', 'alibi', 'none'];
 const QKV = [['Q', tensor()], ['K', tensor()], ['V', tensor()]];
 const ROW = ['row', size({ hint: 'a whole number' })];
 const spec = (fields) => ['spec', object(fields, { required: true })];
@@ -40,6 +48,7 @@ const TASKS = ['induction', 'copy', 'reverse', 'sort', 'sequences', 'text'];
 const MODEL_SHAPE = {
   vocab: size(OPT), seqLen: size(OPT), layers: size(OPT), heads: size(OPT), dModel: size(OPT), mlp: size(OPT),
   activation: choice(['gelu', 'relu'], "'gelu' or 'relu'", OPT), layerNorm: bool(undefined),
+  positions: choice(POSITIONS, POSITIONS.map((t) => `'${t}'`).join(', '), OPT),
 };
 const TRAINER_FIELDS = {
   task: choice(TASKS, TASKS.map((t) => `'${t}'`).join(', '), OPT), ...MODEL_SHAPE,
@@ -59,7 +68,11 @@ const WEIGHTS_FILE = {
 };
 
 const SIGNATURES = Object.freeze({
-  attention: signature('attention', ...QKV, options({ ...ATTENTION_FIELDS, stages: stages() })),
+  attention: signature('attention', ...QKV, options({ ...ATTENTION_FIELDS, ...POSITION_FIELDS, stages: stages() })),
+  positions: signature('positions', spec({
+    kind: choice(['sinusoidal', 'rope', 'alibi'], "'sinusoidal', 'rope' or 'alibi'"), n: size(OPT), d: size(OPT), base: number(OPT),
+    offset: count(OPT), heads: size(OPT),
+  })),
   softmax: signature('softmax', ['x', tensor()], options({ axis: number({ int: true, fallback: -1 }) })),
   multiHeadAttention: signature('multiHeadAttention', spec({
     X: tensor(), Wq: tensor(), Wk: tensor(), Wv: tensor(), Wo: tensor(OPT), heads: size({ fallback: 1 }), causal: bool(),
@@ -102,7 +115,9 @@ const SIGNATURES = Object.freeze({
   attentionMatrixBytes: signature('attentionMatrixBytes', spec({
     batch: count({ fallback: 1 }), heads: count({ fallback: 1 }), n: count(), dtype: text(dtypeHint, { fallback: 'float32' }), window: count(OPT),
   })),
-  createKVCache: signature('createKVCache', spec({ heads: size(), kvHeads: size(OPT), dHead: size(), maxLength: size(), scale: number(OPT) })),
+  createKVCache: signature('createKVCache', spec({
+    heads: size(), kvHeads: size(OPT), dHead: size(), maxLength: size(), scale: number(OPT), ...POSITION_FIELDS,
+  })),
   'KVCache.append': signature('KVCache.append', ['k', tensor()], ['v', tensor()]),
   'KVCache.attend': signature('KVCache.attend', ['q', tensor()]),
   mistake: signature('mistake', ['name', text((ctx) => `a string, one of ${ctx.mistakeNames()}`)], spec({
@@ -117,6 +132,7 @@ const SIGNATURES = Object.freeze({
   attentionBackward: signature('attentionBackward', ...QKV, ['dOutput', tensor()], options(ATTENTION_FIELDS)),
   'Trainer.step': signature('Trainer.step', ['count', size({ fallback: 1, hint: 'a number of steps' })]),
   'Trainer.evaluate': signature('Trainer.evaluate'),
+  'Trainer.lossByPosition': signature('Trainer.lossByPosition', spec({ length: size(), examples: size({ fallback: 32 }) })),
   'Trainer.attention': signature('Trainer.attention', ['tokens', tokens()]),
   'Trainer.headScores': signature('Trainer.headScores'),
   'Trainer.exportWeights': signature('Trainer.exportWeights', options({
@@ -133,4 +149,4 @@ const SIGNATURES = Object.freeze({
 /** The option names of lab.attention, as lab.ATTENTION_OPTIONS lists them. */
 const ATTENTION_OPTIONS = Object.freeze(Object.keys(ATTENTION_FIELDS));
 
-module.exports = { SIGNATURES, ATTENTION_OPTIONS, DTYPES, SCALINGS, TASKS, MODEL_SHAPE, WEIGHTS_FILE, PARAMETER };
+module.exports = { SIGNATURES, ATTENTION_OPTIONS, DTYPES, SCALINGS, TASKS, POSITIONS, LAYOUTS, MODEL_SHAPE, WEIGHTS_FILE, PARAMETER };

@@ -18,6 +18,19 @@ const SCRATCH = 64;  // doubles in staging::scratch_
 // Where the result header keeps each stage's address (staging.hpp, attention()).
 const HEADER = { scores: 4, scaled: 5, masked: 6, weights: 7, output: 8 };
 
+// The numbers an engine object takes for o.rope and o.alibi (staging::positions, and
+// kv_cache_handle::configure): layout -1 (no RoPE), 0 interleaved, 1 half; base; offset; alibi.
+function positionArgs(o) {
+  const r = o.rope;
+  if (r === undefined) return [-1, 0, 0, !!o.alibi];
+  return [r.layout === 'half' ? 1 : 0, r.base === undefined ? 10000 : r.base, r.offset === undefined ? 0 : r.offset, !!o.alibi];
+}
+
+function setPositions(handle, o) {
+  const [layout, base, offset, alibi] = positionArgs(o);
+  handle.positions(layout, base, offset, alibi);
+}
+
 class Staging {
   constructor(core) {
     this._core = core;
@@ -64,7 +77,8 @@ class Staging {
     const rule = RULE[o.scaling || 'sqrt'], temperature = o.temperature === undefined ? 1 : o.temperature;
     let done = false;  // a cached run that succeeded has nothing to release
     try {
-      if (!o.validLens && !o.mask && o.window === undefined && q.shape.length + k.shape.length + v.shape.length + 3 <= SCRATCH) {
+      const positions = o.rope !== undefined || o.alibi;
+      if (!o.validLens && !o.mask && o.window === undefined && !positions && q.shape.length + k.shape.length + v.shape.length + 3 <= SCRATCH) {
         // A repeat of an earlier call's shapes and options: fill the cached workspace in place.
         this.buffer();
         let at = this._scratch;
@@ -90,6 +104,7 @@ class Staging {
       this._put(SLOT.V, v);
       if (o.validLens) this._put(SLOT.validLens, o.validLens);
       if (o.mask) this._put(SLOT.mask, o.mask);
+      if (positions) setPositions(this._handle, o);
       const hasWindow = o.window !== undefined;
       const ok = this._handle.attention(0, o.causal, hasScale, scale, rule, temperature, !!o.validLens, !!o.mask, hasWindow, hasWindow ? o.window : 0);
       if (!ok) throw new Error(this._handle.error());
@@ -136,4 +151,4 @@ class Staging {
   }
 }
 
-module.exports = { Staging };
+module.exports = { Staging, positionArgs };

@@ -90,6 +90,20 @@ class Trainer extends EngineObject {
   }
 
   /**
+   * The loss at each position of `examples` (default 32) fresh sequences of the task, `length`
+   * tokens long (2..1024): past the training length too, except with positions 'learned'.
+   * @returns { length, loss: (number | null)[] (mean nats at each position; null where the task
+   *   scores none), scored: number[] (examples scoring each position), mean }
+   */
+  lossByPosition(spec) {
+    return this._method('Trainer.lossByPosition', arguments, (h, [o]) => {
+      const r = unwrap(h.lossByPosition(o.length, o.examples));
+      const scored = Array.from(r.scored);
+      return { length: scored.length, loss: Array.from(r.loss, (x, i) => (scored[i] ? x : null)), scored, mean: r.mean };
+    });
+  }
+
+  /**
    * Every head's attention weights on `tokens` (1..seqLen token ids).
    * @returns { tokens, patterns: Tensor [layers, heads, n, n] } (rows sum to 1, 0 above the diagonal)
    */
