@@ -1,0 +1,218 @@
+#include "attnlab/circuits.hpp"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "attnlab/errors.hpp"
+
+namespace attnlab {
+
+namespace {
+
+using mat = std::vector<double>;  // row-major
+constexpr double not_a_number = std::numeric_limits<double>::quiet_NaN();
+
+// c [n, m] = a [n, k] b [k, m]
+mat mul(const mat& a, const mat& b, std::size_t n, std::size_t k, std::size_t m) {
+    mat c(n * m, 0.0);
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t p = 0; p < k; ++p) {
+            const double x = a[i * k + p];
+            for (std::size_t j = 0; j < m; ++j) c[i * m + j] += x * b[p * m + j];
+        }
+    }
+    return c;
+}
+
+// a^T a for a [n, k]: [k, k]
+mat gram(const mat& a, std::size_t n, std::size_t k) {
+    mat g(k * k, 0.0);
+    for (std::size_t r = 0; r < n; ++r) {
+        for (std::size_t i = 0; i < k; ++i) {
+            for (std::size_t j = 0; j < k; ++j) g[i * k + j] += a[r * k + i] * a[r * k + j];
+        }
+    }
+    return g;
+}
+
+double dot(const mat& a, const mat& b) {
+    double s = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) s += a[i] * b[i];
+    return s;
+}
+
+// A block of a row-major float matrix with `stride` columns, as doubles: rows [r0, r0 + n), columns [c0, c0 + m).
+mat block(const float* w, std::size_t stride, std::size_t r0, std::size_t n, std::size_t c0, std::size_t m) {
+    mat out(n * m);
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = 0; j < m; ++j) out[i * m + j] = w[(r0 + i) * stride + c0 + j];
+    }
+    return out;
+}
+
+const float* weight(const transformer& m, const std::string& name) {
+    for (const parameter& p : m.parameters()) {
+        if (p.name == name) return m.params() + p.offset;
+    }
+    throw std::logic_error("circuits: no weight " + name);
+}
+
+// One head's factors, in double: W_QK = Q K^T, W_OV = V O.
+struct head_factors {
+    mat q, k, v, o;            // [d, dh] x 3, [dh, d]
+    mat gq, gk, gv, go;        // Q^T Q, K^T K, V^T V, O O^T: [dh, dh]
+    double qk_norm, ov_norm;   // Frobenius norms of W_QK and W_OV
+};
+
+// ||V1 O1 P R^T||_F for the earlier head's factors (gv = V1^T V1, o = O1), P [d, dh] and the
+// Gram matrix g = R^T R [dh, dh] of the later head: the square root of tr(gv M g M^T), M = O1 P.
+double product_norm(const head_factors& a, const mat& p, const mat& g, std::size_t d, std::size_t dh) {
+    const mat m = mul(a.o, p, dh, d, dh);
+    const mat left = mul(mul(a.gv, m, dh, dh, dh), g, dh, dh, dh);
+    return std::sqrt(std::max(0.0, dot(left, m)));
+}
+
+double ratio(double x, double y) { return y > 0 ? x / y : not_a_number; }
+
+}  // namespace
+
+std::vector<std::complex<double>> eigenvalues(std::vector<double> a, std::size_t n) {
+    using cd = std::complex<double>;
+    // Householder reduction to upper Hessenberg form: the same eigenvalues
+    std::vector<double> v(n);
+    for (std::size_t k = 0; k + 2 < n; ++k) {
+        double norm = 0;
+        for (std::size_t i = k + 1; i < n; ++i) norm += a[i * n + k] * a[i * n + k];
+        norm = std::sqrt(norm);
+        if (norm == 0) continue;
+        const double alpha = a[(k + 1) * n + k] > 0 ? -norm : norm;
+        double vv = 0;
+        for (std::size_t i = k + 1; i < n; ++i) {
+            v[i] = a[i * n + k] - (i == k + 1 ? alpha : 0.0);
+            vv += v[i] * v[i];
+        }
+        if (vv == 0) continue;
+        // a = (I - 2 v v^T / vv) a (I - 2 v v^T / vv)
+        for (std::size_t j = 0; j < n; ++j) {
+            double s = 0;
+            for (std::size_t i = k + 1; i < n; ++i) s += v[i] * a[i * n + j];
+            s *= 2 / vv;
+            for (std::size_t i = k + 1; i < n; ++i) a[i * n + j] -= s * v[i];
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+            double s = 0;
+            for (std::size_t j = k + 1; j < n; ++j) s += a[i * n + j] * v[j];
+            s *= 2 / vv;
+            for (std::size_t j = k + 1; j < n; ++j) a[i * n + j] -= s * v[j];
+        }
+    }
+    // Shifted QR on the complex Hessenberg matrix, one Givens rotation per subdiagonal entry,
+    // on the active window [lo, hi]; an eigenvalue splits off when a subdiagonal entry is negligible.
+    std::vector<cd> h(a.begin(), a.end());
+    std::vector<cd> out(n, cd(not_a_number, not_a_number));
+    std::vector<cd> cs(n), sn(n);
+    const double eps = std::numeric_limits<double>::epsilon();
+    std::size_t hi = n, iterations = 0, since = 0;
+    while (hi > 0) {
+        const std::size_t t = hi - 1;
+        std::size_t lo = t;
+        while (lo > 0 && std::abs(h[lo * n + lo - 1]) > eps * (std::abs(h[(lo - 1) * n + lo - 1]) + std::abs(h[lo * n + lo]))) --lo;
+        if (lo == t) {
+            out[t] = h[t * n + t];
+            hi = t;
+            since = 0;
+            continue;
+        }
+        if (++iterations > 100 * n) break;  // leaves NaN where nothing settled
+        // Wilkinson's shift: the eigenvalue of the trailing 2 x 2 block nearer its last entry;
+        // now and then an exceptional one, to break a cycle
+        const cd p = h[(t - 1) * n + t - 1], q = h[(t - 1) * n + t], r = h[t * n + t - 1], s = h[t * n + t];
+        const cd half = (p + s) / 2.0, root = std::sqrt(half * half - (p * s - q * r));
+        cd mu = std::abs(half + root - s) < std::abs(half - root - s) ? half + root : half - root;
+        if (++since % 10 == 0) mu = s + std::abs(r) * 0.75;
+        for (std::size_t k = lo; k <= t; ++k) h[k * n + k] -= mu;
+        for (std::size_t k = lo; k < t; ++k) {
+            const cd x = h[k * n + k], y = h[(k + 1) * n + k];
+            const double norm = std::sqrt(std::norm(x) + std::norm(y));
+            const cd c = norm > 0 ? x / norm : cd(1), z = norm > 0 ? y / norm : cd(0);
+            cs[k] = c;
+            sn[k] = z;
+            for (std::size_t j = k; j <= t; ++j) {
+                const cd u = h[k * n + j], w = h[(k + 1) * n + j];
+                h[k * n + j] = std::conj(c) * u + std::conj(z) * w;
+                h[(k + 1) * n + j] = -z * u + c * w;
+            }
+        }
+        for (std::size_t k = lo; k < t; ++k) {
+            const cd c = cs[k], z = sn[k];
+            for (std::size_t i = lo; i <= std::min(k + 2, t); ++i) {
+                const cd u = h[i * n + k], w = h[i * n + k + 1];
+                h[i * n + k] = u * c + w * z;
+                h[i * n + k + 1] = -u * std::conj(z) + w * std::conj(c);
+            }
+        }
+        for (std::size_t k = lo; k <= t; ++k) h[k * n + k] += mu;
+    }
+    return out;
+}
+
+circuit_scores circuits(const transformer& m) {
+    const transformer_config& c = m.config();
+    const std::size_t d = c.d_model, H = c.heads, dh = c.d_head(), V = c.vocab;
+    std::vector<head_factors> heads;
+    for (std::size_t l = 0; l < c.layers; ++l) {
+        const std::string pre = "layers." + std::to_string(l) + ".";
+        const float* qkv = weight(m, pre + "qkv");
+        const float* out = weight(m, pre + "out");
+        for (std::size_t h = 0; h < H; ++h) {
+            head_factors f;
+            f.q = block(qkv, 3 * d, 0, d, h * dh, dh);
+            f.k = block(qkv, 3 * d, 0, d, d + h * dh, dh);
+            f.v = block(qkv, 3 * d, 0, d, 2 * d + h * dh, dh);
+            f.o = block(out, d, h * dh, dh, 0, d);
+            f.gq = gram(f.q, d, dh);
+            f.gk = gram(f.k, d, dh);
+            f.gv = gram(f.v, d, dh);
+            mat ot(d * dh);  // O^T
+            for (std::size_t i = 0; i < dh; ++i) {
+                for (std::size_t j = 0; j < d; ++j) ot[j * dh + i] = f.o[i * d + j];
+            }
+            f.go = gram(ot, d, dh);
+            f.qk_norm = std::sqrt(std::max(0.0, dot(f.gq, f.gk)));  // ||Q K^T||^2 = tr(Q^T Q K^T K)
+            f.ov_norm = std::sqrt(std::max(0.0, dot(f.gv, f.go)));  // ||V O||^2 = tr(V^T V O O^T)
+            heads.push_back(std::move(f));
+        }
+    }
+    circuit_scores r;
+    for (std::size_t a = 0; a < heads.size(); ++a) {
+        for (std::size_t b = (a / H + 1) * H; b < heads.size(); ++b) {
+            const head_factors& x = heads[a];
+            const head_factors& y = heads[b];
+            head_composition e{a / H, a % H, b / H, b % H, 0, 0, 0};
+            e.q = ratio(product_norm(x, y.q, y.gk, d, dh), x.ov_norm * y.qk_norm);  // V1 O1 Q2 K2^T
+            e.k = ratio(product_norm(x, y.k, y.gq, d, dh), x.ov_norm * y.qk_norm);  // V1 O1 K2 Q2^T
+            e.v = ratio(product_norm(x, y.v, y.go, d, dh), x.ov_norm * y.ov_norm);  // V1 O1 V2 O2
+            r.composition.push_back(e);
+        }
+    }
+    // W_U W_E once ([d, vocab] [vocab, d]), then O W_U W_E V per head
+    const mat unembed = block(weight(m, "unembedding"), V, 0, d, 0, V);
+    const mat embed = block(weight(m, "tokenEmbedding"), d, 0, V, 0, d);
+    const mat ue = mul(unembed, embed, d, V, d);
+    for (std::size_t a = 0; a < heads.size(); ++a) {
+        const mat small = mul(mul(heads[a].o, ue, dh, d, d), heads[a].v, dh, d, dh);
+        head_copying h{a / H, a % H, 0, eigenvalues(small, dh)};
+        std::complex<double> sum = 0;
+        double size = 0;
+        for (const auto& lambda : h.eigenvalues) {
+            sum += lambda;
+            size += std::abs(lambda);
+        }
+        h.score = ratio(sum.real(), size);
+        r.copying.push_back(std::move(h));
+    }
+    return r;
+}
+
+}  // namespace attnlab
