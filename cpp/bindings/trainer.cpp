@@ -16,6 +16,7 @@
 #include "attnlab/half.hpp"
 #include "attnlab/language_model.hpp"
 #include "attnlab/trainer.hpp"
+#include "ablation.hpp"
 #include "convert.hpp"
 #include "object_functions.hpp"
 
@@ -258,6 +259,15 @@ public:
         });
     }
 
+    // Ablation and circuits (ablation.cpp in this folder)
+    val ablate(const val& spec) {
+        const char* fn = "Trainer.ablate";
+        return guarded(fn, [&] { return trainer_ablate(*trainer_, spec, fn); });
+    }
+    val composition() {
+        return guarded("Trainer.composition", [&] { return circuits_js(trainer_->model()); });
+    }
+
     // What the JS object keeps: resolved options, the example, the plan, the parameter layout.
     val describe() const {
         val out = val::object();
@@ -400,6 +410,15 @@ public:
         });
     }
 
+    // Ablation and circuits (ablation.cpp in this folder)
+    val ablate(const val& spec) {
+        const char* fn = "Model.ablate";
+        return guarded(fn, [&] { return model_ablate(*model_, spec, fn); });
+    }
+    val composition() {
+        return guarded("Model.composition", [&] { return circuits_js(model_->network()); });
+    }
+
     void release() { model_.reset(); }
 
 private:
@@ -462,6 +481,8 @@ void register_trainer() {
         .method<&trainer_handle::diverged_loss>("divergedLoss")
         .method<&trainer_handle::weights>("weights")
         .method<&trainer_handle::set_weights>("setWeights")
+        .method<&trainer_handle::ablate>("ablate")
+        .method<&trainer_handle::composition>("composition")
         .method<&trainer_handle::release>("release");
     object_functions<model_handle>("Model")
         .method<&model_handle::configure>("configure")
@@ -470,6 +491,8 @@ void register_trainer() {
         .method<&model_handle::logits>("logits")
         .method<&model_handle::predict>("predict")
         .method<&model_handle::scores>("headScores")
+        .method<&model_handle::ablate>("ablate")
+        .method<&model_handle::composition>("composition")
         .method<&model_handle::release>("release");
 }
 

@@ -65,7 +65,7 @@ void append_probabilities(const transformer& m, std::size_t first_row, std::size
     const std::size_t V = m.config().vocab;
     for (std::size_t r = first_row; r < first_row + rows; ++r) {
         const std::vector<double> p = probabilities_of(m.logits() + r * V, V);
-        out.insert(out.end(), p.begin(), p.end());
+        for (double x : p) out.push_back(x);
     }
 }
 

@@ -55,7 +55,7 @@ const float* weight(const transformer& m, const std::string& name) {
     for (const parameter& p : m.parameters()) {
         if (p.name == name) return m.params() + p.offset;
     }
-    throw std::logic_error("circuits: no weight " + name);
+    throw std::logic_error("circuits: internal error (a weight is missing)");
 }
 
 // One head's factors, in double: W_QK = Q K^T, W_OV = V O.
@@ -75,10 +75,26 @@ double product_norm(const head_factors& a, const mat& p, const mat& g, std::size
 
 double ratio(double x, double y) { return y > 0 ? x / y : not_a_number; }
 
+// A complex number, with only what the QR iteration needs.
+struct cx {
+    double re, im;
+};
+cx operator+(cx a, cx b) { return {a.re + b.re, a.im + b.im}; }
+cx operator-(cx a, cx b) { return {a.re - b.re, a.im - b.im}; }
+cx operator*(cx a, cx b) { return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re}; }
+cx scaled(cx a, double x) { return {a.re * x, a.im * x}; }
+cx conj(cx a) { return {a.re, -a.im}; }
+double size(cx a) { return std::sqrt(a.re * a.re + a.im * a.im); }
+// The square root with a non-negative real part.
+cx square_root(cx a) {
+    const double m = size(a);
+    const double re = std::sqrt(std::max(0.0, (m + a.re) / 2)), im = std::sqrt(std::max(0.0, (m - a.re) / 2));
+    return {re, a.im < 0 ? -im : im};
+}
+
 }  // namespace
 
 std::vector<std::complex<double>> eigenvalues(std::vector<double> a, std::size_t n) {
-    using cd = std::complex<double>;
     // Householder reduction to upper Hessenberg form: the same eigenvalues
     std::vector<double> v(n);
     for (std::size_t k = 0; k + 2 < n; ++k) {
@@ -109,17 +125,20 @@ std::vector<std::complex<double>> eigenvalues(std::vector<double> a, std::size_t
     }
     // Shifted QR on the complex Hessenberg matrix, one Givens rotation per subdiagonal entry,
     // on the active window [lo, hi]; an eigenvalue splits off when a subdiagonal entry is negligible.
-    std::vector<cd> h(a.begin(), a.end());
-    std::vector<cd> out(n, cd(not_a_number, not_a_number));
-    std::vector<cd> cs(n), sn(n);
+    // (Complex arithmetic by hand: std::complex's operators bring C99's NaN-careful
+    // multiplication and division, and csqrt, into the wasm.)
+    std::vector<cx> h(n * n);
+    for (std::size_t i = 0; i < n * n; ++i) h[i] = cx{a[i], 0};
+    std::vector<std::complex<double>> out(n, std::complex<double>(not_a_number, not_a_number));
+    std::vector<cx> cs(n), sn(n);
     const double eps = std::numeric_limits<double>::epsilon();
     std::size_t hi = n, iterations = 0, since = 0;
     while (hi > 0) {
         const std::size_t t = hi - 1;
         std::size_t lo = t;
-        while (lo > 0 && std::abs(h[lo * n + lo - 1]) > eps * (std::abs(h[(lo - 1) * n + lo - 1]) + std::abs(h[lo * n + lo]))) --lo;
+        while (lo > 0 && size(h[lo * n + lo - 1]) > eps * (size(h[(lo - 1) * n + lo - 1]) + size(h[lo * n + lo]))) --lo;
         if (lo == t) {
-            out[t] = h[t * n + t];
+            out[t] = std::complex<double>(h[t * n + t].re, h[t * n + t].im);
             hi = t;
             since = 0;
             continue;
@@ -127,32 +146,32 @@ std::vector<std::complex<double>> eigenvalues(std::vector<double> a, std::size_t
         if (++iterations > 100 * n) break;  // leaves NaN where nothing settled
         // Wilkinson's shift: the eigenvalue of the trailing 2 x 2 block nearer its last entry;
         // now and then an exceptional one, to break a cycle
-        const cd p = h[(t - 1) * n + t - 1], q = h[(t - 1) * n + t], r = h[t * n + t - 1], s = h[t * n + t];
-        const cd half = (p + s) / 2.0, root = std::sqrt(half * half - (p * s - q * r));
-        cd mu = std::abs(half + root - s) < std::abs(half - root - s) ? half + root : half - root;
-        if (++since % 10 == 0) mu = s + std::abs(r) * 0.75;
-        for (std::size_t k = lo; k <= t; ++k) h[k * n + k] -= mu;
+        const cx p = h[(t - 1) * n + t - 1], q = h[(t - 1) * n + t], r = h[t * n + t - 1], s = h[t * n + t];
+        const cx half = scaled(p + s, 0.5), root = square_root(half * half - (p * s - q * r));
+        cx mu = size(half + root - s) < size(half - root - s) ? half + root : half - root;
+        if (++since % 10 == 0) mu = s + cx{size(r) * 0.75, 0};
+        for (std::size_t k = lo; k <= t; ++k) h[k * n + k] = h[k * n + k] - mu;
         for (std::size_t k = lo; k < t; ++k) {
-            const cd x = h[k * n + k], y = h[(k + 1) * n + k];
-            const double norm = std::sqrt(std::norm(x) + std::norm(y));
-            const cd c = norm > 0 ? x / norm : cd(1), z = norm > 0 ? y / norm : cd(0);
+            const cx x = h[k * n + k], y = h[(k + 1) * n + k];
+            const double norm = std::sqrt(x.re * x.re + x.im * x.im + y.re * y.re + y.im * y.im);
+            const cx c = norm > 0 ? scaled(x, 1 / norm) : cx{1, 0}, z = norm > 0 ? scaled(y, 1 / norm) : cx{0, 0};
             cs[k] = c;
             sn[k] = z;
             for (std::size_t j = k; j <= t; ++j) {
-                const cd u = h[k * n + j], w = h[(k + 1) * n + j];
-                h[k * n + j] = std::conj(c) * u + std::conj(z) * w;
-                h[(k + 1) * n + j] = -z * u + c * w;
+                const cx u = h[k * n + j], w = h[(k + 1) * n + j];
+                h[k * n + j] = conj(c) * u + conj(z) * w;
+                h[(k + 1) * n + j] = c * w - z * u;
             }
         }
         for (std::size_t k = lo; k < t; ++k) {
-            const cd c = cs[k], z = sn[k];
+            const cx c = cs[k], z = sn[k];
             for (std::size_t i = lo; i <= std::min(k + 2, t); ++i) {
-                const cd u = h[i * n + k], w = h[i * n + k + 1];
+                const cx u = h[i * n + k], w = h[i * n + k + 1];
                 h[i * n + k] = u * c + w * z;
-                h[i * n + k + 1] = -u * std::conj(z) + w * std::conj(c);
+                h[i * n + k + 1] = w * conj(c) - u * conj(z);
             }
         }
-        for (std::size_t k = lo; k <= t; ++k) h[k * n + k] += mu;
+        for (std::size_t k = lo; k <= t; ++k) h[k * n + k] = h[k * n + k] + mu;
     }
     return out;
 }
@@ -162,9 +181,8 @@ circuit_scores circuits(const transformer& m) {
     const std::size_t d = c.d_model, H = c.heads, dh = c.d_head(), V = c.vocab;
     std::vector<head_factors> heads;
     for (std::size_t l = 0; l < c.layers; ++l) {
-        const std::string pre = "layers." + std::to_string(l) + ".";
-        const float* qkv = weight(m, pre + "qkv");
-        const float* out = weight(m, pre + "out");
+        const float* qkv = weight(m, (error_text("layers.") << l << ".qkv").str());
+        const float* out = weight(m, (error_text("layers.") << l << ".out").str());
         for (std::size_t h = 0; h < H; ++h) {
             head_factors f;
             f.q = block(qkv, 3 * d, 0, d, h * dh, dh);
@@ -203,13 +221,12 @@ circuit_scores circuits(const transformer& m) {
     for (std::size_t a = 0; a < heads.size(); ++a) {
         const mat small = mul(mul(heads[a].o, ue, dh, d, d), heads[a].v, dh, d, dh);
         head_copying h{a / H, a % H, 0, eigenvalues(small, dh)};
-        std::complex<double> sum = 0;
-        double size = 0;
+        double sum = 0, total = 0;
         for (const auto& lambda : h.eigenvalues) {
-            sum += lambda;
-            size += std::abs(lambda);
+            sum += lambda.real();  // the imaginary parts of conjugate pairs cancel
+            total += std::sqrt(lambda.real() * lambda.real() + lambda.imag() * lambda.imag());
         }
-        h.score = ratio(sum.real(), size);
+        h.score = ratio(sum, total);
         r.copying.push_back(std::move(h));
     }
     return r;
