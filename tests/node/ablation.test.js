@@ -312,8 +312,18 @@ test('bad input is refused by name, and both objects stay usable', () => {
   assert.equal(one.positions, 0);
   assert.equal(one.loss, null);
   assert.equal(one.repeatedLoss, null);
-  // still usable
+  // still usable, and nothing kept: repeated calls, good and bad, leave the engine's heap as it was
   assert.ok(Number.isFinite(tr.ablate({ heads: [[1, 1]] }).loss));
+  const round = () => {
+    tr.ablate({ heads: [[1, 1], [0, 0]], mode: 'mean' });
+    model.ablate('the cat sat. the cat', { heads: [[0, 2]], mode: 'mean', meanOver: ['a dog', 'the sun'] });
+    tr.composition();
+    for (const [call] of cases) assert.throws(call);
+  };
+  round();
+  const before = lab.memory();
+  for (let i = 0; i < 20; i++) round();
+  assert.equal(lab.memory().heapInUse, before.heapInUse);
   tr.step(2);
   assert.equal(model.predict('the cat').next.length, 5);
   tr.dispose();
