@@ -604,6 +604,9 @@ export interface TrainerAblation {
   tokens: number[];
   /** Next-token probabilities at every position of the tokens: [n, vocab]. */
   probabilities: Tensor;
+  /** Every head's induction and previous-token score on the probe (as headScores()) with the heads knocked out, layer by layer. */
+  induction: Float64Array;
+  previousToken: Float64Array;
   heads: [number, number][];
   mode: 'zero' | 'mean';
   /** The same with no head knocked out. */

@@ -90,6 +90,14 @@ val trainer_ablate(trainer& t, const val& spec, const char* fn) {
     put(out, "positions", static_cast<double>(r.ablated.positions));
     put(out, "scored", static_cast<double>(r.ablated.scored));
     put(out, "probabilities", rows_js(r.probabilities, c.vocab));
+    // per head, layer by layer: the probe's scores with the ablation
+    std::vector<double> induction, previous;
+    for (const head_report& h : r.scores) {
+        induction.push_back(h.induction);
+        previous.push_back(h.previous_token);
+    }
+    put(out, "induction", doubles_js(induction));
+    put(out, "previousToken", doubles_js(previous));
     val base = losses_js(r.baseline, "scoredLoss");
     put(base, "probabilities", rows_js(r.baseline_probabilities, c.vocab));
     put(out, "baseline", base);

@@ -60,12 +60,13 @@ double mean_of(const grad::cross_entropy_totals& t) {
     return t.scored ? t.loss / static_cast<double>(t.scored) : not_a_number;
 }
 
-// The softmax of each of `rows` rows of the last forward's logits, in double, appended to out.
-void append_probabilities(const transformer& m, std::size_t first_row, std::size_t rows, std::vector<double>& out) {
+// The softmax of each of `rows` rows of the last forward's logits from first_row, in double, into out [rows, vocab].
+void probabilities_into(const transformer& m, std::size_t first_row, std::size_t rows, std::vector<double>& out) {
     const std::size_t V = m.config().vocab;
-    for (std::size_t r = first_row; r < first_row + rows; ++r) {
-        const std::vector<double> p = probabilities_of(m.logits() + r * V, V);
-        for (double x : p) out.push_back(x);
+    out.resize(rows * V);
+    for (std::size_t r = 0; r < rows; ++r) {
+        const std::vector<double> p = probabilities_of(m.logits() + (first_row + r) * V, V);
+        std::copy(p.begin(), p.end(), out.begin() + static_cast<std::ptrdiff_t>(r * V));
     }
 }
 
@@ -103,8 +104,7 @@ ablation_losses text_losses(transformer& m, const std::int32_t* tokens, std::siz
     every[n - 1] = 0;
     const grad::cross_entropy_totals a = m.loss(targets.data(), every.data());
     const grad::cross_entropy_totals s = m.loss(targets.data(), repeated.data());
-    next.clear();
-    append_probabilities(m, n - 1, 1, next);
+    probabilities_into(m, n - 1, 1, next);
     return ablation_losses{mean_of(a), mean_of(s), a.scored, s.scored};
 }
 
@@ -168,11 +168,12 @@ trainer_ablation ablate(trainer& t, head_patch& patch, ablation_mode mode, const
         set_means(c, patch, sums, e.batch * e.n);
     }
     m.forward(tokens, 1, n);
-    append_probabilities(m, 0, n, r.baseline_probabilities);
+    probabilities_into(m, 0, n, r.baseline_probabilities);
     const patched scope(m, patch);
     r.ablated = evaluation_losses(t, patch, nullptr);
     m.forward(tokens, 1, n);
-    append_probabilities(m, 0, n, r.probabilities);
+    probabilities_into(m, 0, n, r.probabilities);
+    r.scores = t.head_scores();
     return r;
 }
 

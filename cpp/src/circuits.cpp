@@ -14,7 +14,7 @@ using mat = std::vector<double>;  // row-major
 constexpr double not_a_number = std::numeric_limits<double>::quiet_NaN();
 
 // c [n, m] = a [n, k] b [k, m]
-mat mul(const mat& a, const mat& b, std::size_t n, std::size_t k, std::size_t m) {
+__attribute__((noinline)) mat mul(const mat& a, const mat& b, std::size_t n, std::size_t k, std::size_t m) {
     mat c(n * m, 0.0);
     for (std::size_t i = 0; i < n; ++i) {
         for (std::size_t p = 0; p < k; ++p) {
@@ -26,7 +26,7 @@ mat mul(const mat& a, const mat& b, std::size_t n, std::size_t k, std::size_t m)
 }
 
 // a^T a for a [n, k]: [k, k]
-mat gram(const mat& a, std::size_t n, std::size_t k) {
+__attribute__((noinline)) mat gram(const mat& a, std::size_t n, std::size_t k) {
     mat g(k * k, 0.0);
     for (std::size_t r = 0; r < n; ++r) {
         for (std::size_t i = 0; i < k; ++i) {
@@ -43,7 +43,7 @@ double dot(const mat& a, const mat& b) {
 }
 
 // A block of a row-major float matrix with `stride` columns, as doubles: rows [r0, r0 + n), columns [c0, c0 + m).
-mat block(const float* w, std::size_t stride, std::size_t r0, std::size_t n, std::size_t c0, std::size_t m) {
+__attribute__((noinline)) mat block(const float* w, std::size_t stride, std::size_t r0, std::size_t n, std::size_t c0, std::size_t m) {
     mat out(n * m);
     for (std::size_t i = 0; i < n; ++i) {
         for (std::size_t j = 0; j < m; ++j) out[i * m + j] = w[(r0 + i) * stride + c0 + j];
@@ -179,12 +179,12 @@ std::vector<std::complex<double>> eigenvalues(std::vector<double> a, std::size_t
 circuit_scores circuits(const transformer& m) {
     const transformer_config& c = m.config();
     const std::size_t d = c.d_model, H = c.heads, dh = c.d_head(), V = c.vocab;
-    std::vector<head_factors> heads;
+    std::vector<head_factors> heads(c.layers * H);
     for (std::size_t l = 0; l < c.layers; ++l) {
         const float* qkv = weight(m, (error_text("layers.") << l << ".qkv").str());
         const float* out = weight(m, (error_text("layers.") << l << ".out").str());
         for (std::size_t h = 0; h < H; ++h) {
-            head_factors f;
+            head_factors& f = heads[l * H + h];
             f.q = block(qkv, 3 * d, 0, d, h * dh, dh);
             f.k = block(qkv, 3 * d, 0, d, d + h * dh, dh);
             f.v = block(qkv, 3 * d, 0, d, 2 * d + h * dh, dh);
@@ -199,19 +199,24 @@ circuit_scores circuits(const transformer& m) {
             f.go = gram(ot, d, dh);
             f.qk_norm = std::sqrt(std::max(0.0, dot(f.gq, f.gk)));  // ||Q K^T||^2 = tr(Q^T Q K^T K)
             f.ov_norm = std::sqrt(std::max(0.0, dot(f.gv, f.go)));  // ||V O||^2 = tr(V^T V O O^T)
-            heads.push_back(std::move(f));
         }
     }
     circuit_scores r;
-    for (std::size_t a = 0; a < heads.size(); ++a) {
-        for (std::size_t b = (a / H + 1) * H; b < heads.size(); ++b) {
+    const std::size_t all = heads.size();
+    std::size_t pairs = 0;
+    for (std::size_t a = 0; a < all; ++a) pairs += all - (a / H + 1) * H;
+    r.composition.resize(pairs);
+    r.copying.resize(all);
+    std::size_t at = 0;
+    for (std::size_t a = 0; a < all; ++a) {
+        for (std::size_t b = (a / H + 1) * H; b < all; ++b) {
             const head_factors& x = heads[a];
             const head_factors& y = heads[b];
-            head_composition e{a / H, a % H, b / H, b % H, 0, 0, 0};
+            head_composition& e = r.composition[at++];
+            e = head_composition{a / H, a % H, b / H, b % H, 0, 0, 0};
             e.q = ratio(product_norm(x, y.q, y.gk, d, dh), x.ov_norm * y.qk_norm);  // V1 O1 Q2 K2^T
             e.k = ratio(product_norm(x, y.k, y.gq, d, dh), x.ov_norm * y.qk_norm);  // V1 O1 K2 Q2^T
             e.v = ratio(product_norm(x, y.v, y.go, d, dh), x.ov_norm * y.ov_norm);  // V1 O1 V2 O2
-            r.composition.push_back(e);
         }
     }
     // W_U W_E once ([d, vocab] [vocab, d]), then O W_U W_E V per head
@@ -220,14 +225,16 @@ circuit_scores circuits(const transformer& m) {
     const mat ue = mul(unembed, embed, d, V, d);
     for (std::size_t a = 0; a < heads.size(); ++a) {
         const mat small = mul(mul(heads[a].o, ue, dh, d, d), heads[a].v, dh, d, dh);
-        head_copying h{a / H, a % H, 0, eigenvalues(small, dh)};
+        head_copying& h = r.copying[a];
+        h.layer = a / H;
+        h.head = a % H;
+        h.eigenvalues = eigenvalues(small, dh);
         double sum = 0, total = 0;
         for (const auto& lambda : h.eigenvalues) {
             sum += lambda.real();  // the imaginary parts of conjugate pairs cancel
             total += std::sqrt(lambda.real() * lambda.real() + lambda.imag() * lambda.imag());
         }
         h.score = ratio(sum, total);
-        r.copying.push_back(std::move(h));
     }
     return r;
 }

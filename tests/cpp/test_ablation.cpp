@@ -175,6 +175,32 @@ TEST_CASE("ablating no head is the model; every head, the model without attentio
     for (int i = 0; i < 20; ++i) CHECK(a[i] == b[i]);
 }
 
+TEST_CASE("head scores under ablation: earlier layers and the knocked-out head's own pattern stay, later heads move", "[ablation]") {
+    trainer t(induction_run());
+    t.step(300);
+    const std::vector<std::int32_t> tokens = t.example();
+    const auto clean = t.head_scores();
+    head_patch none = patch_of(t, {});
+    const auto same = ablate(t, none, ablation_mode::zero, tokens.data(), tokens.size(), "Trainer.ablate").scores;
+    REQUIRE(same.size() == 4);
+    for (std::size_t k = 0; k < 4; ++k) CHECK(same[k].induction == clean[k].induction);
+    // a layer-1 head: nothing before its output changes, so every pattern is the same
+    head_patch late = patch_of(t, {1, 0});
+    const auto l1 = ablate(t, late, ablation_mode::zero, tokens.data(), tokens.size(), "Trainer.ablate").scores;
+    for (std::size_t k = 0; k < 4; ++k) {
+        CHECK(l1[k].induction == clean[k].induction);
+        CHECK(l1[k].previous_token == clean[k].previous_token);
+    }
+    // both layer-0 heads: layer 0's patterns stay, layer 1's read a different residual stream
+    head_patch early = patch_of(t, {0, 0, 0, 1});
+    const auto l0 = ablate(t, early, ablation_mode::zero, tokens.data(), tokens.size(), "Trainer.ablate").scores;
+    for (std::size_t k = 0; k < 2; ++k) CHECK(l0[k].previous_token == clean[k].previous_token);
+    for (std::size_t k = 2; k < 4; ++k) CHECK(l0[k].induction != clean[k].induction);
+    // and the trainer's own scores afterwards are the model's again
+    const auto after = t.head_scores();
+    for (std::size_t k = 0; k < 4; ++k) CHECK(after[k].induction == clean[k].induction);
+}
+
 TEST_CASE("bad heads are refused by name, and the trainer stays usable", "[ablation]") {
     trainer t(induction_run());
     const auto& c = t.options().model;

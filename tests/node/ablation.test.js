@@ -163,12 +163,18 @@ test('Trainer.ablate in zero mode is the model rebuilt without the heads\' rows 
   assert.equal(r.positions, 128 * 10);
   assert.ok(r.scored > 0 && r.scored < r.positions);
   assert.notEqual(r.loss, r.baseline.loss);
-  // no head: the model itself, in either mode
+  // no head: the model itself, in either mode, with the heads' own scores
+  const scores = tr.headScores();
   for (const mode of ['zero', 'mean']) {
     const none = tr.ablate({ heads: [], mode });
     assert.equal(none.loss, none.baseline.loss);
     assert.equal(none.scoredLoss, r.baseline.scoredLoss);
+    assert.deepEqual(Array.from(none.induction), scores.map((x) => x.induction));
+    assert.deepEqual(Array.from(none.previousToken), scores.map((x) => x.previousToken));
   }
+  // a layer-0 head knocked out: layer 0's scores stay, layer 1's move
+  assert.deepEqual(Array.from(r.previousToken.slice(0, 2)), scores.slice(0, 2).map((x) => x.previousToken));
+  assert.ok([2, 3].some((k) => r.induction[k] !== scores[k].induction));
   // mean ablation is another model: not the zero one, and defined for every head at once
   const mean = tr.ablate({ heads, mode: 'mean', tokens: [1, 2, 3] });
   assert.notEqual(mean.loss, r.loss);

@@ -31,10 +31,11 @@ export async function computeOnce(): Promise<number> {
   const knocked = trainer.ablate({ heads: [[0, 1], [1, 0]], mode: 'mean' });
   const repeatLoss: number | null = knocked.scoredLoss;
   const probs: Tensor = knocked.baseline.probabilities;
+  const induction: Float64Array = knocked.induction;
   const kComposition: number | null = trainer.composition().composition[0].k;
   const shipped = lab.loadModel();
   const guesses = shipped.ablate('the cat sat. the cat', { heads: [[1, 2]], top: 3, meanOver: ['a dog'], mode: 'mean' }).next;
-  console.log(repeatLoss, probs.shape, kComposition, guesses[0].token, shipped.composition().copying[0].score);
+  console.log(repeatLoss, probs.shape, induction[0], kComposition, guesses[0].token, shipped.composition().copying[0].score);
   trainer.dispose();
 
   const stats = lab.createDotProductStats({ dk: 512, seed: 3 });

@@ -18,11 +18,11 @@
 #include <string>
 #include <vector>
 
+#include "attnlab/trainer.hpp"
 #include "attnlab/transformer.hpp"
 
 namespace attnlab {
 
-class trainer;
 class language_model;
 
 enum class ablation_mode { zero, mean };
@@ -63,6 +63,10 @@ struct trainer_ablation {
     ablation_losses ablated, baseline;
     /// softmax of the logits at every position of the tokens, [n, vocab], in double
     std::vector<double> probabilities, baseline_probabilities;
+    /// every head's scores on the trainer's probe (trainer::head_scores) with the ablation: a
+    /// knocked-out head's own pattern is still computed (only its output is replaced), so its
+    /// scores and those of earlier layers stay; later heads' may move
+    std::vector<head_report> scores;
 };
 
 /// @brief Runs trainer `t`'s model with `patch`'s heads ablated. Mean mode averages each head's
