@@ -85,6 +85,13 @@ cx operator*(cx a, cx b) { return {a.re * b.re - a.im * b.im, a.re * b.im + a.im
 cx scaled(cx a, double x) { return {a.re * x, a.im * x}; }
 cx conj(cx a) { return {a.re, -a.im}; }
 double size(cx a) { return std::sqrt(a.re * a.re + a.im * a.im); }
+// (u, w) <- (conj(c) u + conj(z) w, c w - z u): a Givens rotation applied to two rows; with
+// conj(c), conj(z) it is the rotation's conjugate transpose applied to two columns.
+__attribute__((noinline)) void rotate(cx& u, cx& w, cx c, cx z) {
+    const cx a = u, b = w;
+    u = conj(c) * a + conj(z) * b;
+    w = c * b - z * a;
+}
 // The square root with a non-negative real part.
 cx square_root(cx a) {
     const double m = size(a);
@@ -157,19 +164,11 @@ std::vector<std::complex<double>> eigenvalues(std::vector<double> a, std::size_t
             const cx c = norm > 0 ? scaled(x, 1 / norm) : cx{1, 0}, z = norm > 0 ? scaled(y, 1 / norm) : cx{0, 0};
             cs[k] = c;
             sn[k] = z;
-            for (std::size_t j = k; j <= t; ++j) {
-                const cx u = h[k * n + j], w = h[(k + 1) * n + j];
-                h[k * n + j] = conj(c) * u + conj(z) * w;
-                h[(k + 1) * n + j] = c * w - z * u;
-            }
+            for (std::size_t j = k; j <= t; ++j) rotate(h[k * n + j], h[(k + 1) * n + j], c, z);
         }
         for (std::size_t k = lo; k < t; ++k) {
             const cx c = cs[k], z = sn[k];
-            for (std::size_t i = lo; i <= std::min(k + 2, t); ++i) {
-                const cx u = h[i * n + k], w = h[i * n + k + 1];
-                h[i * n + k] = u * c + w * z;
-                h[i * n + k + 1] = w * conj(c) - u * conj(z);
-            }
+            for (std::size_t i = lo; i <= std::min(k + 2, t); ++i) rotate(h[i * n + k], h[i * n + k + 1], conj(c), conj(z));
         }
         for (std::size_t k = lo; k <= t; ++k) h[k * n + k] = h[k * n + k] + mu;
     }
