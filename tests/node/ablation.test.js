@@ -280,6 +280,35 @@ test('composition() matches the definitions multiplied out in float64', () => {
   tr.dispose();
 });
 
+test('the trained induction circuit: the previous-token head and the two induction heads matter, and compose by K', () => {
+  // the default run (2 layers x 2 heads), trained until an induction head forms, then 200 steps more
+  // (node scripts/ablation-report.js prints the full table for seeds 1, 2 and 6)
+  const t = lab.createTrainer({ seed: 1 });
+  while (!t.headScores().some((h) => h.induction > 0.6)) t.step(50);
+  t.step(200);
+  const scores = t.headScores(), base = t.evaluate().loss;
+  assert.ok(base < 0.1, `loss on the repeats ${base}`);
+  const [a, b] = scores.slice(0, 2);
+  const prev = a.previousToken > b.previousToken ? a : b, other = prev === a ? b : a;
+  const loss = (heads) => t.ablate({ heads }).scoredLoss;
+  // the previous-token head carries the circuit; the other layer-0 head does not
+  assert.ok(loss([[0, prev.head]]) > 2, 'previous-token head knocked out');
+  assert.ok(loss([[0, other.head]]) < 0.5, 'the other layer-0 head knocked out');
+  // the two layer-1 heads are both induction heads and cover for each other
+  assert.ok(scores[2].induction > 0.9 && scores[3].induction > 0.9);
+  const one = Math.max(loss([[1, 0]]), loss([[1, 1]])), both = loss([[1, 0], [1, 1]]);
+  assert.ok(one < 1.2 && both > 3, `one induction head out: ${one}; both: ${both}`);
+  // knocking out the previous-token head takes the induction heads' pattern with it
+  const after = t.ablate({ heads: [[0, prev.head]] }).induction;
+  assert.ok(after[2] < 0.5 && after[3] < 0.5, `induction scores after: ${after[2]}, ${after[3]}`);
+  // K-composition: the previous-token head into each induction head stands out
+  const k = t.composition().composition;
+  const fromPrev = k.filter((e) => e.from[1] === prev.head).map((e) => e.k);
+  const fromOther = k.filter((e) => e.from[1] === other.head).map((e) => e.k);
+  assert.ok(Math.min(...fromPrev) > Math.max(...fromOther), `K from ${fromPrev} vs ${fromOther}`);
+  t.dispose();
+});
+
 test('bad input is refused by name, and both objects stay usable', () => {
   const tr = lab.createTrainer({ vocab: 8, seqLen: 8, layers: 2, heads: 2, dModel: 8, batch: 4 });
   const cases = [
