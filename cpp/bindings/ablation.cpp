@@ -133,8 +133,8 @@ val model_ablate(language_model& m, const val& spec, const char* fn) {
     return out;
 }
 
-val circuits_js(const transformer& m) {
-    const circuit_scores s = circuits(m);
+val circuits_js(const transformer& m, const char* fn) {
+    const circuit_scores s = circuits(m, fn);
     const auto pair = [](std::size_t layer, std::size_t head) {
         val p = val::array();
         p.set(0, static_cast<double>(layer));

@@ -23,7 +23,8 @@ emscripten::val trainer_ablate(trainer& t, const emscripten::val& spec, const ch
 emscripten::val model_ablate(language_model& m, const emscripten::val& spec, const char* fn);
 
 /// { composition: [{ from: [layer, head], to: [layer, head], q, k, v }], copying: [{ layer,
-/// head, score, eigenvalues: [re, im, re, im, ...] }] }; null where a score is NaN.
-emscripten::val circuits_js(const transformer& m);
+/// head, score, eigenvalues: [re, im, re, im, ...] }] }; null where a score is NaN. `fn` names
+/// the method in the message of a model too large to score.
+emscripten::val circuits_js(const transformer& m, const char* fn);
 
 }  // namespace attnlab::bindings

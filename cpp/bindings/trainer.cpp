@@ -265,7 +265,8 @@ public:
         return guarded(fn, [&] { return trainer_ablate(*trainer_, spec, fn); });
     }
     val composition() {
-        return guarded("Trainer.composition", [&] { return circuits_js(trainer_->model()); });
+        const char* fn = "Trainer.composition";
+        return guarded(fn, [&] { return circuits_js(trainer_->model(), fn); });
     }
 
     // What the JS object keeps: resolved options, the example, the plan, the parameter layout.
@@ -416,7 +417,8 @@ public:
         return guarded(fn, [&] { return model_ablate(*model_, spec, fn); });
     }
     val composition() {
-        return guarded("Model.composition", [&] { return circuits_js(model_->network()); });
+        const char* fn = "Model.composition";
+        return guarded(fn, [&] { return circuits_js(model_->network(), fn); });
     }
 
     void release() { model_.reset(); }

@@ -175,8 +175,24 @@ std::vector<std::complex<double>> eigenvalues(std::vector<double> a, std::size_t
     return out;
 }
 
-circuit_scores circuits(const transformer& m) {
+double circuit_work(const transformer_config& c) {
+    const double d = double(c.d_model), dh = double(c.d_head()), all = double(c.layers * c.heads);
+    // pairs of heads in different layers: all^2 / 2 less those within a layer
+    const double pairs = (all * all - double(c.layers) * double(c.heads * c.heads)) / 2;
+    return all * (4 * d * dh * dh + dh * d * d + dh * dh * d + 10 * dh * dh * dh)  // Gram matrices, the OV circuit, its eigenvalues
+        + pairs * 3 * (dh * dh * d + 2 * dh * dh * dh)                                 // three norms per pair
+        + d * d * double(c.vocab);                                                     // W_U W_E
+}
+
+circuit_scores circuits(const transformer& m, const std::string& fn) {
     const transformer_config& c = m.config();
+    const double work = circuit_work(c);
+    if (work > max_circuit_work) {
+        fail(error_text(fn) << ": this model's composition and copying scores need about " << std::round(work / 1e6)
+            << " million multiply-adds (dModel = " << c.d_model << ", d_head = " << c.d_head() << ", " << c.layers * c.heads
+            << " heads, vocab = " << c.vocab << "); expected at most " << max_circuit_work / 1e6
+            << " million: a model with a smaller dModel, d_head or vocab");
+    }
     const std::size_t d = c.d_model, H = c.heads, dh = c.d_head(), V = c.vocab;
     std::vector<head_factors> heads(c.layers * H);
     for (std::size_t l = 0; l < c.layers; ++l) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "attnlab/circuits.hpp"
+#include "attnlab/errors.hpp"
 #include "attnlab/trainer.hpp"
 
 using attnlab::trainer;
@@ -121,7 +122,7 @@ TEST_CASE("composition and copying scores of a trained model match the definitio
     t.step(100);
     const auto& m = t.model();
     const std::size_t d = 16, dh = 8, H = 2, V = 12;
-    const attnlab::circuit_scores s = attnlab::circuits(m);
+    const attnlab::circuit_scores s = attnlab::circuits(m, "Trainer.composition");
     // pairs in different layers: 2 x 4 from layer 0, 2 x 2 from layer 1
     REQUIRE(s.composition.size() == 12);
     REQUIRE(s.copying.size() == 6);
@@ -185,4 +186,24 @@ TEST_CASE("composition and copying scores of a trained model match the definitio
         CHECK(c.score == Approx(trace(full, V) / size).epsilon(1e-9));
         CHECK(std::abs(c.score) <= 1.0);
     }
+}
+
+TEST_CASE("a model too large to score in a few seconds is refused by name before any work", "[circuits]") {
+    attnlab::transformer_config c;
+    c.vocab = 8192;
+    c.d_model = 512;
+    c.heads = 1;
+    c.layers = 2;
+    c.seq_len = 2;
+    // W_U W_E alone is 512^2 x 8192 = 2147 million multiply-adds
+    CHECK(attnlab::circuit_work(c) > 2147e6);
+    const attnlab::transformer m(c, 1, "test");
+    CHECK_THROWS_MATCHES(attnlab::circuits(m, "Model.composition"), attnlab::argument_error,
+                         Catch::Matchers::Message("Model.composition: this model's composition and copying scores need about 7650 "
+                                                  "million multiply-adds (dModel = 512, d_head = 512, 2 heads, vocab = 8192); "
+                                                  "expected at most 1000 million: a model with a smaller dModel, d_head or vocab"));
+    // the count, against a hand count for the default trainer: 4 heads of d_head 16 in d_model 32, vocab 32
+    attnlab::transformer_config small;
+    const double heads = 4 * (4 * 32 * 256 + 16 * 1024 + 256 * 32 + 10 * 4096), pairs = 4 * 3 * (256 * 32 + 2 * 4096);
+    CHECK(attnlab::circuit_work(small) == heads + pairs + 1024 * 32);
 }

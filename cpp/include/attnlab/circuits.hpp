@@ -25,6 +25,7 @@
 
 #include <complex>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "attnlab/transformer.hpp"
@@ -51,8 +52,16 @@ struct circuit_scores {
     std::vector<head_copying> copying;
 };
 
+/// Most multiply-adds circuits() takes on: about 3 s of CPU in the wasm build on the machine
+/// this was written on (0.35 G a second).
+inline constexpr double max_circuit_work = 1e9;
+
+/// @brief The multiply-adds circuits() needs for a model of this shape (counted in double).
+double circuit_work(const transformer_config& c);
+
 /// @brief The composition and copying scores of a model's weights, in double.
-circuit_scores circuits(const transformer& m);
+/// @throws argument_error naming `fn` when circuit_work() is over max_circuit_work
+circuit_scores circuits(const transformer& m, const std::string& fn);
 
 /// @brief The eigenvalues of the real n x n matrix a (row-major), in no particular order:
 /// reduction to Hessenberg form, then shifted QR. Entries NaN if the iteration does not
