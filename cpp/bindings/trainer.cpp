@@ -418,7 +418,7 @@ public:
     }
     val composition() {
         const char* fn = "Model.composition";
-        return guarded(fn, [&] { return circuits_js(model_->network(), fn); });
+        return guarded(fn, [&] { return circuits_js(model_->network(fn), fn); });
     }
 
     void release() { model_.reset(); }

@@ -85,7 +85,6 @@ public:
         ready(fn);
         return model_;
     }
-    const transformer& network() const { return model_; }
 
 private:
     void ready(const std::string& fn) const;
