@@ -633,8 +633,55 @@ export interface TrainerWeights {
   /** data: base64 of little-endian float32 or float16 (binary16) numbers. */
   parameters: { name: string; shape: number[]; dtype: 'float32' | 'float16'; data: string }[];
 }
+/** Which heads to knock out: [layer, head] pairs, each at most once; every head is allowed (the model without attention). */
+export interface AblationSpec {
+  heads: [number, number][];
+  /** 'zero' (default): each head's output rows become 0; 'mean': its mean output over a stated batch. */
+  mode?: 'zero' | 'mean';
+}
+export interface TrainerAblation {
+  /** Mean loss over every position of the evaluation set (nats), and over its scored positions; null over none. */
+  loss: number | null;
+  scoredLoss: number | null;
+  positions: number;
+  scored: number;
+  tokens: number[];
+  /** Next-token probabilities at every position of the tokens: [n, vocab]. */
+  probabilities: Tensor;
+  /** Every head's induction and previous-token score on the probe (as headScores()) with the heads knocked out, layer by layer. */
+  induction: Float64Array;
+  previousToken: Float64Array;
+  heads: [number, number][];
+  mode: 'zero' | 'mean';
+  /** The same with no head knocked out. */
+  baseline: { loss: number | null; scoredLoss: number | null; probabilities: Tensor };
+}
+export interface ModelAblation {
+  tokens: string[];
+  /** Mean loss over positions 0..n-2 (nats), and over the repeated ones (the pair of a token and the next seen before); null over none. */
+  loss: number | null;
+  repeatedLoss: number | null;
+  positions: number;
+  repeated: number;
+  /** The most probable next tokens, and every token's probability ([vocab]). */
+  next: ModelGuess[];
+  probabilities: Float64Array;
+  heads: [number, number][];
+  mode: 'zero' | 'mean';
+  truncated: number;
+  baseline: { loss: number | null; repeatedLoss: number | null; next: ModelGuess[]; probabilities: Float64Array };
+}
+/** Elhage et al. 2021's composition of an earlier head with a later one, and each head's copying score; null where a norm is 0. */
+export interface Circuits {
+  composition: { from: [number, number]; to: [number, number]; q: number | null; k: number | null; v: number | null }[];
+  /** score: sum(lambda) / sum(|lambda|) over the OV circuit's eigenvalues; eigenvalues: [re, im, re, im, ...]. */
+  copying: { layer: number; head: number; score: number | null; eigenvalues: Float64Array }[];
+}
 export interface Trainer {
   step(count?: number): TrainerStep;
+  /** The model with heads knocked out; the mean is over the evaluation set; tokens default to example. */
+  ablate(spec: AblationSpec & { tokens?: ArrayLike<number> }): TrainerAblation;
+  composition(): Circuits;
   evaluate(): TrainerEvaluation;
   /** The loss at each position of `examples` (default 32) sequences `length` tokens long (2..1024); past seqLen only without a learned table. */
   lossByPosition(spec: { length: number; examples?: number }): LossByPosition;
@@ -892,6 +939,9 @@ export interface Model {
   /** The logits of the token after the text: [vocab]. */
   logits(text: string, options?: ModelReadOptions): Float32Array;
   headScores(text: string, options?: ModelReadOptions): ModelHeadScores[];
+  /** The text read with heads knocked out; the mean is over meanOver (default: the text itself). */
+  ablate(text: string, spec: AblationSpec & ModelReadOptions & { meanOver?: string[]; top?: number }): ModelAblation;
+  composition(): Circuits;
   dispose(): void;
 }
 

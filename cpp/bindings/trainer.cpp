@@ -16,6 +16,7 @@
 #include "attnlab/half.hpp"
 #include "attnlab/language_model.hpp"
 #include "attnlab/trainer.hpp"
+#include "ablation.hpp"
 #include "convert.hpp"
 #include "object_functions.hpp"
 
@@ -284,6 +285,16 @@ public:
         });
     }
 
+    // Ablation and circuits (ablation.cpp in this folder)
+    val ablate(const val& spec) {
+        const char* fn = "Trainer.ablate";
+        return guarded(fn, [&] { return trainer_ablate(*trainer_, spec, fn); });
+    }
+    val composition() {
+        const char* fn = "Trainer.composition";
+        return guarded(fn, [&] { return circuits_js(trainer_->model(), fn); });
+    }
+
     // What the JS object keeps: resolved options, the example, the plan, the parameter layout.
     val describe() const {
         val out = val::object();
@@ -426,6 +437,16 @@ public:
         });
     }
 
+    // Ablation and circuits (ablation.cpp in this folder)
+    val ablate(const val& spec) {
+        const char* fn = "Model.ablate";
+        return guarded(fn, [&] { return model_ablate(*model_, spec, fn); });
+    }
+    val composition() {
+        const char* fn = "Model.composition";
+        return guarded(fn, [&] { return circuits_js(model_->network(fn), fn); });
+    }
+
     void release() { model_.reset(); }
 
 private:
@@ -489,6 +510,8 @@ void register_trainer() {
         .method<&trainer_handle::diverged_loss>("divergedLoss")
         .method<&trainer_handle::weights>("weights")
         .method<&trainer_handle::set_weights>("setWeights")
+        .method<&trainer_handle::ablate>("ablate")
+        .method<&trainer_handle::composition>("composition")
         .method<&trainer_handle::release>("release");
     object_functions<model_handle>("Model")
         .method<&model_handle::configure>("configure")
@@ -497,6 +520,8 @@ void register_trainer() {
         .method<&model_handle::logits>("logits")
         .method<&model_handle::predict>("predict")
         .method<&model_handle::scores>("headScores")
+        .method<&model_handle::ablate>("ablate")
+        .method<&model_handle::composition>("composition")
         .method<&model_handle::release>("release");
 }
 

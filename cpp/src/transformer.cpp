@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "attnlab/ablation.hpp"
 #include "attnlab/errors.hpp"
 #include "attnlab/kernels.hpp"
 #include "attnlab/random.hpp"
@@ -237,6 +238,7 @@ void transformer::block_forward(std::size_t l, const float* x, float* next) {
         grad::causal_attention(q, q + slab, q + 2 * slab, a.weights + s * n * n, a.o + s * n * dh, n, dh,
                                dh, scale, scratch, slopes_.empty() ? 0.0f : slopes_[s % H]);
     }
+    if (patch_) patch_->apply(l, a.o, batch_, n);
     kernels::move_heads(a.merged, a.o, true, 1, batch_, n, H, dh);  // merge the heads back into [rows, d]
     float* after = c.mlp ? a.mid : next;
     grad::linear(a.merged, w + b.out, nullptr, dtmp_, rows, d, d, scratch);

@@ -142,6 +142,19 @@ struct model {
 
     double loss(const std::int32_t* tokens, const std::int32_t* targets, const std::uint8_t* scored,
                 std::size_t batch, std::size_t n) const {
+        const vec z = logits(tokens, batch, n);
+        std::size_t count = 0;
+        for (std::size_t r = 0; r < batch * n; ++r) count += scored[r] ? 1 : 0;
+        return cross_entropy(z, targets, scored, batch * n, c.vocab) / double(count);
+    }
+
+    // Head (layer, head) as the key layer * heads + head.
+    using head_rows = std::map<std::size_t, vec>;
+
+    // The logits [batch * n, vocab]. `replace`: heads whose output rows all become the given
+    // d_head numbers; `outputs`: where each head's output rows are summed (before replacing).
+    vec logits(const std::int32_t* tokens, std::size_t batch, std::size_t n, const head_rows* replace = nullptr,
+               head_rows* outputs = nullptr) const {
         const std::size_t d = c.d_model, rows = batch * n, H = c.heads, dh = d / H;
         const bool gelu = c.act == attnlab::grad::activation::gelu;
         vec x(rows * d);
@@ -174,8 +187,15 @@ struct model {
                     const vec o = attention(q, k, v, n, n, dh, dh, 1 / std::sqrt(double(dh)),
                                             [](std::size_t i, std::size_t j) { return j <= i; },
                                             [slope](std::size_t i, std::size_t j) { return -slope * double(i - j); });
+                    const std::size_t key = l * H + h;
+                    if (outputs) {
+                        vec& sum = (*outputs)[key];
+                        sum.resize(dh, 0.0);
+                        for (std::size_t t = 0; t < n * dh; ++t) sum[t % dh] += o[t];
+                    }
+                    const vec* value = replace && replace->count(key) ? &replace->at(key) : nullptr;
                     for (std::size_t t = 0; t < n; ++t) {
-                        for (std::size_t i = 0; i < dh; ++i) merged[(b * n + t) * d + h * dh + i] = o[t * dh + i];
+                        for (std::size_t i = 0; i < dh; ++i) merged[(b * n + t) * d + h * dh + i] = value ? (*value)[i] : o[t * dh + i];
                     }
                 }
             }
@@ -190,10 +210,7 @@ struct model {
             }
         }
         const vec f = c.layer_norm ? layer_norm(x, at("final.gain"), at("final.bias"), rows, d) : x;
-        const vec logits = linear(f, at("unembedding"), at("unembeddingBias"), rows, d, c.vocab);
-        std::size_t count = 0;
-        for (std::size_t r = 0; r < rows; ++r) count += scored[r] ? 1 : 0;
-        return cross_entropy(logits, targets, scored, rows, c.vocab) / double(count);
+        return linear(f, at("unembedding"), at("unembeddingBias"), rows, d, c.vocab);
     }
 };
 

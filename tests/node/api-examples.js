@@ -130,12 +130,22 @@ const EXAMPLES = {
   'Trainer.attention': { make: trainer, args: () => [[1, 2, 3, 1]], call: (tr, args) => tr.attention(...args).patterns },
   'Trainer.headScores': { make: trainer, args: () => [] },
   'Trainer.exportWeights': { make: trainer, args: () => [{ dtype: 'float16' }] },
+  'Trainer.ablate': {
+    make: trainer, args: () => [{ heads: [[0, 0]], mode: 'mean', tokens: [1, 2, 3] }],
+    call: (tr, args) => { const r = tr.ablate(...args); return [r.loss, r.scoredLoss, r.probabilities.toArray()]; },
+  },
+  'Trainer.composition': { make: (lab) => lab.createTrainer({ ...tiny, layers: 2 }), args: () => [] },
   loadModel: { args: () => [], then: (m) => m.predict('the act of').next.slice(0, 2) },
   'Model.tokenize': { make: (lab) => model(lab), args: () => ['the cat sat'] },
   'Model.attention': { make: (lab) => model(lab), args: () => ['the cat sat. the cat', { truncate: false }] },
   'Model.predict': { make: (lab) => model(lab), args: () => ['the act of', { top: 3 }] },
   'Model.logits': { make: (lab) => model(lab), args: () => ['the act of', {}], call: (m, args) => Array.from(m.logits(...args).slice(0, 4)) },
   'Model.headScores': { make: (lab) => model(lab), args: () => ['the cat sat. the cat sat.', {}] },
+  'Model.ablate': {
+    make: (lab) => model(lab), args: () => ['the cat sat. the cat', { heads: [[1, 0]], mode: 'mean', meanOver: ['a dog ran'], top: 3 }],
+    call: (m, args) => { const r = m.ablate(...args); return [r.loss, r.repeatedLoss, r.next]; },
+  },
+  'Model.composition': { make: (lab) => model(lab), args: () => [], call: (m) => m.composition().copying.map((h) => h.score) },
 };
 
 // A model file small enough to vary entry by entry: the tiny trainer's weights with a

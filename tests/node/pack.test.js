@@ -31,7 +31,7 @@ test('npm pack ships the entry points, the engine, the script, types and licence
   const [packed] = JSON.parse(run(npm, ['pack', '--dry-run', '--json'], root));
   const files = packed.files.map((f) => f.path).sort();
   const mustHave = ['LICENSE', 'README.md', 'package.json', 'web/src/api/lab.js', 'types/index.d.ts', 'types/elements.d.ts',
-    'dist/attention-lab.js', 'dist/attention-lab.mjs', 'dist/attention-lab-elements.mjs', 'dist/custom-elements.json', 'dist/attention-lab-model.js', 'dist/attention-lab-model.mjs', 'types/model.d.ts', ...entryFiles(pkg), ...BUILT_RUNTIME_FILES];
+    'dist/attention-lab.js', 'dist/attention-lab.mjs', 'dist/attention-lab-elements.mjs', 'dist/custom-elements.json', 'dist/attention-lab-model.js', 'dist/attention-lab-model.mjs', 'types/model.d.ts', 'python/attention_lab.py', ...entryFiles(pkg), ...BUILT_RUNTIME_FILES];
   for (const f of mustHave) assert.ok(files.includes(f), `the package has ${f}`);
   const stray = /^(tests|cpp|scripts|node_modules|test-results|examples|\.ci|\.git)\/|^build\/|^web\/src\/(kit|elements|ui)\/|^web\/site\/|^dist\/.*\.(html|css)$|^CMakeLists\.txt$|\.log$|^package-lock\.json$|^web\/src\/browser\.js$/;
   // The node entry's code cache for the node that built it (scripts/node-bundle.js).

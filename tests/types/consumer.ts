@@ -27,6 +27,17 @@ export async function computeOnce(): Promise<number> {
   const kept: Float32Array = ws.run().weights.slice();
   ws.dispose();
 
+  const trainer = lab.createTrainer({ layers: 2 });
+  const knocked = trainer.ablate({ heads: [[0, 1], [1, 0]], mode: 'mean' });
+  const repeatLoss: number | null = knocked.scoredLoss;
+  const probs: Tensor = knocked.baseline.probabilities;
+  const induction: Float64Array = knocked.induction;
+  const kComposition: number | null = trainer.composition().composition[0].k;
+  const shipped = lab.loadModel();
+  const guesses = shipped.ablate('the cat sat. the cat', { heads: [[1, 2]], top: 3, meanOver: ['a dog'], mode: 'mean' }).next;
+  console.log(repeatLoss, probs.shape, induction[0], kComposition, guesses[0].token, shipped.composition().copying[0].score);
+  trainer.dispose();
+
   const stats = lab.createDotProductStats({ dk: 512, seed: 3 });
   stats.add(1000);
   const std: number = stats.result().std;

@@ -81,6 +81,13 @@ public:
     /// @throws as attention()
     std::vector<head_scores> scores(const std::int32_t* tokens, std::size_t n, const std::string& fn);
 
+    /// @brief The model itself, for other reads (ablation.cpp).
+    /// @throws argument_error naming `fn` when no weights were set
+    transformer& network(const std::string& fn) {
+        ready(fn);
+        return model_;
+    }
+
 private:
     void ready(const std::string& fn) const;
     transformer model_;

@@ -181,6 +181,10 @@ public:
     void set_weights(const float* data, std::size_t size, const std::string& fn);
 
     const transformer& model() const { return model_; }
+    /// @brief For reading the model on other inputs (ablation.cpp): the fixed evaluation set,
+    /// and the model to run it through.
+    const task_batch& evaluation_set() const { return eval_; }
+    transformer& network() { return model_; }
     const trainer_options& options() const { return options_; }
     std::size_t steps() const { return optimiser_.updates(); }
     bool diverged() const { return diverged_; }

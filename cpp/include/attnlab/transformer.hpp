@@ -24,6 +24,8 @@
 
 namespace attnlab {
 
+class head_patch;
+
 /// @brief The shape of the model. Limits (each checked by name): vocab 2..max_vocab, seq_len
 /// 2..max_seq_len, layers 1..max_layers, heads 1..max_heads dividing d_model, d_model
 /// 1..max_d_model, mlp 0..max_mlp.
@@ -131,6 +133,12 @@ public:
     /// @brief The logits of the last forward: [batch, n, vocab].
     const float* logits() const { return logits_; }
 
+    /// @brief Ablation (ablation.hpp): while `patch` is set (not null), forward() replaces the
+    /// patched heads' outputs; backward() is then not meaningful. The caller keeps it alive.
+    void patch_heads(const head_patch* patch) { patch_ = patch; }
+    /// @brief Every head's output of layer `layer` in the last forward: [batch, heads, n, d_head].
+    const float* head_outputs(std::size_t layer) const { return acts_[layer].o; }
+
     /// @brief Floats of the activation arena handed out, for checking the plan against what was made.
     std::size_t arena_floats() const { return taken_; }
 
@@ -192,6 +200,7 @@ private:
     memory_plan plan_;
     std::size_t batch_ = 0, n_ = 0;
     float loss_scale_ = 0;
+    const head_patch* patch_ = nullptr;
 };
 
 }  // namespace attnlab

@@ -11,6 +11,7 @@ const { EngineObject } = require('./engine-object.js');
 const { unwrap } = require('./call.js');
 const { Tokenizer } = require('./tokenizer.js');
 const { readParameters, checkWeightsFile, shapeSpec } = require('./weights-file.js');
+const { modelAblate } = require('./ablation.js');
 const { parseModelText, registeredModels, checkModelObject } = require('./model-file.js');
 
 // The model that ships beside the kit (web/model/attention-lab-model.js, dist/ after the build).
@@ -168,6 +169,21 @@ class Model extends EngineObject {
    */
   headScores(text, options) {
     return this._method('Model.headScores', arguments, (h, [t, o], fn) => unwrap(h.headScores(this._read(fn, t, o.truncate).ids)));
+  }
+
+  /**
+   * `text` read with some heads knocked out: { heads, mode, meanOver, top, truncate }
+   * (ablation.js, docs/api.md).
+   * @returns { tokens, loss, repeatedLoss, positions, repeated, next, probabilities, heads,
+   *   mode, truncated, baseline: { loss, repeatedLoss, next, probabilities } }
+   */
+  ablate(text, spec) {
+    return this._method('Model.ablate', arguments, (h, [t, o], fn) => modelAblate(h, fn, this, this._read(fn, t, o.truncate), o, t));
+  }
+
+  /** Q-, K- and V-composition of every earlier head with every later one, and each head's copying score. */
+  composition() {
+    return this._method('Model.composition', arguments, (h) => unwrap(h.composition()));
   }
 }
 

@@ -67,6 +67,12 @@ const WEIGHTS_FILE = {
   parameters: list(PARAMETER, { hint: 'an array of { name, shape, dtype, data }' }),
 };
 
+// Ablation (Trainer.ablate, Model.ablate): which heads to knock out, and how.
+const ABLATION = {
+  heads: list(sizes(), { hint: 'an array of [layer, head] pairs' }),
+  mode: choice(['zero', 'mean'], "'zero' or 'mean'", { fallback: 'zero' }),
+};
+
 const SIGNATURES = Object.freeze({
   attention: signature('attention', ...QKV, options({ ...ATTENTION_FIELDS, ...POSITION_FIELDS, stages: stages() })),
   positions: signature('positions', spec({
@@ -135,6 +141,8 @@ const SIGNATURES = Object.freeze({
   'Trainer.lossByPosition': signature('Trainer.lossByPosition', spec({ length: size(), examples: size({ fallback: 32 }) })),
   'Trainer.attention': signature('Trainer.attention', ['tokens', tokens()]),
   'Trainer.headScores': signature('Trainer.headScores'),
+  'Trainer.ablate': signature('Trainer.ablate', spec({ ...ABLATION, tokens: tokens(OPT) })),
+  'Trainer.composition': signature('Trainer.composition'),
   'Trainer.exportWeights': signature('Trainer.exportWeights', options({
     dtype: choice(['float32', 'float16'], "'float32' or 'float16' (half the size, rounded to the nearest half)", { fallback: 'float32' }),
   })),
@@ -144,6 +152,10 @@ const SIGNATURES = Object.freeze({
   'Model.predict': signature('Model.predict', ['text', text(() => 'a string')], options({ truncate: bool(), top: size({ fallback: 5 }) })),
   'Model.logits': signature('Model.logits', ['text', text(() => 'a string')], options({ truncate: bool() })),
   'Model.headScores': signature('Model.headScores', ['text', text(() => 'a string')], options({ truncate: bool() })),
+  'Model.ablate': signature('Model.ablate', ['text', text(() => 'a string')], spec({
+    ...ABLATION, meanOver: strings(OPT), top: size({ fallback: 5 }), truncate: bool(),
+  })),
+  'Model.composition': signature('Model.composition'),
 });
 
 /** The option names of lab.attention, as lab.ATTENTION_OPTIONS lists them. */

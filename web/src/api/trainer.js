@@ -11,6 +11,7 @@ const { EngineObject, engineObject } = require('./engine-object.js');
 const { unwrap } = require('./call.js');
 const { Fields } = require('./options.js');
 const { readParameters, writeParameters, checkWeightsFile, shapeSpec, WEIGHTS_FORMAT, WEIGHTS_VERSION } = require('./weights-file.js');
+const { trainerAblate } = require('./ablation.js');
 
 const DISPOSED = (fn) => `${fn}: the trainer was disposed; expected a trainer from createTrainer that is still live`;
 
@@ -114,6 +115,20 @@ class Trainer extends EngineObject {
   /** Per head { layer, head, previousToken, induction } on the probe (README: how each is computed). */
   headScores() {
     return this._method('Trainer.headScores', arguments, (h) => unwrap(h.headScores()));
+  }
+
+  /**
+   * The model with some heads knocked out: { heads, mode } (ablation.js, docs/api.md).
+   * @returns { loss, scoredLoss (evaluation set), positions, scored, tokens, probabilities:
+   *   Tensor [n, vocab], heads, mode, baseline: { loss, scoredLoss, probabilities } }
+   */
+  ablate(spec) {
+    return this._method('Trainer.ablate', arguments, (h, [o]) => trainerAblate(h, 'Trainer.ablate', o, this.example));
+  }
+
+  /** Q-, K- and V-composition of every earlier head with every later one, and each head's copying score. */
+  composition() {
+    return this._method('Trainer.composition', arguments, (h) => unwrap(h.composition()));
   }
 
   _get(name) {
