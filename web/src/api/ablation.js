@@ -5,7 +5,7 @@
 // repeats and every number are the engine's.
 
 const { fromEngine } = require('./tensor.js');
-const { unwrap } = require('./engine.js');
+const { unwrap } = require('./call.js');
 const { Fields } = require('./options.js');
 
 /** heads as the reader made them (arrays of sizes) -> a Float64Array of the pairs, flattened. */
