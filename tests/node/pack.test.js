@@ -39,7 +39,9 @@ test('npm pack ships the entry points, the engine, the script, types and licence
   assert.ok(files.includes(codeCache), `the package has ${codeCache}`);
   const shipped = new Set([...BUILT_RUNTIME_FILES, codeCache]);
   assert.deepEqual(files.filter((f) => stray.test(f) && !shipped.has(f)), [], 'no tests, sources of other layers, build intermediates or site pages');
-  assert.ok(packed.unpackedSize < 3e6, `unpacked size ${packed.unpackedSize} bytes stays small`);
+  // 3.0 MB unpacked with the positions, ablation and composition added to the script and the
+  // wasm: the shipped model is most of the rest, twice (a classic script and an ES module, 463 KB each).
+  assert.ok(packed.unpackedSize < 3.3e6, `unpacked size ${packed.unpackedSize} bytes stays small`);
 });
 
 test('the packed tarball installs offline into an empty project, where require and import compute attention and its types check', () => {
