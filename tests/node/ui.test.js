@@ -170,6 +170,21 @@ test('the heatmap readout names query and key and gives the value, says masked o
   assert.equal(heatmap.readout(cells[1][1], { rowWord: 'sentence', colWord: 'word', digits: 3 }), 'sentence \u201cflies\u201d \u2192 word \u201cflies\u201d: 0.750');
 });
 
+test('a bare token label shows its edge spaces as \u2423 and a line break as \u21b5, and a cell\'s name says them in words', () => {
+  const { tokenLabel, spokenLabel } = require('../../web/src/ui/model-text.js');
+  const cases = [[' part', '\u2423part', 'space part'], ['part', 'part', 'part'], [' ', '\u2423', 'space'], ['a  ', 'a\u2423\u2423', 'a space space'],
+    ['\n', '\u21b5', 'new line'], [' \u0120a b', '\u2423\u0120a b', 'space \u0120a b'], ['\u0120John', '\u0120John', '\u0120John']];
+  for (const [token, shown, said] of cases) {
+    assert.equal(tokenLabel(token, true), shown, JSON.stringify(token));
+    assert.equal(spokenLabel(shown), said, JSON.stringify(token));
+  }
+  // In quotes (a guess, a readout) the space is seen already: only the line break is marked.
+  assert.equal(tokenLabel(' part'), ' part');
+  const cells = heatmap.cells([[0.5, 0.5]], null, ['\u2423a'], ['a', '\u2423a']);
+  assert.equal(cells[0][1].label, '0.50: query space a, key space a, weight 0.5');
+  assert.equal(heatmap.readout(cells[0][0]), 'query \u201c\u2423a\u201d \u2192 key \u201ca\u201d: 0.50');
+});
+
 test('the renormalisation readout lists the weights a masked row keeps, their sum and the share they had without the mask', () => {
   assert.deepEqual(heatmap.prefixOnes(3), [[1, 1, 1], [0, 1, 1], [0, 0, 1]]);
   const keys = ['time', 'flies', 'like'];
