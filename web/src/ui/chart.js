@@ -69,14 +69,16 @@ const labelHeight = () => 0.75;
  * Which labels of an axis show at each text size: every label where they fit, else every
  * 2nd, every 4th, ... (from the first), so each larger size shows a subset of the smaller's.
  * Neighbouring labels keep one em of space between them.
- * @param ticks [{ at, label }] in axis order; extent(label): its length along the axis in ems
+ * @param ticks [{ at, label, anchor? }] in axis order; extent(label): its length along the axis in ems
  * @return for each tick, the index into TEXT_SIZES from which it is hidden (TEXT_SIZES.length: never)
  */
 function thinTicks(ticks, extent) {
   let stride = 1;
   return TEXT_SIZES.reduce((hide, { size }, level) => {
+    // A label anchored at its start (end) is centred half its length right (left) of its tick.
+    const at = (t) => t.at + ({ start: 1, end: -1 }[t.anchor] || 0) * size * extent(t.label) / 2;
     const fits = () => ticks.every((b, i) => i < stride || i % stride
-      || Math.abs(b.at - ticks[i - stride].at) >= size * ((extent(b.label) + extent(ticks[i - stride].label)) / 2 + 1));
+      || Math.abs(at(b) - at(ticks[i - stride])) >= size * ((extent(b.label) + extent(ticks[i - stride].label)) / 2 + 1));
     while (2 * stride < ticks.length && !fits()) stride *= 2;
     return hide.map((h, i) => (i % stride && h > level ? level : h));
   }, ticks.map(() => TEXT_SIZES.length));
