@@ -309,10 +309,42 @@ for (const width of [390, 1280]) {
       return { text: th.textContent, clipped: getComputedStyle(th).textOverflow === 'ellipsis' && (th.scrollWidth > th.clientWidth + 1 || th.scrollHeight > th.clientHeight + 1),
         inside: ink.width <= box.width + 1 && ink.height <= box.height + 1, box: [box.left, box.right] };
     }));
-    assert.deepEqual(labels.map((l) => l.text), model.attention(START).tokens);
+    assert.deepEqual(labels.map((l) => l.text), model.attention(START).tokens.map((t) => t.replace(/^ /, '\u2423')));
     for (const l of labels) assert.ok(!l.clipped && l.inside, `the label "${l.text}" shows whole`);
     for (let k = 1; k < labels.length; k++) assert.ok(labels[k].box[0] >= labels[k - 1].box[1] - 0.5, `labels ${k - 1} and ${k} do not overlap`);
     assert.deepEqual(problems, []);
     await close();
   });
 }
+
+test('labels show a token\'s leading space as \u2423 (" part" is not "part"; a lone space is not blank) in the open head and the head view, and name it "space" to a screen reader', async () => {
+  const { page, problems, close } = await watchedPage(browser, { width: 1280, height: 900 });
+  await page.goto(LESSON);
+  await settled(page);
+  await read(page).locator('.al-predict button.al-skip').press('Enter');
+  // What the learner sees (innerText: the page's white-space rules applied) and what a screen reader is given.
+  const openHead = () => page.$eval('#read', (el) => Array.from(el.shadowRoot.querySelectorAll('.al-open-head [role="columnheader"]:not(.al-axis)'),
+    (th) => [th.innerText, th.getAttribute('aria-label') || th.textContent]));
+  const headView = () => page.$eval('#read', (el) => Array.from(el.shadowRoot.querySelectorAll('.al-token-left .al-token'), (b) => [b.innerText, b.getAttribute('aria-label')]));
+  const tokens = model.attention(START).tokens;
+  assert.equal(tokens[1], ' part');
+  const shown = tokens.map((t) => (t.startsWith(' ') ? `\u2423${t.slice(1)}` : t));
+  const said = tokens.map((t) => (t.startsWith(' ') ? `space ${t.slice(1)}` : t));
+  assert.deepEqual(await openHead(), shown.map((t, k) => [t, said[k]]));
+  assert.deepEqual((await openHead()).slice(0, 2), [['a', 'a'], ['\u2423part', 'space part']]);
+  // A cell's name says both tokens the same way.
+  assert.match(await read(page).locator('.al-open-head [role="gridcell"][data-row="7"][data-col="0"]').getAttribute('aria-label'), /^query space a, key a, weight /);
+  await read(page).locator('[role="tab"]', { hasText: 'Head view' }).press('Enter');
+  assert.deepEqual(await headView(), shown.map((t, k) => [t, `${said[k]} (query ${k})`]));
+  // Two Cyrillic words and a space between each: the spaces are tokens of their own.
+  const text = '\u043c\u0438\u0440 \u0438 \u043c\u0438\u0440';
+  const lone = model.attention(text).tokens;
+  assert.deepEqual([lone[3], lone[5]], [' ', ' ']);
+  await typeText(page, text);
+  const views = await headView();
+  assert.deepEqual([views[3], views[5]], [['\u2423', 'space (query 3)'], ['\u2423', 'space (query 5)']]);
+  await read(page).locator('[role="tab"]', { hasText: 'Model view' }).press('Enter');
+  assert.deepEqual((await openHead())[3], ['\u2423', 'space']);
+  assert.deepEqual(problems, []);
+  await close();
+});

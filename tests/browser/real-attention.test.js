@@ -149,3 +149,42 @@ test('BERT\'s sentence pair: the head view\'s A \u2192 B filter shows sentence A
   assert.deepEqual(problems, []);
   await close();
 });
+
+test('lesson 7 at 390 px: GPT-2\'s 12 heads a row and its open head 4.11 fit the widget; at 1280 px the shipped model\'s 4 heads a row use the width while a 12 x 12 model stays compact', async () => {
+  const boxes = (page, id) => page.$eval(id, (el) => {
+    const r = el.shadowRoot;
+    const rect = (e) => { const b = e.getBoundingClientRect(); return { left: b.left, right: b.right, width: b.width, height: b.height }; };
+    const scroller = r.querySelector('.al-model-scroll');
+    const heat = r.querySelector('.al-open-head:not([hidden]) .al-scroll');
+    return {
+      grid: { scroll: scroller.scrollWidth, client: scroller.clientWidth, box: rect(scroller), thumbs: Array.from(r.querySelectorAll('.al-thumb'), rect) },
+      open: heat && { scroll: heat.scrollWidth, client: heat.clientWidth, box: rect(heat), parts: Array.from(heat.querySelectorAll('[role="gridcell"], [role="columnheader"]'), rect) },
+    };
+  });
+  const within = (inner, outer, what) => assert.ok(inner.left >= outer.left - 0.5 && inner.right <= outer.right + 0.5, `${what}: ${JSON.stringify([inner, outer])}`);
+  const rem = 15;  // the widgets' default --al-font-size
+  for (const width of [390, 1280]) {
+    const { page, problems, close } = await watchedPage(browser, { width, height: 900 });
+    await page.goto(pathToFileURL(path.join(root, 'dist', 'lesson-7.html')).href, { timeout: 180000 });
+    await settled(page, 120000);
+    await page.locator('#pasted').scrollIntoViewIfNeeded();
+    const gpt2 = await boxes(page, '#pasted');
+    assert.equal(gpt2.grid.thumbs.length, 144);
+    assert.ok(gpt2.grid.scroll <= gpt2.grid.client, `the grid of heads does not scroll sideways at ${width} px: ${gpt2.grid.scroll} in ${gpt2.grid.client}`);
+    gpt2.grid.thumbs.forEach((t, k) => within(t, gpt2.grid.box, `head ${Math.floor(k / 12)}.${k % 12} whole at ${width} px`));
+    assert.ok(gpt2.grid.thumbs.every((t) => t.width >= 20 && t.width <= 4 * rem + 0.5), `GPT-2's thumbnails from 20 px to 4 rem at ${width} px: ${gpt2.grid.thumbs[0].width}`);
+    assert.ok(gpt2.open, 'the lesson opens head 4.11');
+    assert.ok(gpt2.open.scroll <= gpt2.open.client, `the open head does not scroll sideways at ${width} px: ${gpt2.open.scroll} in ${gpt2.open.client}`);
+    assert.equal(gpt2.open.parts.length, 1 + 10 + 10 * 10, 'the corner, ten key labels and a hundred cells');
+    gpt2.open.parts.forEach((t, k) => within(t, gpt2.open.box, `the open head's part ${k} at ${width} px`));
+    if (width === 1280) {
+      await page.locator('#read .al-predict button.al-skip').press('Enter');
+      const shipped = await boxes(page, '#read');
+      assert.equal(shipped.grid.thumbs.length, 8, '2 layers x 4 heads');
+      assert.ok(shipped.grid.thumbs.every((t) => t.width >= 110), `4 heads a row share the width: ${shipped.grid.thumbs[0].width} px of ${shipped.grid.box.width}`);
+      shipped.grid.thumbs.forEach((t) => within(t, shipped.grid.box, 'a thumbnail'));
+    }
+    assert.deepEqual(problems, []);
+    await close();
+  }
+});

@@ -430,3 +430,36 @@ for (const width of [1280, 390]) {
     await w.close();
   });
 }
+
+test('at 390 and 1280 px every chart shows its axis titles whole and its tick labels apart, the corner labelled with one 0', async () => {
+  for (const width of [390, 1280]) {
+    const w = await open('', { width, height: 900 });
+    const charts = await w.page.evaluate(() => Array.from(document.querySelector('attention-trainer').shadowRoot.querySelectorAll('svg.al-chart:not(.al-swatch)'), (svg) => {
+      const box = svg.getBoundingClientRect();
+      const texts = Array.from(svg.querySelectorAll(':scope > text')).filter((t) => t.getClientRects().length).map((t) => {
+        const r = t.getBoundingClientRect();
+        return { text: t.textContent, rotated: t.hasAttribute('transform'), left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+      });
+      return { box: { left: box.left, right: box.right, top: box.top, bottom: box.bottom }, texts };
+    }));
+    assert.equal(charts.length, 2, 'the loss chart and the score chart');
+    for (const { box, texts } of charts) {
+      const title = texts.find((t) => t.rotated);
+      assert.ok(title && /\(/.test(title.text), `a rotated y title: ${title && title.text}`);
+      // The box of a text's glyphs (the font's ascent and descent) inside the chart's: no glyph is cut at its edge.
+      for (const t of texts) assert.ok(t.left >= box.left && t.right <= box.right && t.top >= box.top - 0.5 && t.bottom <= box.bottom + 0.5, `"${t.text}" inside the chart at ${width} px: ${JSON.stringify([t, box])}`);
+      // Tick labels (numbers) at least 3 CSS px apart, one way or the other.
+      const ticks = texts.filter((t) => !t.rotated && /^\d[\d.,]*$/.test(t.text));
+      for (let i = 0; i < ticks.length; i++) {
+        for (let j = i + 1; j < ticks.length; j++) {
+          const [a, b] = [ticks[i], ticks[j]];
+          const gap = Math.max(b.left - a.right, a.left - b.right, b.top - a.bottom, a.top - b.bottom);
+          assert.ok(gap >= 3, `"${a.text}" and "${b.text}" ${gap.toFixed(1)} px apart at ${width} px`);
+        }
+      }
+      assert.equal(ticks.filter((t) => t.text === '0').length, 1, `one 0 at the corner at ${width} px`);
+    }
+    assert.deepEqual(w.problems, []);
+    await w.close();
+  }
+});

@@ -170,6 +170,21 @@ test('the heatmap readout names query and key and gives the value, says masked o
   assert.equal(heatmap.readout(cells[1][1], { rowWord: 'sentence', colWord: 'word', digits: 3 }), 'sentence \u201cflies\u201d \u2192 word \u201cflies\u201d: 0.750');
 });
 
+test('a bare token label shows its edge spaces as \u2423 and a line break as \u21b5, and a cell\'s name says them in words', () => {
+  const { tokenLabel, spokenLabel } = require('../../web/src/ui/model-text.js');
+  const cases = [[' part', '\u2423part', 'space part'], ['part', 'part', 'part'], [' ', '\u2423', 'space'], ['a  ', 'a\u2423\u2423', 'a space space'],
+    ['\n', '\u21b5', 'new line'], [' \u0120a b', '\u2423\u0120a b', 'space \u0120a b'], ['\u0120John', '\u0120John', '\u0120John']];
+  for (const [token, shown, said] of cases) {
+    assert.equal(tokenLabel(token, true), shown, JSON.stringify(token));
+    assert.equal(spokenLabel(shown), said, JSON.stringify(token));
+  }
+  // In quotes (a guess, a readout) the space is seen already: only the line break is marked.
+  assert.equal(tokenLabel(' part'), ' part');
+  const cells = heatmap.cells([[0.5, 0.5]], null, ['\u2423a'], ['a', '\u2423a']);
+  assert.equal(cells[0][1].label, '0.50: query space a, key space a, weight 0.5');
+  assert.equal(heatmap.readout(cells[0][0]), 'query \u201c\u2423a\u201d \u2192 key \u201ca\u201d: 0.50');
+});
+
 test('the renormalisation readout lists the weights a masked row keeps, their sum and the share they had without the mask', () => {
   assert.deepEqual(heatmap.prefixOnes(3), [[1, 1, 1], [0, 1, 1], [0, 0, 1]]);
   const keys = ['time', 'flies', 'like'];
@@ -203,18 +218,22 @@ test('chart layout maps domains to pixels and picks round ticks', () => {
   assert.equal(chart.path([[0, 0], [1.25, 2]]), 'M0.0 0.0 L1.3 2.0');
 });
 
-test('chart tick labels thin out as chart text grows: every d_k at the smallest size, every other one from 17 units, never closer than an em', () => {
+test('chart tick labels thin out as chart text grows: every d_k at the smallest size, every other one from 14 units, never closer than an em', () => {
   const g = chart.lineLayout({ xs: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512], yMax: 25, series: [] });
   const shownAt = (ticks, level) => ticks.filter((t) => t.hideFrom > level);
+  // At 14 units "512", ending at the right edge, would come within 4 units of "256".
   assert.deepEqual(chart.TEXT_SIZES.map((_, level) => shownAt(g.xTicks, level).map((t) => t.value)), [
-    [1, 2, 4, 8, 16, 32, 64, 128, 256, 512], [1, 2, 4, 8, 16, 32, 64, 128, 256, 512], [1, 4, 16, 64, 256], [1, 4, 16, 64, 256]]);
+    [1, 2, 4, 8, 16, 32, 64, 128, 256, 512], [1, 4, 16, 64, 256], [1, 4, 16, 64, 256], [1, 4, 16, 64, 256]]);
+  assert.deepEqual([g.xTicks[0].anchor, g.xTicks[9].anchor], ['start', 'end'], 'the labels at the ends start and end there');
   assert.ok(g.yTicks.every((t) => t.hideFrom === chart.TEXT_SIZES.length), 'six y labels fit at every size');
   // Seven sizes to n = 16384 on a log-y axis of eight decades (the cost lab's charts).
   const cost = chart.lineLayout({ xs: [256, 512, 1024, 2048, 4096, 8192, 16384], yLog: true, yMin: 0.001, yMax: 5000, series: [] });
   for (const [level, { size }] of chart.TEXT_SIZES.entries()) {
     // The layout's bound (a digit at most 0.6 em wide); tests/browser/teaching.test.js measures real glyphs.
     const xs = shownAt(cost.xTicks, level);
-    for (let i = 1; i < xs.length; i++) assert.ok(xs[i].at - xs[i - 1].at >= 0.6 * size * (xs[i].label.length + xs[i - 1].label.length) / 2 + size, `x labels ${xs[i - 1].label}, ${xs[i].label} at ${size}`);
+    // Each label's extent as drawn: centred on its tick, or starting or ending there.
+    const span = (t) => { const w = 0.6 * size * t.label.length, a = t.anchor === 'start' ? t.at : t.anchor === 'end' ? t.at - w : t.at - w / 2; return [a, a + w]; };
+    for (let i = 1; i < xs.length; i++) assert.ok(span(xs[i])[0] - span(xs[i - 1])[1] >= size, `x labels ${xs[i - 1].label}, ${xs[i].label} at ${size}`);
     const ys = shownAt(cost.yTicks, level);
     for (let i = 1; i < ys.length; i++) assert.ok(ys[i - 1].at - ys[i].at >= 1.75 * size, `y labels ${ys[i - 1].label}, ${ys[i].label} at ${size}`);
     assert.ok(xs.length >= 4 && ys.length >= 4, `at ${size} units at least four labels per axis remain`);

@@ -21,7 +21,7 @@ const { SCORES, SORTS } = require('../ui/head-table.js');
 const { patternProblemText } = require('../api/heads.js');
 const { fixed, counted } = require('../ui/format.js');
 const { modelText } = require('../kit/model-text-box.js');
-const { MAX_TEXT } = require('../ui/model-text.js');
+const { MAX_TEXT, tokenLabel } = require('../ui/model-text.js');
 
 const VIEWS = [['model', 'Model view'], ['heads', 'Head view'], ['summary', 'Summary']];
 const STEP_MS = 8;  // work per task while a large set is decoded, scored and painted
@@ -221,7 +221,8 @@ class ModelAttention extends LabElement {
     this.heatmap.opts.title = `Attention weights, ${name}`;
     setText(this.headTitle, name);
     setText(this.headScores, `Engine's scores: ${this.scoreWords(l, hd)}.`);
-    this.heatmap.update({ weights, masked: this.maskedRows, rowLabels: set.queryTokens || set.tokens, colLabels: set.tokens, showNumbers: false });
+    const bare = (tokens) => tokens.map((t) => tokenLabel(t, true));
+    this.heatmap.update({ weights, masked: this.maskedRows, rowLabels: bare(set.queryTokens || set.tokens), colLabels: bare(set.tokens), showNumbers: false });
     this.headPanel.hidden = false;
     if (show) this.setView('model', { save: false });
     setText(this.announce, `Opened ${name} below the heads.`);

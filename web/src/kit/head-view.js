@@ -11,6 +11,7 @@ const { headLines, strongest, columnLayout, headColor, LEVELS, MIN_WEIGHT } = re
 const { layerName, headName, pairView } = require('../ui/attention-data.js');
 const { fixed } = require('../ui/format.js');
 const { repeatedLabels } = require('../ui/heatmap-model.js');
+const { tokenLabel, spokenLabel } = require('../ui/model-text.js');
 
 const ROW_EM = 1.6;  // token rows, in units of the widget's font size
 // A sentence pair (sentenceBStart), filtered as BertViz's head view does: which queries over which keys.
@@ -79,12 +80,13 @@ class HeadView {
     // Positions as in the whole text (a sentence-pair filter shows part of it); special tokens
     // ([CLS], [SEP]) are named as such.
     const off = set.offsets || { row: 0, col: 0 };
-    const token = (text, side, index) => {
+    const token = (raw, side, index) => {
+      const text = tokenLabel(raw, true);
       const flags = side === 'key' ? set.special : set.querySpecial || (!set.queryTokens && set.special);
       const isSpecial = Boolean(flags && flags[index]);
       const at = index + (side === 'query' ? off.row : off.col);
       const b = h('button', { type: 'button', class: isSpecial ? 'al-token al-special' : 'al-token', translate: 'no', title: text, dataset: { side, index: String(index) },
-        'aria-label': `${text} (${isSpecial ? 'special token, ' : ''}${side} ${at})` }, text);
+        'aria-label': `${spokenLabel(text)} (${isSpecial ? 'special token, ' : ''}${side} ${at})` }, text);
       b.addEventListener('mouseenter', () => this.setFocus({ side, index }));
       b.addEventListener('mouseleave', () => this.setFocus(null));
       b.addEventListener('focus', () => this.setFocus({ side, index }));

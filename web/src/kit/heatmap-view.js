@@ -8,6 +8,7 @@
 const { h, setText } = require('./dom.js');
 const { VIRIDIS } = require('../ui/diverging.js');
 const model = require('../ui/heatmap-model.js');
+const { spokenLabel } = require('../ui/model-text.js');
 const { exportMenu } = require('./export-menu.js');
 
 const GRID_LIMIT = 32;  // above this many rows or columns, draw on a canvas
@@ -163,10 +164,12 @@ class HeatmapView {
   build(rows, cols, rowLabels, colLabels) {
     // The key axis title is for the eye (a screen reader hears query and key in every cell's
     // name); the corner is the header of the row labels' column, so it names them: "query".
+    // A label with a mark (\u2423, a token's space) is named in words.
+    const said = (t) => (spokenLabel(t) !== t ? spokenLabel(t) : null);
     const keyTitle = h('div', { class: 'al-axis al-axis-key', 'aria-hidden': 'true' }, `${this.colWord} \u2192`);
     const header = h('div', { role: 'row' }, h('span', { role: 'columnheader', class: 'al-axis al-axis-query' },
       h('span', {}, this.rowWord, h('span', { 'aria-hidden': 'true' }, ' \u2193'))),
-      colLabels.map((t) => h('span', { role: 'columnheader', title: t, translate: 'no' }, t)));
+      colLabels.map((t) => h('span', { role: 'columnheader', title: t, translate: 'no', 'aria-label': said(t) }, t)));
     this.cellEls = [];
     const body = [];
     for (let i = 0; i < rows; i++) {
@@ -180,14 +183,15 @@ class HeatmapView {
         rowEls.push(cell);
       }
       this.cellEls.push(rowEls);
-      body.push(h('div', { role: 'row' }, h('span', { role: 'rowheader', title: rowLabels[i], translate: 'no' }, rowLabels[i]), rowEls));
+      body.push(h('div', { role: 'row' }, h('span', { role: 'rowheader', title: rowLabels[i], translate: 'no', 'aria-label': said(rowLabels[i]) }, rowLabels[i]), rowEls));
     }
     const longest = Math.max(1, ...rowLabels.map((t) => t.length));
     const rem = (x) => `calc(${x} * var(--_rem))`;
     // The first column holds the row labels and the "query \u2193" title: never narrower than the
-    // title (bold, at .75 of the font: about half a rem per character, plus the padding).
+    // title (bold, at .75 of the font: about half a rem per character, plus the padding). Up to 16
+    // columns a cell holds its number (a picture without numbers may set a smaller --_cell-min).
     const first = Math.max(3.6, (this.rowWord.length + 2) * 0.5 + 0.6);
-    this.grid.style.gridTemplateColumns = `minmax(${rem(first)}, ${rem(Math.max(first, Math.min(8, longest * 0.6 + 1)))}) repeat(${cols}, minmax(${rem(cols > 16 ? 0.9 : 2.4)}, ${rem(3.2)}))`;
+    this.grid.style.gridTemplateColumns = `minmax(${rem(first)}, ${rem(Math.max(first, Math.min(8, longest * 0.6 + 1)))}) repeat(${cols}, minmax(var(--_cell-min, ${rem(cols > 16 ? 0.9 : 2.4)}), ${rem(3.2)}))`;
     this.grid.classList.toggle('al-fits-numbers', cols <= 16);
     this.grid.setAttribute('aria-rowcount', String(rows + 1));
     this.grid.setAttribute('aria-colcount', String(cols + 1));

@@ -20,7 +20,8 @@ const MODEL_ATTENTION_CSS = `
 .al-model-guess-p { font-variant-numeric: tabular-nums; text-align: right; }
 .al-asking .al-tabs, .al-asking [role="tabpanel"], .al-asking .al-model-guess-box { display: none !important; }
 .al-model-scroll { padding: 3px; }
-.al-model-grid { display: grid; grid-template-columns: max-content repeat(var(--al-heads), minmax(26px, calc(4 * var(--_rem)))); column-gap: 0; row-gap: 3px;
+/* The thumbnails share the width: from 20 px (twelve heads fit a phone) up to --al-thumb rem each (model-view.js). */
+.al-model-grid { display: grid; grid-template-columns: max-content repeat(var(--al-heads), minmax(20px, calc(var(--al-thumb, 4) * var(--_rem)))); column-gap: 0; row-gap: 3px;
   font-size: calc(.75 * var(--_rem)); color: var(--_muted); }
 .al-model-grid [role="row"] { display: contents; }
 .al-model-grid [role="columnheader"] { text-align: center; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; padding-right: 6%; }
@@ -30,9 +31,11 @@ const MODEL_ATTENTION_CSS = `
 .al-thumb { position: relative; z-index: 1; cursor: pointer; border-radius: 2px; }
 .al-thumb.al-open { outline: 3px solid var(--_accent); outline-offset: 0; }
 .al-thumb:focus-visible { outline: 3px solid var(--_focus); outline-offset: 0; z-index: 2; }
-.al-open-head { margin-top: calc(.75 * var(--_rem)); border-top: 1px solid var(--_line); padding-top: calc(.5 * var(--_rem)); }
+.al-open-head { margin-top: calc(.75 * var(--_rem)); border-top: 1px solid var(--_line); padding-top: calc(.5 * var(--_rem)); --_cell-min: calc(.8 * var(--_rem)); }
+.al-open-head .al-cell { min-width: 0; }
 .al-open-title { margin-bottom: 0; }
-/* The open head's key labels run upwards, whole: across, a narrow column cut " part" and " person" to the same "p\u2026". */
+/* The open head has no numbers in its cells: they narrow to a label's line (--_cell-min) to fit a phone.
+   Its key labels run upwards, whole: across, a narrow column cut " part" and " person" to the same "p\u2026". */
 .al-open-head .al-heatmap [role="columnheader"]:not(.al-axis) { writing-mode: vertical-rl; transform: rotate(180deg); white-space: pre; text-overflow: clip;
   overflow: visible; align-self: end; justify-self: center; text-align: left; padding: calc(.2 * var(--_rem)) 0; line-height: 1.1; }
 .al-head-picks { display: flex; flex-wrap: wrap; gap: calc(.2 * var(--_rem)) calc(.8 * var(--_rem)); margin-bottom: calc(.5 * var(--_rem)); }

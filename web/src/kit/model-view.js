@@ -96,6 +96,8 @@ class ModelView {
       rows.push(h('div', { role: 'row' }, h('span', { role: 'rowheader', translate: 'no', style: { gridRow: String(l + 2) } }, set.layerNames ? set.layerNames[l] : String(l)), canvas, line));
     }
     this.grid.style.setProperty('--al-heads', String(heads));
+    // Few heads take the width, up to 8.5 rem each; a deep model stays within about 32 rem of height.
+    this.grid.style.setProperty('--al-thumb', String(Math.max(4, Math.min(8.5, 32 / layers))));
     this.grid.style.setProperty('--al-aspect', `${heads * slot} / ${m}`);
     // Few tokens: thumbnails are enlarged, and crisp squares read better than a blur.
     this.grid.classList.toggle('al-crisp', Math.max(m, n) <= 48);

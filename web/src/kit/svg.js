@@ -37,7 +37,7 @@ function lineChart(opts) {
     if (t.hideFrom) svg.append(s('text', { x: L - 8, y: t.at + 4, 'text-anchor': 'end', ...thin(t) }, t.label));
   }
   svg.append(s('text', { x: (L + right) / 2, y: H - 6, 'text-anchor': 'middle' }, opts.xLabel));
-  svg.append(s('text', { x: 12, y: (T + bottom) / 2, 'text-anchor': 'middle', transform: `rotate(-90 12 ${(T + bottom) / 2})` }, opts.yLabel));
+  svg.append(s('text', { x: g.yTitleAt, y: (T + bottom) / 2, 'text-anchor': 'middle', transform: `rotate(-90 ${g.yTitleAt} ${(T + bottom) / 2})` }, opts.yLabel));
   // Guides (a threshold) and marks (an event at an x) under the data, labelled at their ends.
   for (const gd of g.guides) {
     svg.append(s('line', { class: 'al-guide', x1: L, y1: gd.at, x2: right, y2: gd.at }));

@@ -69,14 +69,16 @@ const labelHeight = () => 0.75;
  * Which labels of an axis show at each text size: every label where they fit, else every
  * 2nd, every 4th, ... (from the first), so each larger size shows a subset of the smaller's.
  * Neighbouring labels keep one em of space between them.
- * @param ticks [{ at, label }] in axis order; extent(label): its length along the axis in ems
+ * @param ticks [{ at, label, anchor? }] in axis order; extent(label): its length along the axis in ems
  * @return for each tick, the index into TEXT_SIZES from which it is hidden (TEXT_SIZES.length: never)
  */
 function thinTicks(ticks, extent) {
   let stride = 1;
   return TEXT_SIZES.reduce((hide, { size }, level) => {
+    // A label anchored at its start (end) is centred half its length right (left) of its tick.
+    const at = (t) => t.at + ({ start: 1, end: -1 }[t.anchor] || 0) * size * extent(t.label) / 2;
     const fits = () => ticks.every((b, i) => i < stride || i % stride
-      || Math.abs(b.at - ticks[i - stride].at) >= size * ((extent(b.label) + extent(ticks[i - stride].label)) / 2 + 1));
+      || Math.abs(at(b) - at(ticks[i - stride])) >= size * ((extent(b.label) + extent(ticks[i - stride].label)) / 2 + 1));
     while (2 * stride < ticks.length && !fits()) stride *= 2;
     return hide.map((h, i) => (i % stride && h > level ? level : h));
   }, ticks.map(() => TEXT_SIZES.length));
@@ -98,20 +100,21 @@ function path(points) {
  *   [{ x, label, low? }] vertical lines (the label at the top of the plot, or at its foot when
  *   low), guides?: [{ y, label }] horizontal lines }; a y that is null or not finite (a size
  *   not measured) leaves its point out
- * @return { W, H, plot: { left, right, top, bottom }, xTicks, yTicks: [{ value, at, label, hideFrom }], series: [points],
+ * @return { W, H, yTitleAt (the rotated y title's baseline), plot: { left, right, top, bottom }, xTicks, yTicks: [{ value, at, label, hideFrom }], series: [points],
  *   marks: [{ at, label }], guides: [{ at, label }] },
  *   hideFrom: the TEXT_SIZES index from which the label is left out so its neighbours fit (thinTicks)
  */
 function lineLayout(opts) {
   // Margins leave room for the larger text narrow widgets use (styles.js scales chart text up):
-  // on the left, for the widest y label at the largest size beside the rotated axis title (the
-  // title's line ends 22 units in; a label ends 8 units before the axis).
+  // on the left, the rotated axis title whole (its baseline, yTitleAt, an em (more than a font's ascent) in from
+  // the edge; its line ends a descent past it), then the widest y label (it ends 8 units before
+  // the axis), both at the largest size.
   const yDecades = opts.yLog ? decades(opts.yMin, opts.yMax) : null;
   const yValues = yDecades || ticks(0, opts.yMax, 5);
   const yLabel = (value) => (opts.yLog ? decadeLabel(value) : String(value));
   const biggest = TEXT_SIZES[TEXT_SIZES.length - 1].size;
-  const W = 480, H = 250, R = 22, T = 14, B = 40;
-  const L = Math.max(60, Math.ceil(22 + 8 + 4 + biggest * Math.max(...yValues.map((v) => labelWidth(yLabel(v))))));
+  const W = 480, H = 250, R = 22, T = 14, B = 40, yTitleAt = biggest;
+  const L = Math.max(60, Math.ceil(yTitleAt + 0.25 * biggest + 4 + 8 + biggest * Math.max(...yValues.map((v) => labelWidth(yLabel(v))))));
   const xLinear = opts.xMax !== undefined;
   const xLo = xLinear ? opts.xMin || 0 : opts.xs[0];
   const xHi = xLinear ? opts.xMax : opts.xs[opts.xs.length - 1];
@@ -119,11 +122,16 @@ function lineLayout(opts) {
   const y = opts.yLog ? log10([yDecades[0], yDecades[yDecades.length - 1]], [H - B, T]) : linear([0, opts.yMax], [H - B, T]);
   const shown = (v) => typeof v === 'number' && Number.isFinite(v) && (!opts.yLog || v > 0);
   const thinned = (list, extent) => thinTicks(list, extent).map((hideFrom, i) => ({ ...list[i], hideFrom }));
+  // A label at the left edge starts there, clear of the y labels (their lowest ends 8 units left
+  // of the corner); with both axes from 0, the y axis's 0 labels the corner alone.
+  const origin = xLo === 0 && !opts.yLog;
   return {
-    W, H,
+    W, H, yTitleAt,
     plot: { left: L, right: W - R, top: T, bottom: H - B },
     // A label on the right edge ends there rather than centring past it.
-    xTicks: thinned((xLinear ? ticks(xLo, xHi, 5) : opts.xs).map((value) => ({ value, at: x(value), label: String(value), ...(x(value) > W - R - 10 ? { anchor: 'end' } : {}) })), labelWidth),
+    xTicks: thinned((xLinear ? ticks(xLo, xHi, 5) : opts.xs).map((value) => ({ value, at: x(value), label: String(value),
+      ...(x(value) > W - R - 10 ? { anchor: 'end' } : x(value) < L + 10 ? { anchor: 'start' } : {}) })), labelWidth)
+      .map((t) => (origin && t.value === 0 ? { ...t, hideFrom: 0 } : t)),
     yTicks: thinned(yValues.map((value) => ({ value, at: y(value), label: yLabel(value) })), labelHeight),
     series: opts.series.map((ser) => (opts.xPlot || opts.xs).flatMap((xv, i) => (shown(ser.ys[i]) ? [[x(xv), y(ser.ys[i])]] : []))),
     marks: (opts.marks || []).map((m) => ({ at: x(m.x), label: m.label, low: m.low === true })),

@@ -4,6 +4,7 @@
 
 const colors = require('./colors.js');
 const { num, fixed } = require('./format.js');
+const { spokenLabel } = require('./model-text.js');
 
 /** What a hidden cell says by default: a question about its row is still open. */
 const HIDDEN_NOTE = 'hidden until you answer the question';
@@ -19,10 +20,12 @@ const HIDDEN_NOTE = 'hidden until you answer the question';
 function cells(weights, masked, rowLabels, colLabels, opts = {}) {
   const { digits = 2, rowWord = 'query', colWord = 'key', valueWord = 'weight', hiddenRows = [], scale = colors } = opts;
   const note = opts.hiddenNote || (() => HIDDEN_NOTE);
+  // Names say a label's marks in words (a token's visible space, \u2423, as "space").
+  const rs = rowLabels.map(spokenLabel), cs = colLabels.map(spokenLabel);
   return weights.map((row, i) => row.map((value, j) => {
     if (hiddenRows.includes(i)) {
       return { row: i, col: j, rowLabel: rowLabels[i], colLabel: colLabels[j], value: null, masked: false, hidden: true, text: '?', note: note(i),
-        label: `?: ${rowWord} ${rowLabels[i]}, ${colWord} ${colLabels[j]}, ${valueWord} ${note(i)}`,
+        label: `?: ${rowWord} ${rs[i]}, ${colWord} ${cs[j]}, ${valueWord} ${note(i)}`,
         background: null, foreground: null };
     }
     const isMasked = Boolean(masked && masked[i] && masked[i][j]);
@@ -30,8 +33,8 @@ function cells(weights, masked, rowLabels, colLabels, opts = {}) {
     const nan = Number.isNaN(value);
     const text = isMasked ? '' : fixed(value, digits);
     // The accessible name starts with the visible text (WCAG 2.5.3, label in name).
-    const label = isMasked ? `masked: ${rowWord} ${rowLabels[i]}, ${colWord} ${colLabels[j]}, ${valueWord} 0`
-      : `${text}: ${rowWord} ${rowLabels[i]}, ${colWord} ${colLabels[j]}, ${valueWord} ${num(value, 4)}`;
+    const label = isMasked ? `masked: ${rowWord} ${rs[i]}, ${colWord} ${cs[j]}, ${valueWord} 0`
+      : `${text}: ${rowWord} ${rs[i]}, ${colWord} ${cs[j]}, ${valueWord} ${num(value, 4)}`;
     return {
       row: i,
       col: j,

@@ -12,9 +12,19 @@ const MAX_TEXT = 400;
 /** How the box's keys work, said under it. */
 const KEYS_HINT = 'Enter reads the text at once; Shift+Enter starts a new line.';
 
-/** A token as a label: a line break made visible (\u21b5), everything else as the text had it. */
-function tokenLabel(token) {
-  return token.replace(/\n/g, '\u21b5');
+/**
+ * A token as a label: a line break made visible (\u21b5), everything else as the text had it; a
+ * label standing alone (`bare`, not in quotes) shows its leading and trailing spaces too (\u2423),
+ * since " part" and "part" are different tokens.
+ */
+function tokenLabel(token, bare) {
+  const t = token.replace(/\n/g, '\u21b5');
+  return bare ? t.replace(/^ +| +$/g, (s) => '\u2423'.repeat(s.length)) : t;
+}
+
+/** A label as a screen reader is given it: \u2423 said as "space", \u21b5 as "new line" ("\u2423part": "space part"). */
+function spokenLabel(label) {
+  return label.replace(/[\u2423\u21b5]/g, (c) => (c === '\u2423' ? ' space ' : ' new line ')).trim().replace(/ {2,}/g, ' ');
 }
 
 /**
@@ -91,4 +101,4 @@ function modelAbout(model) {
     + `trained by this kit\u2019s own engine${corpus}.${modelTraining(model.about)} It reads at most ${model.maxTokens} tokens, in lower case.`;
 }
 
-module.exports = { modelGuesses, modelAbout, modelTraining, modelLabels, unknownNote, cutNote, tokenLabel, quoted, KEYS_HINT, DEFAULT_TEXT, MAX_TEXT };
+module.exports = { modelGuesses, modelAbout, modelTraining, modelLabels, unknownNote, cutNote, tokenLabel, spokenLabel, quoted, KEYS_HINT, DEFAULT_TEXT, MAX_TEXT };
