@@ -161,10 +161,9 @@ class AttentionTrainer extends LabElement {
     this.log = new TrainingLog();
     this.reports = [];
     this.alert.hidden = true;
-    // Nothing of the last run is left to read: no reveal, and the announcer says the reset, not the run's end.
+    // Nothing of the last run is left to read: no reveal.
     this.reveal.hidden = true;
     this.revealKey = null;
-    this.say(message || '');
     const runner = this.runner || this.adopt(new PageTrainer(this.lab));
     let created;
     try {
@@ -185,6 +184,8 @@ class AttentionTrainer extends LabElement {
     this.renderPredict();
     this.draw();
     this.renderStatus(message);
+    // the announcer says the reset, not the last run's end (a refused setting keeps it as it was)
+    this.say(message || '');
     if (save) this.saveState();
   }
 
