@@ -93,7 +93,10 @@ async function main() {
   for (const side of sides) servers[side] = await startServer({ root: dirs[side], gzip: true });
   const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
   // Stopped half-way (Ctrl+C, kill): the browser goes too.
-  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => chrome.kill().finally(() => process.exit(130)));
+  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => {
+    chrome.kill();
+    process.exit(130);
+  });
   const rows = files.map((file) => ({ file, runs: Object.fromEntries(sides.map((s) => [s, []])) }));
   const lost = new Map();
   try {
@@ -113,7 +116,7 @@ async function main() {
       }
     }
   } finally {
-    await chrome.kill();
+    chrome.kill();
     for (const side of sides) await servers[side].close();
   }
   const version = require('lighthouse/package.json').version;

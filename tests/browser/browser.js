@@ -91,10 +91,44 @@ async function whileDrawn(where, selector, read) {
 /** A widget's rendered text (innerText leaves out display: none, such as print-only lines). */
 const drawnText = (where, selector) => whileDrawn(where, selector, () => where.$eval(selector, (el) => el.shadowRoot.querySelector('.al-frame').innerText));
 
-/** Waits until every widget in the page (or frame) is drawn or shows its message; none may show a missing value as text. */
+/**
+ * Brings every widget of the page (or frame) near the viewport once, as a reader scrolling
+ * through the page does: the kit starts a widget far below only when it comes within a screen
+ * of the viewport. Then back to the top. A widget out of the layout (display: none) stays unstarted.
+ */
+async function startEveryWidget(where) {
+  await where.evaluate(async (tags) => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0))));
+    const waiting = Array.from(document.querySelectorAll(tags.join(','))).filter((el) => el.status === 'loading' && el.checkVisibility());
+    if (!waiting.length) return;
+    const { scrollX, scrollY } = window;
+    for (const el of waiting) {
+      // An observer of the kit's margin reports in the same rendering as the kit's: once it
+      // has seen the widget near (a box skipped by content-visibility: auto may take a frame
+      // more to be laid out), so has the kit.
+      await new Promise((resolve) => {
+        const io = new IntersectionObserver((entries) => {
+          if (!entries.some((e) => e.isIntersecting)) return;
+          io.disconnect();
+          resolve();
+        }, { rootMargin: '100% 100% 100% 100%' });
+        io.observe(el);
+        el.scrollIntoView({ block: 'center', inline: 'nearest' });
+      });
+    }
+    window.scrollTo(scrollX, scrollY);
+    await frame();
+  }, TAGS);
+}
+
+/**
+ * Waits until every widget in the page (or frame) is drawn or shows its message, apart from
+ * those out of the layout (display: none), which start when shown; none may show a missing value as text.
+ */
 async function settled(where, timeout = 20000) {
+  await startEveryWidget(where);
   await where.waitForFunction((tags) => Array.from(document.querySelectorAll(tags.join(',')))
-    .every((el) => el.status === 'ready' || el.status === 'error'), TAGS, { timeout });
+    .every((el) => el.status === 'ready' || el.status === 'error' || !el.checkVisibility()), TAGS, { timeout });
   const slips = await textSlips(where);
   if (slips.length) throw new Error(`a widget shows a missing value as text: ${slips.join(' | ')}`);
 }
@@ -158,4 +192,4 @@ function browserAndServer(test, root) {
   return { browser: () => browser, url: () => server.url };
 }
 
-module.exports = { traceTasks, browserAndServer, launch, watchedPage, settled, openSettled, textSlips, whileDrawn, drawnText, sendPolicy, CSP, TAGS };
+module.exports = { traceTasks, browserAndServer, launch, watchedPage, settled, startEveryWidget, openSettled, textSlips, whileDrawn, drawnText, sendPolicy, CSP, TAGS };
