@@ -9,8 +9,8 @@
 // RUNS=n runs per page (default 3; the pages take turns, so a busy minute spreads over all of
 // them); PAGES=a,b only pages whose file name contains a or b; COMPARE=<another checkout,
 // built> runs that checkout's dist/ alternately with this one, and prints both figures in each
-// cell (this one last): a before/after under the same conditions. CHROMIUM_PATH overrides
-// /usr/bin/chromium.
+// cell (this one last): a before/after under the same conditions. DIST=<dir> measures that
+// built site instead of this checkout's dist/. CHROMIUM_PATH overrides /usr/bin/chromium.
 
 const fs = require('fs');
 const path = require('path');
@@ -79,7 +79,7 @@ async function main() {
   const { default: lighthouse } = await import('lighthouse');
   const chromeLauncher = await import('chrome-launcher');
   const chromePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-  const dirs = { this: path.join(root, 'dist') };
+  const dirs = { this: process.env.DIST ? path.resolve(process.env.DIST) : path.join(root, 'dist') };
   if (process.env.COMPARE) dirs.before = path.join(path.resolve(process.env.COMPARE), 'dist');
   const sides = process.env.COMPARE ? ['before', 'this'] : ['this'];
   for (const side of sides) {

@@ -192,7 +192,11 @@ class LabElement extends HTMLElement {
         this._data !== undefined ? this._data : this._json, this.constructor.jsonKeys, this.constructor.maxJsonLength);
       // A widget far below the viewport starts when the reader scrolls near it: the page's
       // load does only the work of what is in view.
-      if (!this._built) await schedule.near(this);
+      // Once near, always: a build overtaken by another (an attribute set meanwhile) does not wait again.
+      if (!this._near) {
+        await schedule.near(this);
+        this._near = this.isConnected;
+      }
       if (this.overtaken(generation)) return;
       const lab = await getLab();
       // Each widget is set up in tasks of its own, those in view first, so a page of
