@@ -39,11 +39,7 @@ function figures(lhr) {
       if (ref.weight > 0 && audit.score !== null && audit.score < 1) lost.push(`${id}: ${ref.id} (${audit.title})`);
     }
   }
-  // The element of the largest contentful paint (Lighthouse 12: a table of one node, then its phases).
-  const lcpTable = a['largest-contentful-paint-element'].details;
-  const lcpNode = lcpTable && lcpTable.items && lcpTable.items[0] && lcpTable.items[0].items && lcpTable.items[0].items[0];
   return {
-    lcpElement: lcpNode && lcpNode.node ? lcpNode.node.snippet : '?',
     performance: lhr.categories.performance.score,
     fcp: a['first-contentful-paint'].numericValue,
     lcp: a['largest-contentful-paint'].numericValue,
@@ -111,7 +107,7 @@ async function main() {
           if (f.error) throw new Error(`${side} ${row.file}: Lighthouse: ${f.error}`);
           row.runs[side].push(f);
           for (const l of f.lost) lost.set(`${side === 'this' ? '' : `${side}: `}${row.file}: ${l}`, true);
-          console.error(`run ${run + 1}/${RUNS} ${side} ${row.file}: performance ${f.performance}, FCP ${Math.round(f.fcp)} ms, LCP ${Math.round(f.lcp)} ms, TBT ${Math.round(f.tbt)} ms, CLS ${f.cls.toFixed(3)}; LCP element ${f.lcpElement.slice(0, 100)}`);
+          console.error(`run ${run + 1}/${RUNS} ${side} ${row.file}: performance ${f.performance}, FCP ${Math.round(f.fcp)} ms, LCP ${Math.round(f.lcp)} ms, TBT ${Math.round(f.tbt)} ms, CLS ${f.cls.toFixed(3)}`);
         }
       }
     }
