@@ -12,7 +12,7 @@
 
 const path = require('path');
 const { pathToFileURL } = require('url');
-const { launch, traceTasks } = require('../tests/browser/browser.js');
+const { launch, traceTasks, startEveryWidget } = require('../tests/browser/browser.js');
 const { useEveryWidget } = require('../tests/browser/use-every-widget.js');
 
 const root = path.resolve(__dirname, '..');
@@ -123,8 +123,14 @@ async function loadFigures(browser, url, width, { bare = false } = {}) {
         if (e.duration > 50) f.over50 += 1;
       }
     }).observe({ type: 'longtask', buffered: true });
-    const settled = () => f.first !== undefined && !f.ended
-      && Array.from(document.querySelectorAll('*')).filter((el) => el.localName.includes('-')).every((el) => el.status === 'ready');
+    // The widgets a load draws: those within a screen of the viewport (the kit starts the rest
+    // when the reader scrolls near them), known from an observer of the same margin.
+    const near = new Set();
+    document.addEventListener('DOMContentLoaded', () => {
+      const io = new IntersectionObserver((es) => { for (const e of es) if (e.isIntersecting) near.add(e.target); }, { rootMargin: '100% 100% 100% 100%' });
+      for (const el of document.querySelectorAll('*')) if (el.localName.includes('-')) io.observe(el);
+    });
+    const settled = () => f.first !== undefined && !f.ended && [...near].every((el) => el.status === 'ready');
     const check = () => {
       if (!settled()) return;
       f.ended = true;
@@ -164,6 +170,7 @@ async function interactionLongest(browser) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   await page.goto(pathToFileURL(path.join(root, 'tests', 'browser', 'hosts', 'all-widgets.html')).href);
+  await startEveryWidget(page);
   await page.waitForFunction(() => Array.from(document.querySelectorAll('*')).filter((el) => el.localName.includes('-')).every((el) => el.status === 'ready'), null, { timeout: 60000 });
   await page.waitForTimeout(1500);
   const trace = await traceTasks(page);

@@ -6,6 +6,7 @@
 const fs = require('fs');
 const path = require('path');
 const katex = require('katex');
+const { reserveCss, reserveStyle, TAGS } = require('./reserve-css.js');
 
 const root = path.resolve(__dirname, '..');
 const src = path.join(root, 'web', 'site');
@@ -47,6 +48,23 @@ function typeset(html, file) {
     .replace(new RegExp(`\\\\\\(([\\s\\S]+?)\\\\\\)(${PUNCT})?`, 'g'), (_, tex, punct) => keep(render(tex, false), punct)))).join('');
 }
 
+/**
+ * Each widget whose attributes (its tokens) change the height it will need gets those heights
+ * on its element (scripts/reserve-css.js), held until the deferred kit has run.
+ */
+function reserveSpace(html) {
+  const tags = new RegExp(`<(${TAGS.join('|')})(\\s[^>]*)?>`, 'g');
+  return html.replace(tags, (whole, tag, attrs = '') => {
+    const found = new Map();
+    for (const a of attrs.matchAll(/([\w-]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g)) {
+      if (!found.has(a[1])) found.set(a[1], a[2] ?? a[3] ?? a[4] ?? '');
+    }
+    if (found.has('style')) throw new Error(`<${tag}> has a style attribute: the build writes its reserved heights there`);
+    const style = reserveStyle(tag, (name) => (found.has(name) ? found.get(name) : null));
+    return style ? `<${tag}${attrs} style="${style}">` : whole;
+  });
+}
+
 function layout({ title, body, current, scripts = [] }) {
   const link = (p) => `<a href="${p.file}"${p.file === current ? ' aria-current="page"' : ''}>${p.nav}</a>`;
   const nav = PAGES.map(link).join('\n      ');
@@ -64,7 +82,7 @@ function layout({ title, body, current, scripts = [] }) {
 <title>${title} \u2013 attention-lab</title>
 <link rel="icon" href="favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="site.css">
-<script src="attention-lab.js"></script>${scripts.map((file) => `\n<script src="${file}"></script>`).join('')}
+<script src="attention-lab.js" defer></script>${scripts.map((file) => `\n<script src="${file}" defer fetchpriority="low"></script>`).join('')}
 <script src="site.js" defer></script>
 </head>
 <body>
@@ -97,10 +115,12 @@ function buildSite() {
     const text = page.generate ? page.generate() : fs.readFileSync(path.join(src, page.file), 'utf8');
     const m = text.match(/^<!--\s*title:\s*(.+?)\s*-->\s*\n/);
     if (!m) throw new Error(`${page.file}: the first line must be <!-- title: ... -->`);
-    const body = typeset(text.slice(m[0].length), page.file);
+    const body = reserveSpace(typeset(text.slice(m[0].length), page.file));
     fs.writeFileSync(path.join(out, page.file), layout({ title: m[1], body, current: page.file, scripts: page.scripts }));
   }
   for (const file of ASSETS) fs.copyFileSync(path.join(src, file), path.join(out, file));
+  // The pages load the kit deferred: their text paints before it arrives, each widget's space held.
+  fs.appendFileSync(path.join(out, 'site.css'), `\n${reserveCss()}`);
   console.log(`build: dist/ (${[...PAGES.map((p) => p.file), ...ASSETS].join(', ')})`);
   require('./build-embed.js').buildEmbed();
 }

@@ -124,8 +124,10 @@ if (want('bundle')) {
     + 'const model = ' + JSON.stringify(model) + ';\n'
     + require('../web/src/api/model-script.js').REGISTER
     + 'export default model;\n');
+  // The space the widgets hold on a page that loads the script deferred, until it has run.
+  fs.writeFileSync(path.join(root, 'dist', 'attention-lab-reserve.css'), require('./reserve-css.js').reserveCss());
   Promise.all(builds).then(() => {
-    console.log('build: dist/attention-lab.js, dist/attention-lab.mjs, dist/attention-lab-elements.mjs, dist/attention-lab-model.js and .mjs');
+    console.log('build: dist/attention-lab.js, dist/attention-lab.mjs, dist/attention-lab-elements.mjs, dist/attention-lab-model.js and .mjs, dist/attention-lab-reserve.css');
     if (want('site')) require('./build-site.js').buildSite();
   }, (err) => {
     console.error(err.message);

@@ -5,7 +5,7 @@ const path = require('path');
 const { startServer } = require('./server.js');
 
 const port = Number(process.env.PORT || 8080);
-startServer({ root: path.resolve(__dirname, '..', 'dist'), port }).then(({ url }) => {
+startServer({ root: path.resolve(__dirname, '..', 'dist'), port, gzip: true }).then(({ url }) => {
   console.log(`attention-lab: serving the lesson site at ${url}  (Ctrl+C stops)`);
 }, (err) => {
   console.error(`attention-lab: cannot listen on port ${port}: ${err.message}`);

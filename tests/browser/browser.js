@@ -91,10 +91,53 @@ async function whileDrawn(where, selector, read) {
 /** A widget's rendered text (innerText leaves out display: none, such as print-only lines). */
 const drawnText = (where, selector) => whileDrawn(where, selector, () => where.$eval(selector, (el) => el.shadowRoot.querySelector('.al-frame').innerText));
 
-/** Waits until every widget in the page (or frame) is drawn or shows its message; none may show a missing value as text. */
+/**
+ * Brings every widget of the page (or frame) near the viewport once, as a reader scrolling
+ * through the page does: the kit starts a widget far below only when it comes within a screen
+ * of the viewport. Each widget is brought just below the view (near, not in sight, as a reader
+ * scrolling down meets it) and drawn before the next; then the view goes back to what it showed,
+ * by the element that was at its top. A widget out of the layout (display: none) stays unstarted.
+ */
+async function startEveryWidget(where, timeout = 20000) {
+  await where.evaluate(async ([tags, timeout]) => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0))));
+    const waiting = Array.from(document.querySelectorAll(tags.join(','))).filter((el) => el.status === 'loading' && el.checkVisibility());
+    if (!waiting.length) return;
+    const anchor = document.elementFromPoint(innerWidth / 2, 1) || document.body;
+    const anchorTop = anchor.getBoundingClientRect().top;
+    for (const el of waiting) {
+      // An observer of the kit's margin reports in the same rendering as the kit's.
+      let seen = false;
+      const near = new Promise((resolve) => {
+        const io = new IntersectionObserver((entries) => {
+          if (!entries.some((e) => e.isIntersecting)) return;
+          io.disconnect();
+          seen = true;
+          resolve();
+        }, { rootMargin: '100% 100% 100% 100%' });
+        io.observe(el);
+      });
+      window.scrollBy(0, el.getBoundingClientRect().top - innerHeight * 1.25);
+      // A box skipped by content-visibility: auto is laid out only nearer: then into view.
+      await Promise.race([near, frame().then(frame).then(frame)]);
+      if (!seen) el.scrollIntoView({ block: 'center', inline: 'nearest' });
+      await near;
+      const deadline = performance.now() + timeout;
+      while (el.status === 'loading' && performance.now() < deadline) await frame();
+    }
+    window.scrollBy(0, anchor.getBoundingClientRect().top - anchorTop);
+    await frame();
+  }, [TAGS, timeout]);
+}
+
+/**
+ * Waits until every widget in the page (or frame) is drawn or shows its message, apart from
+ * those out of the layout (display: none), which start when shown; none may show a missing value as text.
+ */
 async function settled(where, timeout = 20000) {
+  await startEveryWidget(where, timeout);
   await where.waitForFunction((tags) => Array.from(document.querySelectorAll(tags.join(',')))
-    .every((el) => el.status === 'ready' || el.status === 'error'), TAGS, { timeout });
+    .every((el) => el.status === 'ready' || el.status === 'error' || !el.checkVisibility()), TAGS, { timeout });
   const slips = await textSlips(where);
   if (slips.length) throw new Error(`a widget shows a missing value as text: ${slips.join(' | ')}`);
 }
@@ -158,4 +201,4 @@ function browserAndServer(test, root) {
   return { browser: () => browser, url: () => server.url };
 }
 
-module.exports = { traceTasks, browserAndServer, launch, watchedPage, settled, openSettled, textSlips, whileDrawn, drawnText, sendPolicy, CSP, TAGS };
+module.exports = { traceTasks, browserAndServer, launch, watchedPage, settled, startEveryWidget, openSettled, textSlips, whileDrawn, drawnText, sendPolicy, CSP, TAGS };

@@ -137,3 +137,92 @@ test('the widget in view is drawn first whatever its place in the page, then the
     await browser.close();
   }
 });
+
+test('a widget far below the first screen does no work until the reader scrolls near it; then it draws', async () => {
+  const browser = await launch();
+  const server = await startServer({ root });
+  try {
+    const { page, problems, close } = await watchedPage(browser, { width: 1280, height: 900 });
+    await page.goto(`${server.url}tests/browser/hosts/far-below.html`);
+    // Both widgets of the first screen draw; before the change the far one came next, in page order.
+    await page.waitForFunction(() => ['near', 'near-2'].every((id) => document.getElementById(id).status === 'ready'), null, { timeout: 60000 });
+    // The page goes idle (the browser runs idle callbacks only when no task is waiting), twice.
+    const idle = () => page.evaluate(() => new Promise((resolve) => requestIdleCallback(() => resolve(), { timeout: 10000 })));
+    await idle();
+    await idle();
+    const far = () => page.evaluate(() => {
+      const el = document.getElementById('far');
+      const frame = el.shadowRoot.querySelector('.al-frame');
+      return { status: el.status, children: Array.from(frame.children, (c) => c.className), order: window.loadOrder.map((r) => r.id) };
+    });
+    assert.deepEqual(await far(), { status: 'loading', children: ['al-loading'], order: ['near', 'near-2'] },
+      'the far widget shows only its loading line: no view built, no al-ready');
+    // Scrolled within a screen of it (not onto it), it starts, and draws.
+    await page.evaluate(() => {
+      const r = document.getElementById('far').getBoundingClientRect();
+      window.scrollTo(0, window.scrollY + r.top - 1.5 * window.innerHeight);
+    });
+    await page.waitForFunction(() => document.getElementById('far').status === 'ready', null, { timeout: 60000 });
+    assert.deepEqual((await far()).order, ['near', 'near-2', 'far']);
+    assert.deepEqual(problems, []);
+    await close();
+  } finally {
+    await server.close();
+    await browser.close();
+  }
+});
+
+test('the page text paints before the deferred kit has arrived, each widget in the space it will need, and nothing shifts when it draws', async () => {
+  const browser = await launch();
+  const server = await startServer({ root });
+  try {
+    for (const [file, width] of [['dist/lesson-1.html', 390], ['dist/lesson-1.html', 1280], ['dist/lesson-7.html', 390], ['tests/browser/hosts/far-below.html', 1280]]) {
+      const { page, problems, close } = await watchedPage(browser, { width, height: 900 });
+      await page.addInitScript(() => {
+        window.__shift = 0;
+        new PerformanceObserver((l) => { for (const e of l.getEntries()) if (!e.hadRecentInput) window.__shift += e.value; }).observe({ type: 'layout-shift', buffered: true });
+      });
+      // The kit (and a model's script) held back until the text has painted.
+      let release;
+      const held = new Promise((resolve) => { release = resolve; });
+      await page.route(/attention-lab(-model)?\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(`${server.url}${file}`, { waitUntil: 'commit' });
+      await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length === 1, null, { timeout: 60000 });
+      const before = await page.evaluate(() => ({
+        defined: customElements.get('attention-heatmap') !== undefined || customElements.get('model-attention') !== undefined,
+        heading: document.querySelector('h1').getBoundingClientRect().height > 0,
+        // The first widget's held space: what it will show its loading line in once defined.
+        first: (() => {
+          const el = Array.from(document.querySelectorAll('main *')).find((e) => e.localName.includes('-') && e.checkVisibility());
+          return { tag: el.localName, height: el.getBoundingClientRect().height };
+        })(),
+      }));
+      assert.equal(before.defined, false, `${file}: painted before the kit ran`);
+      assert.equal(before.heading, true);
+      assert.ok(before.first.height > 100, `${file} at ${width} px: <${before.first.tag}> holds ${before.first.height} px before the kit runs`);
+      release();
+      // The moment the element is defined (its loading line shown, the engine not ready yet).
+      const defined = await (await page.waitForFunction((tag) => {
+        if (!customElements.get(tag)) return false;
+        const el = Array.from(document.querySelectorAll(tag)).find((e) => e.checkVisibility());
+        return { status: el.status, height: el.getBoundingClientRect().height };
+      }, before.first.tag, { timeout: 60000, polling: 'raf' })).jsonValue();
+      assert.equal(defined.status, 'loading');
+      assert.ok(Math.abs(defined.height - before.first.height) <= 1,
+        `${file} at ${width} px: <${before.first.tag}> holds ${before.first.height} px before the kit runs and ${defined.height} px once defined`);
+      // On a phone the first widget may sit below the first screen: the reader scrolls to it.
+      await page.evaluate((tag) => Array.from(document.querySelectorAll(tag)).find((e) => e.checkVisibility()).scrollIntoView({ block: 'nearest' }), before.first.tag);
+      await page.waitForFunction((tag) => Array.from(document.querySelectorAll(tag)).find((e) => e.checkVisibility()).status === 'ready', before.first.tag, { timeout: 120000 });
+      const shift = await page.evaluate(() => window.__shift);
+      assert.ok(shift <= 0.1, `${file} at ${width} px: cumulative layout shift ${shift}, at most 0.1`);
+      assert.deepEqual(problems, []);
+      await close();
+    }
+  } finally {
+    await server.close();
+    await browser.close();
+  }
+});

@@ -46,6 +46,11 @@ function run(cmd, args, opts = {}) {
   return r;
 }
 
+/** The kit and the stylesheet that holds the widgets' space until the deferred kit has run, into `dir`. */
+function copyKit(dir) {
+  for (const file of ['attention-lab.js', 'attention-lab-reserve.css']) fs.copyFileSync(path.join(dist, file), path.join(dir, file));
+}
+
 /** A fresh copy of examples/<name> in the temp folder. */
 function copyExample(name) {
   const to = path.join(tmp, name);
@@ -185,7 +190,7 @@ function recipeInstalled(name, pkg) {
 
 test('plain HTML: the page with the script and two heatmaps works from file://, with tokens and with inline JSON', async () => {
   const dir = copyExample('plain-html');
-  fs.copyFileSync(path.join(dist, 'attention-lab.js'), path.join(dir, 'attention-lab.js'));
+  copyKit(dir);
   const { page, problems, close } = await open(pathToFileURL(path.join(dir, 'index.html')).href);
   assert.equal(await waitForWidgets(page), 2);
   await checkHeatmapReacts(page);
@@ -198,7 +203,7 @@ test('plain HTML: the page with the script and two heatmaps works from file://, 
 test('MkDocs: mkdocs build puts the script in extra_javascript and the element from Markdown on the page', async (t) => {
   if (!which('mkdocs')) return t.skip('mkdocs is not installed: apt-get install mkdocs (node scripts/setup.js --recipes)');
   const dir = copyExample('mkdocs');
-  fs.copyFileSync(path.join(dist, 'attention-lab.js'), path.join(dir, 'docs', 'attention-lab.js'));
+  copyKit(path.join(dir, 'docs'));
   const site = path.join(tmp, 'mkdocs-site');
   run('mkdocs', ['build', '--quiet', '--strict', '--site-dir', site], { cwd: dir });
   const html = fs.readFileSync(path.join(site, 'index.html'), 'utf8');
@@ -226,7 +231,7 @@ test('Hugo: hugo builds a Markdown page with the raw element (goldmark unsafe) i
   if (!which('hugo')) return t.skip('hugo is not installed: apt-get install hugo (node scripts/setup.js --recipes)');
   const dir = copyExample('hugo');
   fs.mkdirSync(path.join(dir, 'static'), { recursive: true });
-  fs.copyFileSync(path.join(dist, 'attention-lab.js'), path.join(dir, 'static', 'attention-lab.js'));
+  copyKit(path.join(dir, 'static'));
   const site = path.join(tmp, 'hugo-site');
   run('hugo', ['--quiet', '--source', dir, '--destination', site]);
   const html = fs.readFileSync(path.join(site, 'index.html'), 'utf8');
@@ -534,7 +539,7 @@ async function deckShot(page, name) {
 test('reveal.js: widgets on slides; a stepper grown by the reader and eight heads at 856 px stay inside their slide and scroll there', async (t) => {
   if (!recipeInstalled('reveal', 'reveal.js')) return t.skip('reveal.js is not installed: node scripts/setup.js --recipes runs npm ci in examples/reveal');
   const dir = copyExample('reveal');
-  fs.copyFileSync(path.join(dist, 'attention-lab.js'), path.join(dir, 'attention-lab.js'));
+  copyKit(dir);
   fs.copyFileSync(path.join(root, 'web', 'site', 'data', 'gpt2-quick-brown-fox.json'), path.join(dir, 'gpt2-quick-brown-fox.json'));
   const server = await serve(dir);
   try {

@@ -31,13 +31,14 @@ test('npm pack ships the entry points, the engine, the script, types and licence
   const [packed] = JSON.parse(run(npm, ['pack', '--dry-run', '--json'], root));
   const files = packed.files.map((f) => f.path).sort();
   const mustHave = ['LICENSE', 'README.md', 'package.json', 'web/src/api/lab.js', 'types/index.d.ts', 'types/elements.d.ts',
-    'dist/attention-lab.js', 'dist/attention-lab.mjs', 'dist/attention-lab-elements.mjs', 'dist/custom-elements.json', 'dist/attention-lab-model.js', 'dist/attention-lab-model.mjs', 'types/model.d.ts', 'python/attention_lab.py', ...entryFiles(pkg), ...BUILT_RUNTIME_FILES];
+    'dist/attention-lab.js', 'dist/attention-lab.mjs', 'dist/attention-lab-elements.mjs', 'dist/custom-elements.json', 'dist/attention-lab-model.js', 'dist/attention-lab-model.mjs', 'dist/attention-lab-reserve.css', 'types/model.d.ts', 'python/attention_lab.py', ...entryFiles(pkg), ...BUILT_RUNTIME_FILES];
   for (const f of mustHave) assert.ok(files.includes(f), `the package has ${f}`);
   const stray = /^(tests|cpp|scripts|node_modules|test-results|examples|\.ci|\.git)\/|^build\/|^web\/src\/(kit|elements|ui)\/|^web\/site\/|^dist\/.*\.(html|css)$|^CMakeLists\.txt$|\.log$|^package-lock\.json$|^web\/src\/browser\.js$/;
   // The node entry's code cache for the node that built it (scripts/node-bundle.js).
   const codeCache = path.relative(root, require('../../scripts/node-bundle.js').codeCacheFile).split(path.sep).join('/');
   assert.ok(files.includes(codeCache), `the package has ${codeCache}`);
-  const shipped = new Set([...BUILT_RUNTIME_FILES, codeCache]);
+  // The stylesheet that holds the widgets' space until a deferred kit has run is for authors' pages.
+  const shipped = new Set([...BUILT_RUNTIME_FILES, codeCache, 'dist/attention-lab-reserve.css']);
   assert.deepEqual(files.filter((f) => stray.test(f) && !shipped.has(f)), [], 'no tests, sources of other layers, build intermediates or site pages');
   // 3.0 MB unpacked with the positions, ablation and composition added to the script and the
   // wasm: the shipped model is most of the rest, twice (a classic script and an ES module, 463 KB each).

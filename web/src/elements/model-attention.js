@@ -35,6 +35,11 @@ class ModelAttention extends LabElement {
   async setup(lab, data) {
     this.buildFrame();
     const modelName = this.attr('model');
+    // A model's script loaded with defer after the kit has registered its model once the page's deferred scripts have run.
+    if (modelName !== undefined) {
+      await schedule.scriptsRun();
+      await this.pause();  // the model is read in a task of its own, not in the one that ran the page's scripts
+    }
     const raw = modelName === undefined ? await this.authorData(data) : this.startModel(lab, modelName);
     if (modelName === undefined && raw.attentions === undefined && raw.tokens === undefined) {
       // Nothing given yet: the data comes later from a script (setAttention, the data property) or a fetch.

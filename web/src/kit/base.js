@@ -17,7 +17,7 @@ const urlState = require('../ui/url-state.js');
 const { adoptStyles } = require('./styles.js');
 const { attributesOf } = require('./manifest.js');
 const schedule = require('./schedule.js');
-const { estimateHeights } = require('../ui/reserve.js');
+const { estimateHeights, reserveConfig } = require('../ui/reserve.js');
 const hostPage = require('./host-page.js');
 
 const JSON_SELECTOR = ':scope > script[type="application/json"]';
@@ -190,6 +190,14 @@ class LabElement extends HTMLElement {
     try {
       const data = readAuthorData(this.localName, { tokens: this.getAttribute('tokens') },
         this._data !== undefined ? this._data : this._json, this.constructor.jsonKeys, this.constructor.maxJsonLength);
+      // A widget far below the viewport starts when the reader scrolls near it: the page's
+      // load does only the work of what is in view.
+      // Once near, always: a build overtaken by another (an attribute set meanwhile) does not wait again.
+      if (!this._near) {
+        await schedule.near(this);
+        this._near = this.isConnected;
+      }
+      if (this.overtaken(generation)) return;
       const lab = await getLab();
       // Each widget is set up in tasks of its own, those in view first, so a page of
       // widgets never blocks the main thread in one long task.
@@ -323,12 +331,7 @@ class LabElement extends HTMLElement {
    * the stylesheet picks one, so nothing reads the layout while the page is still being parsed.
    */
   showLoading() {
-    const count = (name) => (this.getAttribute(name) || '').trim().split(/\s+/).filter(Boolean).length;
-    const cross = this.getAttribute('query-tokens') !== null;
-    const tokens = count(cross ? 'query-tokens' : 'tokens');
-    const keys = cross ? count('tokens') || 5 : undefined;
-    const quiz = this.hasAttribute('quiz') && !/^(false|0|off)$/i.test(this.getAttribute('quiz').trim());
-    estimateHeights(this.localName, { tokens: tokens || undefined, keys, quiz }).forEach((height, i) => {
+    estimateHeights(this.localName, reserveConfig((name) => this.getAttribute(name))).forEach((height, i) => {
       // The frame's padding and border (2 x 15px + 2 x 1px at the default size) are outside its content.
       this.frame.style.setProperty(`--al-h${i}`, `${Math.max(0, height - 32)}px`);
     });

@@ -16,6 +16,12 @@ const visible = new WeakMap();
 const observers = new WeakMap();
 // element -> callback for the observer's reports (see watch).
 const listeners = new WeakMap();
+// Widgets not yet started, waiting to come near the viewport (near()): element -> resolve.
+const distant = new Map();
+const nearObservers = new WeakMap();
+// How near is near: a screen above or below the viewport (and beside it), so that a widget
+// is drawn by the time a reader scrolls to it.
+const NEAR_MARGIN = '100% 100% 100% 100%';
 
 function observer(el) {
   const view = el.ownerDocument.defaultView;
@@ -47,6 +53,45 @@ function watch(el, onReport) {
   else visible.set(el, false);  // no observer: page order
 }
 
+function startNear(el) {
+  const resolve = distant.get(el);
+  if (!resolve) return;
+  distant.delete(el);
+  const io = nearObservers.get(el.ownerDocument.defaultView);
+  if (io) io.unobserve(el);
+  resolve();
+}
+
+function nearObserver(view) {
+  let io = nearObservers.get(view);
+  if (!io) {
+    io = new view.IntersectionObserver((entries) => {
+      for (const e of entries) if (e.isIntersecting) startNear(e.target);
+    }, { rootMargin: NEAR_MARGIN });
+    nearObservers.set(view, io);
+    // A printed page shows every widget, near or not.
+    view.addEventListener('beforeprint', () => {
+      for (const el of [...distant.keys()]) if (el.ownerDocument.defaultView === view) startNear(el);
+    });
+  }
+  return io;
+}
+
+/**
+ * Resolves once `el` comes within a screen of the viewport, so that a widget far below does
+ * no work while the page loads (nor until the reader scrolls near it); at once where there is
+ * no IntersectionObserver. A widget out of the layout (display: none) waits until it is shown.
+ */
+function near(el) {
+  const view = el.ownerDocument.defaultView;
+  if (!view || typeof view.IntersectionObserver !== 'function') return Promise.resolve();
+  return new Promise((resolve) => {
+    const before = distant.get(el);
+    distant.set(el, before ? () => { before(); resolve(); } : resolve);
+    nearObserver(view).observe(el);
+  });
+}
+
 /** Whether the observer last reported `el` in view (false before its first report). */
 const inView = (el) => visible.get(el) === true;
 
@@ -54,6 +99,7 @@ const inView = (el) => visible.get(el) === true;
 function unwatch(el) {
   const io = observer(el);
   if (io) io.unobserve(el);
+  startNear(el);  // its build ends (overtaken); a new one waits again if it comes back
   visible.delete(el);
   listeners.delete(el);
 }
@@ -136,7 +182,24 @@ function pause() {
   });
 }
 
+// Whether the page's deferred scripts have all run: they run before DOMContentLoaded, in page
+// order, so a script loaded with defer after the kit (a model's) has run by then. Read when the
+// kit runs: a kit run later than that (async, or added by a script) waits for the load event.
+let scriptsDone = null;
+/** Resolves once the page's deferred scripts have run (at once in a worker or a page already loaded). */
+function scriptsRun() {
+  if (!scriptsDone) {
+    const doc = typeof document === 'undefined' ? null : document;
+    scriptsDone = !doc || doc.readyState === 'complete' ? Promise.resolve() : new Promise((resolve) => {
+      doc.addEventListener('DOMContentLoaded', resolve, { once: true });
+      window.addEventListener('load', resolve, { once: true });
+    });
+  }
+  return scriptsDone;
+}
+if (typeof document !== 'undefined') scriptsRun();
+
 /** Milliseconds since the page started, for work budgets. */
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
-module.exports = { turn, watch, unwatch, inView, pause, afterRendering, now };
+module.exports = { turn, near, scriptsRun, watch, unwatch, inView, pause, afterRendering, now };

@@ -72,4 +72,17 @@ function estimateHeights(tag, config = {}) {
   return WIDTHS.map((w) => estimateHeight(tag, w, config));
 }
 
-module.exports = { estimateHeight, estimateHeights, WIDTHS };
+/**
+ * What estimateHeight needs to know of a widget, from its attributes (`attr(name)`: the
+ * attribute's text, or null when absent): read by the widget itself (kit/base.js) and, for a
+ * page built ahead, by the build that reserves the space before the script has run.
+ */
+function reserveConfig(attr) {
+  const count = (name) => (attr(name) || '').trim().split(/\s+/).filter(Boolean).length;
+  const cross = attr('query-tokens') !== null;
+  const tokens = count(cross ? 'query-tokens' : 'tokens');
+  const quiz = attr('quiz');
+  return { tokens: tokens || undefined, keys: cross ? count('tokens') || 5 : undefined, quiz: quiz !== null && !/^(false|0|off)$/i.test(quiz.trim()) };
+}
+
+module.exports = { estimateHeight, estimateHeights, reserveConfig, WIDTHS };
