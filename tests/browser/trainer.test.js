@@ -383,8 +383,8 @@ test('removing the widget while its worker is being created ends that worker too
   await page.goto(`${server.url}${HOST}`);
   await settled(page, 60000);
   const started = page.waitForEvent('worker');
-  // The worker starts when the reader's pointer first reaches the widget (so it is warm by Train).
-  await page.hover('attention-trainer');
+  // The worker starts when the reader's pointer first reaches Train (so it is warm by the press).
+  await page.hover('attention-trainer button:has-text("Train")');
   const worker = await started;
   await page.waitForFunction(() => !document.querySelector('attention-trainer'));
   // the worker answered 'created' to nobody: it must be gone, not left training or idle with its own engine

@@ -87,10 +87,13 @@ class AttentionTrainer extends LabElement {
       this.reveal, this.downloads);
     this.renderControls();
     this.renderPredict();
-    // The worker starts when the reader first reaches the widget (a pointer over it, or focus
-    // in it), so that by the time Train is pressed its engine is ready.
+    // The worker starts when the reader reaches for training (a pointer over Train or One step,
+    // or focus in the widget), so that by the time the button is pressed its engine is ready. Not
+    // on any pointer passing over the widget: on a page whose header policy forbids workers, a
+    // try is a violation report, which a reader who never trains should not cause.
     const warm = () => this.guard(() => { if (this.info && !this.upgrade) this.moveToRunner(); });
-    this.frame.addEventListener('pointerenter', warm);
+    this.trainButton.addEventListener('pointerenter', warm);
+    this.stepButton.addEventListener('pointerenter', warm);
     this.frame.addEventListener('focusin', warm);
     return this.reset(null, false);
   }

@@ -82,14 +82,21 @@ function metaAllows(ok) {
 
 /** The worker's address as the page's Trusted Types want it (one shared policy, our addresses only). */
 let policy = null;
+let refused = null;  // the page refused the policy once: not asked again (each try is a violation report)
 function scriptURL(url) {
   if (!globalThis.trustedTypes) return url;
-  policy = policy || trustedTypes.createPolicy(TT_POLICY, {  // eslint-disable-line no-undef
-    createScriptURL: (value) => {
-      if (value === OWN_URL || value.startsWith('blob:')) return value;
-      throw new TypeError(value);
-    },
-  });
+  if (refused) throw refused;
+  try {
+    policy = policy || trustedTypes.createPolicy(TT_POLICY, {  // eslint-disable-line no-undef
+      createScriptURL: (value) => {
+        if (value === OWN_URL || value.startsWith('blob:')) return value;
+        throw new TypeError(value);
+      },
+    });
+  } catch (err) {
+    refused = err;
+    throw err;
+  }
   return policy.createScriptURL(url);
 }
 

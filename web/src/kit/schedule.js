@@ -66,7 +66,10 @@ function nearObserver(view) {
   let io = nearObservers.get(view);
   if (!io) {
     io = new view.IntersectionObserver((entries) => {
-      for (const e of entries) if (e.isIntersecting) startNear(e.target);
+      // Those in the viewport itself start before those only near it, so they queue first.
+      const inside = (e) => e.boundingClientRect.bottom > 0 && e.boundingClientRect.top < view.innerHeight;
+      const near = entries.filter((e) => e.isIntersecting);
+      for (const e of [...near.filter(inside), ...near.filter((e) => !inside(e))]) startNear(e.target);
     }, { rootMargin: NEAR_MARGIN });
     nearObservers.set(view, io);
     // A printed page shows every widget, near or not.
