@@ -6,7 +6,7 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
 const zlib = require('zlib');
-const { launch, watchedPage, openSettled, sendPolicy, CSP } = require('./browser.js');
+const { launch, watchedPage, openSettled, settled, sendPolicy, CSP } = require('./browser.js');
 const { parseCSV } = require('../node/csv-reader.js');
 const { startServer } = require('../../scripts/server.js');
 const { loadAttentionLab } = require('../../index.js');
@@ -203,7 +203,7 @@ test('Copy numbers puts tab-separated numbers on the clipboard, or shows them se
   const w = await watchedPage(browser);
   await w.page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined }));
   await w.page.goto(`${server.url}dist/lesson-1.html`);
-  await w.page.waitForFunction(() => document.querySelector('#matrix').status === 'ready');
+  await settled(w.page);  // brings each widget near (they start only then) and waits for it
   await w.page.click('#matrix button:has-text("Show the row")');
   await commitFlies(w.page);
   await w.page.locator('#matrix .al-export-button').focus();

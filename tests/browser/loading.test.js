@@ -122,14 +122,22 @@ test("a browser bundle of import { loadAttentionLab } from 'attention-lab' needs
   }
 });
 
-test('the widget in view is drawn first whatever its place in the page, then the others in page order', async () => {
+test('the widget in view is drawn first whatever its place in the page, the others when the reader comes near, in page order', async () => {
   const browser = await launch();
   const server = await startServer({ root });
   try {
-    const { page, problems, close } = await openSettled(browser, `${server.url}tests/browser/hosts/load-order.html`);
-    const order = await page.evaluate(() => window.loadOrder);
-    assert.deepEqual(order.map((r) => r.id), ['in-view', 'below-1', 'below-2', 'below-3'],
-      'the one widget in view (last in the page) first, then the others in page order');
+    const { page, problems, close } = await watchedPage(browser, { width: 1280, height: 900 });
+    await page.goto(`${server.url}tests/browser/hosts/load-order.html`);
+    // The one widget in view (last in the page) draws; the others, a spacer taller than two
+    // screens below it, wait for the reader.
+    await page.waitForFunction(() => document.getElementById('in-view').status === 'ready', null, { timeout: 60000 });
+    await page.evaluate(() => new Promise((resolve) => requestIdleCallback(() => resolve(), { timeout: 5000 })));
+    assert.deepEqual((await page.evaluate(() => window.loadOrder)).map((r) => r.id), ['in-view']);
+    // Scrolled to the bottom, all three come into view together: they draw in page order.
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.waitForFunction(() => window.loadOrder.length === 4, null, { timeout: 60000 });
+    assert.deepEqual((await page.evaluate(() => window.loadOrder)).map((r) => r.id), ['in-view', 'below-1', 'below-2', 'below-3'],
+      'the one widget in view first, then the others in page order');
     assert.deepEqual(problems, []);
     await close();
   } finally {

@@ -72,7 +72,13 @@ async function waitForWidgets(where, { timeout = 20000 } = {}) {
       const shown = box.querySelector('[role="alert"], [part~="message"], .al-error');
       return { error: `<${failed.localName}> shows an error: ${shown ? shown.textContent : '(no message)'}` };
     }
-    return els.length > 0 && els.every((el) => el.status === 'ready') && { count: els.length };
+    // A widget starts when it comes near the viewport: one on a slide not shown (display: none,
+    // or off the screen inside the deck's clipped box) waits for its slide; not waited for here.
+    const shown = els.filter((el) => {
+      const r = el.getBoundingClientRect();
+      return el.checkVisibility({ visibilityProperty: true }) && r.right > 0 && r.left < innerWidth && r.bottom > 0 && r.top < innerHeight;
+    });
+    return els.length > 0 && shown.length > 0 && shown.every((el) => el.status === 'ready') && { count: els.length };
   }, Object.keys(WIDGETS), { timeout });
   const r = await handle.jsonValue();
   if (r.error) throw new Error(r.error);
@@ -528,6 +534,7 @@ async function scrollToEnd(page, selector) {
 /** Waits until the deck has finished moving to the slide that holds `selector`. */
 async function onSlide(page, selector) {
   await page.waitForFunction((sel) => document.querySelector(`section.present ${sel}`)
+    && document.querySelector(`section.present ${sel}`).status === 'ready'
     && document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== 'running'), selector);
 }
 

@@ -123,6 +123,13 @@ test('on a phone the heatmap\'s temperature slider follows a finger dragged alon
   const slider = p.locator('#matrix input[type="range"]');
   await slider.scrollIntoViewIfNeeded();
   assert.equal(await slider.inputValue(), '2');
+  // A section scrolled into view is laid out in the next frames (content-visibility: auto): the
+  // finger goes down once the slider is what lies under it.
+  await p.waitForFunction(() => {
+    const r = document.querySelector('#matrix').shadowRoot.querySelector('input[type="range"]').getBoundingClientRect();
+    const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    return hit && hit.id === 'matrix';
+  }, null, { timeout: 10000 });
   const box = await slider.boundingBox();
   const cdp = await p.context().newCDPSession(p);
   const y = box.y + box.height / 2;
