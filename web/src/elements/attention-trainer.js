@@ -64,7 +64,7 @@ class AttentionTrainer extends LabElement {
     this.scoreChart = h('div', { part: 'chart', class: 'al-trainer-chart' });
     this.exampleLine = h('p', { class: 'al-trainer-example' });
     this.headsBox = h('div', { class: 'al-trainer-heads', part: 'heads' });
-    this.headGrid = new TrainerHeads(this.headsBox, this.exampleLine, () => this.linkState());
+    this.headGrid = new TrainerHeads(this.headsBox, this.exampleLine, () => this.linkState(), () => ({ snap: this.snapshot, info: this.info }));
     this.reveal = h('section', { class: 'al-trainer-reveal', hidden: true, 'aria-live': 'polite' });
     this.downloads = h('p', { class: 'al-trainer-downloads' },
       h('button', { type: 'button', onclick: () => this.guard(() => this.saveLosses()) }, 'Losses (CSV)'),

@@ -28,10 +28,11 @@ function headScoresText(s) {
  *   settings() the widget's link state (for exports)
  */
 class TrainerHeads {
-  constructor(box, exampleLine, settings) {
+  constructor(box, exampleLine, settings, latest) {
     this.box = box;
     this.exampleLine = exampleLine;
     this.settings = settings;
+    this.latest = latest;  // () => { snap, info }: the newest snapshot, which an export shows even before it is drawn
     this.cards = null;
     this.bars = null;
     this.drawn = null;
@@ -41,8 +42,6 @@ class TrainerHeads {
   draw(snap, info) {
     if (!snap || !info || snap === this.drawn) return;  // the heads change with a new snapshot only
     this.drawn = snap;
-    this.snap = snap;
-    this.info = info;
     const { layers, heads } = info.options;
     const tokens = info.example;
     const n = tokens.length;
@@ -99,8 +98,8 @@ class TrainerHeads {
 
   /** One head's weights on the example as an export figure (heatmap). */
   figure(index) {
-    const snap = this.snap;
-    const tokens = this.info.example.map(String);
+    const { snap, info } = this.latest();
+    const tokens = info.example.map(String);
     const n = tokens.length, s = snap.scores[index];
     const values = [], masked = [];
     for (let i = 0; i < n; i++) {
@@ -109,7 +108,7 @@ class TrainerHeads {
     }
     return {
       kind: 'heatmap', title: `Layer ${s.layer}, head ${s.head} after ${counted(snap.step, 'step')}`,
-      caption: `Weights of one head on the example (token ids); rows are queries.${this.info.recordsHeads ? ` ${headScoresText(s).replace(/^p/, 'P')}.` : ''}`,
+      caption: `Weights of one head on the example (token ids); rows are queries.${info.recordsHeads ? ` ${headScoresText(s).replace(/^p/, 'P')}.` : ''}`,
       settings: this.settings(), rowLabels: tokens, colLabels: tokens, values, masked,
     };
   }
