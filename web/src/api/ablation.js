@@ -45,14 +45,10 @@ function meanTexts(fn, model, o, text) {
   const texts = o.meanOver || [text];
   const lengths = new Float64Array(texts.length), ids = [];
   for (let i = 0; i < texts.length; i++) {
-    let tokens = model.tokenizer.encode(texts[i], fn).tokens;
-    if (tokens.length === 0) throw new Error(`${fn}: meanOver[${i}] is empty; expected at least one character`);
-    if (tokens.length > model.maxTokens) {
-      if (!o.truncate) throw new Error(`${fn}: meanOver[${i}] has ${tokens.length} tokens; expected at most ${model.maxTokens} (the model's context), or { truncate: true } to read the last ${model.maxTokens}`);
-      tokens = tokens.slice(tokens.length - model.maxTokens);
-    }
-    lengths[i] = tokens.length;
-    for (const t of tokens) ids.push(t.id);
+    // read as the model reads its text: the same limits, the same truncation
+    const r = model._read(fn, texts[i], o.truncate, `meanOver[${i}]`);
+    lengths[i] = r.ids.length;
+    for (const id of r.ids) ids.push(id);
   }
   return Object.assign(new Fields(), { lengths, tokens: Float64Array.from(ids) });
 }

@@ -105,13 +105,13 @@ class Model extends EngineObject {
 
   /**
    * The token ids to run: the text's, the last maxTokens of them when truncating (only those
-   * are built: tokenizer.last).
+   * are built: tokenizer.last). `name`: the argument's name in the messages.
    */
-  _read(fn, text, truncate) {
+  _read(fn, text, truncate, name = 'text') {
     const { tokens, count } = this.tokenizer.last(text, this.maxTokens, fn);
-    if (count === 0) throw new Error(`${fn}: text is empty; expected at least one character`);
+    if (count === 0) throw new Error(`${fn}: ${name} is empty; expected at least one character`);
     if (count > this.maxTokens && !truncate) {
-      throw new Error(`${fn}: text has ${count} tokens; expected at most ${this.maxTokens} (the model's context), or { truncate: true } to read the last ${this.maxTokens}`);
+      throw new Error(`${fn}: ${name} has ${count} tokens; expected at most ${this.maxTokens} (the model's context), or { truncate: true } to read the last ${this.maxTokens}`);
     }
     return { tokens, ids: Float64Array.from(tokens, (t) => t.id), truncated: count - tokens.length };
   }
