@@ -1,6 +1,7 @@
 // embind for cost.hpp, tiled.hpp and kv_cache.hpp: converts, calls the core, converts back.
 
 #include "cost.hpp"
+#include "position_tables.hpp"
 
 #include <array>
 #include <cstdint>
@@ -182,11 +183,9 @@ public:
 
     // layout: -1 without RoPE, 0 interleaved, 1 half (web/src/api/kv-cache.js).
     val configure(double heads, double kv_heads, double d_head, double max_length, bool has_scale, double scale,
-                  int layout, double base, double offset, bool alibi) {
+                  int layout, bool has_base, double base, double offset, bool alibi) {
         return guarded("createKVCache", [&] {
-            position_options pos;
-            if (layout >= 0) pos.rope = rope_options{layout == 1 ? rope_layout::half : rope_layout::interleaved, base, offset};
-            pos.alibi = alibi;
+            const position_options pos = position_spec(layout, has_base, base, offset, alibi);
             cache_ = std::make_unique<kv_cache>(heads, kv_heads, d_head, max_length,
                                                 has_scale ? std::optional<double>(scale) : std::nullopt, "createKVCache", pos);
             return val::object();

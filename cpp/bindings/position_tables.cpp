@@ -13,6 +13,19 @@
 
 namespace attnlab::bindings {
 
+position_options position_spec(int layout, bool has_base, double base, double offset, bool alibi) {
+    position_options pos;
+    if (layout >= 0) {
+        rope_options rope;
+        rope.layout = layout == 1 ? rope_layout::half : rope_layout::interleaved;
+        if (has_base) rope.base = base;
+        rope.offset = offset;
+        pos.rope = rope;
+    }
+    pos.alibi = alibi;
+    return pos;
+}
+
 namespace {
 
 const char* const fn_name = "positions";

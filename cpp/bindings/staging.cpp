@@ -1,4 +1,5 @@
 #include "staging.hpp"
+#include "position_tables.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -170,10 +171,8 @@ void staging::write_header(const attention_result& r) {
     for (std::size_t i = 0; i < shape.size(); ++i) scratch_[10 + i] = static_cast<double>(shape[i]);
 }
 
-void staging::positions(int rope_layout, double base, double offset, bool alibi) {
-    positions_ = position_options{};
-    if (rope_layout >= 0) positions_.rope = rope_options{rope_layout == 1 ? attnlab::rope_layout::half : attnlab::rope_layout::interleaved, base, offset};
-    positions_.alibi = alibi;
+void staging::positions(int rope_layout, bool has_base, double base, double offset, bool alibi) {
+    positions_ = position_spec(rope_layout, has_base, base, offset, alibi);
 }
 
 void staging::release() {

@@ -40,7 +40,7 @@ public:
 
     /// The position options of the next attention() call (until release()): RoPE when
     /// rope_layout is 0 (interleaved) or 1 (half), with its base and offset; ALiBi when alibi.
-    void positions(int rope_layout, double base, double offset, bool alibi);
+    void positions(int rope_layout, bool has_base, double base, double offset, bool alibi);
 
     /// The cached path for a repeat call: the shapes of Q, K, V in scratch as [rank, ...extents]
     /// three times, and options, the same as an earlier successful call without masks. On a hit

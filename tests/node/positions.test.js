@@ -155,6 +155,25 @@ test('the KV cache decodes with rope and alibi as lab.attention computes each ca
   }
 });
 
+test('RoPE without a base uses the papers\' 10000, in lab.attention and in the KV cache alike', () => {
+  const rand = random(11);
+  const H = 2, n = 4, d = 6;
+  const Q = randomNested([H, n, d], rand), K = randomNested([H, n, d], rand), V = randomNested([H, n, d], rand);
+  const given = lab.attention(Q, K, V, { causal: true, rope: { base: 10000 } }).weights.toArray();
+  assert.deepEqual(lab.attention(Q, K, V, { causal: true, rope: {} }).weights.toArray(), given);
+  assert.ok(maxDiff(lab.attention(Q, K, V, { causal: true, rope: { base: 100 } }).weights.toArray(), given) > 1e-3, 'the base matters');
+  const cache = lab.createKVCache({ heads: H, dHead: d, maxLength: n, rope: {} });
+  try {
+    for (let t = 0; t < n; t++) {
+      cache.append(K.map((x) => x[t]), V.map((x) => x[t]));
+      const w = cache.attend(Q.map((x) => x[t])).weights.toArray();
+      for (let h = 0; h < H; h++) assert.ok(maxDiff(w[h], given[h][t].slice(0, t + 1)) <= 1e-6);
+    }
+  } finally {
+    cache.dispose();
+  }
+});
+
 test('bad position input: named Errors, the engine usable after, nothing leaked', () => {
   const q = [[1, 0, 0, 1], [0, 1, 1, 0]], odd = [[1, 2, 3]];
   const cases = [

@@ -20,15 +20,16 @@ const HEADER = { scores: 4, scaled: 5, masked: 6, weights: 7, output: 8 };
 
 // The numbers an engine object takes for o.rope and o.alibi (staging::positions, and
 // kv_cache_handle::configure): layout -1 (no RoPE), 0 interleaved, 1 half; base; offset; alibi.
+// [layout, has base, base, offset, alibi] (cpp/bindings/position_tables.hpp: position_spec);
+// a base left out is the engine's default, decided there.
 function positionArgs(o) {
   const r = o.rope;
-  if (r === undefined) return [-1, 0, 0, !!o.alibi];
-  return [r.layout === 'half' ? 1 : 0, r.base === undefined ? 10000 : r.base, r.offset === undefined ? 0 : r.offset, !!o.alibi];
+  if (r === undefined) return [-1, false, 0, 0, !!o.alibi];
+  return [r.layout === 'half' ? 1 : 0, r.base !== undefined, r.base === undefined ? 0 : r.base, r.offset === undefined ? 0 : r.offset, !!o.alibi];
 }
 
 function setPositions(handle, o) {
-  const [layout, base, offset, alibi] = positionArgs(o);
-  handle.positions(layout, base, offset, alibi);
+  handle.positions(...positionArgs(o));
 }
 
 class Staging {
