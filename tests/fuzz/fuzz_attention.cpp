@@ -37,6 +37,7 @@
 #include "attnlab/cost.hpp"
 #include "attnlab/errors.hpp"
 #include "attnlab/kv_cache.hpp"
+#include "attnlab/language_model.hpp"
 #include "attnlab/multihead.hpp"
 #include "attnlab/softmax.hpp"
 #include "attnlab/tiled.hpp"
@@ -605,16 +606,73 @@ void fuzz_sizes(FuzzedDataProvider& in) {
 
 }  // namespace
 
+// Weight loading (language_model.hpp, the path of loadModel and loadTrainer): a small model of
+// any shape and position scheme, weights drawn at any magnitude (some set to one huge value, as
+// float16's 65504 or 1e10 in a real file), and any tokens. The promise: weights are refused by
+// an argument_error naming a parameter, or else the forward pass is finite for every input, so
+// the attention rows are distributions and the next-token probabilities sum to 1.
+void fuzz_weights(FuzzedDataProvider& in) {
+    transformer_config c;
+    c.vocab = in.ConsumeIntegralInRange<std::size_t>(2, 12);
+    c.seq_len = in.ConsumeIntegralInRange<std::size_t>(2, 8);
+    c.layers = in.ConsumeIntegralInRange<std::size_t>(1, 2);
+    c.heads = in.ConsumeIntegralInRange<std::size_t>(1, 2);
+    c.d_model = c.heads * 2 * in.ConsumeIntegralInRange<std::size_t>(1, 3);  // d_head even, as RoPE needs
+    c.mlp = in.ConsumeBool() ? in.ConsumeIntegralInRange<std::size_t>(1, 8) : 0;
+    c.act = in.ConsumeBool() ? grad::activation::gelu : grad::activation::relu;
+    c.layer_norm = in.ConsumeBool();
+    c.positions = static_cast<position_kind>(in.ConsumeIntegralInRange<int>(0, 4));
+    language_model model(c, "fuzz");
+    std::vector<float> w(model.param_count());
+    values gen{in};
+    const tensor drawn = gen.make({w.size()});
+    std::copy(drawn.begin(), drawn.end(), w.begin());
+    // A few entries set to one large value, as a file in float16 or a diverged run would hold.
+    constexpr double spikes[] = {65504, 1e4, -1e4, 1e10, 1e6, 3e38};
+    for (int k = in.ConsumeIntegralInRange<int>(0, 3); k > 0; --k)
+        w[in.ConsumeIntegralInRange<std::size_t>(0, w.size() - 1)] = static_cast<float>(spikes[in.ConsumeIntegralInRange<std::size_t>(0, 5)]);
+    try {
+        model.set_weights(w.data(), w.size(), "fuzz");
+    } catch (const argument_error& e) {
+        const std::string what = e.what();
+        bool named = false;
+        for (const parameter& p : model.parameters()) named = named || what.find(p.name) != std::string::npos;
+        check(named, "a refused weight file names no parameter");
+        return;
+    }
+    const std::size_t n = in.ConsumeIntegralInRange<std::size_t>(1, c.seq_len);
+    std::vector<std::int32_t> tokens(n);
+    for (auto& t : tokens) t = in.ConsumeIntegralInRange<std::int32_t>(0, static_cast<std::int32_t>(c.vocab) - 1);
+    std::vector<float> att(c.layers * c.heads * n * n);
+    model.attention(tokens.data(), n, att.data(), "fuzz");
+    for (std::size_t row = 0; row < c.layers * c.heads * n; ++row) {
+        double total = 0;
+        for (std::size_t j = 0; j < n; ++j) {
+            const float x = att[row * n + j];
+            check(std::isfinite(x) && x >= 0, "accepted weights give an attention weight that is not a finite probability", x);
+            total += x;
+        }
+        check(std::abs(total - 1) <= 1e-4, "an attention row of accepted weights does not sum to 1", total, 1);
+    }
+    std::vector<float> logits(c.vocab);
+    model.next_logits(tokens.data(), n, logits.data(), "fuzz");
+    for (float x : logits) check(std::isfinite(x), "accepted weights give a logit that is not finite", x);
+    double total = 0;
+    for (double p : probabilities_of(logits.data(), c.vocab)) total += p;
+    check(std::abs(total - 1) <= 1e-9, "next-token probabilities of accepted weights do not sum to 1", total, 1);
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     // Any exception escaping here (softmax never refuses finite input) crashes the run.
     FuzzedDataProvider in(data, size);
-    switch (in.ConsumeIntegralInRange<int>(0, 5)) {
+    switch (in.ConsumeIntegralInRange<int>(0, 6)) {
         case 0:
         case 1: fuzz_attention(in); break;
         case 2: fuzz_multihead(in); break;
         case 3: fuzz_softmax(in); break;
         case 4: fuzz_kv_cache(in); break;
-        default: fuzz_sizes(in); break;
+        case 5: fuzz_sizes(in); break;
+        default: fuzz_weights(in); break;
     }
     return 0;
 }
