@@ -9,7 +9,10 @@
 //      least 10). size_t has 32 bits there, so a size narrowed past 2^32 is caught (UBSan, or
 //      the harness's read-back checks); the 64-bit native build cannot see that class.
 //
-//   node scripts/fuzz.js --seconds 600 [--wasm32-seconds 150] [--skip-exit N] [-- extra libFuzzer flags]
+//   3. the tokenizer (JavaScript, so outside the harness): scripts/fuzz-tokenizer.js, for
+//      --tokenizer-runs texts (default 30 a second of --seconds).
+//
+//   node scripts/fuzz.js --seconds 600 [--wasm32-seconds 150] [--tokenizer-runs N] [--skip-exit N] [-- extra libFuzzer flags]
 //
 // New inputs go to build/fuzz/corpus (the repository's seeds stay as they are); a crash
 // leaves its input in build/fuzz/ and the exit code is non-zero. Without clang++ or its
@@ -32,10 +35,13 @@ function parseArgs(argv) {
     if (argv[i] === '--seconds') args.seconds = Number(argv[++i]);
     else if (argv[i] === '--wasm32-seconds') args.wasmSeconds = Number(argv[++i]);
     else if (argv[i] === '--skip-exit') args.skipExit = Number(argv[++i]);
+    else if (argv[i] === '--tokenizer-runs') args.tokenizerRuns = Number(argv[++i]);
     else throw new Error(`fuzz.js: unknown argument ${argv[i]}; expected --seconds N [--wasm32-seconds N] [-- libFuzzer flags]`);
   }
   if (!(Number.isInteger(args.seconds) && args.seconds > 0)) throw new Error('fuzz.js: --seconds expects a whole number > 0');
   if (args.wasmSeconds === undefined) args.wasmSeconds = Math.max(10, Math.round(args.seconds / 4));
+  if (args.tokenizerRuns === undefined) args.tokenizerRuns = 30 * args.seconds;
+  if (!(Number.isInteger(args.tokenizerRuns) && args.tokenizerRuns >= 0)) throw new Error('fuzz.js: --tokenizer-runs expects a whole number >= 0');
   if (!(Number.isInteger(args.wasmSeconds) && args.wasmSeconds >= 0)) throw new Error('fuzz.js: --wasm32-seconds expects a whole number >= 0');
   return args;
 }
@@ -157,7 +163,10 @@ function main() {
   console.log(`fuzz: ${execs ? execs[1] : '?'} executions in ${args.seconds} s, exit ${r.status}`);
   if (r.status !== 0) process.exit(1);
   const wasm = args.wasmSeconds > 0 ? runWasm32(args.wasmSeconds, corpus) : 0;
-  process.exit(wasm === 0 ? 0 : 1);
+  // The tokenizer is JavaScript, outside this harness: its own fuzz, about 300 texts a second.
+  const tokenizer = args.tokenizerRuns > 0
+    ? spawnSync(process.execPath, [path.join(__dirname, 'fuzz-tokenizer.js'), '--runs', String(args.tokenizerRuns)], { stdio: 'inherit' }).status : 0;
+  process.exit(wasm === 0 && tokenizer === 0 ? 0 : 1);
 }
 
 module.exports = { SKIPPED, missing };

@@ -6,6 +6,7 @@ const assert = require('node:assert/strict');
 const { createTokenizer, splitWords, normalise } = require('../../web/src/api/tokenizer.js');
 const { learnVocabulary } = require('../../scripts/corpus-bpe.js');
 const { splitGloss, synsetLines, corpusText } = require('../../scripts/corpus.js');
+const { referenceWord } = require('./tokenizer-reference.js');
 
 const TEXT = 'the cat sat on the mat\nthe cat ate the rat\nthe rat sat on the mat\n';
 const vocabulary = learnVocabulary(TEXT, { size: 40, minCharCount: 1 });
@@ -80,23 +81,6 @@ test('a WordNet gloss splits into definitions and example sentences, quotes and 
 // ---- time linear in the input (issue 27): merging with a heap, not by rescanning the word ----
 
 const shipped = require('../../web/model/attention-lab-model.js');
-
-/** The merge rule written plainly (quadratic): the lowest-ranked adjacent pair, leftmost first. */
-function referenceWord(vocab, word) {
-  const charIds = new Map(vocab.alphabet.map((c, i) => [c, i + 1]));
-  const base = 1 + vocab.alphabet.length;
-  const rank = new Map(vocab.merges.map(([a, b], i) => [`${a},${b}`, i]));
-  let ids = Array.from(word, (c) => charIds.get(c) || 0);
-  for (;;) {
-    let best = Infinity, at = -1;
-    for (let i = 0; i + 1 < ids.length; i++) {
-      const r = rank.get(`${ids[i]},${ids[i + 1]}`);
-      if (r !== undefined && r < best) [best, at] = [r, i];
-    }
-    if (at < 0) return ids;
-    ids = [...ids.slice(0, at), base + best, ...ids.slice(at + 2)];
-  }
-}
 
 /** Seeded letters of the shipped alphabet: a word with every kind of merge in it. */
 function letters(n, seed) {
