@@ -12,8 +12,8 @@ const MODEL_ATTENTION_CSS = `
 .al-model-keys { display: block; font-weight: 400; font-size: calc(.85 * var(--_rem)); }
 .al-model-note { margin: 0; font-size: calc(.85 * var(--_rem)); }
 .al-model-guess-title { margin: calc(.25 * var(--_rem)) 0 0; }
-.al-model-guesses { list-style: none; margin: 0; padding: 0; display: grid; grid-template-columns: max-content minmax(calc(3 * var(--_rem)), calc(12 * var(--_rem))) max-content; gap: calc(.15 * var(--_rem)) calc(.5 * var(--_rem)); align-items: center; }
-.al-model-guesses li { display: contents; }
+.al-model-guesses, .al-ko-guesses { list-style: none; margin: 0; padding: 0; display: grid; grid-template-columns: max-content minmax(calc(3 * var(--_rem)), calc(12 * var(--_rem))) max-content; gap: calc(.15 * var(--_rem)) calc(.5 * var(--_rem)); align-items: center; }
+:is(.al-model-guesses, .al-ko-guesses) li { display: contents; }
 .al-model-guess-token { font-family: var(--_mono, ui-monospace, monospace); white-space: pre; }
 .al-model-guess-bar { display: block; height: calc(.7 * var(--_rem)); background: var(--_panel); border: 1px solid var(--_line); border-radius: 2px; overflow: hidden; }
 .al-model-guess-bar > span { display: block; height: 100%; background: var(--_accent); }

@@ -38,7 +38,7 @@ const modelKnockout = {
     this.koSentence = h('p', { tabindex: '-1', 'aria-live': 'polite' });
     this.koLoss = h('tbody', {});
     this.koNote = h('p', { class: 'al-muted' });
-    this.koAfter = h('ol', { class: 'al-model-guesses' });
+    this.koAfter = h('ol', { class: 'al-ko-guesses' });
     this.koResult = h('div', { class: 'al-ko-result', hidden: true },
       this.koSentence,
       h('table', { class: 'al-table al-ko-loss' }, h('caption', { class: 'al-muted' }, 'Loss in nats per predicted token: how surprised the model is by the text (lower is better)'),
