@@ -21,7 +21,9 @@ const MODEL_ATTENTION_CSS = `
 .al-ko-modes label { display: inline-flex; align-items: center; gap: calc(.3 * var(--_rem)); min-height: 24px; }
 .al-ko-grid { display: grid; gap: calc(.3 * var(--_rem)); margin: calc(.5 * var(--_rem)) 0; }
 .al-ko-layer { display: flex; flex-wrap: wrap; align-items: center; gap: calc(.3 * var(--_rem)); }
-.al-ko-layer-name { min-width: calc(3.6 * var(--_rem)); color: var(--_muted); }
+.al-ko-layer-name { min-width: calc(6 * var(--_rem)); color: var(--_muted); }
+.al-ko-layer button { min-width: calc(2.6 * var(--_rem)); }
+.al-ko-loss caption { text-align: left; }
 .al-ko-limit:empty, .al-ko-status:empty { display: none; }
 .al-ko-limit { border-left: 3px solid var(--_focus); padding-left: calc(.5 * var(--_rem)); }
 .al-ko-loss td { text-align: right; font-variant-numeric: tabular-nums; }

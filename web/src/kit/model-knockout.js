@@ -25,11 +25,11 @@ const modelKnockout = {
       const row = [];
       for (let hd = 0; hd < perLayer; hd++) {
         const b = h('button', { type: 'button', 'aria-pressed': 'false', 'aria-label': `Knock out layer ${l}, head ${hd}`,
-          onclick: () => this.guard(() => this.knockoutToggle(l, hd)) }, `Head ${hd}`);
+          onclick: () => this.guard(() => this.knockoutToggle(l, hd)) }, String(hd));
         this.koButtons.push(b);
         row.push(b);
       }
-      grid.append(h('div', { class: 'al-ko-layer' }, h('span', { class: 'al-ko-layer-name' }, `Layer ${l}`), row));
+      grid.append(h('div', { class: 'al-ko-layer' }, h('span', { class: 'al-ko-layer-name' }, `Layer ${l}, head`), row));
     }
     this.koClear = h('button', { type: 'button', onclick: () => this.guard(() => this.knockoutSet([])) }, 'Put every head back');
     this.koStatus = h('p', { class: 'al-ko-status' });
@@ -41,7 +41,7 @@ const modelKnockout = {
     this.koAfter = h('ol', { class: 'al-ko-guesses' });
     this.koResult = h('div', { class: 'al-ko-result', hidden: true },
       this.koSentence,
-      h('table', { class: 'al-table al-ko-loss' }, h('caption', { class: 'al-muted' }, 'Loss in nats per predicted token: how surprised the model is by the text (lower is better)'),
+      h('table', { class: 'al-table al-ko-loss' }, h('caption', { class: 'al-muted' }, 'Loss in nats per predicted token (lower is better)'),
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), h('th', { scope: 'col' }, 'As it is'), h('th', { scope: 'col' }, 'Knocked out'), h('th', { scope: 'col' }, 'Change'))), this.koLoss),
       this.koNote,
       // As it is, the guesses are the list above the views.

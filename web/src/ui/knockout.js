@@ -68,8 +68,8 @@ function parseHeads(text, layers, perLayer) {
  */
 function knockoutLimit(heads, layers, perLayer) {
   if (heads.length < layers * perLayer) return '';
-  return `Every head is knocked out: the model has no attention left, so no token can read any other. What it guesses now comes from the last token alone, `
-    + 'through the embeddings and the MLPs. That is a different model, not a test of one head: release a head to ask about it.';
+  return 'Every head is knocked out: the model has no attention left, so each token is read alone, through the embeddings and MLPs. '
+    + 'That tests no head: put one back to ask about it.';
 }
 
 /**
