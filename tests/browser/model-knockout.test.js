@@ -12,6 +12,7 @@ const { startServer } = require('../../scripts/server.js');
 const { loadAttentionLab } = require('../../index.js');
 
 const root = path.resolve(__dirname, '..', '..');
+const AXE = require('fs').readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const START = 'a part of the body of a person. a part of the body of a';
 
 let browser, server, lab, model;
@@ -143,6 +144,10 @@ test('a link with heads restores them (asking first); a link naming no head says
   const all = [];
   for (let l = 0; l < 2; l++) for (let hd = 0; hd < 4; hd++) all.push([l, hd]);
   assert.deepEqual(await lossRows(page), expected(START, all, 'mean').losses);
+  // The knock-out with its figures and message passes axe (names, contrast, the table, the radio group).
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => (await window.axe.run(document.querySelector('#knock'), { resultTypes: ['violations'] })).violations.map((v) => `${v.id} (${v.impact})`));
+  assert.deepEqual(violations, []);
   // Put every head back: the message goes, the model is as it is, the widget still works.
   await knock(page).locator('button', { hasText: 'Put every head back' }).press('Enter');
   assert.equal(await knock(page).locator('.al-ko-limit').textContent(), '');

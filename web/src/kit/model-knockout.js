@@ -42,7 +42,7 @@ const modelKnockout = {
     this.koResult = h('div', { class: 'al-ko-result', hidden: true },
       this.koSentence,
       h('table', { class: 'al-table al-ko-loss' }, h('caption', { class: 'al-muted' }, 'Loss in nats per predicted token (lower is better)'),
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), h('th', { scope: 'col' }, 'As it is'), h('th', { scope: 'col' }, 'Knocked out'), h('th', { scope: 'col' }, 'Change'))), this.koLoss),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Loss'), h('th', { scope: 'col' }, 'As it is'), h('th', { scope: 'col' }, 'Knocked out'), h('th', { scope: 'col' }, 'Change'))), this.koLoss),
       this.koNote,
       // As it is, the guesses are the list above the views.
       h('p', { class: 'al-model-guess-title' }, 'Its five likeliest next tokens with the heads knocked out:'), this.koAfter,

@@ -105,8 +105,8 @@ function knockoutOutcome(r) {
     after: a === null ? '\u2013' : fixed(a, 2),
     change: a === null || b === null ? '\u2013' : `${a - b < 0 ? MINUS : '+'}${fixed(Math.abs(a - b), 2)}`,
   });
-  const losses = [row(`Loss over the text (${counted(r.positions, 'prediction')})`, r.baseline.loss, r.loss),
-    row(`Loss on repeated pairs (${counted(r.repeated, 'position')})`, r.baseline.repeatedLoss, r.repeatedLoss)];
+  const losses = [row(`over the text (${counted(r.positions, 'prediction')})`, r.baseline.loss, r.loss),
+    row(`on repeated pairs (${counted(r.repeated, 'position')})`, r.baseline.repeatedLoss, r.repeatedLoss)];
   const note = r.loss === null ? 'The text has one token: it holds no next token to score, so there is no loss, only the guesses after it.'
     : r.repeatedLoss === null ? 'No pair of tokens in the text repeats an earlier pair, so there is no loss on repeated pairs: repeat a phrase to measure what copying heads do.'
       : '';
