@@ -75,9 +75,13 @@ const modelKnockout = {
     if (save) this.saveState();
   },
 
-  /** The engine's knock-out of the chosen heads on the text shown (both runs: as it is, and without them). */
+  /** The engine's knock-out of the chosen heads on the text shown (both runs: as it is, and without them), kept for the same question. */
   knockoutRun() {
-    return this.languageModel.ablate(this.shownText, { heads: this.ko.heads, mode: this.ko.mode, truncate: true });
+    const key = `${this.ko.mode} ${ko.formatHeads(this.ko.heads)} ${this.shownText}`;
+    if (!this.koLast || this.koLast.key !== key) {
+      this.koLast = { key, r: this.languageModel.ablate(this.shownText, { heads: this.ko.heads, mode: this.ko.mode, truncate: true }) };
+    }
+    return this.koLast.r;
   },
 
   /** Redraws the panel for the chosen heads, the mode and the text shown. */
