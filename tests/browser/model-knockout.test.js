@@ -106,7 +106,7 @@ test('lesson 7 at 390 px under a strict CSP, keyboard only: predict, knock out, 
   assert.deepEqual(await lossRows(page), two.losses);
   assert.deepEqual(await listed(page, '.al-ko-result .al-ko-guesses li'), two.guesses);
   assert.equal(await knock(page).locator('.al-predict').count(), 0);
-  assert.match(await knock(page).locator('.al-ko-result p').first().textContent(), /^With layer 1, head 1 and layer 1, head 2 knocked out \(mean\)/);
+  assert.match(await knock(page).locator('.al-ko-result p').first().textContent(), /^With layer 1, heads 1 and 2 knocked out \(mean\)/);
   // The learner's own text: the knock-out follows it.
   const own = 'a red ball and a blue box. a red ball and a blue';
   const box = knock(page).locator('textarea.al-model-text');
@@ -138,6 +138,20 @@ test('a link with heads restores them (asking first); a link naming no head says
     'The link asks to knock out \u201c7.2\u201d, \u201cx\u201d, which names no head of this model (2 layers \u00d7 4 heads, counted from 0); they were left out.');
   await knock(page).locator('.al-predict button.al-skip').press('Enter');
   assert.deepEqual(await lossRows(page), expected(START, [[0, 0]], 'mean').losses);
+  // Export, by keyboard: the JSON file holds the engine's probabilities of every listed token, as it is and knocked out.
+  await knock(page).locator('.al-ko-result button', { hasText: 'Export' }).focus();
+  await page.keyboard.press('Enter');
+  for (let k = 0; k < 3; k++) await page.keyboard.press('ArrowDown');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
+  const file = JSON.parse(require('fs').readFileSync(await download.path(), 'utf8'));
+  const { r } = expected(START, [[0, 0]], 'mean');
+  const ids = [...new Set([...r.baseline.next, ...r.next].map((g) => g.id))];
+  assert.deepEqual(file.colLabels, ['as it is', 'knocked out']);
+  assert.deepEqual(file.rowLabels, ids.map((id) => `\u201c${model.tokenizer.pieces[id]}\u201d`));
+  file.values.forEach(([before, after], k) => {
+    assert.ok(Math.abs(before - r.baseline.probabilities[ids[k]]) < 1e-12 && Math.abs(after - r.probabilities[ids[k]]) < 1e-12, `${file.rowLabels[k]}: ${before}, ${after}`);
+  });
+  assert.deepEqual([file.settings.heads, file.settings.mode, file.settings.text], ['0.0', 'mean', START]);
   // Press every other head: the view says what such a model is, and still shows the engine's figures.
   for (let l = 0; l < 2; l++) for (let hd = 0; hd < 4; hd++) if (l || hd) await knock(page).locator(`button[aria-label="Knock out layer ${l}, head ${hd}"]`).press('Enter');
   assert.match(await knock(page).locator('[role="alert"].al-ko-limit').textContent(), /^Every head is knocked out: the model has no attention left/);

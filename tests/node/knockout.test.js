@@ -60,6 +60,8 @@ test('the question names the heads and the mode and no token; the export figure 
   const q = ko.knockoutQuestion([[0, 2], [1, 3]], 'mean');
   assert.equal(q.question, 'You are knocking out layer 0, head 2 and layer 1, head 3 (mean). With them gone, will the model\u2019s likeliest next token stay the same?');
   assert.deepEqual(q.choices.map((c) => c.value), ['stays', 'changes']);
+  assert.equal(ko.headsWords([[1, 3], [0, 2], [1, 0], [1, 1]]), 'layer 0, head 2 and layer 1, heads 0, 1 and 3');
+  assert.equal(ko.headsWords([[0, 0], [0, 1], [1, 2]]), 'layer 0, heads 0 and 1 and layer 1, head 2');
   const r = model.ablate(TEXT, { heads: [[1, 1]] });
   const fig = ko.knockoutFigure(r, TEXT);
   assert.deepEqual(fig.colLabels, ['as it is', 'knocked out']);

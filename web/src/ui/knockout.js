@@ -15,13 +15,17 @@ const MODE_WORDS = {
   mean: 'mean: its output replaced by its average over the text',
 };
 
-/** "layer 1, head 3" (counted from 0). */
-const headWords = ([l, hd]) => `layer ${l}, head ${hd}`;
+/** "a", "a and b", "a, b and c". */
+const listed = (w, sep = ', ') => (w.length < 2 ? w.join('') : `${w.slice(0, -1).join(sep)} and ${w[w.length - 1]}`);
 
-/** The heads as words: "layer 1, head 3", "layer 0, head 2 and layer 1, head 3", "… , … and …". */
+/** The heads as words, by layer: "layer 1, head 3", "layer 0, head 2 and layer 1, heads 0, 1 and 3". */
 function headsWords(heads) {
-  const w = heads.map(headWords);
-  return w.length < 2 ? w.join('') : `${w.slice(0, -1).join('; ')} and ${w[w.length - 1]}`;
+  const byLayer = [];
+  for (const [l, hd] of sortHeads(heads)) {
+    if (!byLayer.length || byLayer[byLayer.length - 1][0] !== l) byLayer.push([l, []]);
+    byLayer[byLayer.length - 1][1].push(hd);
+  }
+  return listed(byLayer.map(([l, hs]) => `layer ${l}, head${hs.length > 1 ? 's' : ''} ${listed(hs)}`), '; ');
 }
 
 /** The heads sorted by layer, then head: one order for links, questions and the engine. */
@@ -151,4 +155,4 @@ function knockoutFigure(r, text) {
   };
 }
 
-module.exports = { MODES, MODE_WORDS, headWords, headsWords, sortHeads, toggleHead, formatHeads, parseHeads, knockoutLimit, knockoutQuestion, knockoutOutcome, judgeKnockout, knockoutFigure };
+module.exports = { MODES, MODE_WORDS, headsWords, sortHeads, toggleHead, formatHeads, parseHeads, knockoutLimit, knockoutQuestion, knockoutOutcome, judgeKnockout, knockoutFigure };
