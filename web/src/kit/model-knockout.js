@@ -48,7 +48,7 @@ const modelKnockout = {
       h('p', { class: 'al-model-guess-title' }, 'Its five likeliest next tokens with the heads knocked out:'), this.koAfter,
       h('div', { class: 'al-chart-tools' }, exportMenu(() => ko.knockoutFigure(this.ko.result, this.shownText), { label: 'knock-out' }).root));
     this.panels.knockout.append(
-      h('p', { class: 'al-muted' }, 'A weight says where a head read; a knock-out says whether that reading mattered. Press heads to knock them out of the model on your text, then see whether its guesses and its loss move.'),
+      h('p', { class: 'al-muted' }, 'A weight says where a head read; a knock-out says whether that mattered. Press heads to knock them out on your text and see whether the guesses and the loss move.'),
       h('div', { class: 'al-group al-ko-modes', role: 'radiogroup', 'aria-label': 'How a knocked-out head is replaced' },
         this.koModes.map((input, k) => h('label', {}, input, ` ${ko.MODE_WORDS[ko.MODES[k]]}`))),
       grid, h('p', {}, this.koClear), this.koLimit, this.koAsk, this.koStatus, this.koResult);
