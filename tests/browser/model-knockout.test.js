@@ -164,6 +164,7 @@ test('a link with heads restores them (asking first); a link naming no head says
   assert.deepEqual(violations, []);
   // Put every head back: the message goes, the model is as it is, the widget still works.
   await knock(page).locator('button', { hasText: 'Put every head back' }).press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement.shadowRoot.activeElement.textContent), 'Put every head back', 'the focus stays where the learner was');
   assert.equal(await knock(page).locator('.al-ko-limit').textContent(), '');
   assert.match(await knock(page).locator('.al-ko-status').textContent(), /^No head is knocked out/);
   assert.equal(await knock(page).locator('.al-ko-result').isVisible(), false);

@@ -91,7 +91,6 @@ const modelKnockout = {
     const heads = this.ko.heads;
     this.koButtons.forEach((b, k) => b.setAttribute('aria-pressed', String(heads.some(([l, hd]) => l * perLayer + hd === k))));
     setText(this.koLimit, [this.ko.problem, ko.knockoutLimit(heads, layers, perLayer)].filter(Boolean).join(' '));
-    this.koClear.disabled = !heads.length;
     this.ko.result = null;
     if (!heads.length) {
       this.knockoutAsk(null);
