@@ -528,6 +528,14 @@ Object.assign(CLAIMS, {
     for (let i = from; i < n; i++) if (argmax(W[i]) === i - (L - 1)) on.push(i);
     assert.ok(on.length > (n - from) / 2, `rows brightest at i - (L - 1): ${on} of ${n - from}`);
   },
+  'model-knockout-layer1'() {
+    // Every head of layer 1 scores prefix matching from 0.63 (head 0, the lowest) to 0.82 (head 1, the highest).
+    const second = model().headScores(MODEL_TEXT).filter((h) => h.layer === 1);
+    assert.equal(second.length, 4);
+    const low = second.reduce((a, b) => (b.prefixMatching < a.prefixMatching ? b : a)), high = second.reduce((a, b) => (b.prefixMatching > a.prefixMatching ? b : a));
+    assert.deepEqual([low.head, high.head], [0, 1], second.map((h) => h.prefixMatching.toFixed(3)).join(' '));
+    assert.ok(low.prefixMatching > 0.5, 'each is an induction head by its score');
+  },
   'model-knockout-induction'() {
     // Knocking out the strongest induction head (the widget's own pick) changes the top guess from " person" to " m".
     const head = inductionHead(modelRows().rows);
