@@ -17,6 +17,7 @@ const { sizeBreakdown, formatSizes } = require('./size.js');
 const { loadPeers } = require('./bench-peers.js');
 const { costRows } = require('./bench-cost.js');
 const { trainRows } = require('./bench-train.js');
+const { knockoutRows } = require('./bench-knockout.js');
 
 const root = path.resolve(__dirname, '..');
 const D = 64;
@@ -160,6 +161,7 @@ async function main() {
   await peerTable(lab, results[nativeName], js);
   costRows(lab);
   await trainRows(lab);
+  knockoutRows(lab);
   initTime();
   if (fs.existsSync(path.join(root, 'dist', 'attention-lab.js'))) {
     console.log(`\nsize of dist/attention-lab.js and its parts (each part minified and gzipped alone):\n${formatSizes(await sizeBreakdown())}`);

@@ -480,6 +480,8 @@ function period() {
   const { tokens } = model().attention(MODEL_TEXT);
   return tokens.length - 1 - earlierCopies(tokens)[0];
 }
+/** The shipped model's knock-out of `heads` on the text in the box, as lesson 7's knock-out widget asks the engine. */
+const knockout = (heads, mode = 'zero') => model().ablate(MODEL_TEXT, { heads, mode, truncate: true });
 const layerMeans = (score) => Array.from({ length: 12 }, (_, l) => {
   const r = gpt2().rows.filter((x) => x.layer === l);
   return r.reduce((a, b) => a + b[score], 0) / r.length;
@@ -525,6 +527,47 @@ Object.assign(CLAIMS, {
     const on = [];
     for (let i = from; i < n; i++) if (argmax(W[i]) === i - (L - 1)) on.push(i);
     assert.ok(on.length > (n - from) / 2, `rows brightest at i - (L - 1): ${on} of ${n - from}`);
+  },
+  'model-knockout-layer1'() {
+    // Every head of layer 1 scores prefix matching from 0.63 (head 0, the lowest) to 0.82 (head 1, the highest).
+    const second = model().headScores(MODEL_TEXT).filter((h) => h.layer === 1);
+    assert.equal(second.length, 4);
+    const low = second.reduce((a, b) => (b.prefixMatching < a.prefixMatching ? b : a)), high = second.reduce((a, b) => (b.prefixMatching > a.prefixMatching ? b : a));
+    assert.deepEqual([low.head, high.head], [0, 1], second.map((h) => h.prefixMatching.toFixed(3)).join(' '));
+    assert.ok(low.prefixMatching > 0.5, 'each is an induction head by its score');
+  },
+  'model-knockout-induction'() {
+    // Knocking out the strongest induction head (the widget's own pick) changes the top guess from " person" to " m".
+    const head = inductionHead(modelRows().rows);
+    assert.deepEqual([head.layer, head.head], [1, 1], 'head 1 of layer 1 is the strongest induction head');
+    const best = model().headScores(MODEL_TEXT).filter((h) => h.layer === 1);
+    assert.deepEqual(best.reduce((a, b) => (b.prefixMatching > a.prefixMatching ? b : a)).head, 1, 'and the highest prefix-matching score of its layer');
+    const r = knockout([[1, 1]]);
+    assert.equal(r.baseline.next[0].token, ' person');
+    assert.equal(r.next[0].token, ' m', `the new top guess (${JSON.stringify(r.next.slice(0, 2))})`);
+    assert.ok(r.repeatedLoss > r.baseline.repeatedLoss, 'the loss on the repeated pairs rises');
+  },
+  'model-knockout-redundant'() {
+    // Head 2 of layer 1 reads the same place (prefix matching 0.63) yet its knock-out leaves " person" on top.
+    const r = knockout([[1, 2]]);
+    assert.equal(r.next[0].token, ' person');
+    const h = model().headScores(MODEL_TEXT).find((x) => x.layer === 1 && x.head === 2);
+    assert.ok(h.prefixMatching > 0.5, `its prefix matching ${h.prefixMatching}`);
+  },
+  'model-knockout-previous'() {
+    // The previous-token head 0.0 puts almost no weight two or more back, yet its knock-out raises the repeated loss most of any single head.
+    const h = model().headScores(MODEL_TEXT).find((x) => x.layer === 0 && x.head === 0);
+    assert.ok(h.previousToken > 0.9 && h.prefixMatchingApart < 0.01, JSON.stringify(h));
+    const rises = [];
+    for (let l = 0; l < 2; l++) for (let k = 0; k < 4; k++) rises.push({ head: `${l}.${k}`, loss: knockout([[l, k]]).repeatedLoss });
+    const most = rises.reduce((a, b) => (b.loss > a.loss ? b : a));
+    assert.equal(most.head, '0.0', JSON.stringify(rises));
+  },
+  'model-knockout-quiet'() {
+    // Head 0.3's scores are all near zero, yet without it " part" leads.
+    const h = model().headScores(MODEL_TEXT).find((x) => x.layer === 0 && x.head === 3);
+    for (const key of ['previousToken', 'prefixMatching', 'firstToken']) assert.ok(h[key] < 0.05, `${key} ${h[key]}`);
+    assert.equal(knockout([[0, 3]]).next[0].token, ' part');
   },
   'summary-entropy-last'() {
     assert.equal(SCORES[SCORES.length - 1].key, 'entropy', "entropy is the summary's last column");
@@ -624,6 +667,16 @@ function lesson7Fact(fact, text) {
   if (m) return [asWritten(model().headScores(MODEL_TEXT).find((r) => r.layer === +m[1] && r.head === +m[2])[m[3]], text)];
   m = fact.match(/^model-about:([\w.]+)$/);
   if (m) return [m[1].split('.').reduce((o, k) => o[k], model().about)];
+  m = fact.match(/^model-knockout:(\d+)\.(\d+):(zero|mean):(\w+)$/);
+  if (m) {
+    // The knock-out widget's numbers on the text in the box (model.ablate), percentages as the widget shows them.
+    const r = knockout([[+m[1], +m[2]]], m[3]);
+    const top = r.baseline.next[0];
+    const value = { before: 100 * top.probability, kept: 100 * r.probabilities[top.id], top: 100 * r.next[0].probability,
+      repeatedBefore: r.baseline.repeatedLoss, repeatedLoss: r.repeatedLoss, lossBefore: r.baseline.loss, loss: r.loss }[m[4]];
+    assert.equal(typeof value, 'number', `${fact}: a figure of the knock-out`);
+    return [asWritten(value, text)];
+  }
   if (fact === 'model-text:period') return [period()];
   if (fact === 'model-text:period-1') return [period() - 1];
   m = fact.match(/^gpt2:(\w+)$/);

@@ -229,6 +229,17 @@ for (const width of [390, 1280]) {
     for (const word of new Set([answerWord, top])) {
       assert.doesNotMatch(seen, new RegExp(`\\b${word}\\b`, 'i'), `the visible prose names "${word}", the answer or the top guess`);
     }
+    // The knock-out's question (lesson 7's second widget, #knock): what knocking out the strongest induction head
+    // does is not in the visible prose (its new top guess, the probabilities, the losses), nor in the widget before an answer.
+    const head = inductionHead(lab.headSummary(model.attention(START).attentions, { tokens: model.attention(START).tokens, causal: true }));
+    const ko = model.ablate(START, { heads: [[head.layer, head.head]] });
+    const koFigures = [100 * ko.probabilities[ko.baseline.next[0].id], 100 * ko.next[0].probability, 100 * ko.baseline.next[0].probability].map((x) => x.toFixed(1))
+      .concat([ko.repeatedLoss, ko.loss].map((x) => x.toFixed(2)));
+    for (const figure of koFigures) assert.ok(!seen.includes(figure), `the visible prose states ${figure}, a figure of the knock-out`);
+    const tok = ko.next[0].token;
+    for (const named of [`"${tok}"`, `"${tok.replace(/^ /, '\u00a0')}"`, `\u201c${tok}\u201d`]) assert.ok(!seen.includes(named), `the visible prose names the new top guess, ${named}`);
+    assert.equal(await page.locator('#knock').locator('.al-ko-result').isVisible(), false);
+    assert.equal(await page.locator('#knock').locator('.al-model-guesses').isVisible(), false, 'the knock-out widget hides its guesses until its question is answered');
     // The accessibility tree of the whole page: no guess, no probability, no reveal.
     const tree = await page.locator('body').ariaSnapshot();
     assert.doesNotMatch(tree, /\d+\.\d%/, 'no guess probability in the accessibility tree');
@@ -244,6 +255,7 @@ for (const width of [390, 1280]) {
     assert.ok(guessTokens.length > 0);
     // The prose's answers wait in closed folds, marked as answering this widget.
     assert.ok(await page.$$eval('details[data-answers="read"]', (ds) => ds.length > 0 && ds.every((d) => !d.open)), 'the answers are folded');
+    assert.ok(await page.$$eval('details[data-answers="knock"]', (ds) => ds.length > 0 && ds.every((d) => !d.open)), 'the knock-out\'s answers are folded');
     assert.deepEqual(problems, []);
     await close();
   });

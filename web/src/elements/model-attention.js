@@ -21,9 +21,11 @@ const { SCORES, SORTS } = require('../ui/head-table.js');
 const { patternProblemText } = require('../api/heads.js');
 const { fixed, counted } = require('../ui/format.js');
 const { modelText } = require('../kit/model-text-box.js');
+const { modelKnockout } = require('../kit/model-knockout.js');
 const { MAX_TEXT, tokenLabel } = require('../ui/model-text.js');
 
-const VIEWS = [['model', 'Model view'], ['heads', 'Head view'], ['summary', 'Summary']];
+// The knock-out's tab shows only with a model in the page (kit/model-knockout.js).
+const VIEWS = [['model', 'Model view'], ['heads', 'Head view'], ['summary', 'Summary'], ['knockout', 'Knock out']];
 const STEP_MS = 8;  // work per task while a large set is decoded, scored and painted
 
 class ModelAttention extends LabElement {
@@ -64,6 +66,7 @@ class ModelAttention extends LabElement {
 
   buildFrame() {
     this.st = { view: 'model', open: null };
+    this.ko = null;
     // Room for a row of inputs above the views (a model's sentence box): empty for pasted data.
     this.inputRow = h('div', { class: 'al-model-input', part: 'input', hidden: true });
     this.about = h('p', { class: 'al-muted' });
@@ -77,6 +80,7 @@ class ModelAttention extends LabElement {
       this.panels[id] = h('div', { role: 'tabpanel', id: panelId, 'aria-labelledby': tabId, class: 'al-view', hidden: true });
       this.tablist.append(this.tabs[id]);
     }
+    this.tabs.knockout.hidden = true;
     this.tablist.addEventListener('keydown', (e) => this.guard(() => this.onTabKey(e)));
 
     this.modelView = new ModelView({ onOpen: (l, hd) => this.guard(() => this.openHead(l, hd)), describe: (l, hd) => this.scoreWords(l, hd) });
@@ -234,7 +238,13 @@ class ModelAttention extends LabElement {
     if (save) this.saveState();
   }
 
+  /** The views this element has: the knock-out only with a model in the page. */
+  viewIds() {
+    return VIEWS.map(([id]) => id).filter((id) => id !== 'knockout' || this.ko);
+  }
+
   setView(view, { save = true, focus = false } = {}) {
+    if (!this.viewIds().includes(view)) view = 'model';
     this.st.view = view;
     for (const [id] of VIEWS) {
       const on = id === view;
@@ -257,7 +267,7 @@ class ModelAttention extends LabElement {
   }
 
   onTabKey(e) {
-    const ids = VIEWS.map(([id]) => id);
+    const ids = this.viewIds();
     const at = ids.indexOf(this.st.view);
     const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: ids.length - 1 }[e.key];
     if (to === undefined) return;
@@ -305,14 +315,15 @@ class ModelAttention extends LabElement {
     const sm = this.summary.st;
     return { ...(this.languageModel ? { text: this.shownText } : {}), view: this.st.view, layer: this.st.open ? this.st.open[0] : null, head: this.st.open ? this.st.open[1] : null,
       headViewLayer: hv.layer || 0, heads: (hv.heads || Array.from({ length: this.set ? this.set.heads : 0 }, (_, k) => k)).slice(),
-      sort: sm.sort, dir: sm.dir, filter: sm.filter, min: sm.min, pair: hv.pair || 'all', waiting: !this.set };
+      sort: sm.sort, dir: sm.dir, filter: sm.filter, min: sm.min, pair: hv.pair || 'all', waiting: !this.set,
+      ...(this.ko ? { knockout: this.ko.heads.map((p) => p.slice()), knockoutMode: this.ko.mode } : {}) };
   }
 
   linkState() {
     if (!this.set) return {};
     const s = this.viewState();
     return { view: s.view, open: s.layer === null ? undefined : `${s.layer}.${s.head}`, hl: s.headViewLayer, hs: s.heads.join('.'),
-      sort: s.sort, dir: s.dir, filter: s.filter || undefined, min: s.min, text: this.languageModel ? this.shownText : undefined, pair: s.pair === 'all' ? undefined : s.pair };
+      sort: s.sort, dir: s.dir, filter: s.filter || undefined, min: s.min, text: this.languageModel ? this.shownText : undefined, pair: s.pair === 'all' ? undefined : s.pair, ...this.knockoutLink() };
   }
 
   restore(s, save = true) {
@@ -335,7 +346,8 @@ class ModelAttention extends LabElement {
       min: typeof s.min === 'string' && s.min !== '' && Number.isFinite(min) ? min : this.summary.st.min,
     }, false);
     if (open && open[0] < set.layers && open[1] < set.heads) this.openHead(open[0], open[1], { save: false });
-    this.setView(urlState.choice(s.view, VIEWS.map(([id]) => id), this.attr('view', 'model')), { save: false });
+    this.knockoutRestore(s);
+    this.setView(urlState.choice(s.view, this.viewIds(), this.attr('view', 'model')), { save: false });
     if (save) this.saveState();
   }
 
@@ -361,6 +373,6 @@ function parseOpen(text) {
 }
 
 // The shipped model's side (the model attribute): the text box, the guesses, the question.
-Object.assign(ModelAttention.prototype, modelText);
+Object.assign(ModelAttention.prototype, modelText, modelKnockout);
 
 module.exports = { ModelAttention };

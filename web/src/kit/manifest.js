@@ -253,14 +253,14 @@ const WIDGETS = {
     attributes: [
       { name: 'src', property: 'src', type: 'string', description: 'A JSON file with the data, on the page\'s own origin (not from file://); a child JSON script or the data property wins over it.' },
       { name: 'model', property: 'model', type: 'string', description: 'Show a trained model reading the learner\'s own text instead of pasted data: the name of a model whose script is on the page (`attention-lab-model.js` registers "wordnet-small"; empty means that one). A text box and the model\'s five likeliest next tokens appear above the views.' },
-      { name: 'predict', property: 'predict', type: 'boolean', description: 'Predict-first (with `model`): asks, on text whose last token came earlier, where the strongest induction head (by its prefix-matching score apart from the previous token, prefixMatchingApart) will look from that token; the views and guesses appear once the reader answers or skips, with that head open.' },
+      { name: 'predict', property: 'predict', type: 'boolean', description: 'Predict-first (with `model`): asks, on text whose last token came earlier, where the strongest induction head (by its prefix-matching score apart from the previous token, prefixMatchingApart) will look from that token; the views and guesses appear once the reader answers or skips, with that head open. With `view="knockout"` the knock-out\'s question is asked instead: the guesses appear once the reader has predicted whether a knock-out changes the likeliest next token.' },
       { name: 'text', property: 'text', type: 'string', state: true, description: 'With `model`: the text the box starts with (default "a part of the body of a person. a part of the body of a"); the reader\'s own text is kept in the URL.' },
-      { name: 'view', property: 'view', type: 'enum', values: ['model', 'heads', 'summary'], default: 'model', state: true, description: 'The view shown first: the model view, the head view or the head summary.' },
+      { name: 'view', property: 'view', type: 'enum', values: ['model', 'heads', 'summary', 'knockout'], default: 'model', state: true, description: 'The view shown first: the model view, the head view, the head summary, or (with `model`) the knock-out, where the reader knocks heads out of the model on their text, predicts first whether the top guess survives, and sees the engine\'s guesses and loss without those heads (model.ablate). A link keeps the heads and the mode.' },
       { name: 'open', property: 'open', type: 'string', state: true, description: 'A head to open in the model view, as layer.head counted from 0 ("5.1": layer 5, head 1).' },
     ],
     parts: [{ name: 'input', description: 'The row above the views with the model\'s text box (hidden for pasted data).' }, { name: 'guesses', description: 'The model\'s five likeliest next tokens, with bars.' }, { name: 'heatmap', description: 'The open head\'s grid (or canvas) of weights.' },
       { name: 'legend', description: 'The open head\'s colour legend.' }],
-    state: '{ view: string, layer: number | null, head: number | null, headViewLayer: number, heads: number[], sort: string, dir: string, filter: string, min: number, pair: string, waiting: boolean }',
+    state: '{ view: string, layer: number | null, head: number | null, headViewLayer: number, heads: number[], sort: string, dir: string, filter: string, min: number, pair: string, waiting: boolean, knockout: number[][] | undefined, knockoutMode: string | undefined }',
   },
 };
 

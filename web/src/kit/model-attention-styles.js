@@ -12,12 +12,23 @@ const MODEL_ATTENTION_CSS = `
 .al-model-keys { display: block; font-weight: 400; font-size: calc(.85 * var(--_rem)); }
 .al-model-note { margin: 0; font-size: calc(.85 * var(--_rem)); }
 .al-model-guess-title { margin: calc(.25 * var(--_rem)) 0 0; }
-.al-model-guesses { list-style: none; margin: 0; padding: 0; display: grid; grid-template-columns: max-content minmax(calc(3 * var(--_rem)), calc(12 * var(--_rem))) max-content; gap: calc(.15 * var(--_rem)) calc(.5 * var(--_rem)); align-items: center; }
-.al-model-guesses li { display: contents; }
+.al-model-guesses, .al-ko-guesses { list-style: none; margin: 0; padding: 0; display: grid; grid-template-columns: max-content minmax(calc(3 * var(--_rem)), calc(12 * var(--_rem))) max-content; gap: calc(.15 * var(--_rem)) calc(.5 * var(--_rem)); align-items: center; }
+:is(.al-model-guesses, .al-ko-guesses) li { display: contents; }
 .al-model-guess-token { font-family: var(--_mono, ui-monospace, monospace); white-space: pre; }
 .al-model-guess-bar { display: block; height: calc(.7 * var(--_rem)); background: var(--_panel); border: 1px solid var(--_line); border-radius: 2px; overflow: hidden; }
 .al-model-guess-bar > span { display: block; height: 100%; background: var(--_accent); }
 .al-model-guess-p { font-variant-numeric: tabular-nums; text-align: right; }
+.al-ko-modes label { display: inline-flex; align-items: center; gap: calc(.3 * var(--_rem)); min-height: 24px; }
+.al-ko-grid { display: grid; gap: calc(.3 * var(--_rem)); margin: calc(.5 * var(--_rem)) 0; }
+.al-ko-layer { display: flex; flex-wrap: wrap; align-items: center; gap: calc(.3 * var(--_rem)); }
+.al-ko-layer-name { min-width: calc(6 * var(--_rem)); color: var(--_muted); }
+.al-ko-layer button { min-width: calc(2.6 * var(--_rem)); }
+.al-ko-loss caption { text-align: left; }
+.al-ko-limit:empty, .al-ko-status:empty { display: none; }
+.al-ko-limit { border-left: 3px solid var(--_focus); padding-left: calc(.5 * var(--_rem)); }
+.al-ko-loss td { text-align: right; font-variant-numeric: tabular-nums; }
+.al-ko-loss th[scope="row"] { font-weight: 400; text-align: left; }
+.al-ko-asking .al-model-guess-box { display: none !important; }
 .al-asking .al-tabs, .al-asking [role="tabpanel"], .al-asking .al-model-guess-box { display: none !important; }
 .al-model-scroll { padding: 3px; }
 /* The thumbnails share the width: from 20 px (twelve heads fit a phone) up to --al-thumb rem each (model-view.js). */

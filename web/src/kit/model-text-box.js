@@ -67,6 +67,7 @@ const modelText = {
     this.showGuesses(r);
     this.unknown = r.unknown;
     this.showTextNote(r.unknown);
+    this.buildKnockout();
     return r.data;
   },
 
@@ -95,10 +96,15 @@ const modelText = {
   showGuesses(r) {
     const { title, items } = modelGuesses(r, this.languageModel.maxTokens);
     setText(this.guessTitle, title);
-    this.guessList.replaceChildren(...items.map((g) => h('li', {},
+    this.guessList.replaceChildren(...this.guessItems(items));
+  },
+
+  /** The list items of guesses (modelGuesses' items): the token, a bar, the probability. */
+  guessItems(items) {
+    return items.map((g) => h('li', {},
       h('span', { class: 'al-model-guess-token' }, g.token),
       h('span', { class: 'al-model-guess-bar', 'aria-hidden': 'true' }, h('span', { style: { width: `${g.percent}%` } })),
-      h('span', { class: 'al-model-guess-p' }, g.probability))));
+      h('span', { class: 'al-model-guess-p' }, g.probability)));
   },
 
   /** The text box changed: redraw after a pause in typing (at once with `delay` 0). */
@@ -133,10 +139,11 @@ const modelText = {
     if (text.length < MAX_TEXT) this.cut = '';
     this.showTextNote(r.unknown);
     await this.redraw(set, rows);
+    this.knockoutUpdate();
     this.ask(this.attr('predict', false));
     // While a question is open the guesses are hidden: the live region must not read them out.
-    const open = this.question && !this.answered;
-    setText(this.announce, `The model read ${counted(r.count, 'token')}. ${open ? 'Answer the question above, or skip it, to see its guesses and the views.'
+    const open = (this.question && !this.answered) || this.frame.classList.contains('al-ko-asking');
+    setText(this.announce, `The model read ${counted(r.count, 'token')}. ${open ? `Answer the question ${this.question ? 'above' : 'of a knock-out'}, or skip it, to see its guesses${this.question ? ' and the views' : ''}.`
       : `${this.guessTitle.textContent} ${Array.from(this.guessList.children, (li) => li.textContent).join('; ')}.`}`);
   },
 
@@ -148,6 +155,11 @@ const modelText = {
    */
   ask(on) {
     if (!on || !this.languageModel) return;
+    // Opened on the knock-out: its question is the one asked first, and the guesses wait for its answer.
+    if (this.attr('view', 'model') === 'knockout') {
+      this.frame.classList.toggle('al-ko-asking', !this.ko.answered);
+      return;
+    }
     if (this.answered) {
       // Answered once: new text shows its views at once, with no question about old text left behind.
       if (this.question) this.question.root.remove();
