@@ -286,4 +286,4 @@ const CLAIMS = {
   },
 };
 
-module.exports = { CLAIMS, orderFact, numbersIn, race, RACE, SCHEMES, PE, Q, K };
+module.exports = { CLAIMS, orderFact, numbersIn, race, ropeScore, alibiWeights, RACE, SCHEMES, PE, Q, K };
