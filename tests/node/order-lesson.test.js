@@ -107,3 +107,18 @@ test('the stray-number reader finds numbers in prose and in decimal formulas, an
   assert.deepEqual(strayNumbers('<p>It took 12 steps. Fine \\(2^{-8k/h}\\) and <span data-fact="x">0.5</span>, <span data-input="year">2022</span>, lesson 6.</p><pre>x = 3</pre>'), ['It took 12 steps']);
   assert.deepEqual(strayNumbers('<p>\\(x = 0.5\\)</p>'), ['a decimal in a formula: \\(x = 0.5\\)']);
 });
+
+test("lesson 8 sits after lesson 7 with the old lessons' addresses unchanged, and lesson 2's sentence on order and the trainer's documentation link to it", () => {
+  const { PAGES } = require('../../scripts/build-site.js');
+  const files = PAGES.map((p) => p.file);
+  assert.deepEqual(files.slice(0, 9), ['index.html', ...[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `lesson-${n}.html`)]);
+  for (const file of files.filter((f) => f.startsWith('lesson-'))) assert.ok(fs.existsSync(path.join(__dirname, '..', '..', 'web', 'site', file)), file);
+  const site = (file) => fs.readFileSync(path.join(__dirname, '..', '..', 'web', 'site', file), 'utf8');
+  assert.match(site('lesson-2.html'), /<p>Attention on its own does not know word order:[^<]*<a href="lesson-8\.html">lesson 8<\/a>/);
+  assert.match(site('index.html'), /<a href="lesson-8\.html">8\. How attention knows word order<\/a>/);
+  const docs = (file) => fs.readFileSync(path.join(__dirname, '..', '..', 'docs', file), 'utf8');
+  // In the trainer's own section of the guide for authors.
+  const trainer = docs('authors.md').split(/^### /m).find((s) => s.startsWith('Training in the page'));
+  assert.match(trainer.replace(/\s+/g, ' '), /is lesson 8 \(`dist\/lesson-8\.html`, "How attention knows word order"\)/);
+  assert.match(docs('api.md').replace(/\s+/g, ' '), /Lesson 8 \(`dist\/lesson-8\.html`\) trains the five schemes/);
+});
