@@ -158,6 +158,19 @@ const CLAIMS = {
     const diff = lab.maxAbsDiff(lab.tensor(P(out)), lab.tensor(shuffled));
     assert.ok(diff <= 4 * 2 ** -23 * Math.max(...out.flat().map(Math.abs)), `each row moves with its token and keeps its value to float32 rounding (${diff})`);
   },
+  'order-positions-break'(lab) {
+    // The sinusoids of each place added to the token that stands there, before and after the shuffle.
+    const n = 6, perm = [3, 0, 5, 1, 4, 2];
+    const x = lab.randomNormal({ shape: [n, 8], seed: 11 }).toArray();
+    const pe = lab.positions({ kind: 'sinusoidal', n, d: 8 }).toArray();
+    const placed = (rows) => rows.map((row, i) => row.map((v, c) => v + pe[i][c]));
+    const out = lab.attention(placed(x), placed(x), placed(x)).output.toArray();
+    const px = perm.map((i) => x[i]);
+    const shuffled = lab.attention(placed(px), placed(px), placed(px)).output.toArray();
+    const moved = perm.map((i, r) => Math.max(...out[i].map((v, c) => Math.abs(v - shuffled[r][c]))));
+    // A token that keeps its place changes only through the others; every token that moves changes a lot.
+    assert.ok(moved.every((d, r) => d > (perm[r] === r ? 1e-3 : 0.05)), `with positions added, the rows change value (${moved.map((d) => d.toFixed(3))})`);
+  },
   'order-causal-breaks'(lab) {
     const n = 6, perm = [3, 0, 5, 1, 4, 2];
     const [q, k, v] = [11, 12, 13].map((seed) => lab.randomNormal({ shape: [n, 8], seed }).toArray());
