@@ -22,6 +22,8 @@ const PAGES = [
   { file: 'lesson-6.html', nav: '6. Where patterns come from' },
   // The trained model's script (dist/attention-lab-model.js) loads after the kit's, where a page uses it.
   { file: 'lesson-7.html', nav: '7. Trained models', scripts: ['attention-lab-model.js'] },
+  // After lesson 7: its race trains lesson 6's model and looks for the heads lessons 6 and 7 found.
+  { file: 'lesson-8.html', nav: '8. Word order' },
   // Generated from custom-elements.json (scripts/elements-page.js): every element, live.
   { file: 'elements.html', nav: 'Elements', reference: true, scripts: ['attention-lab-model.js'], generate: () => require('./elements-page.js').elementsFragment() },
 ];

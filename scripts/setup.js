@@ -37,6 +37,8 @@ const needs = [
   { what: 'Catch2 headers', ok: () => fs.existsSync('/usr/include/catch2/catch.hpp'), pkg: 'catch2' },
   { what: 'clang++ (the fuzz harness)', ok: () => onPath('clang++'), pkg: 'clang' },
   { what: "clang's libFuzzer runtime", ok: () => fuzzRuntimeMissing() === null, pkg: 'libclang-rt-14-dev' },
+  // Lesson 8's NumPy listing runs in tests/node/listings.test.js with Debian's python3.
+  { what: "NumPy for Debian's python3", ok: () => spawnSync('/usr/bin/python3', ['-c', 'import numpy'], { stdio: 'ignore' }).status === 0, pkg: 'python3-numpy' },
 ];
 const browserNeeds = [
   { what: 'Chromium', ok: () => fs.existsSync('/usr/bin/chromium'), pkg: 'chromium' },

@@ -605,6 +605,12 @@ Object.assign(CLAIMS, {
   },
 });
 
+// Lesson 8 (word order): its facts ("order:...") and claims are decided in tests/node/order-lesson.js,
+// which tests/node/order-lesson.test.js also checks against the page's source. Its race trains each
+// of five models once in this process (about 22 s of CPU).
+const order = require('../node/order-lesson.js');
+Object.assign(CLAIMS, order.CLAIMS);
+
 let browser, lab;
 test.before(async () => {
   [browser, lab] = await Promise.all([launch(), loadAttentionLab()]);
@@ -649,8 +655,8 @@ function readPage(allowed) {
   };
 }
 
-/** The numbers written in a fact's text, after its "=" if it has one (so "k1 = [1, 0]" gives 1, 0). */
-const numbersIn = (s) => (s.includes('=') ? s.slice(s.lastIndexOf('=') + 1) : s).match(/-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?/g).map((x) => Number(x.replace(/,/g, '')));
+/** The numbers written in a fact's text, after its "=" if it has one (so "k1 = [1, 0]" gives 1, 0); a minus sign reads as "-". */
+const numbersIn = (s) => (s.includes('=') ? s.slice(s.lastIndexOf('=') + 1) : s).replace(/\u2212/g, '-').match(/-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?/g).map((x) => Number(x.replace(/,/g, '')));
 
 // Constants of the widgets' own rules that prose may state (data-fact="const:NAME").
 const CONSTANTS = { FORMED: require('../../web/src/ui/training-log.js').FORMED };
@@ -696,6 +702,8 @@ function lesson7Fact(fact, text) {
 function factValue(fact, attr, text) {
   const lesson7 = lesson7Fact(fact, text);
   if (lesson7) return lesson7;
+  const lesson8 = order.orderFact(lab, fact, text);
+  if (lesson8) return lesson8;
   if (fact.startsWith('model:')) {
     const key = fact.slice(6);
     const m = model();

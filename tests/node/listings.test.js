@@ -4,7 +4,8 @@
 // inputs from the code itself (array literals, sizes, torch.randn shapes), runs the
 // JavaScript API on the same inputs and checks every claimed number to the digits printed.
 // The Python is not executed here, except lesson 7's export listing, which runs with a
-// stand-in for transformers and torch that returns GPT-2's saved attention (last test).
+// stand-in for transformers and torch that returns GPT-2's saved attention, and lesson 8's
+// RoPE and ALiBi listing, which runs with Debian's python3 and NumPy (the last two tests).
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
@@ -203,6 +204,25 @@ const COMPUTE = {
     return { 'n, layers, heads': [saved.tokens.length, saved.attentions.length, saved.attentions[0].length],
       'attentions[4][11][9]': saved.attentions[4][11][9].map((w) => Math.round(w * 1000) / 1000) };
   },
+  'positions-numpy'(lab, inp) {
+    // Lesson 8: the listing's q and k under RoPE at positions (3, 1) and (10, 8), both layouts, and
+    // ALiBi's slopes and weights, each from the engine (lab.attention's rope and alibi, lab.positions).
+    const { ropeScore, alibiWeights } = require('./order-lesson.js');
+    const { q, k } = inp.arrays;
+    const { d, base } = inp.sizes;
+    assert.equal(q.length, d);
+    assert.equal(base, 10000, "the engine's default base, which the lesson's numbers use");
+    const order = [...q.keys()].filter((i) => i % 2 === 0).concat([...q.keys()].filter((i) => i % 2 === 1));
+    const w = alibiWeights(lab, 8, 0, 11)[10];
+    return {
+      'q @ k': lab.attention([q], [k], [k]).scores.toArray()[0][0],
+      'interleaved (3, 1), (10, 8)': [ropeScore(lab, 3, 1, 'interleaved', q, k), ropeScore(lab, 10, 8, 'interleaved', q, k)],
+      'half-split (3, 1)': ropeScore(lab, 3, 1, 'half', q, k),
+      'half-split, reordered (3, 1)': ropeScore(lab, 3, 1, 'half', order.map((i) => q[i]), order.map((i) => k[i])),
+      'alibi_slopes(8) * 256': Array.from(lab.positions({ kind: 'alibi', heads: 8 }).data, (m) => m * 256),
+      'w[10, 10] / w[10, 0]': w[10] / w[0],
+    };
+  },
   'kv-bytes-python'(lab, inp) {
     const { layers, heads, kv_heads: kvHeads, d_head: dHead, tokens } = inp.sizes;
     const bytes = (kv) => lab.kvCacheBytes({ layers, kvHeads: kv, dHead, dtype: 'float16', tokens }).bytes;
@@ -316,6 +336,27 @@ class AutoModel:
     const rows = lab.headSummary(data.attentions, { tokens: data.tokens, causal: true, decimals: data.decimals });
     assert.equal(rows.length, 144);
     assert.ok(rows[4 * 12 + 11].previousToken > 0.99);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("lesson 8's RoPE and ALiBi listing, run by Debian's python3 with NumPy, prints what its comments claim", (t) => {
+  const { spawnSync } = require('child_process');
+  const os = require('os');
+  // Debian's python3 (the PATH may put another first), with python3-numpy (scripts/setup.js installs it).
+  const python = fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+  if (spawnSync(python, ['-c', 'import numpy'], { encoding: 'utf8' }).status !== 0) return t.skip(`${python} has no NumPy: node scripts/setup.js installs python3-numpy`);
+  const listing = listings.find((l) => l.id === 'positions-numpy');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'al-listing-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'listing.py'), listing.code);
+    const run = spawnSync(python, ['listing.py'], { cwd: dir, encoding: 'utf8', timeout: 60000 });
+    assert.equal(run.status, 0, `${python} listing.py: ${run.error || run.stderr}`);
+    // Each print is followed by the comment that states it (whose numbers the test above checks against the engine).
+    const claimed = parseClaims(listing.code).map((c) => c.numbers.map(Number));
+    const printed = run.stdout.trim().split('\n').map((line) => line.match(/-?\d+(?:\.\d+)?/g).map(Number));
+    assert.deepEqual(printed, claimed);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
