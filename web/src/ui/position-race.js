@@ -158,15 +158,16 @@ function raceCharts(lanes, { length = LENGTHS[LENGTHS.length - 1], seqLen = 32 }
   const longest = runs.reduce((a, b) => (b.xs.length > a.xs.length ? b : a), runs[0]);
   const xs = longest.xs.length ? longest.xs : [0];
   const steps = Math.min(...lanes.map((l) => l.steps));
+  const lossTop = Math.max(4, ...runs.flatMap((r) => r.ys.filter(Number.isFinite)));
   const lossOpts = {
-    title: 'Training loss of each scheme', xLabel: 'step', yLabel: 'loss (nats)', xMin: 0, xMax: BUDGET, xs, yMax: 4,
+    title: 'Training loss of each scheme', xLabel: 'step', yLabel: 'loss (nats)', xMin: 0, xMax: BUDGET, xs, yMax: Math.ceil(lossTop),
     desc: steps ? `After ${grouped(steps)} steps each: ${lanes.map((l) => `${labelOf(l.scheme)} ${fixed(l.log.lastLoss(), 2)}`).join(', ')}.` : 'No step yet.',
     // each run's points at the longest run's steps (the runs move together, a few steps apart)
     series: lanes.map((l, k) => ({ name: labelOf(l.scheme), cls: CURVES[k], ys: xs.map((x, i) => (i < runs[k].ys.length ? runs[k].ys[i] : null)) })),
   };
   const read = lanes.map((l) => l.lengths && l.lengths.find((x) => x.length === length));
   const positions = Array.from({ length }, (_, i) => i);
-  const top = Math.max(1, ...read.flatMap((r) => (r && !r.refused ? r.loss.filter((x) => x !== null) : [])));
+  const top = Math.max(4, ...read.flatMap((r) => (r && !r.refused ? r.loss.filter((x) => x !== null) : [])));
   const positionOpts = {
     title: `Loss at each position of ${length}-token sequences`, xLabel: 'position', yLabel: 'loss (nats)', xMin: 0, xMax: length - 1, xs: positions, yMax: Math.ceil(top),
     desc: read.some(Boolean) ? `Trained on ${seqLen} tokens. Mean loss past position ${seqLen}: ${lanes.map((l) => `${labelOf(l.scheme)} ${lengthText(l, length)}`).join(', ')}.` : 'Read once training ends.',
