@@ -72,7 +72,7 @@ test('keyboard only: the learner ranks the schemes, starts the race in a worker,
   const w = await open();
   const { page } = w;
   // Places by keyboard: each select from "choose" down to its place (1st, 2nd, 3rd, ..., none).
-  const downs = { 'learned table': 1, sinusoidal: 2, RoPE: 3, ALiBi: 6, 'none (causal mask only)': 6 };
+  const downs = { 'learned table': 1, sinusoidal: 2, RoPE: 3, ALiBi: 6, 'no positions': 6 };
   for (const [label, n] of Object.entries(downs)) {
     await page.getByLabel(`${label}: its place in forming an induction head`).focus();
     for (let i = 0; i < n; i++) await page.keyboard.press('ArrowDown');
@@ -83,7 +83,7 @@ test('keyboard only: the learner ranks the schemes, starts the race in a worker,
   await page.keyboard.press('Enter');
   assert.equal(await active(page), 'Start the race');
   await page.keyboard.press('Enter');
-  await waitState(page, (s) => s.running && s.runner === 'worker');
+  await waitState(page, (s) => s.running && s.runner === 'worker' && Object.values(s.steps).every((n) => n >= 10));
   // Pause and continue from the keyboard: the button keeps focus and says what it does next.
   await page.keyboard.press('Enter');
   const paused = await waitState(page, (s) => !s.running);
@@ -105,7 +105,7 @@ test('keyboard only: the learner ranks the schemes, starts the race in a worker,
   assert.ok(text.includes(`Asked for the loss on longer sequences, the engine refuses rather than guess: \u201c${learned.lengths[64]}\u201d`));
   assert.match(text, /learned table\s+step 156\s+step 192\s+no vector past 32\s+no vector past 32/);
   assert.match(text, /ALiBi\s+none in 1,000 steps\s+none in 1,000 steps\s+2\.58 nats\s+2\.74 nats/);
-  assert.match(text, /What happened\n+Right: the engine\u2019s order: learned table \(step 192\), sinusoidal \(step 271\), RoPE \(step 361\); none in 1,000 steps: ALiBi, none \(causal mask only\)\./);
+  assert.match(text, /What happened\n+Right: the engine\u2019s order: learned table \(step 192\), sinusoidal \(step 271\), RoPE \(step 361\); none in 1,000 steps: ALiBi, no positions\./);
   assert.match(text, /Right at 64 tokens: you said RoPE; still working \(loss past position 32 under 1 nat\): RoPE\./);
   assert.equal(await page.locator('position-race .al-trainer-alert').isVisible(), false);
   assert.equal(await page.locator('position-race button:has-text("Finished")').isDisabled(), true);
@@ -122,7 +122,7 @@ test('a prediction with a place given twice is not locked in, and says why', asy
   for (const label of ['learned table', 'sinusoidal']) await page.getByLabel(`${label}: its place in forming an induction head`).selectOption('1');
   await page.locator('position-race button:has-text("Lock in my prediction")').click();
   assert.equal(await page.locator('position-race .al-race-predict .al-input-message').textContent(), 'Give every scheme a place (or none).');
-  for (const label of ['RoPE', 'ALiBi', 'none (causal mask only)']) await page.getByLabel(`${label}: its place in forming an induction head`).selectOption('none');
+  for (const label of ['RoPE', 'ALiBi', 'no positions']) await page.getByLabel(`${label}: its place in forming an induction head`).selectOption('none');
   await page.locator('position-race button:has-text("Lock in my prediction")').click();
   assert.equal(await page.locator('position-race .al-race-predict .al-input-message').textContent(), 'Two schemes are placed 1st: each place once.');
   assert.equal((await state(page)).predicted, null);

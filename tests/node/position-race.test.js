@@ -88,7 +88,7 @@ test('the prediction: every scheme placed once, places without a gap, and judged
   assert.equal(race.predictionProblem(right), null);
   const v = race.judgePrediction(right, lanes);
   assert.equal(v.places.ok, true);
-  assert.equal(v.places.message, 'Right: the engine\u2019s order: learned table (step 192), sinusoidal (step 271), RoPE (step 361); none in 1,000 steps: ALiBi, none (causal mask only).');
+  assert.equal(v.places.message, 'Right: the engine\u2019s order: learned table (step 192), sinusoidal (step 271), RoPE (step 361); none in 1,000 steps: ALiBi, no positions.');
   assert.deepEqual(v.lengths.map((x) => x.ok), [true, true]);
   const wrong = race.judgePrediction({ place: { learned: '3', sinusoidal: '2', rope: '1', alibi: '4', none: 'none' }, works: { 64: new Set(['learned', 'alibi']), 128: new Set(['rope']) } }, lanes);
   assert.equal(wrong.places.ok, false);

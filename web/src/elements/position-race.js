@@ -45,7 +45,7 @@ class PositionRace extends LabElement {
 
     this.frame.replaceChildren(
       h('h3', {}, this.attr('heading', 'Five ways to know word order: a race')),
-      h('p', {}, `The same two-layer model learns the induction task (a block of random tokens, then its repeat) once with each position scheme: ${counted(BUDGET, 'step')} each, seed 1, ${this.seqLen} tokens per sequence. Then each reads sequences ${LENGTHS.map((n) => `${n / this.seqLen}x`).join(' and ')} as long.`),
+      h('p', {}, `The same two-layer model learns the induction task (a block of random tokens, then its repeat) once with each way of giving it positions (or none: only the causal mask), ${counted(BUDGET, 'step')} each, seed 1, ${this.seqLen} tokens per sequence. Then each reads sequences ${LENGTHS.map((n) => `${n / this.seqLen}x`).join(' and ')} as long.`),
       this.predictBox,
       h('div', { class: 'al-controls', part: 'controls' }, this.startButton, this.resetButton),
       this.status_, this.announcer, this.alert,
@@ -290,9 +290,9 @@ class PositionRace extends LabElement {
     }) }, 'Skip the prediction');
     const caption = uid('al-c');
     box.replaceChildren(
-      h('p', { id: caption }, h('strong', {}, 'Predict first: '), `which schemes form an induction head within ${grouped(BUDGET)} steps, in what order (1st is fastest), and which still predict the repeat well (under ${race.WORKS_BELOW} nat of loss past position ${this.seqLen}) on longer sequences?`),
+      h('p', { id: caption }, h('strong', {}, 'Predict first: '), `which schemes form an induction head within ${grouped(BUDGET)} steps, in what order (1st is fastest; none if it never forms), and which still predict the repeat well (under ${race.WORKS_BELOW} nat of loss past position ${this.seqLen}) on longer sequences?`),
       scrollBox('Your prediction', h('table', { class: 'al-table', 'aria-labelledby': caption },
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'scheme'), h('th', { scope: 'col' }, 'induction head'), LENGTHS.map((n) => h('th', { scope: 'col' }, `works at ${n}`)))),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'scheme'), h('th', { scope: 'col' }, 'place'), LENGTHS.map((n) => h('th', { scope: 'col' }, `works at ${n}`)))),
         h('tbody', {}, SCHEMES.map(row)))),
       problem,
       h('p', {}, lock, ' ', skip));
@@ -318,8 +318,8 @@ class PositionRace extends LabElement {
 
   renderTable() {
     const head = h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'scheme'), h('th', { scope: 'col' }, 'previous-token head'), h('th', { scope: 'col' }, 'induction head'),
-      LENGTHS.map((n) => h('th', { scope: 'col' }, `loss past ${this.seqLen}, ${n} tokens`))));
-    const rows = this.lanes.map((l, k) => h('tr', {}, h('th', { scope: 'row' }, h('span', { class: 'al-race-key', 'aria-hidden': 'true' }, h('span', { class: race.CURVES[k] })), SCHEMES[k].label),
+      LENGTHS.map((n) => h('th', { scope: 'col' }, `loss past ${this.seqLen} (${n} tokens)`))));
+    const rows = this.lanes.map((l, k) => h('tr', {}, h('th', { scope: 'row' }, SCHEMES[k].label),
       ['previousToken', 'induction'].map((key) => h('td', {}, race.formedText(l, key))),
       LENGTHS.map((n) => h('td', { class: race.worksAt(l, n) === true ? 'al-race-works' : '' }, race.lengthText(l, n) || '\u2013'))));
     this.table.replaceChildren(h('caption', { class: 'al-sr' }, 'Each scheme: the step its heads formed, and its mean loss past the training length'), head, h('tbody', {}, rows));

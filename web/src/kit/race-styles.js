@@ -3,20 +3,12 @@
 // a dash pattern per position scheme, so the five lines part without colour too.
 
 const RACE_CSS = `
-.al-chart .al-race-0, .al-chart .al-race-1, .al-chart .al-race-2, .al-chart .al-race-3, .al-chart .al-race-4 { fill: none; stroke-width: 2; }
+.al-chart [class^="al-race-"] { fill: none; stroke-width: 2; }
 .al-race-0 { stroke: var(--_accent); }
 .al-race-1 { stroke: light-dark(#c2410c, #fb923c); stroke-dasharray: 7 3; }
 .al-race-2 { stroke: light-dark(#1d6b35, #6fd391); stroke-dasharray: 2 3; }
 .al-race-3 { stroke: light-dark(#8a3ca3, #d7a4f0); stroke-dasharray: 10 3 2 3; }
 .al-race-4 { stroke: var(--_muted); stroke-dasharray: 4 5; }
-.al-race-key { display: inline-block; width: 1.6em; margin-right: .35em; vertical-align: middle; }
-.al-race-key span { display: block; border-top: 3px solid; border-color: currentColor; }
-.al-race-key .al-race-0 { border-color: var(--_accent); }
-.al-race-key .al-race-1 { border-top-style: dashed; border-color: light-dark(#c2410c, #fb923c); }
-.al-race-key .al-race-2 { border-top-style: dotted; border-color: light-dark(#1d6b35, #6fd391); }
-.al-race-key .al-race-3 { border-top-style: dashed; border-color: light-dark(#8a3ca3, #d7a4f0); }
-.al-race-key .al-race-4 { border-top-style: dotted; border-color: var(--_muted); }
-.al-race-table td { white-space: nowrap; }
 .al-race-table td.al-race-works { color: var(--_ok); font-weight: 600; }
 .al-race-predict select { max-width: 100%; }
 .al-race-refusal { border-left: 4px solid var(--_line); padding: calc(.4 * var(--_rem)) calc(.75 * var(--_rem)); background: var(--_panel); overflow-wrap: anywhere; }

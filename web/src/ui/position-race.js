@@ -13,7 +13,7 @@ const SCHEMES = [
   { value: 'sinusoidal', label: 'sinusoidal' },
   { value: 'rope', label: 'RoPE' },
   { value: 'alibi', label: 'ALiBi' },
-  { value: 'none', label: 'none (causal mask only)' },
+  { value: 'none', label: 'no positions' },
 ];
 /** Steps each scheme trains; the seed; the lengths read after training (2x and 4x seqLen 32). */
 const BUDGET = 1000;
@@ -89,7 +89,7 @@ function ranking(lanes) {
 
 const PLACES = [
   { value: '1', label: '1st' }, { value: '2', label: '2nd' }, { value: '3', label: '3rd' }, { value: '4', label: '4th' }, { value: '5', label: '5th' },
-  { value: 'none', label: 'none in 1000 steps' },
+  { value: 'none', label: 'none' },
 ];
 const labelOf = (value) => SCHEMES.find((s) => s.value === value).label;
 const listed = (names) => (names.length ? names.map(labelOf).join(', ') : 'none');
