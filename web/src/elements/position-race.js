@@ -352,7 +352,7 @@ class PositionRace extends LabElement {
     }
     const v = race.judgePrediction(p, this.lanes);
     const line = (x) => h('p', { class: x.ok ? 'al-verdict-ok' : 'al-verdict-bad' }, x.message);
-    this.reveal.replaceChildren(h('h4', {}, 'What happened'), line(v.places), v.lengths.map(line));
+    this.reveal.replaceChildren(h('h4', {}, 'What happened'), line(v.places), ...v.lengths.map(line));
     if (this.reveal.hidden) {
       this.reveal.hidden = false;
       this.renderPredict();
