@@ -193,6 +193,8 @@ test('removed while its worker starts, or mid-race, the worker ends; a new race 
 test('at 390 px and in the dark the race fits its width, and Reset starts afresh', async () => {
   const w = await open(HOST, { width: 390, height: 800, colorScheme: 'dark' });
   const { page } = w;
+  await page.evaluate(() => document.querySelector('position-race').setAttribute('theme', 'dark'));
+  await page.waitForFunction(() => document.querySelector('position-race').shadowRoot.querySelector('.al-frame').classList.contains('al-dark'));
   const fit = await page.evaluate(() => {
     const el = document.querySelector('position-race');
     const frame = el.shadowRoot.querySelector('.al-frame');

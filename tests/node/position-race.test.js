@@ -8,7 +8,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { loadAttentionLab } = require('./lab.js');
 const race = require('../../web/src/ui/position-race.js');
-const { RaceCore } = require('../../web/src/kit/race-runner.js');
+const { RaceCore, PageRace } = require('../../web/src/kit/race-runner.js');
 const { TrainingSession } = require('../../web/src/kit/trainer-runner.js');
 
 // Measured with these settings (lab.TRAINER_DEFAULTS, positions, seed 1), 1000 steps each,
@@ -113,4 +113,23 @@ test('the charts: five loss curves by step, and the loss at each position with t
 test('firstAtOrAbove reads a record from its first step', () => {
   assert.equal(race.firstAtOrAbove([0.1, 0.49, 0.5, 0.9], 0.5, 11), 13);
   assert.equal(race.firstAtOrAbove(new Float64Array([0.1, 0.2]), 0.5, 1), null);
+});
+
+test('on the page (no worker) the race trains in turns, then reads each length a task at a time; the learned table refuses', async () => {
+  const lab = await loadAttentionLab();
+  const runner = new PageRace(lab);
+  const infos = await runner.create(race.SCHEMES.map((s) => race.raceOptions(lab.TRAINER_DEFAULTS, s.value)));
+  assert.equal(infos.length, 5);
+  const steps = [0, 0, 0, 0, 0];
+  const done = new Promise((resolve) => {
+    runner.onReport = (k, r) => { assert.equal(r.first, steps[k] + 1); steps[k] = r.step; };
+    runner.onLengths = resolve;
+  });
+  runner.train(3, race.LENGTHS);
+  const results = await done;
+  assert.deepEqual(steps, [3, 3, 3, 3, 3]);
+  assert.deepEqual(results.map((r) => r.map((x) => x.length)), race.SCHEMES.map(() => race.LENGTHS));
+  assert.match(results[0][0].refused, /^Trainer.lossByPosition: length = 64 is past the learned position table/);
+  assert.equal(results[2][1].loss.length, 128);
+  runner.stop();
 });
