@@ -6,6 +6,7 @@
 // removed mid-race (or while its worker starts), which ends the worker.
 const test = require('node:test');
 const assert = require('node:assert/strict');
+const fs = require('fs');
 const path = require('path');
 const { launch, watchedPage, settled, sendPolicy, traceTasks, CSP } = require('./browser.js');
 const { startServer } = require('../../scripts/server.js');
@@ -201,6 +202,9 @@ test('at 390 px and in the dark the race fits its width, and Reset starts afresh
     return { frame: frame.scrollWidth <= frame.clientWidth + 1, page: document.documentElement.scrollWidth <= 390 };
   });
   assert.deepEqual(fit, { frame: true, page: true });
+  // axe-core finds nothing (contrast of the dark lines and labels, the tables' headers, the controls' names)
+  await page.addScriptTag({ content: fs.readFileSync(path.join(root, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8') });
+  assert.deepEqual(await page.evaluate(async () => (await window.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa'] })).violations.map((v) => v.id)), []);
   await page.click('position-race button:has-text("Skip the prediction")');
   await page.click('position-race button:has-text("Start the race")');
   await waitState(page, (st) => Object.values(st.steps).every((n) => n >= 5));

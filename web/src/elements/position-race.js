@@ -292,7 +292,8 @@ class PositionRace extends LabElement {
     box.replaceChildren(
       h('p', { id: caption }, h('strong', {}, 'Predict first: '), `which schemes form an induction head within ${grouped(BUDGET)} steps, in what order (1st is fastest; none if it never forms), and which still predict the repeat well (under ${race.WORKS_BELOW} nat of loss past position ${this.seqLen}) on longer sequences?`),
       scrollBox('Your prediction', h('table', { class: 'al-table', 'aria-labelledby': caption },
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'scheme'), h('th', { scope: 'col' }, 'place'), LENGTHS.map((n) => h('th', { scope: 'col' }, `works at ${n}`)))),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col', rowspan: '2' }, 'scheme'), h('th', { scope: 'col', rowspan: '2' }, 'place'), h('th', { scope: 'colgroup', colspan: String(LENGTHS.length) }, 'works at')),
+          h('tr', {}, LENGTHS.map((n) => h('th', { scope: 'col' }, String(n))))),
         h('tbody', {}, SCHEMES.map(row)))),
       problem,
       h('p', {}, lock, ' ', skip));
@@ -317,8 +318,9 @@ class PositionRace extends LabElement {
   }
 
   renderTable() {
-    const head = h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'scheme'), h('th', { scope: 'col' }, 'previous-token head'), h('th', { scope: 'col' }, 'induction head'),
-      LENGTHS.map((n) => h('th', { scope: 'col' }, `loss past ${this.seqLen} (${n} tokens)`))));
+    const head = h('thead', {}, h('tr', {}, h('th', { scope: 'col', rowspan: '2' }, 'scheme'), h('th', { scope: 'colgroup', colspan: '2' }, 'head formed'),
+      h('th', { scope: 'colgroup', colspan: String(LENGTHS.length) }, `loss past ${this.seqLen} at`)),
+    h('tr', {}, h('th', { scope: 'col' }, 'previous-token'), h('th', { scope: 'col' }, 'induction'), LENGTHS.map((n) => h('th', { scope: 'col' }, `${n} tokens`))));
     const rows = this.lanes.map((l, k) => h('tr', {}, h('th', { scope: 'row' }, SCHEMES[k].label),
       ['previousToken', 'induction'].map((key) => h('td', {}, race.formedText(l, key))),
       LENGTHS.map((n) => h('td', { class: race.worksAt(l, n) === true ? 'al-race-works' : '' }, race.lengthText(l, n) || '\u2013'))));

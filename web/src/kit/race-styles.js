@@ -9,6 +9,7 @@ const RACE_CSS = `
 .al-race-2 { stroke: light-dark(#1d6b35, #6fd391); stroke-dasharray: 2 3; }
 .al-race-3 { stroke: light-dark(#8a3ca3, #d7a4f0); stroke-dasharray: 10 3 2 3; }
 .al-race-4 { stroke: var(--_muted); stroke-dasharray: 4 5; }
+.al-race-table td { white-space: normal; }
 .al-race-table td.al-race-works { color: var(--_ok); font-weight: 600; }
 .al-race-predict select { max-width: 100%; }
 .al-race-refusal { border-left: 4px solid var(--_line); padding: calc(.4 * var(--_rem)) calc(.75 * var(--_rem)); background: var(--_panel); overflow-wrap: anywhere; }
