@@ -6,7 +6,7 @@
 // beside the same page without the script, and the first heatmap painted as a ratio to the first contentful paint;
 // the longest task while using every widget (wall and CPU); and from a control change (the causal mask)
 // to the repainted heatmap at n = 5, 64 and 256; the trainer's time until an induction head
-// forms. Medians; a benchmark, not a test.
+// forms; the position race's time to finish (RACE_ONLY=1: that row alone). Medians; a benchmark, not a test.
 // RUNS=n cold loads per page (default 5); PAGES=a,b only pages whose path contains a or b;
 // LOAD_ONLY=1 skips the interaction and repaint figures; COMPARE=<dir> see below.
 
@@ -81,6 +81,57 @@ async function trainingTime(browser, seed) {
   const c = process.cpuUsage(c0);
   t.dispose();
   return { seed, ...f, worker: (cpu['DedicatedWorker thread'] || 0) / f.step, page: (cpu.CrRendererMain || 0) / (f.ms / 1000), node: (c.user + c.system) / 1000 / f.step };
+}
+
+/**
+ * <position-race> at its fixed settings (tests/browser/hosts/position-race.html): from pressing
+ * Start (its worker started by a pointer over the button first, as a reader's would be) to all
+ * five schemes trained 1000 steps and their loss by position read, wall time; and from a
+ * Chromium trace the CPU time of the worker and of the page's main thread (its longest task).
+ */
+async function raceTime(browser) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(pathToFileURL(path.join(root, 'tests', 'browser', 'hosts', 'position-race.html')).href);
+  await page.waitForFunction(() => document.querySelector('position-race').status === 'ready', null, { timeout: 60000 });
+  await page.click('position-race button:has-text("Skip the prediction")');
+  await page.hover('position-race button:has-text("Start the race")');
+  await page.waitForFunction(() => document.querySelector('position-race').state.runner !== null, null, { timeout: 60000 });
+  const cdp = await page.context().newCDPSession(page);
+  const events = [];
+  cdp.on('Tracing.dataCollected', (d) => events.push(...d.value));
+  const complete = new Promise((resolve) => cdp.on('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', '__metadata'] }, transferMode: 'ReportEvents' });
+  const start = Date.now();
+  await page.click('position-race button:has-text("Start the race")');
+  await page.waitForFunction(() => document.querySelector('position-race').state.done, null, { timeout: 600000, polling: 100 });
+  const ms = Date.now() - start;
+  await cdp.send('Tracing.end');
+  await complete;
+  const s = await page.evaluate(() => document.querySelector('position-race').state);
+  await page.close();
+  const names = new Map(events.filter((e) => e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, e.args.name]));
+  const cpu = {};
+  let longest = 0;
+  for (const e of events) {
+    if (e.ph !== 'X' || e.name !== 'ThreadControllerImpl::RunTask' || e.tdur === undefined) continue;
+    const name = names.get(`${e.pid}:${e.tid}`);
+    cpu[name] = (cpu[name] || 0) + e.tdur / 1000;
+    if (name === 'CrRendererMain') longest = Math.max(longest, e.tdur / 1000);
+  }
+  return { ms, state: s, worker: cpu['DedicatedWorker thread'] || 0, page: cpu.CrRendererMain || 0, longest };
+}
+
+/** Prints raceTime's figures: the benchmark row of issue 28 (target: under 30 s). */
+async function printRace(browser) {
+  const r = await raceTime(browser);
+  const { formed, lengths, runner } = r.state;
+  console.log(`<position-race> (tests/browser/hosts/position-race.html, ${runner}), five schemes x 1,000 steps, from pressing Start to every scheme's induction head (or none formed in 1,000 steps) and its loss by position at 64 and 128 read: ` +
+    `${(r.ms / 1000).toFixed(1)} s wall (target 30 s); worker ${(r.worker / 1000).toFixed(1)} s of CPU (${(r.worker / 5000).toFixed(2)} ms a step); page main thread ${(r.page / 1000).toFixed(1)} s of CPU, longest task ${r.longest.toFixed(0)} ms`);
+  const step = (x) => (x === null ? 'none' : x);
+  for (const [scheme, f] of Object.entries(formed)) {
+    const past = [64, 128].map((n) => (typeof lengths[scheme][n] === 'number' ? lengths[scheme][n].toFixed(2) : lengths[scheme][n])).join(' / ');
+    console.log(`  ${scheme.padEnd(10)} previous-token head ${String(step(f.previousToken)).padStart(4)}, induction head ${String(step(f.induction)).padStart(4)}; mean loss past 32 at 64 / 128 tokens: ${past}`);
+  }
 }
 
 const PAGES = [...require('./build-site.js').PAGES.map((p) => `dist/${p.file}`), 'tests/browser/hosts/all-widgets.html'];
@@ -264,6 +315,11 @@ async function knockoutRepaint(browser) {
     return;
   }
   try {
+    // RACE_ONLY=1: the race's row alone
+    if (process.env.RACE_ONLY) {
+      await printRace(browser);
+      return;
+    }
     const runs = Number(process.env.RUNS || 5);
     // COMPARE=<another checkout with a build> loads its pages in the same run, alternating
     // with this one's, so a change is measured side by side on the same (noisy) machine.
@@ -298,6 +354,7 @@ async function knockoutRepaint(browser) {
       const t = await trainingTime(browser, seed);
       console.log(`  seed ${t.seed}: ${(t.ms / 1000).toFixed(2)} s to step ${t.step}; worker ${t.worker.toFixed(2)} ms of CPU a step, node ${t.node.toFixed(2)} (ratio ${(t.worker / t.node).toFixed(2)}); page ${t.page.toFixed(0)} ms of CPU a second`);
     }
+    await printRace(browser);
     console.log('causal-mask toggle -> repainted heatmap (median of 21):');
     for (const n of [5, 64, 256]) {
       const r = await repaint(browser, n);

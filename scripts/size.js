@@ -107,7 +107,9 @@ const root = path.resolve(__dirname, '..');
 // ui/knockout.js: head buttons, zero or mean, the predict-first question, the guesses and losses
 // without the heads, its link and export) +3394 B (234614 -> 238008 B, the same wasm). Budget
 // 234700 -> 238100.
-const SIZE_BUDGET = { script: 238100, wasm: 103300 };
+// <position-race> (issue 28, the race: its element, rules, worker runner and styles) +5292 B
+// (234614 -> 239906 B, node scripts/size.js on branch PR against main), wasm unchanged.
+const SIZE_BUDGET = { script: 243400, wasm: 103300 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {

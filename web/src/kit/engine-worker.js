@@ -43,6 +43,7 @@ function workerSource(main, args = []) {
 const MAINS = {
   'attention-trainer': () => require('./trainer-runner.js').workerEntry(),
   'cost-lab': () => require('./cost-runner.js').workerEntry(),
+  'position-race': () => require('./race-runner.js').workerEntry(),
 };
 
 /** In a worker started from the script's address: waits for the page to say which main to run. */

@@ -23,6 +23,7 @@ const { KvCacheStepper } = require('../elements/kv-cache-stepper.js');
 const { ScalingExperiment } = require('../elements/scaling-experiment.js');
 const { CostLab } = require('../elements/cost-lab.js');
 const { AttentionTrainer } = require('../elements/attention-trainer.js');
+const { PositionRace } = require('../elements/position-race.js');
 
 const ELEMENTS = {
   'attention-stepper': AttentionStepper,
@@ -38,6 +39,7 @@ const ELEMENTS = {
   'kv-cache-stepper': KvCacheStepper,
   'cost-lab': CostLab,
   'attention-trainer': AttentionTrainer,
+  'position-race': PositionRace,
   'model-attention': ModelAttention,
 };
 

@@ -242,6 +242,20 @@ const WIDGETS = {
     events: [{ name: 'al-head-formed', detail: '{ layer: number, head: number, step: number, score: number }',
       description: 'An induction head formed (induction task): the first step after which a head\'s induction score reached 0.5, from the engine\'s record of every step, so the same seed gives the same step however fast the machine is.' }],
   },
+  'position-race': {
+    className: 'PositionRace',
+    summary: 'The same small transformer trained on the induction task with each position scheme (learned, sinusoidal, RoPE, ALiBi, none), side by side and live: the step each forms a previous-token and an induction head, then its loss at each position of sequences 2x and 4x the training length. The learner ranks the schemes first. The run is fixed: `lab.TRAINER_DEFAULTS` with `positions` and seed 1, 1000 steps each; a head formed at the first step whose record (the best previous-token or induction score) reaches the trainer\'s `formedThreshold`. In the state, `steps`, `formed` and `lengths` are keyed by scheme: `formed.rope` is `{ previousToken, induction }` (steps, or null when none formed), `lengths.rope[64]` the mean loss past position 32 of 64-token sequences (`\'refused\'` for the learned table, which has no vector there).',
+    example: '<position-race></position-race>',
+    json: false,
+    attributes: [
+      { name: 'heading', property: 'heading', type: 'string', description: 'The title above the race (default "Five ways to know word order: a race").' },
+      { name: 'predict', property: 'predict', type: 'boolean', description: 'Ask the learner, before the race, for each scheme\'s place in forming an induction head and which still work at 64 and 128 tokens (default true).' },
+      { name: 'worker', property: 'worker', type: 'enum', values: ['auto', 'off'], default: 'auto', description: 'auto: train the five models in one Web Worker, in turns (from the script\'s own address where it is on the page\'s origin, else from a Blob), or on the page in slices under 50 ms where the page\'s policy allows no worker; off: always on the page.' },
+    ],
+    parts: [{ name: 'prompt', description: 'The predict-first table.' }, { name: 'controls', description: 'Start (Pause, Continue) and Reset.' }, { name: 'status', description: 'The line with the step and where the race runs.' },
+      { name: 'table', description: 'Each scheme\'s formation steps and loss past the training length.' }, { name: 'chart', description: 'The loss chart and the loss-by-position chart.' }],
+    state: '{ running: boolean, done: boolean, runner: string | null, steps: object, formed: object, lengths: object, predicted: string | null }',
+  },
   'model-attention': {
     className: 'ModelAttention',
     summary: 'A model\'s attention over a sentence, every layer and head: the model view (a thumbnail per head, one opened as a full heatmap), the head view (lines between the tokens, a colour per head) and the head summary (the engine\'s scores per head, sorted and filtered).',

@@ -24,6 +24,8 @@ const BASE = {
   'kv-cache-stepper': [1690, 1501, 1302, 1196, 1064, 1042, 999],
   'cost-lab': [1197, 1029, 828, 671, 608, 608, 586],
   'attention-trainer': [2123, 2077, 2123, 2128, 2190, 1651, 1703],
+  // Before the prediction is answered.
+  'position-race': [1733, 1680, 1629, 1632, 1628, 1133, 1164],
   // One layer of two heads over four tokens (its layers are not known before its data is read;
   // each more adds a row of thumbnails).
   'model-attention': [322, 286, 247, 247, 247, 228, 208],
