@@ -11,6 +11,7 @@ const { own } = require('./options.js');
 const { SIGNATURES, ATTENTION_OPTIONS } = require('./signatures.js');
 const { makeEngine } = require('./engine.js');
 const { run, unwrap } = require('./call.js');
+const { positionArgs } = require('./staging.js');
 const { costApi } = require('./cost.js');
 const { mistakesApi } = require('./mistakes.js');
 // workspace.js, dot-product-stats.js (and cost.js's kv-cache.js) are required by the call
@@ -49,6 +50,12 @@ const BODIES = {
     const num = (x) => (x === undefined ? 0 : x);
     return fromEngine(unwrap(e.core.positions(['sinusoidal', 'rope', 'alibi'].indexOf(o.kind), num(o.n), num(o.d), num(o.base), num(o.offset), num(o.heads), given)));
   },
+
+  /**
+   * X [..., n, d] turned by RoPE: row p of each matrix to position offset + p, in `layout`
+   * ('interleaved' or 'half'), what attention's `rope` does to Q and K.
+   */
+  rope: (e, [X, o]) => fromEngine(unwrap(e.core.rope(X, ...positionArgs({ rope: o }).slice(0, 4)))),
 
   /** Numerically safe softmax along options.axis (default -1, the last axis). */
   softmax: (e, [x, o]) => fromEngine(unwrap(e.core.softmax(x, o.axis))),
