@@ -12,6 +12,7 @@ const { ONLINE_SOFTMAX_CSS, KV_CACHE_CSS } = require('./stepper-styles.js');
 const { COST_CSS } = require('./cost-styles.js');
 const { TRAINER_CSS } = require('./trainer-styles.js');
 const { MODEL_ATTENTION_CSS } = require('./model-attention-styles.js');
+const { POSITION_CSS } = require('./position-styles.js');
 const { TEXT_SIZES } = require('../ui/chart.js');
 const { WIDTHS } = require('../ui/reserve.js');
 
@@ -250,7 +251,7 @@ button:disabled { opacity: .5; cursor: default; }
 }
 `;
 
-const CSS = WIDGET_CSS + accentCss() + reserveCss() + EXPORT_CSS + COST_CSS + TRAINER_CSS + ONLINE_SOFTMAX_CSS + KV_CACHE_CSS + MISTAKES_CSS + MODEL_ATTENTION_CSS + PRINT_CSS + chartTextCss();
+const CSS = WIDGET_CSS + accentCss() + reserveCss() + EXPORT_CSS + COST_CSS + TRAINER_CSS + ONLINE_SOFTMAX_CSS + KV_CACHE_CSS + MISTAKES_CSS + POSITION_CSS + MODEL_ATTENTION_CSS + PRINT_CSS + chartTextCss();
 
 const sheets = new WeakMap();
 
