@@ -186,6 +186,25 @@ test('sinusoidal and alibi: predictions, then the engine\'s dot products and bia
   await close();
 });
 
+test('the URL keeps the shuffle\'s order and switches and the RoPE positions: a link opens the same view', async () => {
+  const w = await watchedPage(browser);
+  await w.page.goto(`${server.url}${HOST}?shuffle.order=4,1,2,3,0&shuffle.causal=1&shuffle.revealed=1&rope.m=20&rope.n=5&rope.shift=3&rope.mixup=1&rope.revealed=1`);
+  await settled(w.page);
+  const el = w.page.locator('#shuffle');
+  assert.deepEqual(await el.locator('.al-pl-token').allTextContents(), ['man', 'dog', 'bit', 'the', 'the']);
+  assert.equal(await el.locator('table').isVisible(), true, 'revealed');
+  assert.equal(await el.locator('input[type="checkbox"]').nth(1).isChecked(), true, 'causal mask on');
+  const s = await state(w.page, 'rope');
+  assert.deepEqual([s.m, s.n, s.shift, s.mixup], [20, 5, 3, true]);
+  assert.match(await w.page.locator('#rope .al-pl-report').textContent(), /^score at \(20, 5\): .*; at \(23, 8\): /);
+  // a change is written back to the URL
+  await el.locator('.al-pl-token').first().focus();
+  await w.page.keyboard.press('Alt+ArrowRight');
+  await w.page.waitForFunction(() => new URLSearchParams(location.search).get('shuffle.order') === '1,4,2,3,0');
+  assert.deepEqual(w.problems, []);
+  await w.close();
+});
+
 test('strict CSP: every part draws with no violation', async () => {
   const { page, problems, close } = await open({ csp: CSP.strict });
   assert.deepEqual(await page.$$eval('position-lab', (els) => els.map((e) => `${e.id}:${e.status}`)), ['shuffle:ready', 'sinusoidal:ready', 'rope:ready', 'alibi:ready']);

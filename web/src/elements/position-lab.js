@@ -333,9 +333,9 @@ class AlibiPart {
       caption: () => `Head ${hd + 1} of ${heads}, slope ${num(slope, 6)}: the bias \u2212slope \u00d7 (i \u2212 j) added to each score; causal mask.`,
       settings: () => ({ heads, n, head: hd + 1, slope }) }));
     this.labels = labels;
-    this.box = h('div', { class: 'al-heads al-compact' });
+    this.box = h('div', { class: 'al-heads al-compact al-pl-alibi' });
     this.box.style.setProperty('--al-cols', String(n));
-    this.box.append(...this.views.map((v, hd) => h('figure', {}, h('figcaption', {}, `head ${hd + 1}`, h('br'), `slope ${num(this.slopes[hd], 6)}`), v.root)));
+    this.box.append(...this.views.map((v, hd) => h('figure', { class: 'al-head' }, h('figcaption', {}, `head ${hd + 1}`, h('br'), `slope ${num(this.slopes[hd], 6)}`), v.root)));
     this.results = h('div', { hidden: true }, h('p', { class: 'al-muted' }, `Rows are queries (\u2193), columns keys (\u2192), ${n} tokens, causal mask; 0 on the diagonal, more negative (bluer) further back. The slopes are the paper\u2019s for ${heads} heads.`),
       this.box, this.readout);
     this.predict = new PredictView({

@@ -16,6 +16,7 @@ const POSITION_CSS = `
 .al-pl-k { stroke: var(--_focus); stroke-dasharray: 4 2; }
 .al-pl-key-q { color: var(--_accent); font-weight: 700; }
 .al-pl-key-k { color: var(--_focus); font-weight: 700; }
+.al-pl-alibi figcaption { white-space: nowrap; }
 .al-pl-report[data-same="false"] { color: var(--_bad); }
 /* the table's 32 position labels in cells 13.5px wide on a phone: two digits still fit */
 .al-pl-table .al-heatmap [role="columnheader"] { font-size: 10px; padding: 0; text-overflow: clip; }
