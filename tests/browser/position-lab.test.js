@@ -90,8 +90,15 @@ test('shuffle by keyboard: predict, then Alt+arrows move a token; rows keep thei
   assert.ok(s.changes.some((c) => c > 1e-3), 'RoPE changes rows');
   assert.match(await el.locator('.al-pl-report').textContent(), /rows changed .*With RoPE/);
   await page.keyboard.press('Space');  // RoPE off
-  await tabTo(page, (x) => x.startsWith('shuffle|') && x.endsWith('causal mask'), 3);
-  await page.keyboard.press('Space');
+  // the mask's switch comes with the answer to its own question
+  assert.equal(await el.locator('label:has-text("causal mask")').isVisible(), false, 'no mask switch before its question');
+  await tabTo(page, (x) => x.startsWith('shuffle|yes: attention still sees only a set'), 3);
+  await page.keyboard.press('Enter');
+  assert.match(await el.locator('.al-verdict-hint').textContent(), /^Not yet/);
+  await tabTo(page, (x) => x.startsWith('shuffle|no: some rows change'), 3);
+  await page.keyboard.press('Enter');
+  assert.match(await el.locator('.al-verdict-ok').last().textContent(), /^Right: the mask lets each token see only itself/);
+  assert.equal(await el.locator('label:has-text("causal mask") input').isChecked(), true, 'the answer switches the mask on');
   s = await state(page, 'shuffle');
   assert.deepEqual(s.changes, changes({ causal: true }));
   assert.match(await el.locator('.al-pl-report').textContent(), /causal mask lets each token see only itself and the tokens before it.*\u201cbit\u201d saw the, dog, bit; now it sees the, bit\. Rows that still see the same tokens kept their values\./);
@@ -230,7 +237,8 @@ test('screenshots at 1280 and 390 px, light and dark, every part revealed', asyn
   for (const colorScheme of ['light', 'dark']) {
     for (const width of [1280, 390]) {
       const { page, problems, close } = await open({ width, colorScheme });
-      for (const id of ['shuffle', 'sinusoidal', 'rope', 'alibi']) await page.locator(`#${id} .al-skip`).click();
+      for (const id of ['shuffle', 'sinusoidal', 'rope', 'alibi']) await page.locator(`#${id} .al-skip`).first().click();
+      await page.locator('#shuffle .al-skip').nth(1).click();  // the mask's question
       await page.locator('#shuffle .al-pl-token').nth(1).focus();
       await page.keyboard.press('Alt+ArrowRight');
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);

@@ -49,7 +49,17 @@ class ShufflePart {
     const button = (label, fn) => h('button', { type: 'button', onclick: () => el.guard(fn) }, label);
     this.table = h('table', { class: 'al-table al-pl-rows', part: 'table' });
     this.report = h('p', { 'aria-live': 'polite', class: 'al-pl-report' });
-    this.results = h('div', { hidden: true }, h('div', { class: 'al-controls', part: 'controls' }, this.rope.label, this.causal.label), this.report,
+    // The mask is asked about first, once the first answer is in: its switch appears with the answer.
+    this.causalPredict = new PredictView({
+      question: 'now a causal mask, and still no positions: each token sees only itself and the tokens before it. Do the rows still keep their values when tokens move?',
+      choices: choices([['keep', 'yes: attention still sees only a set of tokens'], ['change', 'no: some rows change']]),
+      judge: P.judgeCausal,
+      skip: 'Show me',
+      onReveal: () => this.set({ causal: true }),
+      printAnswer: () => 'no: a row changes when the set of tokens it sees (itself and those before it) changes.',
+    });
+    this.causal.label.hidden = true;
+    this.results = h('div', { hidden: true }, h('div', { class: 'al-controls', part: 'controls' }, this.rope.label, this.causal.label), this.causalPredict.root, this.report,
       h('p', { class: 'al-muted' }, 'Each token\u2019s output row, top to bottom in the current order; change: the engine\u2019s largest difference from that token\u2019s row in the original order.'),
       h('div', { class: 'al-scroll' }, this.table));
     this.predict = new PredictView({
@@ -87,6 +97,8 @@ class ShufflePart {
     this.st.rope = urlState.bool(u.rope, this.st.rope);
     this.st.causal = urlState.bool(u.causal, this.st.causal);
     if (urlState.bool(u.revealed, false) && !this.predict.revealed) this.predict.skip();
+    // a link with the mask on has its question answered
+    if (this.st.causal && !this.causalPredict.revealed) this.causalPredict.skip();
     this.render();
   }
 
@@ -113,6 +125,7 @@ class ShufflePart {
     this.rope.input.checked = this.st.rope;
     this.causal.input.checked = this.st.causal;
     this.results.hidden = !this.st.revealed;
+    this.causal.label.hidden = !this.causalPredict.revealed;
     const opts = { causal: this.st.causal, stages: ['masked', 'output'] };
     if (this.st.rope) opts.rope = {};
     const order = this.st.order, X = order.map((o) => this.X[o]);

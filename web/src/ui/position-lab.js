@@ -109,6 +109,12 @@ const judgeShuffle = choiceJudge('moves', {
   moved: 'No: the moved token\u2019s row does not change either. Attention sums over the same keys with the same weights wherever they stand.',
 }, 'A token\u2019s output is a weighted sum over all the tokens, with weights from dot products of their vectors. Does anything in that depend on where a token stands?');
 
+/** Judges the shuffle's second question: with a causal mask and still no positions, do rows keep their values? */
+const judgeCausal = choiceJudge('change', {
+  change: 'Right: the mask lets each token see only itself and the tokens before it, so moving a token changes which tokens some rows average over. A decoder can tell positions apart with no position code at all.',
+  keep: 'No: with the mask, a token sees only the tokens before it. Move one and the rows whose set of visible tokens changed get new values.',
+}, 'With the mask, which tokens does the first token of the sentence see? And after you move another token to the front?');
+
 /** Judges the sinusoidal question about PE(3)·PE(1) and PE(10)·PE(8), with the engine's two numbers. */
 function judgeSinusoidal(answer, a, b) {
   return choiceJudge('same', {
@@ -139,5 +145,5 @@ const outputText = (row) => vector(row, 2);
 
 module.exports = {
   PARTS, MAX_POSITION, readPosition, changed, move, parseOrder, isIdentity, visibleKeys, shuffleReport, sameInFloat32, relativeSeries, arrowEnd, pairDims,
-  judgeShuffle, judgeSinusoidal, judgeRope, judgeAlibi, outputText,
+  judgeShuffle, judgeCausal, judgeSinusoidal, judgeRope, judgeAlibi, outputText,
 };
