@@ -77,6 +77,9 @@ test('the judges: the right choice is close, a wrong one has a hint and the engi
   assert.match(s.message, /6\.25 and 6\.25/);
   assert.equal(P.judgeRope('same', 0.5, 0.5).close, true);
   assert.match(P.judgeRope('larger', 0.123456, 0.123456).message, /0\.12346/);
+  assert.equal(P.judgeCausal('change').close, true);
+  assert.equal(P.judgeCausal('keep').close, false);
+  assert.ok(P.judgeCausal('keep').hint);
   assert.equal(P.judgeAlibi('last').close, true);
   assert.equal(P.judgeAlibi('first').close, false);
 });
