@@ -62,10 +62,13 @@ val positions_js(int kind, double n, double d, double base, double offset, doubl
     });
 }
 
-// lab.rope(X, { layout, base, offset }): the numbers of position_spec for the options.
-val rope_js(const val& x, int layout, bool has_base, double base, double offset) {
+// lab.rope(X, { layout, base, offset }): `code` is the layout (0 interleaved, 1 half) plus 2 when
+// a base was given (web/src/api/lab.js), so the entry shares its signature, and embind's
+// invoker, with softmaxSaturation's.
+val rope_js(const val& x, double code, double base, double offset) {
     return guarded("rope", [&] {
-        const position_options pos = position_spec(layout, has_base, base, offset, false);
+        const int c = static_cast<int>(code);
+        const position_options pos = position_spec(c & 1, (c & 2) != 0, base, offset, false);
         return to_js(rope_rotate(to_tensor(x, "rope", "X"), *pos.rope, "rope"));
     });
 }

@@ -55,7 +55,11 @@ const BODIES = {
    * X [..., n, d] turned by RoPE: row p of each matrix to position offset + p, in `layout`
    * ('interleaved' or 'half'), what attention's `rope` does to Q and K.
    */
-  rope: (e, [X, o]) => fromEngine(unwrap(e.core.rope(X, ...positionArgs({ rope: o }).slice(0, 4)))),
+  rope: (e, [X, o]) => {
+    // the layout and whether a base was given in one number (cpp/bindings/position_tables.cpp)
+    const [layout, hasBase, base, offset] = positionArgs({ rope: o });
+    return fromEngine(unwrap(e.core.rope(X, layout + (hasBase ? 2 : 0), base, offset)));
+  },
 
   /** Numerically safe softmax along options.axis (default -1, the last axis). */
   softmax: (e, [x, o]) => fromEngine(unwrap(e.core.softmax(x, o.axis))),
