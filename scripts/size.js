@@ -103,7 +103,10 @@ const root = path.resolve(__dirname, '..');
 // second pass and the hot files at -O2 without unrolling (Z) -1.2 KB of wasm at the same CPU
 // time. Merged: 234537 B and a wasm of 103164 B. Measured and not taken: the wasm as LZMA
 // (-10.1 KB, the engine ready 30-50 ms later on a desktop, about 100 ms at 4x CPU).
-const SIZE_BUDGET = { script: 234700, wasm: 103300 };
+// Issue 28's <position-lab> (PL), measured against main (5c7fa0c) with node scripts/size.js:
+// the script 234614 -> 242452 B (+7838: the element +7233, its CSS +196, lab.rope in the JS API
+// +59, the wasm as embedded +404; the parts overlap in gzip), the wasm 103216 -> 103592 B (+376: rope_rotate and its entry).
+const SIZE_BUDGET = { script: 242500, wasm: 103600 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {
