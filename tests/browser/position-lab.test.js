@@ -212,6 +212,30 @@ test('the URL keeps the shuffle\'s order and switches and the RoPE positions: a 
   await w.close();
 });
 
+test('export by keyboard: the PE(i)\u00b7PE(j) chart\'s CSV holds the engine\'s dot products', async () => {
+  const { page, problems, close } = await open();
+  await page.locator('#sinusoidal .al-skip').click();
+  const save = async (button) => {
+    await button.focus();
+    await page.keyboard.press('Enter');
+    for (let k = 0; k < 2; k++) await page.keyboard.press('ArrowDown');  // PNG, SVG, CSV
+    const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
+    return fs.readFileSync(await download.path(), 'utf8').trim().split(/\r?\n/).map((line) => line.split(','));
+  };
+  const chart = await save(page.locator('#sinusoidal .al-pl-chart .al-export-button'));
+  const table = lab.positions({ kind: 'sinusoidal', n: 32, d: 16 });
+  const sc = lab.attention(table, table, table, { scale: 1 }).scores.toArray();
+  assert.deepEqual(chart[0].slice(0, 3), ['i \u2212 j', 'i = 10', 'i = 21']);
+  chart.slice(1).forEach((row, t) => {
+    const k = t - 10;
+    assert.equal(Number(row[0]), k);
+    assert.equal(Math.fround(Number(row[1])), sc[10][10 - k], `i = 10, k = ${k}`);
+    assert.equal(Math.fround(Number(row[2])), sc[21][21 - k], `i = 21, k = ${k}`);
+  });
+  assert.deepEqual(problems, []);
+  await close();
+});
+
 test('strict CSP: every part draws with no violation', async () => {
   const { page, problems, close } = await open({ csp: CSP.strict });
   assert.deepEqual(await page.$$eval('position-lab', (els) => els.map((e) => `${e.id}:${e.status}`)), ['shuffle:ready', 'sinusoidal:ready', 'rope:ready', 'alibi:ready']);
