@@ -49,7 +49,7 @@ class ShufflePart {
     const button = (label, fn) => h('button', { type: 'button', onclick: () => el.guard(fn) }, label);
     this.table = h('table', { class: 'al-table al-pl-rows', part: 'table' });
     this.report = h('p', { 'aria-live': 'polite', class: 'al-pl-report' });
-    // The mask is asked about first, once the first answer is in: its switch appears with the answer.
+    // The mask has its own question, shown once the first is answered; its switch comes with that answer.
     this.causalPredict = new PredictView({
       question: 'now a causal mask, and still no positions: each token sees only itself and the tokens before it. Do the rows still keep their values when tokens move?',
       choices: choices([['keep', 'yes: attention still sees only a set of tokens'], ['change', 'no: some rows change']]),
@@ -67,7 +67,7 @@ class ShufflePart {
       choices: choices([['moves', 'each row keeps its value and moves with its token'], ['all', 'every row changes'], ['moved', 'only the moved token\u2019s row changes']]),
       judge: P.judgeShuffle,
       skip: 'Show me',
-      onReveal: () => { this.st.revealed = true; this.render(); },
+      onReveal: () => this.set({ revealed: true }),
       printAnswer: () => 'each row keeps its value and moves with its token (no positions, no mask).',
     });
     this.root = [this.predict.root,
