@@ -8,7 +8,7 @@
 // them; any page gets each element's default.
 
 const { WIDGETS } = require('../web/src/kit/manifest.js');
-const { estimateHeights, reserveConfig, WIDTHS } = require('../web/src/ui/reserve.js');
+const { estimateHeights, reserveConfig, WIDTHS, POSITION_PARTS } = require('../web/src/ui/reserve.js');
 
 const TAGS = Object.keys(WIDGETS);
 const heightsCss = (heights) => heights.map((h, i) => `--al-r${i}:${h}px`).join(';');
@@ -24,6 +24,8 @@ function reserveCss() {
     `${waiting}::before{content:"";display:block;height:var(--al-r0,0px)}`,
     ...WIDTHS.slice(1).map((w, i) => `@container (min-width:${w}px){${waiting}::before{height:var(--al-r${i + 1},0px)}}`),
     ...TAGS.map((tag) => `:where(${tag}){${heightsCss(estimateHeights(tag))}}`),
+    // <position-lab>'s parts differ in height: each part's own, by its attribute
+    ...Object.keys(POSITION_PARTS).map((part) => `:where(position-lab[part="${part}"]){${heightsCss(estimateHeights('position-lab', { part }))}}`),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -109,7 +109,10 @@ const root = path.resolve(__dirname, '..');
 // 234700 -> 238100.
 // <position-race> (issue 28, the race: its element, rules, worker runner and styles) +5292 B
 // (234614 -> 239906 B, node scripts/size.js on branch PR against main), wasm unchanged.
-const SIZE_BUDGET = { script: 243400, wasm: 103300 };
+// Issue 28's <position-lab> (PL), measured against main (5c7fa0c) with node scripts/size.js:
+// the script 234614 -> 242452 B (+7838: the element +7233, its CSS +196, lab.rope in the JS API
+// +59, the wasm as embedded +404; the parts overlap in gzip), the wasm 103216 -> 103592 B (+376: rope_rotate and its entry).
+const SIZE_BUDGET = { script: 251000, wasm: 103600 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {

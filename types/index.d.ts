@@ -957,6 +957,8 @@ export interface Lab {
   attention<S extends AttentionStage = AttentionStage>(Q: TensorInput, K: TensorInput, V: TensorInput, options?: AttentionOptions<S>): AttentionResult<S>;
   /** The sinusoidal table [n, d], RoPE's angles [n, d/2] (radians), or ALiBi's slopes [heads]. */
   positions(spec: PositionsSpec): Tensor;
+  /** X [..., n, d] (d even) turned by RoPE as attention's `rope` turns Q and K: row p of each matrix to position offset + p. */
+  rope(X: TensorInput, options?: RopeOptions): Tensor;
   /** Numerically safe softmax; each line along `axis` sums to 1. */
   softmax(x: TensorInput, options?: SoftmaxOptions): Tensor;
   /** Multi-head self-attention of X [n, d_model]. */

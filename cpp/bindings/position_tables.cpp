@@ -1,6 +1,7 @@
-// embind for positions.hpp: lab.positions. web/src/api/lab.js passes the spec the reader made
-// as numbers: the kind (0 sinusoidal, 1 rope, 2 alibi), n, d, base, offset, heads, and which
-// of the last five were given (bit 0 n ... bit 4 heads); no val is read here.
+// embind for positions.hpp: lab.positions and lab.rope. web/src/api/lab.js passes the spec the
+// reader made as numbers: the kind (0 sinusoidal, 1 rope, 2 alibi), n, d, base, offset, heads,
+// and which of the last five were given (bit 0 n ... bit 4 heads); lab.rope's options as
+// position_spec reads them (staging.js positionArgs). No option object is read here.
 
 #include "position_tables.hpp"
 
@@ -61,8 +62,22 @@ val positions_js(int kind, double n, double d, double base, double offset, doubl
     });
 }
 
+// lab.rope(X, { layout, base, offset }): `code` is the layout (0 interleaved, 1 half) plus 2 when
+// a base was given (web/src/api/lab.js), so the entry shares its signature, and embind's
+// invoker, with softmaxSaturation's.
+val rope_js(const val& x, double code, double base, double offset) {
+    return guarded("rope", [&] {
+        const int c = static_cast<int>(code);
+        const position_options pos = position_spec(c & 1, (c & 2) != 0, base, offset, false);
+        return to_js(rope_rotate(to_tensor(x, "rope", "X"), *pos.rope, "rope"));
+    });
+}
+
 }  // namespace
 
-void register_positions() { emscripten::function("positions", &positions_js); }
+void register_positions() {
+    emscripten::function("positions", &positions_js);
+    emscripten::function("rope", &rope_js);
+}
 
 }  // namespace attnlab::bindings

@@ -130,6 +130,24 @@ rope_table::rope_table(double first, std::size_t count, std::size_t d, double ba
     sines(first, count, d / 2, d, base, cos_.data(), sin_.data());
 }
 
+tensor rope_rotate(const tensor& x, const rope_options& opts, const std::string& fn) {
+    if (x.dimension() < 2) {
+        fail(error_text(fn) << ": X has " << x.dimension() << (x.dimension() == 1 ? " axis" : " axes")
+            << "; expected [..., n, d]: rows of vectors, row p turned to position offset + p");
+    }
+    const std::size_t n = x.shape()[x.dimension() - 2], d = x.shape()[x.dimension() - 1];
+    if (d % 2 != 0) {
+        fail(error_text(fn) << ": X has d = " << d << "; expected an even number of dimensions (RoPE turns them in pairs)");
+    }
+    require_position_base(opts.base, fn);
+    tensor out = x;
+    if (n == 0 || d == 0) return out;
+    require_positions(opts.offset, static_cast<double>(n), fn);
+    const rope_table table(opts.offset, n, d, opts.base, opts.layout);
+    for (std::size_t m = 0; m < out.size() / (n * d); ++m) table.rotate(out.data() + m * n * d, n, 0);
+    return out;
+}
+
 void rope_table::rotate(float* x, std::size_t rows, std::size_t row0, bool inverse) const {
     const std::size_t pairs = d_ / 2;
     // interleaved: pair i is (2i, 2i + 1); half: (i, i + d/2)

@@ -11,7 +11,7 @@ async function useEveryWidget(page) {
     '#w-worked button:has-text("mostly")', '#w-heads label:has-text("forget the head transpose")', '#w-padding label:has-text("forget the padding mask")',
     // A wrong first answer gets a hint: the second click shows the answer, as before.
     '#w-softmax button:has-text("NaN")', '#w-softmax button:has-text("NaN")', '#w-shapes label:has-text("quiz")',
-    '#w-mistakes button:has-text("every cell")',
+    '#w-mistakes button:has-text("every cell")', '#w-position button:has-text("the same")', '#w-position label:has-text("the mistake")',
     '#w-online button:has-text("Next")', '#w-online button:has-text("Next")', '#w-kvcache button:has-text("Next token")',
     '#w-kvcache button:has-text("Next token")', '#w-cost button:has-text("about 4")', '#w-trainer button:has-text("Skip the prediction")',
     '#w-trainer button:has-text("Train")', '#w-trainer button:has-text("One step")'];

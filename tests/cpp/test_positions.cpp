@@ -371,3 +371,60 @@ TEST_CASE("loss by position reads past the training length, except with a learne
     CHECK(ok.loss.size() == 128);
     CHECK(std::isfinite(ok.mean));
 }
+
+TEST_CASE("rope_rotate turns each matrix's rows to their positions in either layout (float64 reference)", "[positions]") {
+    std::mt19937 gen(23);
+    const std::size_t B = 2, n = 5, d = 6;
+    const tensor x = random_tensor({B, n, d}, gen);
+    for (bool half : {false, true}) {
+        for (double offset : {0.0, 3.0, 1000.0}) {
+            const rope_options o{half ? rope_layout::half : rope_layout::interleaved, 500.0, offset};
+            const tensor y = rope_rotate(x, o);
+            REQUIRE(y.shape() == x.shape());
+            for (std::size_t b = 0; b < B; ++b) {
+                for (std::size_t p = 0; p < n; ++p) {
+                    const std::vector<double> want = turned(x.data() + (b * n + p) * d, d, offset + double(p), 500.0, half);
+                    for (std::size_t c = 0; c < d; ++c) CHECK(y.data()[(b * n + p) * d + c] == Approx(want[c]).margin(1e-6));
+                }
+            }
+        }
+    }
+    // what attention turns: the scores of rope_rotate's Q and K equal attention's with rope
+    const tensor q = random_tensor({3, 8}, gen), k = random_tensor({3, 8}, gen), v = random_tensor({3, 2}, gen);
+    attention_options with;
+    with.positions.rope = rope_options{rope_layout::half, 10000, 4};
+    with.scale = 1;
+    attention_options plain;
+    plain.scale = 1;
+    const tensor s_rope = attention(q, k, v, with).scores;
+    const tensor s_turned = attention(rope_rotate(q, *with.positions.rope), rope_rotate(k, *with.positions.rope), v, plain).scores;
+    for (std::size_t i = 0; i < s_rope.size(); ++i) CHECK(s_turned.data()[i] == Approx(s_rope.data()[i]).margin(1e-5));
+}
+
+TEST_CASE("rope_rotate: a query and a key turned in different layouts lose the relative property", "[positions]") {
+    std::mt19937 gen(5);
+    const std::size_t d = 8;
+    const tensor q = random_tensor({1, d}, gen), k = random_tensor({1, d}, gen);
+    const auto score = [&](double m, double n, rope_layout lq, rope_layout lk) {
+        const tensor a = rope_rotate(q, rope_options{lq, 10000, m}), b = rope_rotate(k, rope_options{lk, 10000, n});
+        double s = 0;
+        for (std::size_t c = 0; c < d; ++c) s += double(a.data()[c]) * double(b.data()[c]);
+        return s;
+    };
+    const rope_layout I = rope_layout::interleaved, H = rope_layout::half;
+    CHECK(score(3, 1, I, I) == Approx(score(10, 8, I, I)).margin(1e-5));
+    CHECK(score(3, 1, H, H) == Approx(score(10, 8, H, H)).margin(1e-5));
+    CHECK(std::abs(score(3, 1, H, I) - score(10, 8, H, I)) > 1e-2);
+}
+
+TEST_CASE("rope_rotate refuses bad input by name", "[positions]") {
+    std::mt19937 gen(2);
+    CHECK_THROWS_WITH(rope_rotate(random_tensor({4}, gen), rope_options{}),
+                      "rope: X has 1 axis; expected [..., n, d]: rows of vectors, row p turned to position offset + p");
+    CHECK_THROWS_WITH(rope_rotate(random_tensor({2, 3}, gen), rope_options{}),
+                      "rope: X has d = 3; expected an even number of dimensions (RoPE turns them in pairs)");
+    CHECK_THROWS_WITH(rope_rotate(random_tensor({2, 4}, gen), rope_options{rope_layout::interleaved, 0, 0}),
+                      Catch::StartsWith("rope: base = 0; expected a finite number > 0"));
+    CHECK_THROWS_WITH(rope_rotate(random_tensor({2, 4}, gen), rope_options{rope_layout::interleaved, 10000, 16777215}),
+                      Catch::StartsWith("rope: positions 16777215 to 16777216 pass the last position"));
+}

@@ -60,6 +60,7 @@ function plain(value) {
 const EXAMPLES = {
   attention: { args: () => [q3(), k3(), v3(), { causal: true }] },
   positions: { args: () => [{ kind: 'rope', n: 4, d: 6, base: 100, offset: 2 }] },
+  rope: { args: () => [T([2, 4], [1, 0, 0, 1, 0, 1, 1, 0]), { layout: 'half', base: 100, offset: 2 }] },
   softmax: { args: () => [T([2, 3], [1, 2, 3, 0, 0, 1]), { axis: 1 }] },
   multiHeadAttention: {
     args: () => [{

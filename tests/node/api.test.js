@@ -18,7 +18,7 @@ test('the package loads with require and with import, and both share the API', a
 test('the public API has exactly these names', async () => {
   const lab = await loadAttentionLab();
   assert.deepEqual(Object.keys(lab).sort(), [
-    'ATTENTION_OPTIONS', 'MISTAKES', 'TRAINER_DEFAULTS', 'Tensor', 'attention', 'attentionBackward', 'attentionMatrixBytes', 'costFigures', 'createDotProductStats', 'createKVCache', 'createTrainer', 'createWorkspace', 'dotProductStats', 'examples', 'explainOnlineSoftmax', 'explainRow', 'headSummary', 'kvCacheBytes', 'loadModel', 'loadTrainer', 'maxAbsDiff', 'memory', 'mistake', 'multiHeadAttention', 'positions', 'randomNormal', 'reset', 'softmax', 'softmaxSaturation', 'tensor', 'tiledAttention', 'traceShapes',
+    'ATTENTION_OPTIONS', 'MISTAKES', 'TRAINER_DEFAULTS', 'Tensor', 'attention', 'attentionBackward', 'attentionMatrixBytes', 'costFigures', 'createDotProductStats', 'createKVCache', 'createTrainer', 'createWorkspace', 'dotProductStats', 'examples', 'explainOnlineSoftmax', 'explainRow', 'headSummary', 'kvCacheBytes', 'loadModel', 'loadTrainer', 'maxAbsDiff', 'memory', 'mistake', 'multiHeadAttention', 'positions', 'randomNormal', 'reset', 'rope', 'softmax', 'softmaxSaturation', 'tensor', 'tiledAttention', 'traceShapes',
   ]);
 });
 

@@ -117,6 +117,39 @@ test('RoPE\'s score depends on i - j only: the same when both positions shift', 
   }
 });
 
+test('lab.rope turns each row to its position, in both layouts; a query and key turned in different layouts lose the relative score', () => {
+  const rand = random(12);
+  const X = randomNested([2, 4, 6], rand);
+  for (const layout of ['interleaved', 'half']) {
+    for (const offset of [0, 5, 70000]) {
+      const t = lab.rope(X, { layout, base: 300, offset });
+      assert.deepEqual(t.shape, [2, 4, 6]);
+      const want = X.map((m) => m.map((x, p) => turn(x, offset + p, 300, layout)));
+      assert.ok(maxDiff(t.toArray(), want) <= 2e-6, `${layout}, offset ${offset}`);
+    }
+  }
+  assert.ok(maxDiff(lab.rope(X, {}).toArray(), X.map((m) => m.map((x, p) => turn(x, p, 10000, 'interleaved')))) <= 2e-6, 'defaults');
+  // the scores of the turned rows are attention's with the same rope
+  const Q = randomNested([3, 8], rand), K = randomNested([3, 8], rand), V = randomNested([3, 2], rand);
+  const rope = { layout: 'half', offset: 4 };
+  const direct = lab.attention(Q, K, V, { rope, scale: 1 }).scores.toArray();
+  const turned = lab.attention(lab.rope(Q, rope), lab.rope(K, rope), V, { scale: 1 }).scores.toArray();
+  assert.ok(maxDiff(direct, turned) <= 1e-5);
+  // (3, 1) against (10, 8): the same layout keeps the score, mixed layouts do not (float64 dot)
+  const q = [Q[0]], k = [K[0]];
+  const dot = (m, n, lq, lk) => {
+    const a = lab.rope(q, { layout: lq, offset: m }).toArray()[0], b = lab.rope(k, { layout: lk, offset: n }).toArray()[0];
+    return a.reduce((s, x, c) => s + x * b[c], 0);
+  };
+  const ref = (m, n, lq, lk) => turn(q[0], m, 10000, lq).reduce((s, x, c) => s + x * turn(k[0], n, 10000, lk)[c], 0);
+  for (const [lq, lk] of [['interleaved', 'interleaved'], ['half', 'half'], ['half', 'interleaved']]) {
+    assert.ok(Math.abs(dot(3, 1, lq, lk) - ref(3, 1, lq, lk)) <= 1e-5, `${lq}/${lk} at (3, 1)`);
+    assert.ok(Math.abs(dot(10, 8, lq, lk) - ref(10, 8, lq, lk)) <= 1e-5, `${lq}/${lk} at (10, 8)`);
+  }
+  assert.ok(Math.abs(ref(3, 1, 'half', 'half') - ref(10, 8, 'half', 'half')) <= 1e-9, 'the reference is relative');
+  assert.ok(Math.abs(ref(3, 1, 'half', 'interleaved') - ref(10, 8, 'half', 'interleaved')) > 1e-2, 'mixed layouts are not');
+});
+
 test('lab.attention with alibi: each head (axis -3) less its slope times the distance', () => {
   const rand = random(5);
   const H = 4, n = 5, d = 4;
@@ -193,6 +226,12 @@ test('bad position input: named Errors, the engine usable after, nothing leaked'
     [() => lab.createKVCache({ heads: 2, dHead: 2, maxLength: 4, rope: { base: -1 } }), 'createKVCache: rope.base = -1; expected a finite number > 0 (the papers use 10000, Llama 3 500000)'],
     [() => lab.createKVCache({ heads: 2, dHead: 2, maxLength: 10, rope: { offset: 2 ** 24 - 5 } }),
       'createKVCache: positions 16777211 to 16777220 pass the last position, 2^24 - 1 = 16777215; expected fewer tokens or a smaller offset'],
+    [() => lab.rope([1, 2], {}), 'rope: X has 1 axis; expected [..., n, d]: rows of vectors, row p turned to position offset + p'],
+    [() => lab.rope(odd, {}), 'rope: X has d = 3; expected an even number of dimensions (RoPE turns them in pairs)'],
+    [() => lab.rope(q, { base: NaN }), 'rope: base = NaN; expected a finite number > 0 (the papers use 10000, Llama 3 500000)'],
+    [() => lab.rope(q, { offset: 2 ** 24 - 1 }),
+      'rope: positions 16777215 to 16777216 pass the last position, 2^24 - 1 = 16777215; expected fewer tokens or a smaller offset'],
+    [() => lab.rope(q, { layout: 'neox' }), 'rope: layout = "neox"; expected \'interleaved\' (pairs 2i, 2i+1) or \'half\' (pairs i, i + d/2)'],
     [() => lab.positions({ kind: 'rope', n: 4, d: 5 }), 'positions: d = 5 is odd; expected an even number of dimensions (RoPE turns them in pairs)'],
     [() => lab.positions({ kind: 'sinusoidal', n: 4, d: 4, base: -10 }), 'positions: base = -10; expected a finite number > 0 (the papers use 10000, Llama 3 500000)'],
     [() => lab.positions({ kind: 'sinusoidal', n: 2 ** 24 + 1, d: 1 }), 'positions: n = 16777217; expected a whole number from 1 to 2^24 (positions)'],

@@ -94,6 +94,13 @@ tensor sinusoidal_table(std::size_t n, std::size_t d, double base, const std::st
 /// float limit, positions past max_position, or a bad base
 tensor rope_angles(std::size_t n, std::size_t d, double base, double offset, const std::string& fn = "positions");
 
+/// @brief x [..., n, d] with row p of each matrix turned by RoPE to position opts.offset + p
+/// (what attention does to Q and K before their scores; exposed so a lesson can show the turned
+/// vectors, or turn a query and a key with different layouts, the classic porting bug).
+/// @throws argument_error naming `fn` for a tensor of fewer than 2 axes, an odd d, a bad base,
+/// or positions past max_position
+tensor rope_rotate(const tensor& x, const rope_options& opts, const std::string& fn = "rope");
+
 /// @brief The cosines and sines RoPE turns rows by, for `count` consecutive positions from
 /// `first`: made once, applied to Q, K (and their gradients) in place.
 class rope_table {

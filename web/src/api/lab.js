@@ -11,6 +11,7 @@ const { own } = require('./options.js');
 const { SIGNATURES, ATTENTION_OPTIONS } = require('./signatures.js');
 const { makeEngine } = require('./engine.js');
 const { run, unwrap } = require('./call.js');
+const { positionArgs } = require('./staging.js');
 const { costApi } = require('./cost.js');
 const { mistakesApi } = require('./mistakes.js');
 // workspace.js, dot-product-stats.js (and cost.js's kv-cache.js) are required by the call
@@ -48,6 +49,16 @@ const BODIES = {
     for (let i = 0; i < fields.length; i++) if (o[fields[i]] !== undefined) given |= 1 << i;
     const num = (x) => (x === undefined ? 0 : x);
     return fromEngine(unwrap(e.core.positions(['sinusoidal', 'rope', 'alibi'].indexOf(o.kind), num(o.n), num(o.d), num(o.base), num(o.offset), num(o.heads), given)));
+  },
+
+  /**
+   * X [..., n, d] turned by RoPE: row p of each matrix to position offset + p, in `layout`
+   * ('interleaved' or 'half'), what attention's `rope` does to Q and K.
+   */
+  rope: (e, [X, o]) => {
+    // the layout and whether a base was given in one number (cpp/bindings/position_tables.cpp)
+    const [layout, hasBase, base, offset] = positionArgs({ rope: o });
+    return fromEngine(unwrap(e.core.rope(X, layout + (hasBase ? 2 : 0), base, offset)));
   },
 
   /** Numerically safe softmax along options.axis (default -1, the last axis). */

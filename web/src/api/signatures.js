@@ -32,9 +32,10 @@ const ATTENTION_FIELDS = { ...MASKS, ...SCALE };
 // Positions (cpp/include/attnlab/positions.hpp): RoPE on Q and K, ALiBi's biases. `rope` is an
 // object of its own options ({} for the defaults), left out (undefined) when not given.
 const LAYOUTS = ['interleaved', 'half'];
-const ROPE_KIND = object({
+const ROPE_FIELDS = {
   layout: choice(LAYOUTS, "'interleaved' (pairs 2i, 2i+1) or 'half' (pairs i, i + d/2)", OPT), base: number(OPT), offset: count(OPT),
-}, { nested: true });
+};
+const ROPE_KIND = object(ROPE_FIELDS, { nested: true });
 const POSITION_FIELDS = { rope: Object.freeze({ ...ROPE_KIND, fallback: undefined, optional: true }), alibi: bool() };
 const POSITIONS = ['learned', 'sinusoidal', 'rope', 'alibi', 'none'];
 const QKV = [['Q', tensor()], ['K', tensor()], ['V', tensor()]];
@@ -79,6 +80,7 @@ const SIGNATURES = Object.freeze({
     kind: choice(['sinusoidal', 'rope', 'alibi'], "'sinusoidal', 'rope' or 'alibi'"), n: size(OPT), d: size(OPT), base: number(OPT),
     offset: count(OPT), heads: size(OPT),
   })),
+  rope: signature('rope', ['X', tensor()], options(ROPE_FIELDS)),
   softmax: signature('softmax', ['x', tensor()], options({ axis: number({ int: true, fallback: -1 }) })),
   multiHeadAttention: signature('multiHeadAttention', spec({
     X: tensor(), Wq: tensor(), Wk: tensor(), Wv: tensor(), Wo: tensor(OPT), heads: size({ fallback: 1 }), causal: bool(),

@@ -9,7 +9,6 @@ const { HeatmapView } = require('../kit/heatmap-view.js');
 const { PredictView } = require('../kit/predict-view.js');
 const { maskedFrom } = require('../ui/heatmap-model.js');
 const { divergingScale } = require('../ui/diverging.js');
-const colors = require('../ui/colors.js');
 const lesson = require('../ui/mistake-lab.js');
 
 class MistakesLab extends LabElement {
@@ -213,18 +212,6 @@ class MistakesLab extends LabElement {
   paintDifference() {
     this.diffView.setScale(divergingScale(lesson.differenceRange(this.diff.weights), { dark: this.darkBackground() }));
     this.diffView.update(this.diff);
-  }
-
-  /**
-   * Whether the widget is drawn on a dark background. The cells' colours are inline styles,
-   * which cannot follow light-dark() as the stylesheet does, so this reads the colour the
-   * frame resolved to (the theme attribute, the page's colour scheme or the author's --al-bg).
-   */
-  darkBackground() {
-    const view = this.ownerDocument.defaultView;
-    const m = /^rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)$/.exec(view.getComputedStyle(this.frame).backgroundColor);
-    if (m && (m[4] === undefined || Number(m[4]) >= 0.5)) return colors.luminance(m.slice(1, 4).map(Number)) < 0.2;
-    return this.frame.classList.contains('al-dark');
   }
 
   applyTheme(hostTheme) {

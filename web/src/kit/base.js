@@ -19,6 +19,7 @@ const { attributesOf } = require('./manifest.js');
 const schedule = require('./schedule.js');
 const { estimateHeights, reserveConfig } = require('../ui/reserve.js');
 const hostPage = require('./host-page.js');
+const colors = require('../ui/colors.js');
 
 const JSON_SELECTOR = ':scope > script[type="application/json"]';
 // Thrown by pause() when the build it belongs to was overtaken.
@@ -386,6 +387,19 @@ class LabElement extends HTMLElement {
     if (theme === 'auto' && this.isConnected) theme = hostTheme || hostPage.hostTheme(this);
     this.frame.classList.toggle('al-dark', theme === 'dark');
     this.frame.classList.toggle('al-light', theme === 'light');
+  }
+
+  /**
+   * Whether the widget is drawn on a dark background. Heatmap cells coloured by a diverging
+   * scale are inline styles, which cannot follow light-dark() as the stylesheet does, so this
+   * reads the colour the frame resolved to (the theme attribute, the page's colour scheme or
+   * the author's --al-bg).
+   */
+  darkBackground() {
+    const view = this.ownerDocument.defaultView;
+    const m = /^rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)$/.exec(view.getComputedStyle(this.frame).backgroundColor);
+    if (m && (m[4] === undefined || Number(m[4]) >= 0.5)) return colors.luminance(m.slice(1, 4).map(Number)) < 0.2;
+    return this.frame.classList.contains('al-dark');
   }
 
   /**

@@ -17,6 +17,7 @@ const { PaddingMask } = require('../elements/padding-mask.js');
 const { AttentionWorkedExample } = require('../elements/attention-worked-example.js');
 const { ShapeTracer } = require('../elements/shape-tracer.js');
 const { MistakesLab } = require('../elements/mistakes-lab.js');
+const { PositionLab } = require('../elements/position-lab.js');
 const { AttentionStepper } = require('../elements/attention-stepper.js');
 const { OnlineSoftmaxStepper } = require('../elements/online-softmax-stepper.js');
 const { KvCacheStepper } = require('../elements/kv-cache-stepper.js');
@@ -35,6 +36,7 @@ const ELEMENTS = {
   'padding-mask': PaddingMask,
   'softmax-demo': SoftmaxDemo,
   'mistakes-lab': MistakesLab,
+  'position-lab': PositionLab,
   'online-softmax-stepper': OnlineSoftmaxStepper,
   'kv-cache-stepper': KvCacheStepper,
   'cost-lab': CostLab,

@@ -13,6 +13,7 @@ const { COST_CSS } = require('./cost-styles.js');
 const { TRAINER_CSS } = require('./trainer-styles.js');
 const { RACE_CSS } = require('./race-styles.js');
 const { MODEL_ATTENTION_CSS } = require('./model-attention-styles.js');
+const { POSITION_CSS } = require('./position-styles.js');
 const { TEXT_SIZES } = require('../ui/chart.js');
 const { WIDTHS } = require('../ui/reserve.js');
 
@@ -251,7 +252,7 @@ button:disabled { opacity: .5; cursor: default; }
 }
 `;
 
-const CSS = WIDGET_CSS + accentCss() + reserveCss() + EXPORT_CSS + COST_CSS + TRAINER_CSS + RACE_CSS + ONLINE_SOFTMAX_CSS + KV_CACHE_CSS + MISTAKES_CSS + MODEL_ATTENTION_CSS + PRINT_CSS + chartTextCss();
+const CSS = WIDGET_CSS + accentCss() + reserveCss() + EXPORT_CSS + COST_CSS + TRAINER_CSS + RACE_CSS + ONLINE_SOFTMAX_CSS + KV_CACHE_CSS + MISTAKES_CSS + POSITION_CSS + MODEL_ATTENTION_CSS + PRINT_CSS + chartTextCss();
 
 const sheets = new WeakMap();
 

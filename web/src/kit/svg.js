@@ -107,4 +107,4 @@ function legendList(series) {
   return list;
 }
 
-module.exports = { lineChart, updateLineChart, legendList };
+module.exports = { lineChart, updateLineChart, legendList, svgElement: s };

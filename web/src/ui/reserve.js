@@ -30,6 +30,13 @@ const BASE = {
   // each more adds a row of thumbnails).
   'model-attention': [322, 286, 247, 247, 247, 228, 208],
 };
+// <position-lab>, by its part, before its question is answered (the default part: shuffle).
+const POSITION_PARTS = {
+  shuffle: [531, 488, 444, 346, 346, 346, 287],
+  sinusoidal: [798, 740, 699, 661, 661, 657, 738],
+  rope: [365, 343, 281, 281, 281, 241, 219],
+  alibi: [300, 241, 219, 219, 197, 197, 197],
+};
 // A heatmap of one sentence's queries over another's keys (query-tokens): no sentence input,
 // no causal mask or prompts. Measured with 4 x 6, 8 x 3 and 2 x 10 queries x keys.
 const CROSS_HEATMAP = [308, 308, 278, 241, 211, 211, 211];
@@ -54,12 +61,13 @@ function heatmapRows(width, rows, cols = rows) {
  * @param tag element name
  * @param width the widget's width in CSS pixels
  * @param config { tokens: number of tokens, or of query tokens when `keys` is given (heatmap,
- *   stepper), keys: number of key tokens of a cross-attention heatmap, quiz: boolean (shape tracer) }
+ *   stepper), keys: number of key tokens of a cross-attention heatmap, quiz: boolean (shape tracer),
+ *   part: which part of <position-lab> }
  * @returns estimated height in CSS pixels (0 for an unknown widget)
  */
 function estimateHeight(tag, width, config = {}) {
   const cross = tag === 'attention-heatmap' && config.keys > 0;
-  const base = cross ? CROSS_HEATMAP : BASE[tag];
+  const base = cross ? CROSS_HEATMAP : tag === 'position-lab' ? POSITION_PARTS[config.part] || POSITION_PARTS.shuffle : BASE[tag];
   if (!base || !(width > 0)) return 0;
   const c = column(width);
   let h = base[c];
@@ -84,7 +92,9 @@ function reserveConfig(attr) {
   const cross = attr('query-tokens') !== null;
   const tokens = count(cross ? 'query-tokens' : 'tokens');
   const quiz = attr('quiz');
-  return { tokens: tokens || undefined, keys: cross ? count('tokens') || 5 : undefined, quiz: quiz !== null && !/^(false|0|off)$/i.test(quiz.trim()) };
+  const part = (attr('part') || '').trim();
+  return { tokens: tokens || undefined, keys: cross ? count('tokens') || 5 : undefined, quiz: quiz !== null && !/^(false|0|off)$/i.test(quiz.trim()),
+    part: part || undefined };
 }
 
-module.exports = { estimateHeight, estimateHeights, reserveConfig, WIDTHS };
+module.exports = { estimateHeight, estimateHeights, reserveConfig, WIDTHS, POSITION_PARTS };
