@@ -17,6 +17,7 @@ const { pathToFileURL } = require('url');
 const { launch, watchedPage, settled } = require('./browser.js');
 const { loadAttentionLab } = require('../../index.js');
 const { PAGES } = require('../../scripts/build-site.js');
+const { circuitFact, coverClaim } = require('../node/circuit-facts.js');
 
 const dist = path.resolve(__dirname, '..', '..', 'dist');
 
@@ -401,6 +402,9 @@ Object.assign(CLAIMS, {
     assert.ok(best.previousTokenFirstCopy > 0.9, `close to one over the first copy (${best.previousTokenFirstCopy})`);
     assert.ok(best.previousToken > 0.35 && best.previousToken < 0.6, `near one half over every row (${best.previousToken})`);
   },
+  'knockout-cover'(lab) {
+    coverClaim(lab, assert);
+  },
   'lr-too-large'(lab) {
     const { LEARNING_RATES } = require('../../web/src/ui/training-log.js');
     assert.ok(LEARNING_RATES.includes(0.03), 'the rate is on the trainer\'s menu');
@@ -643,6 +647,9 @@ function lesson7Fact(fact, text) {
 function factValue(fact, attr, text) {
   const lesson7 = lesson7Fact(fact, text);
   if (lesson7) return lesson7;
+  // lesson 6's knock-outs and composition, from the engine's runs (tests/node/circuit-facts.js)
+  const circuit = circuitFact(lab, fact, text);
+  if (circuit) return circuit;
   if (fact.startsWith('model:')) {
     const key = fact.slice(6);
     const m = model();
