@@ -36,7 +36,7 @@ function toggle(heads, layer, head) {
 function parseKnocked(text, layers, heads) {
   if (typeof text !== 'string' || !text) return [];
   const out = [];
-  for (const part of text.split('-').slice(0, layers * heads)) {
+  for (const part of text.split('-', 256)) {
     const m = /^(\d{1,2})\.(\d{1,2})$/.exec(part);
     if (!m) continue;
     const pair = [Number(m[1]), Number(m[2])];
