@@ -310,6 +310,7 @@ class AttentionTrainer extends LabElement {
     runner.train(this.maxSteps);
     this.renderControls();
     this.renderStatus();
+    this.knockout.render();
     this.say(`Training started${runner.kind === 'worker' ? '' : ' on this page'}.`);
     this.saveState();
   }
