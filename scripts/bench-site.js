@@ -6,9 +6,10 @@
 // beside the same page without the script, and the first heatmap painted as a ratio to the first contentful paint;
 // the longest task while using every widget (wall and CPU); and from a control change (the causal mask)
 // to the repainted heatmap at n = 5, 64 and 256; the trainer's time until an induction head
-// forms. Medians; a benchmark, not a test.
+// forms; a knock-out click to the redrawn loss. Medians; a benchmark, not a test.
 // RUNS=n cold loads per page (default 5); PAGES=a,b only pages whose path contains a or b;
-// LOAD_ONLY=1 skips the interaction and repaint figures; COMPARE=<dir> see below.
+// LOAD_ONLY=1 skips the interaction and repaint figures; KNOCKOUT_ONLY=1 gives the knock-out
+// figures alone; COMPARE=<dir> see below.
 
 const path = require('path');
 const { pathToFileURL } = require('url');
@@ -216,9 +217,53 @@ async function repaint(browser, n) {
   return result;
 }
 
+/**
+ * <attention-trainer>'s knock-out mode: from a click on a head's button to the next frame after
+ * the new loss is on screen (the runner's Trainer.ablate, the message there and back, the redraw),
+ * on the trainer host trained to its 600 steps; medians of 15 clicks, in the worker and on the page.
+ */
+async function knockoutRedraw(browser, worker) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(pathToFileURL(path.join(root, 'tests', 'browser', 'hosts', 'trainer.html')).href);
+  await page.waitForFunction(() => document.querySelector('attention-trainer').status === 'ready', null, { timeout: 60000 });
+  if (!worker) await page.evaluate(() => document.querySelector('attention-trainer').setAttribute('worker', 'off'));
+  await page.click('attention-trainer button:has-text("Skip the prediction")');
+  await page.click('attention-trainer button:has-text("Train")');
+  await page.waitForFunction(() => { const s = document.querySelector('attention-trainer').state; return !s.running && s.step >= 600; }, null, { timeout: 300000, polling: 100 });
+  await page.click('attention-trainer .al-ko-predict button:has-text("Skip the prediction")');
+  await page.waitForFunction(() => document.querySelector('attention-trainer').state.knockout !== null, null, { timeout: 60000 });
+  const r = await page.evaluate(async () => {
+    const el = document.querySelector('attention-trainer');
+    const result = el.shadowRoot.querySelector('.al-ko-result');
+    const times = [];
+    for (let i = 0; i < 15; i++) {
+      const [layer, head] = [[1, 0], [1, 1], [0, 1]][i % 3];
+      times.push(await new Promise((resolve) => {
+        const t0 = performance.now();
+        const seen = new MutationObserver(() => {
+          seen.disconnect();
+          requestAnimationFrame(() => resolve(performance.now() - t0));
+        });
+        seen.observe(result, { childList: true, characterData: true, subtree: true });
+        el.shadowRoot.querySelector(`.al-ko-head[data-layer="${layer}"][data-head="${head}"]`).click();
+      }));
+    }
+    return { times, runner: el.state.runner };
+  });
+  await page.close();
+  return { runner: r.runner, median: median(r.times), max: Math.max(...r.times) };
+}
+
 (async () => {
   const browser = await launch();
   try {
+    if (process.env.KNOCKOUT_ONLY) {
+      for (const worker of [true, false]) {
+        const k = await knockoutRedraw(browser, worker);
+        console.log(`<attention-trainer> knock-out click -> new loss on screen, next frame (${k.runner}): median ${k.median.toFixed(1)} ms, longest ${k.max.toFixed(1)} ms of 15`);
+      }
+      return;
+    }
     const runs = Number(process.env.RUNS || 5);
     // COMPARE=<another checkout with a build> loads its pages in the same run, alternating
     // with this one's, so a change is measured side by side on the same (noisy) machine.
@@ -252,6 +297,10 @@ async function repaint(browser, n) {
     for (let seed = 1; seed <= 3; seed++) {
       const t = await trainingTime(browser, seed);
       console.log(`  seed ${t.seed}: ${(t.ms / 1000).toFixed(2)} s to step ${t.step}; worker ${t.worker.toFixed(2)} ms of CPU a step, node ${t.node.toFixed(2)} (ratio ${(t.worker / t.node).toFixed(2)}); page ${t.page.toFixed(0)} ms of CPU a second`);
+    }
+    for (const worker of [true, false]) {
+      const k = await knockoutRedraw(browser, worker);
+      console.log(`<attention-trainer> knock-out click -> new loss on screen, next frame (${k.runner}): median ${k.median.toFixed(1)} ms, longest ${k.max.toFixed(1)} ms of 15`);
     }
     console.log('causal-mask toggle -> repainted heatmap (median of 21):');
     for (const n of [5, 64, 256]) {

@@ -87,6 +87,14 @@ test('the composition grid: earlier heads in rows, later heads in columns, the e
   assert.deepEqual(g3.colLabels, ['1.0', '2.0']);
   assert.deepEqual(g3.masked, [[false, false], [true, false]]);
   assert.deepEqual(ko.compositionGrid(fake, 3, 1, 'v').masked, [[true, true], [true, true]], 'a null score is no score');
+  // the colours run over [0, the largest score]: the strongest pair is the top of the scale
+  const scale = ko.compositionScale(g.weights);
+  const colors = require('../../web/src/ui/colors.js');
+  const max = Math.max(...g.weights.flat());
+  assert.equal(scale.color(max), colors.color(1));
+  assert.equal(scale.color(max / 2), colors.color(0.5));
+  assert.equal(scale.high, max.toFixed(2));
+  assert.equal(ko.compositionScale([[]]).high, '1.00', 'no score: the plain [0, 1]');
   const top = c.composition.reduce((a, b) => (b.k > a.k ? b : a));
   assert.match(ko.strongestText(c, 'k'), new RegExp(`^The strongest K-composition: layer ${top.from[0]} head ${top.from[1]} \u2192 layer ${top.to[0]} head ${top.to[1]}, ${top.k.toFixed(2)} \\(the other pairs`));
   assert.equal(ko.copyingText(c), `Copying scores (from \u22121 to 1; near 1: attending to a token raises that same token\u2019s logit): ${c.copying.map((x) => `${x.layer}.${x.head} ${x.score.toFixed(2)}`).join(', ')}.`);

@@ -240,6 +240,7 @@ class TrainerKnockout {
   drawComposition() {
     const c = this.comp, { layers, heads } = this.w.info.options;
     const grid = ko.compositionGrid(c, layers, heads, this.w.st.kind);
+    this.map.setScale(ko.compositionScale(grid.weights.map((row, i) => row.filter((_, j) => !grid.masked[i][j]))));
     this.map.update({ ...grid, showNumbers: true });
     setText(this.strongest, ko.strongestText(c, this.w.st.kind) || '');
     setText(this.copying, ko.copyingText(c));

@@ -6,6 +6,7 @@
 // tests/node import it.
 
 const { fixed } = require('./format.js');
+const colors = require('./colors.js');
 
 const MODES = ['zero', 'mean'];
 const KINDS = [
@@ -130,6 +131,16 @@ function compositionGrid(c, layers, heads, kind) {
   return { rowLabels: rows.map(shortName), colLabels: cols.map(shortName), weights, masked };
 }
 
+/**
+ * Viridis stretched over [0, top] (top: the grid's largest score, or 1 if none), as the heatmap
+ * view takes a scale: composition scores sit well under 1, and the strongest pair should stand out.
+ */
+function compositionScale(weights) {
+  const top = Math.max(0, ...weights.flat().filter(Number.isFinite)) || 1;
+  const at = (v) => v / top;
+  return { color: (v) => colors.color(at(v)), rgb: (v) => colors.rgb(at(v)), textColor: (v) => colors.textColor(at(v)), gradient: colors.gradient, low: '0', high: fixed(top, 2) };
+}
+
 /** The strongest pair of one kind of composition, in words (null when there is none). */
 function strongestText(c, kind) {
   const entries = c.composition.filter((e) => typeof e[kind] === 'number');
@@ -160,4 +171,4 @@ function knockoutCSV(history, heads) {
   return `${lines.join('\r\n')}\r\n`;
 }
 
-module.exports = { MODES, knockoutCSV, KINDS, headName, headsText, toggle, parseKnocked, formatKnocked, matters, knockoutText, judgeKnockout, compositionGrid, strongestText, copyingText };
+module.exports = { MODES, knockoutCSV, compositionScale, KINDS, headName, headsText, toggle, parseKnocked, formatKnocked, matters, knockoutText, judgeKnockout, compositionGrid, strongestText, copyingText };
