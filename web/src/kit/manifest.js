@@ -222,7 +222,7 @@ const WIDGETS = {
   },
   'attention-trainer': {
     className: 'AttentionTrainer',
-    summary: 'Train a small transformer in the page and watch a previous-token head and an induction head form together: the loss curve with the phase change marked, the heads\' scores at every step, and every head\'s weights on a fixed example.',
+    summary: 'Train a small transformer in the page and watch a previous-token head and an induction head form together: the loss curve with the phase change marked, the heads\' scores at every step, and every head\'s weights on a fixed example; once trained and paused, knock heads out (predict first which the model needs) and see how they compose.',
     example: '<attention-trainer></attention-trainer>',
     json: false,
     attributes: [
@@ -234,7 +234,7 @@ const WIDGETS = {
       { name: 'seed', property: 'seed', type: 'integer', min: 0, max: 9007199254740991, default: 1, state: true, description: 'Seed of the initial weights and of the training batches: the same seed gives the same run, however fast the machine. A link keeps the seed and the other settings, not a trained model: it trains again from the start.' },
       { name: 'steps', property: 'steps', type: 'integer', min: 10, max: 100000, default: 1500, description: 'Steps one press of Train runs before it stops (Continue runs as many again).' },
       { name: 'log-scale', property: 'logScale', type: 'boolean', state: true, description: 'Draw the loss on a log scale.' },
-      { name: 'predict', property: 'predict', type: 'boolean', description: 'Ask the reader to predict, before training, which layer will hold the induction head and what the loss will do (default true; induction task only).' },
+      { name: 'predict', property: 'predict', type: 'boolean', description: 'Ask the reader to predict, before training, which layer will hold the induction head and what the loss will do (default true; induction task only), and, before the knock-out mode, which heads the model cannot do without.' },
       { name: 'worker', property: 'worker', type: 'enum', values: ['auto', 'off'], default: 'auto', description: 'auto: train in a Web Worker (from the script\'s own address where it is on the page\'s origin, else from a Blob of its source), or on the page in slices under 50 ms where the page\'s policy allows no worker (read from its <meta> policy before anything is tried); off: always on the page.' },
     ],
     parts: [{ name: 'prompt', description: 'The predict-first questions.' }, { name: 'status', description: 'The line with the step, the loss and the speed.' }, { name: 'chart', description: 'The loss chart and the head-score chart.' }, { name: 'heads', description: 'The grid of every head\'s weights and scores.' },

@@ -144,7 +144,7 @@ class TrainerKnockout {
     const commit = h('button', { type: 'button', class: 'al-primary', onclick: () => this.w.guard(() => this.answered(true)) }, 'Lock in my prediction');
     this.predictBox.replaceChildren(
       h('fieldset', { class: 'al-trainer-question' }, h('legend', { id: qid }, h('strong', {}, 'Predict: '),
-        'which heads can the trained model not do without? Tick each head whose knock-out, on its own, would take the loss on the repeat more than half the way back to a uniform guess (none is an answer too).'),
+        `which heads can the trained model not do without? Tick each head whose knock-out, on its own, would take the loss on the ${this.w.info.recordsHeads ? 'repeat' : 'answer'} more than half the way back to a uniform guess (none is an answer too).`),
       boxes),
       h('p', {}, commit, ' ', h('button', { type: 'button', class: 'al-skip', onclick: () => this.w.guard(() => this.answered(false)) }, 'Skip the prediction')));
   }
