@@ -4,7 +4,8 @@
 // and 3, each trained for the widget's 1,500 steps (one press of Train), then every head knocked
 // out alone and each layer's heads together (zero ablation, Trainer.ablate), and composition().
 // tests/node/lesson-6-circuit.test.js and tests/browser/facts.test.js read the lesson's
-// data-fact="circuit:..." numbers through circuitFact; the data-claim "knockout-cover" through coverClaim.
+// data-fact="circuit:..." numbers through circuitFact; the data-claims "knockout-cover" and
+// "knockout-prev" through coverClaim and prevClaim.
 
 const SEEDS = [1, 2, 3];
 const STEPS = 1500;
@@ -23,11 +24,13 @@ function circuitRun(lab, seed) {
     const zero = (set) => t.ablate({ heads: set, mode: 'zero' }).scoredLoss;
     const scores = t.headScores();
     const alone = new Map(scores.map((s) => [`${s.layer}.${s.head}`, zero([[s.layer, s.head]])]));
+    const inductionAfter = new Map(scores.map((s) => [`${s.layer}.${s.head}`, Array.from(t.ablate({ heads: [[s.layer, s.head]], mode: 'zero' }).induction)]));
     const together = Array.from({ length: layers }, (_, l) => zero(Array.from({ length: heads }, (_, k) => [l, k])));
     // the previous-token head: the layer-0 head with the higher score over the first copy
     const prev = scores.filter((s) => s.layer === 0).reduce((a, b) => (b.previousTokenFirstCopy > a.previousTokenFirstCopy ? b : a));
     const c = t.composition();
-    const run = { seed, base: t.evaluate().loss, uniform: t.uniformLoss, alone, together, prev: [prev.layer, prev.head], composition: c.composition,
+    const induction = new Map(scores.map((s) => [`${s.layer}.${s.head}`, s.induction]));
+    const run = { seed, base: t.evaluate().loss, uniform: t.uniformLoss, alone, inductionAfter, induction, together, prev: [prev.layer, prev.head], composition: c.composition,
       copying: new Map(c.copying.map((x) => [`${x.layer}.${x.head}`, x.score])) };
     cache.set(seed, run);
     return run;
@@ -112,4 +115,20 @@ function coverClaim(lab, assert) {
   }
 }
 
-module.exports = { SEEDS, STEPS, circuitRun, circuitFact, coverClaim };
+/**
+ * The claim about the previous-token head: on seed 1 its knock-out alone leaves the model worse
+ * than a uniform guess, and on every seed the induction heads lose their pattern without it
+ * (both layer-1 induction scores below 0.5, from 0.5 or more with every head).
+ */
+function prevClaim(lab, assert) {
+  const first = circuitRun(lab, SEEDS[0]);
+  assert.ok(first.alone.get(first.prev.join('.')) > first.uniform, `seed ${SEEDS[0]}: worse than a uniform guess (${first.alone.get(first.prev.join('.'))})`);
+  for (const seed of SEEDS) {
+    const r = circuitRun(lab, seed);
+    const after = r.inductionAfter.get(r.prev.join('.'));
+    assert.ok(r.induction.get('1.0') >= 0.5 && r.induction.get('1.1') >= 0.5, `seed ${seed}: two induction heads with every head in`);
+    assert.ok(after[2] < 0.5 && after[3] < 0.5, `seed ${seed}: both induction scores fall below one half (${after.slice(2)})`);
+  }
+}
+
+module.exports = { SEEDS, STEPS, circuitRun, circuitFact, coverClaim, prevClaim };

@@ -2,9 +2,9 @@
 // Styles of <attention-trainer> (added to the shared widget stylesheet in styles.js).
 
 const TRAINER_CSS = `
-.al-trainer-predict fieldset { border: 0; padding: 0; margin: 0 0 calc(.5 * var(--_rem)); }
-.al-trainer-predict legend { padding: 0; margin-bottom: calc(.25 * var(--_rem)); }
-.al-trainer-predict .al-check { display: flex; align-items: center; gap: calc(.4 * var(--_rem)); min-height: calc(1.9 * var(--_rem)); }
+.al-trainer-predict fieldset, .al-ko-predict fieldset { border: 0; padding: 0; margin: 0 0 calc(.5 * var(--_rem)); }
+.al-trainer-predict legend, .al-ko-predict legend { padding: 0; margin-bottom: calc(.25 * var(--_rem)); }
+.al-trainer-predict .al-check, .al-ko-predict .al-check { display: flex; align-items: center; gap: calc(.4 * var(--_rem)); min-height: calc(1.9 * var(--_rem)); }
 .al-trainer-settings label { white-space: nowrap; }
 .al-trainer-seed { display: inline-flex; flex-wrap: wrap; align-items: center; gap: calc(.4 * var(--_rem)); }
 .al-input-message { color: var(--_bad); flex-basis: 100%; }
