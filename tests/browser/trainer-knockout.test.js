@@ -70,8 +70,7 @@ async function trainToEnd(page) {
 test('keyboard only: after training, the learner predicts, knocks heads out one and two at a time, zero then mean, and reads the engine\'s numbers', async () => {
   const w = await open();
   const { page } = w;
-  assert.equal(await page.locator('attention-trainer .al-ko-tool').isVisible(), false, 'no knock-out before training');
-  assert.match(await panel(page), /Train the model first/);
+  assert.equal(await page.locator('attention-trainer .al-trainer-knockout').isVisible(), false, 'no knock-out panel before training');
   await trainToEnd(page);
   // the question first: no button to knock a head out yet, no figure
   assert.equal(await page.locator('attention-trainer .al-ko-head').first().isVisible(), false);

@@ -50,7 +50,7 @@ class TrainerKnockout {
       h('p', { class: 'al-muted' }, 'Read from the weights alone (Elhage et al. 2021): how strongly what an earlier head writes is read by a later head\u2019s queries, keys or values, from 0 (not at all) to 1.'),
       h('div', { class: 'al-controls' }, h('label', { for: kindId }, 'show', this.kindSelect)),
       this.map.root, this.strongest, this.copying);
-    this.root = h('section', { class: 'al-trainer-knockout', part: 'knockout' },
+    this.root = h('section', { class: 'al-trainer-knockout', part: 'knockout', hidden: true },
       h('h4', {}, 'Test the circuit: knock heads out'), this.note, this.predictBox, this.tool, this.composition);
     this.saveButton = h('button', { type: 'button', hidden: true, onclick: () => w.guard(() => this.save()) }, 'Knock-outs (CSV)');
     this.reset();
@@ -105,8 +105,9 @@ class TrainerKnockout {
     if (this.pred.shape !== shape) this.pred = { picked: [], committed: false, skipped: false, shape };
     const ready = this.available();
     const asking = w.predictOn && !this.pred.committed && !this.pred.skipped;
-    setText(this.note, !w.log || w.log.steps === 0 ? 'Train the model first; when it has learned the task, pause it and test which heads it needs.'
-      : w.running ? 'Pause the training to knock heads out of the model as it is now.'
+    // Nothing to test before the first step: the panel appears then (the widget's first height stays the one reserved for it).
+    this.root.hidden = !w.log || w.log.steps === 0;
+    setText(this.note, w.running ? 'Pause the training to knock heads out of the model as it is now.'
         : w.divergence ? 'The run diverged: there is no trained model to test. Reset to start again.'
           : `The model after ${counted(w.log.steps, 'step')}.`);
     this.renderPredict(asking && ready, layers, heads);
