@@ -95,6 +95,11 @@ test('the composition grid: earlier heads in rows, later heads in columns, the e
   assert.equal(scale.color(max / 2), colors.color(0.5));
   assert.equal(scale.high, max.toFixed(2));
   assert.equal(ko.compositionScale([[]]).high, '1.00', 'no score: the plain [0, 1]');
+  // exported as the view draws it: the stretched colours and the legend's top value
+  const { toSVG } = require('../../web/src/ui/export.js');
+  const svg = toSVG({ kind: 'heatmap', title: 'How the heads compose', caption: '', settings: {}, ...g, values: g.weights, showNumbers: true, rowWord: 'earlier head', colWord: 'later head', scale });
+  assert.ok(svg.includes(`>${max.toFixed(2)}<`), 'the legend ends at the largest score');
+  assert.ok(svg.includes(colors.color(1)), 'the strongest pair has the top colour');
   const top = c.composition.reduce((a, b) => (b.k > a.k ? b : a));
   assert.match(ko.strongestText(c, 'k'), new RegExp(`^The strongest K-composition: layer ${top.from[0]} head ${top.from[1]} \u2192 layer ${top.to[0]} head ${top.to[1]}, ${top.k.toFixed(2)} \\(the other pairs`));
   assert.equal(ko.copyingText(c), `Copying scores (from \u22121 to 1; near 1: attending to a token raises that same token\u2019s logit): ${c.copying.map((x) => `${x.layer}.${x.head} ${x.score.toFixed(2)}`).join(', ')}.`);

@@ -219,11 +219,18 @@ class TrainerKnockout {
         break;
       }
     } catch (err) {
-      if (token === this.token) setText(this.result, `The engine could not knock those heads out: ${err && err.message ? err.message : err}`);
+      if (token === this.token) this.refused(err);
     } finally {
       if (token === this.token) this.busy = false;
     }
-    if (token === this.token && this.again) this.update();
+    if (token !== this.token) return;
+    if (this.again) this.update();
+    else if (this.checkAfter) this.check();
+  }
+
+  /** The engine's refusal, where the result would be (the widget stays usable). */
+  refused(err) {
+    setText(this.result, `The engine could not knock those heads out: ${err && err.message ? err.message : err}`);
   }
 
   drawResult(r) {
@@ -255,7 +262,10 @@ class TrainerKnockout {
   /** Every head alone and each layer's heads together (zero mode), then the verdict on the prediction. */
   async check() {
     const w = this.w, token = this.token, model = this.modelKey();
-    if (!this.available() || this.busy) return;
+    if (!this.available()) return;
+    // a knock-out still out: checked as soon as it is answered
+    this.checkAfter = this.busy;
+    if (this.busy) return;
     this.busy = true;
     this.checkButton.disabled = true;
     setText(this.result, 'Knocking out each head in turn\u2026');
@@ -272,6 +282,8 @@ class TrainerKnockout {
         ...v.cover.map((line) => h('p', {}, line)));
       this.verdict.hidden = false;
       this.resultKey = null;  // the result line shows the learner's own choice again
+    } catch (err) {
+      if (token === this.token) this.refused(err);
     } finally {
       if (token === this.token) {
         this.busy = false;

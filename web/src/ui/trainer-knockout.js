@@ -138,7 +138,8 @@ function compositionGrid(c, layers, heads, kind) {
 function compositionScale(weights) {
   const top = Math.max(0, ...weights.flat().filter(Number.isFinite)) || 1;
   const at = (v) => v / top;
-  return { color: (v) => colors.color(at(v)), rgb: (v) => colors.rgb(at(v)), textColor: (v) => colors.textColor(at(v)), gradient: colors.gradient, low: '0', high: fixed(top, 2) };
+  return { color: (v) => colors.color(at(v)), rgb: (v) => colors.rgb(at(v)), textColor: (v) => colors.textColor(at(v)), gradient: colors.gradient, low: '0', high: fixed(top, 2),
+    stops: Array.from({ length: 11 }, (_, k) => [k / 10, colors.color(k / 10)]) };
 }
 
 /** The strongest pair of one kind of composition, in words (null when there is none). */
