@@ -34,6 +34,10 @@ test('"matters": more than half the way from the trained loss back to a uniform 
   assert.equal(ko.matters(r(1.9, 0.1), 3.5), true);
   assert.equal(ko.matters(r(1.7, 0.1), 3.5), false);
   assert.equal(ko.matters(r(7, 0.1), 3.5), true, 'worse than uniform matters');
+  assert.equal(ko.matters(r(4.5, 4.55), 3.47), false, 'an untrained model, worse than uniform, has nothing to lose');
+  assert.equal(ko.matters(r(9, 4.55), 3.47), false);
+  const words = ko.knockoutText({ heads: [[0, 1]], mode: 'zero', scoredLoss: 4.51, loss: 4.5, baseline: { scoredLoss: 4.55 } }, { uniformLoss: 3.47, recordsHeads: false });
+  assert.match(words.loss, /: the model does no better than a uniform guess yet, so no head has anything to lose\.$/);
 });
 
 test('a knock-out in words: the engine\'s losses and the induction scores after, the knocked heads named', () => {

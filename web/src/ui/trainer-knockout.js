@@ -52,11 +52,12 @@ const formatKnocked = (heads) => sorted(heads).map(shortName).join('-');
 /**
  * Whether a knock-out matters: the one rule the widget and the lesson use. A head "matters" when
  * knocking it out takes the loss on the scored positions more than half the way from the trained
- * model's loss back to a uniform guess's (ln vocab).
+ * model's loss back to a uniform guess's (ln vocab); never while the model does no better than that guess.
  */
 function matters(result, uniformLoss) {
   const base = result.baseline.scoredLoss;
-  return result.scoredLoss - base > (uniformLoss - base) / 2;
+  // a model no better than a uniform guess has learned nothing a head could carry
+  return base < uniformLoss && result.scoredLoss - base > (uniformLoss - base) / 2;
 }
 
 /**
@@ -70,7 +71,8 @@ function knockoutText(r, info) {
   const what = info.recordsHeads ? 'loss on the repeat' : 'loss on the answer';
   if (!r.heads.length) return { loss: `With every head the ${what} is ${fixed(r.baseline.scoredLoss, 2)} nats (a uniform guess: ${u}). Knock a head out to see what it does.`, scores: null };
   const how = r.mode === 'mean' ? 'replaced by its mean output' : 'knocked out';
-  const verdict = matters(r, info.uniformLoss) ? 'more than half the way back to a uniform guess' : 'less than half the way back to a uniform guess';
+  const verdict = r.baseline.scoredLoss >= info.uniformLoss ? 'the model does no better than a uniform guess yet, so no head has anything to lose'
+    : matters(r, info.uniformLoss) ? 'more than half the way back to a uniform guess' : 'less than half the way back to a uniform guess';
   const loss = `With ${headsText(r.heads)} ${how}, the ${what} is ${fixed(r.scoredLoss, 2)} nats, against ${fixed(r.baseline.scoredLoss, 2)} with every head `
     + `and ${u} for a uniform guess: ${verdict}.`;
   if (!info.recordsHeads || !r.induction) return { loss, scores: null };
