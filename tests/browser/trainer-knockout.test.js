@@ -7,6 +7,7 @@
 // from its answer.
 const test = require('node:test');
 const assert = require('node:assert/strict');
+const fs = require('fs');
 const path = require('path');
 const { pathToFileURL } = require('url');
 const { launch, watchedPage, settled, sendPolicy, CSP } = require('./browser.js');
@@ -200,6 +201,8 @@ for (const [width, scheme] of [[390, 'dark'], [1280, 'light']]) {
   test(`at ${width} px in ${scheme}: the knock-out panel and composition grid fit, nothing cut or scrolled sideways`, async () => {
     const w = await open('', { width, height: 900, colorScheme: scheme });
     const { page } = w;
+    // the host page sets no colour scheme of its own: the widget's theme attribute picks it
+    await page.evaluate((t) => document.querySelector('attention-trainer').setAttribute('theme', t), scheme);
     await trainToEnd(page);
     await page.click('attention-trainer .al-ko-predict button:has-text("Skip the prediction")');
     await page.click('attention-trainer .al-ko-head[data-layer="0"][data-head="1"]');
@@ -214,6 +217,10 @@ for (const [width, scheme] of [[390, 'dark'], [1280, 'light']]) {
       return { page: document.documentElement.scrollWidth <= document.documentElement.clientWidth, wide };
     });
     assert.deepEqual(fit, { page: true, wide: [] });
+    // axe on the trainer with the panel open: nothing, minor findings included
+    await page.evaluate(fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
+    const violations = await page.evaluate(async () => (await window.axe.run(document.querySelector('attention-trainer'), { resultTypes: ['violations'] })).violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`));
+    assert.deepEqual(violations, []);
     assert.deepEqual(w.problems, []);
     await w.close();
   });
