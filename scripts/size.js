@@ -103,7 +103,7 @@ const root = path.resolve(__dirname, '..');
 // second pass and the hot files at -O2 without unrolling (Z) -1.2 KB of wasm at the same CPU
 // time. Merged: 234537 B and a wasm of 103164 B. Measured and not taken: the wasm as LZMA
 // (-10.1 KB, the engine ready 30-50 ms later on a desktop, about 100 ms at 4x CPU).
-const SIZE_BUDGET = { script: 234700, wasm: 103300 };
+const SIZE_BUDGET = { script: 240100, wasm: 103300 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {
