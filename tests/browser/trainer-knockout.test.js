@@ -145,6 +145,16 @@ test('keyboard only: after training, the learner predicts, knocks heads out one 
   await waitState(page, (st) => st.running);
   assert.equal(await page.locator('attention-trainer .al-ko-tool').isVisible(), false);
   assert.match(await panel(page), /Pause the training to knock heads out/);
+  // Pause: the panel is back, and the knock-out shown is of the weights as they now are
+  await page.locator('attention-trainer button:has-text("Pause")').focus();
+  await page.keyboard.press('Enter');
+  s = await waitState(page, (st) => !st.running && st.knockout && st.knockout.step === st.step, 60000);
+  assert.ok(s.step > 600);
+  assert.equal(await page.locator('attention-trainer .al-ko-tool').isVisible(), true);
+  const later = lab.createTrainer({ seed: 1 });
+  later.step(s.step);
+  assert.equal(s.knockout.scoredLoss, later.ablate({ heads: [[1, 0], [1, 1]], mode: 'mean' }).scoredLoss, `node's engine at step ${s.step}`);
+  later.dispose();
   assert.deepEqual(w.problems, []);
   await w.close();
 });

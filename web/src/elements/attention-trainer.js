@@ -322,6 +322,7 @@ class AttentionTrainer extends LabElement {
     this.pausedByHidden = byHidden;
     this.renderControls();
     this.renderStatus(byHidden ? 'Paused while this tab is hidden.' : null);
+    this.knockout.render();  // the model stands still: its heads can be knocked out
     if (!byHidden) this.say(`Paused at step ${grouped(this.log.steps)}.`);
     this.saveState();
   }
