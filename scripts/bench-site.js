@@ -6,9 +6,11 @@
 // beside the same page without the script, and the first heatmap painted as a ratio to the first contentful paint;
 // the longest task while using every widget (wall and CPU); and from a control change (the causal mask)
 // to the repainted heatmap at n = 5, 64 and 256; the trainer's time until an induction head
-// forms; the position race's time to finish (RACE_ONLY=1: that row alone). Medians; a benchmark, not a test.
+// forms; the position race's time to finish (RACE_ONLY=1: that row alone); a knock-out click to
+// the redrawn view, in <model-attention model> and in <attention-trainer>. Medians; a benchmark, not a test.
 // RUNS=n cold loads per page (default 5); PAGES=a,b only pages whose path contains a or b;
-// LOAD_ONLY=1 skips the interaction and repaint figures; COMPARE=<dir> see below.
+// LOAD_ONLY=1 skips the interaction and repaint figures; KNOCKOUT_ONLY=1 gives the knock-out
+// figures alone; COMPARE=<dir> see below.
 
 const path = require('path');
 const { pathToFileURL } = require('url');
@@ -270,6 +272,11 @@ async function repaint(browser, n) {
 // The knock-out (issue 29): lesson 7's #knock on a 64-token text, its question skipped, then a
 // head pressed in and out 21 times (each press runs model.ablate and redraws the guesses and
 // the loss): the click handler, style and layout, and the next frame callback (target: under 100 ms).
+async function printModelKnockout(browser) {
+  const k = await knockoutRepaint(browser);
+  console.log(`<model-attention> knock-out click -> redrawn guesses and loss, lesson 7, ${k.read} (median of 21): handler (engine + update) ${k.handler.toFixed(2)} ms, + style and layout ${k.layout.toFixed(2)} ms, next frame callback ${k.painted.toFixed(2)} ms (target: under 100 ms)`);
+}
+
 async function knockoutRepaint(browser) {
   const lab = await require('../index.js').loadAttentionLab();
   const model = lab.loadModel();
@@ -306,18 +313,57 @@ async function knockoutRepaint(browser) {
   return result;
 }
 
+/**
+ * <attention-trainer>'s knock-out mode: from a click on a head's button to the next frame after
+ * the new loss is on screen (the runner's Trainer.ablate, the message there and back, the redraw),
+ * on the trainer host trained to its 600 steps; medians of 15 clicks, in the worker and on the page.
+ */
+async function knockoutRedraw(browser, worker) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(pathToFileURL(path.join(root, 'tests', 'browser', 'hosts', 'trainer.html')).href);
+  await page.waitForFunction(() => document.querySelector('attention-trainer').status === 'ready', null, { timeout: 60000 });
+  if (!worker) await page.evaluate(() => document.querySelector('attention-trainer').setAttribute('worker', 'off'));
+  await page.click('attention-trainer button:has-text("Skip the prediction")');
+  await page.click('attention-trainer button:has-text("Train")');
+  await page.waitForFunction(() => { const s = document.querySelector('attention-trainer').state; return !s.running && s.step >= 600; }, null, { timeout: 300000, polling: 100 });
+  await page.click('attention-trainer .al-ko-predict button:has-text("Skip the prediction")');
+  await page.waitForFunction(() => document.querySelector('attention-trainer').state.knockout !== null, null, { timeout: 60000 });
+  const r = await page.evaluate(async () => {
+    const el = document.querySelector('attention-trainer');
+    const result = el.shadowRoot.querySelector('.al-ko-result');
+    const times = [];
+    for (let i = 0; i < 15; i++) {
+      const [layer, head] = [[1, 0], [1, 1], [0, 1]][i % 3];
+      times.push(await new Promise((resolve) => {
+        const t0 = performance.now();
+        const seen = new MutationObserver(() => {
+          seen.disconnect();
+          requestAnimationFrame(() => resolve(performance.now() - t0));
+        });
+        seen.observe(result, { childList: true, characterData: true, subtree: true });
+        el.shadowRoot.querySelector(`.al-ko-head[data-layer="${layer}"][data-head="${head}"]`).click();
+      }));
+    }
+    return { times, runner: el.state.runner };
+  });
+  await page.close();
+  return { runner: r.runner, median: median(r.times), max: Math.max(...r.times) };
+}
+
 (async () => {
   const browser = await launch();
-  if (process.env.KNOCKOUT_ONLY) {
-    const k = await knockoutRepaint(browser);
-    console.log(`knock-out click -> redrawn guesses and loss, lesson 7, ${k.read} (median of 21): handler (engine + update) ${k.handler.toFixed(2)} ms, + style and layout ${k.layout.toFixed(2)} ms, next frame callback ${k.painted.toFixed(2)} ms (target: under 100 ms)`);
-    await browser.close();
-    return;
-  }
   try {
     // RACE_ONLY=1: the race's row alone
     if (process.env.RACE_ONLY) {
       await printRace(browser);
+      return;
+    }
+    if (process.env.KNOCKOUT_ONLY) {
+      await printModelKnockout(browser);
+      for (const worker of [true, false]) {
+        const k = await knockoutRedraw(browser, worker);
+        console.log(`<attention-trainer> knock-out click -> new loss on screen, next frame (${k.runner}): median ${k.median.toFixed(1)} ms, longest ${k.max.toFixed(1)} ms of 15`);
+      }
       return;
     }
     const runs = Number(process.env.RUNS || 5);
@@ -355,14 +401,17 @@ async function knockoutRepaint(browser) {
       console.log(`  seed ${t.seed}: ${(t.ms / 1000).toFixed(2)} s to step ${t.step}; worker ${t.worker.toFixed(2)} ms of CPU a step, node ${t.node.toFixed(2)} (ratio ${(t.worker / t.node).toFixed(2)}); page ${t.page.toFixed(0)} ms of CPU a second`);
     }
     await printRace(browser);
+    for (const worker of [true, false]) {
+      const k = await knockoutRedraw(browser, worker);
+      console.log(`<attention-trainer> knock-out click -> new loss on screen, next frame (${k.runner}): median ${k.median.toFixed(1)} ms, longest ${k.max.toFixed(1)} ms of 15`);
+    }
     console.log('causal-mask toggle -> repainted heatmap (median of 21):');
     for (const n of [5, 64, 256]) {
       const r = await repaint(browser, n);
       console.log(`  n = ${String(n).padStart(3)} (${r.mode}): handler (engine + update) ${r.handler.toFixed(2)} ms, ` +
         `+ style and layout ${r.layout.toFixed(2)} ms, next frame callback ${r.painted.toFixed(2)} ms`);
     }
-    const k = await knockoutRepaint(browser);
-    console.log(`knock-out click -> redrawn guesses and loss, lesson 7, ${k.read} (median of 21): handler (engine + update) ${k.handler.toFixed(2)} ms, + style and layout ${k.layout.toFixed(2)} ms, next frame callback ${k.painted.toFixed(2)} ms (target: under 100 ms)`);
+    await printModelKnockout(browser);
   } finally {
     await browser.close();
   }

@@ -17,6 +17,7 @@ const { pathToFileURL } = require('url');
 const { launch, watchedPage, settled } = require('./browser.js');
 const { loadAttentionLab } = require('../../index.js');
 const { PAGES } = require('../../scripts/build-site.js');
+const { circuitFact, coverClaim, prevClaim } = require('../node/circuit-facts.js');
 
 const dist = path.resolve(__dirname, '..', '..', 'dist');
 
@@ -401,6 +402,12 @@ Object.assign(CLAIMS, {
     assert.ok(best.previousTokenFirstCopy > 0.9, `close to one over the first copy (${best.previousTokenFirstCopy})`);
     assert.ok(best.previousToken > 0.35 && best.previousToken < 0.6, `near one half over every row (${best.previousToken})`);
   },
+  'knockout-cover'(lab) {
+    coverClaim(lab, assert);
+  },
+  'knockout-prev'(lab) {
+    prevClaim(lab, assert);
+  },
   'lr-too-large'(lab) {
     const { LEARNING_RATES } = require('../../web/src/ui/training-log.js');
     assert.ok(LEARNING_RATES.includes(0.03), 'the rate is on the trainer\'s menu');
@@ -704,6 +711,9 @@ function factValue(fact, attr, text) {
   if (lesson7) return lesson7;
   const lesson8 = order.orderFact(lab, fact, text);
   if (lesson8) return lesson8;
+  // lesson 6's knock-outs and composition, from the engine's runs (tests/node/circuit-facts.js)
+  const circuit = circuitFact(lab, fact, text);
+  if (circuit) return circuit;
   if (fact.startsWith('model:')) {
     const key = fact.slice(6);
     const m = model();

@@ -37,8 +37,8 @@ async function open(query = '', opts = {}) {
 
 const state = (page) => page.evaluate(() => document.querySelector('attention-trainer').state);
 const frameText = (page) => page.evaluate(() => document.querySelector('attention-trainer').shadowRoot.querySelector('.al-frame').innerText);
-/** Every head's canvas pixels, to tell whether the patterns were redrawn. */
-const pixels = (page) => page.evaluate(() => Array.from(document.querySelector('attention-trainer').shadowRoot.querySelectorAll('canvas'),
+/** Every head's canvas pixels, to tell whether the patterns were redrawn (not the composition heatmap's canvas). */
+const pixels = (page) => page.evaluate(() => Array.from(document.querySelector('attention-trainer').shadowRoot.querySelectorAll('canvas.al-trainer-canvas'),
   (c) => Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data).join(',')));
 /** Polls the widget's state from here (a page predicate would need eval, which the CSP tests forbid). */
 async function waitState(page, check, timeout = 240000) {
@@ -427,6 +427,8 @@ for (const width of [1280, 390]) {
     // the answers are there, folded until the learner opens them
     assert.equal(await page.locator('details.answer[data-answer="train"]').count(), 1);
     assert.equal(await page.locator('details.answer[data-answer="train-one-layer"]').count(), 1);
+    // and the knock-out's answer (its question waits for a trained model: tests/browser/trainer-knockout.test.js)
+    assert.equal(await page.locator('details.answer[data-answer="train-knockout"]').count(), 1);
     await w.close();
   });
 }

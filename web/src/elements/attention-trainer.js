@@ -13,6 +13,8 @@ const { startWorker } = require('../kit/engine-worker.js');
 const { WorkerTrainer, PageTrainer } = require('../kit/trainer-runner.js');
 const { chartFigure } = require('../ui/export.js');
 const { TrainerHeads } = require('../kit/trainer-heads.js');
+const { TrainerKnockout } = require('../kit/trainer-knockout.js');
+const { parseKnocked, formatKnocked, MODES, KINDS } = require('../ui/trainer-knockout.js');
 const { trainerCharts } = require('../ui/trainer-charts.js');
 const { fixed, grouped, counted } = require('../ui/format.js');
 const {
@@ -31,7 +33,7 @@ class AttentionTrainer extends LabElement {
     const d = lab.TRAINER_DEFAULTS;
     this.defaults = { task: this.attr('task', d.task), lr: this.attr('lr', d.lr), layers: this.attr('layers', d.layers),
       heads: this.attr('heads', d.heads), seed: this.attr('seed', d.seed) };
-    this.st = { ...this.defaults, logScale: this.attr('log-scale', false) };
+    this.st = { ...this.defaults, logScale: this.attr('log-scale', false), knocked: [], mode: 'zero', kind: 'k' };
     this.maxSteps = this.attr('steps', 1500);
     this.predictOn = this.attr('predict', true);
     this.prediction = { layer: null, curve: null, committed: false, skipped: false };
@@ -66,8 +68,10 @@ class AttentionTrainer extends LabElement {
     this.headsBox = h('div', { class: 'al-trainer-heads', part: 'heads' });
     this.headGrid = new TrainerHeads(this.headsBox, this.exampleLine, () => this.linkState(), () => ({ snap: this.snapshot, info: this.info }));
     this.reveal = h('section', { class: 'al-trainer-reveal', hidden: true, 'aria-live': 'polite' });
+    this.knockout = new TrainerKnockout(this);
     this.downloads = h('p', { class: 'al-trainer-downloads' },
       h('button', { type: 'button', onclick: () => this.guard(() => this.saveLosses()) }, 'Losses (CSV)'),
+      this.knockout.saveButton,
       h('button', { type: 'button', onclick: () => this.guard(() => this.saveWeights()) }, 'Weights (JSON)'));
 
     this.frame.replaceChildren(
@@ -84,7 +88,7 @@ class AttentionTrainer extends LabElement {
       this.status_, this.announcer, this.alert,
       h('div', { class: 'al-trainer-charts' }, this.lossChart, this.scoreChart),
       h('h4', {}, 'Every head on one example'), this.exampleLine, this.headsBox,
-      this.reveal, this.downloads);
+      this.reveal, this.knockout.root, this.downloads);
     this.renderControls();
     this.renderPredict();
     // The worker starts when the reader reaches for training (a pointer over Train or One step,
@@ -109,22 +113,30 @@ class AttentionTrainer extends LabElement {
     if (HEAD_CHOICES.includes(heads)) this.st.heads = heads;
     this.st.seed = urlState.int(s.seed, this.st.seed, 0, 2147483647);
     this.st.logScale = urlState.bool(s.log, this.st.logScale);
+    // heads knocked out (kept for the next trained model of this shape), how, and the composition shown
+    this.st.knocked = s.ko === undefined ? this.st.knocked : parseKnocked(s.ko, this.st.layers, this.st.heads);
+    this.st.mode = urlState.choice(s.kmode, MODES, this.st.mode);
+    this.st.kind = urlState.choice(s.comp, KINDS.map((k) => k.value), this.st.kind);
   }
 
   restore(s) {
-    const before = JSON.stringify(this.st);
+    const model = () => JSON.stringify(this.options());
+    const before = model();
     this.restoreFields(s);
-    if (JSON.stringify(this.st) !== before) this.reset('The link changed the settings: a fresh model.', false);
+    if (model() !== before) this.reset('The link changed the settings: a fresh model.', false);
+    else this.knockout.restored();
   }
 
   viewState() {
     return { ...this.st, step: this.log ? this.log.steps : 0, running: !!this.running, formedAt: this.log && this.log.formed ? this.log.formed.step : null,
-      runner: this.runner ? this.runner.kind : null, diverged: !!this.divergence, worseAt: this.worse ? this.worse.step : null };
+      runner: this.runner ? this.runner.kind : null, diverged: !!this.divergence, worseAt: this.worse ? this.worse.step : null, ...this.knockout.state() };
   }
 
   linkState() {
-    const { task, lr, layers, heads, seed, logScale } = this.st;
-    return { task, lr, layers, heads, seed, log: logScale };
+    const { task, lr, layers, heads, seed, logScale, knocked, mode, kind } = this.st;
+    // the knock-out's fields only when they are not the defaults (none, zero, K-composition)
+    return { task, lr, layers, heads, seed, log: logScale, ko: knocked.length ? formatKnocked(knocked) : undefined,
+      kmode: mode === 'zero' ? undefined : mode, comp: kind === 'k' ? undefined : kind };
   }
 
   applyAttribute(property, value) {
@@ -167,6 +179,7 @@ class AttentionTrainer extends LabElement {
     // Nothing of the last run is left to read: no reveal.
     this.reveal.hidden = true;
     this.revealKey = null;
+    this.knockout.reset();
     const runner = this.runner || this.adopt(new PageTrainer(this.lab));
     let created;
     try {
@@ -246,6 +259,8 @@ class AttentionTrainer extends LabElement {
 
   change(fields) {
     Object.assign(this.st, fields);
+    // a head knocked out of the old shape may not exist in the new one
+    this.st.knocked = parseKnocked(formatKnocked(this.st.knocked), this.st.layers, this.st.heads);
     if (fields.task !== undefined || fields.layers !== undefined) {
       // A prediction was about the old model: asked again at once, before the new model is made.
       this.prediction = { layer: null, curve: null, committed: false, skipped: false };
@@ -295,6 +310,7 @@ class AttentionTrainer extends LabElement {
     runner.train(this.maxSteps);
     this.renderControls();
     this.renderStatus();
+    this.knockout.render();
     this.say(`Training started${runner.kind === 'worker' ? '' : ' on this page'}.`);
     this.saveState();
   }
@@ -306,6 +322,7 @@ class AttentionTrainer extends LabElement {
     this.pausedByHidden = byHidden;
     this.renderControls();
     this.renderStatus(byHidden ? 'Paused while this tab is hidden.' : null);
+    this.knockout.render();  // the model stands still: its heads can be knocked out
     if (!byHidden) this.say(`Paused at step ${grouped(this.log.steps)}.`);
     this.saveState();
   }
@@ -509,6 +526,7 @@ class AttentionTrainer extends LabElement {
     this.drawHeads();
     this.renderReveal();
     this.renderControls();
+    this.knockout.render();
   }
 
   drawCharts() {

@@ -62,6 +62,17 @@ class TrainerHeads {
     });
   }
 
+  /** Marks the cards of the heads knocked out ([layer, head] pairs) in the knock-out mode. */
+  markKnocked(knocked) {
+    if (!this.cards) return;
+    const heads = this.cards.length / (this.box.children.length || 1);
+    this.cards.forEach((card, i) => {
+      const on = knocked.some(([l, k]) => l * heads + k === i);
+      card.root.classList.toggle('al-knocked', on);
+      setText(card.caption, `head ${i % heads}${on ? ' \u00b7 knocked out' : ''}`);
+    });
+  }
+
   /** Forgets what was drawn: the next draw() paints whatever snapshot it gets. */
   clear() {
     this.drawn = null;
@@ -84,10 +95,10 @@ class TrainerHeads {
         const view = h('div', { class: 'al-trainer-head-view', tabindex: '0', role: 'img' }, canvas,
           bars.length ? h('div', { class: 'al-trainer-bars', 'aria-hidden': 'true' },
             bars.flatMap((b, i) => [h('span', { class: 'al-trainer-bar-name' }, b.name), texts[i], h('span', { class: 'al-trainer-track' }, fills[i])])) : null);
-        const root = h('figure', { class: 'al-trainer-head' },
-          h('figcaption', { 'aria-hidden': 'true' }, `head ${k}`), view,
+        const caption = h('figcaption', { 'aria-hidden': 'true' }, `head ${k}`);
+        const root = h('figure', { class: 'al-trainer-head' }, caption, view,
           h('div', { class: 'al-trainer-head-export' }, exportMenu(() => this.figure(index), { label: `layer ${l} head ${k}` }).root));
-        this.cards.push({ root, view, canvas, bars: fills, texts });
+        this.cards.push({ root, view, canvas, caption, bars: fills, texts });
         row.append(root);
       }
       rows.push(row);

@@ -4,7 +4,7 @@
 // the page itself in slices short enough that no task reaches 50 ms. Both runners hold one
 // TrainingSession and speak the same protocol to the widget: create(options) -> info,
 // train() (reports arrive through onReport until pause() or divergence), step(),
-// exportWeights(), stop().
+// exportWeights(), ablate(spec), composition(), stop().
 
 // One training run inside one engine. It is also sent to the worker as source text, so it
 // uses nothing from outside itself but the `lab` it is given.
@@ -80,6 +80,19 @@ class TrainingSession {
 
   exportWeights() { return this.trainer.exportWeights(); }
 
+  /** Heads knocked out ({ heads, mode }): the figures the widget shows, plain numbers (a worker posts them). */
+  ablate(spec) {
+    const r = this.trainer.ablate({ heads: spec.heads, mode: spec.mode });
+    return { step: this.trainer.steps, heads: r.heads, mode: r.mode, loss: r.loss, scoredLoss: r.scoredLoss, induction: r.induction, previousToken: r.previousToken,
+      baseline: { loss: r.baseline.loss, scoredLoss: r.baseline.scoredLoss } };
+  }
+
+  /** How the heads compose, and each head's copying score, as they are now. */
+  composition() {
+    const c = this.trainer.composition();
+    return { step: this.trainer.steps, composition: c.composition, copying: c.copying.map(({ layer, head, score }) => ({ layer, head, score })) };
+  }
+
   dispose() { this.trainer.dispose(); }
 }
 
@@ -148,6 +161,9 @@ function trainerWorkerMain(Session, sliceMs, snapshotMs) {
           report(session.run(0, 1), true);
         } else if (m.type === 'export') {
           post({ type: 'weights', weights: session.exportWeights() });
+        } else if (m.type === 'ablate' || m.type === 'composition') {
+          // answered between training slices: the figures are of the weights as they are then
+          post({ type: m.type, result: m.type === 'ablate' ? session.ablate(m.spec) : session.composition() });
         }
       } catch (err) {
         running = false;
@@ -183,6 +199,7 @@ class WorkerTrainer {
     if (m.id !== this.id) return;  // from a session since replaced
     if (m.type === 'created') this.settle('created', { info: m.info, snapshot: m.snapshot });
     else if (m.type === 'weights') this.settle('weights', m.weights);
+    else if (m.type === 'ablate' || m.type === 'composition') this.settle(m.type, m.result);
     else if (m.type === 'progress') this.onReport(m.report);
     else if (m.type === 'stopped') this.onStopped();
     else if (m.type === 'error') {
@@ -221,6 +238,11 @@ class WorkerTrainer {
   step() { this.worker.postMessage({ id: this.id, type: 'step' }); }
 
   exportWeights() { return this.request('weights', { type: 'export' }); }
+
+  /** Resolves to TrainingSession.ablate's figures. One request of a type at a time (the widget waits for each). */
+  ablate(spec) { return this.request('ablate', { type: 'ablate', spec: { heads: spec.heads, mode: spec.mode } }); }
+
+  composition() { return this.request('composition', { type: 'composition' }); }
 
   fail(err) {
     for (const key of [...this.waiting.keys()]) this.settle(key, null, err);
@@ -313,9 +335,16 @@ class PageTrainer {
     this.onReport(r);
   }
 
-  exportWeights() {
+  exportWeights() { return this.answer('exportWeights'); }
+
+  ablate(spec) { return this.answer('ablate', spec); }
+
+  composition() { return this.answer('composition'); }
+
+  /** The session's `method`, as a promise (as the worker answers). */
+  answer(method, arg) {
     try {
-      return Promise.resolve(this.session.exportWeights());
+      return Promise.resolve(this.session[method](arg));
     } catch (err) {
       return Promise.reject(err);
     }

@@ -2,9 +2,9 @@
 // Styles of <attention-trainer> (added to the shared widget stylesheet in styles.js).
 
 const TRAINER_CSS = `
-.al-trainer-predict fieldset { border: 0; padding: 0; margin: 0 0 calc(.5 * var(--_rem)); }
-.al-trainer-predict legend { padding: 0; margin-bottom: calc(.25 * var(--_rem)); }
-.al-trainer-predict .al-check { display: flex; align-items: center; gap: calc(.4 * var(--_rem)); min-height: calc(1.9 * var(--_rem)); }
+.al-trainer-predict fieldset, .al-ko-predict fieldset { border: 0; padding: 0; margin: 0 0 calc(.5 * var(--_rem)); }
+.al-trainer-predict legend, .al-ko-predict legend { padding: 0; margin-bottom: calc(.25 * var(--_rem)); }
+.al-trainer-predict .al-check, .al-ko-predict .al-check { display: flex; align-items: center; gap: calc(.4 * var(--_rem)); min-height: calc(1.9 * var(--_rem)); }
 .al-trainer-settings label { white-space: nowrap; }
 .al-trainer-seed { display: inline-flex; flex-wrap: wrap; align-items: center; gap: calc(.4 * var(--_rem)); }
 .al-input-message { color: var(--_bad); flex-basis: 100%; }
@@ -40,6 +40,16 @@ const TRAINER_CSS = `
 .al-trainer-reveal { border-left: 4px solid var(--_accent); padding: calc(.4 * var(--_rem)) calc(.75 * var(--_rem)); background: var(--_panel); margin: calc(.5 * var(--_rem)) 0; }
 .al-trainer-reveal .al-verdict-ok { color: var(--_ok); }
 .al-trainer-reveal .al-verdict-bad { color: var(--_bad); }
+.al-trainer-knockout { border-top: 1px solid var(--_line); margin-top: calc(.75 * var(--_rem)); padding-top: calc(.25 * var(--_rem)); }
+.al-ko-heads { display: flex; flex-wrap: wrap; gap: calc(.5 * var(--_rem)) calc(1 * var(--_rem)); margin: calc(.4 * var(--_rem)) 0; }
+.al-ko-layer { display: flex; flex-wrap: wrap; align-items: center; gap: calc(.4 * var(--_rem)); }
+.al-ko-layer-name { font-weight: 600; }
+.al-ko-head[aria-pressed="true"] { background: var(--_bad); border-color: var(--_bad); color: var(--_bg); text-decoration: line-through; }
+.al-ko-result { font-variant-numeric: tabular-nums; min-height: 1.45em; }
+.al-ko-scores { list-style: none; padding: 0; margin: 0 0 calc(.5 * var(--_rem)); font-variant-numeric: tabular-nums; }
+.al-ko-scores .al-ko-out { color: var(--_muted); }
+.al-trainer-head.al-knocked { border-style: dashed; border-color: var(--_bad); }
+.al-trainer-head.al-knocked .al-trainer-canvas { opacity: .35; }
 .al-trainer-downloads { display: flex; flex-wrap: wrap; gap: calc(.5 * var(--_rem)); }
 @media (forced-colors: active) { .al-trainer-canvas, .al-trainer-track .al-bar { forced-color-adjust: none; } }
 @media print { .al-trainer-settings, .al-trainer-downloads, .al-trainer-head-export { display: none; } }
