@@ -113,7 +113,8 @@ const root = path.resolve(__dirname, '..');
 // the script 234614 -> 242452 B (+7838: the element +7233, its CSS +196, lab.rope in the JS API
 // +59, the wasm as embedded +404; the parts overlap in gzip), the wasm 103216 -> 103592 B (+376: rope_rotate and its entry).
 // The trainer's knock-out mode and composition view (KT, issue 29 item 3): +5456 B (234614 -> 240070 B).
-const SIZE_BUDGET = { script: 257000, wasm: 103600 };
+// All four merged (with lab.rope): 256454 B, wasm as measured below; budget 256600.
+const SIZE_BUDGET = { script: 256600, wasm: 103600 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {
