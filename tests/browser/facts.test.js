@@ -487,6 +487,13 @@ function period() {
   const { tokens } = model().attention(MODEL_TEXT);
   return tokens.length - 1 - earlierCopies(tokens)[0];
 }
+/** Each head of layer 1: the weight its last row (the last " a") puts on the earlier " person". */
+function lastRowOnPerson() {
+  const a = model().attention(MODEL_TEXT);
+  const n = a.tokens.length, at = a.tokens.indexOf(' person');
+  assert.ok(at > 0 && a.tokens.lastIndexOf(' person') === at, 'one " person" in the text');
+  return a.attentions[1].map((head) => head[n - 1][at]);
+}
 /** The shipped model's knock-out of `heads` on the text in the box, as lesson 7's knock-out widget asks the engine. */
 const knockout = (heads, mode = 'zero') => model().ablate(MODEL_TEXT, { heads, mode, truncate: true });
 const layerMeans = (score) => Array.from({ length: 12 }, (_, l) => {
@@ -554,12 +561,28 @@ Object.assign(CLAIMS, {
     assert.equal(r.next[0].token, ' m', `the new top guess (${JSON.stringify(r.next.slice(0, 2))})`);
     assert.ok(r.repeatedLoss > r.baseline.repeatedLoss, 'the loss on the repeated pairs rises');
   },
-  'model-knockout-redundant'() {
-    // Head 2 of layer 1 reads the same place (prefix matching 0.63) yet its knock-out leaves " person" on top.
-    const r = knockout([[1, 2]]);
+  'model-knockout-last-row'() {
+    // From the last " a", head 1.1 puts more weight on the earlier " person" than on any other key but
+    // less than head 1.3 does; head 1.3 puts more there than any other head of the layer.
+    const w = lastRowOnPerson();
+    assert.ok(w[3] > w[1] && w[1] > 0.4, JSON.stringify(w));
+    assert.ok(w.every((x, k) => k === 3 || x < w[3]), `head 3 the most: ${JSON.stringify(w)}`);
+  },
+  'model-knockout-weight-not-need'() {
+    // Head 1.3, with the most weight on " person", keeps it on top when knocked out, and its repeated
+    // loss rises least of the four heads of layer 1.
+    const r = knockout([[1, 3]]);
     assert.equal(r.next[0].token, ' person');
-    const h = model().headScores(MODEL_TEXT).find((x) => x.layer === 1 && x.head === 2);
-    assert.ok(h.prefixMatching > 0.5, `its prefix matching ${h.prefixMatching}`);
+    const rises = [0, 1, 2, 3].map((k) => knockout([[1, k]]).repeatedLoss);
+    assert.equal(rises.indexOf(Math.min(...rises)), 3, JSON.stringify(rises));
+  },
+  'model-knockout-group'() {
+    // All four heads of layer 1 together raise the repeated loss above any one of them, and above the sum of their single rises.
+    const all = knockout([[1, 0], [1, 1], [1, 2], [1, 3]]);
+    const single = [0, 1, 2, 3].map((k) => knockout([[1, k]]));
+    const base = all.baseline.repeatedLoss;
+    assert.ok(single.every((r) => r.repeatedLoss < all.repeatedLoss));
+    assert.ok(all.repeatedLoss - base > single.reduce((t, r) => t + r.repeatedLoss - base, 0), 'more than the single rises added');
   },
   'model-knockout-previous'() {
     // The previous-token head 0.0 puts almost no weight two or more back, yet its knock-out raises the repeated loss most of any single head.
@@ -571,10 +594,14 @@ Object.assign(CLAIMS, {
     assert.equal(most.head, '0.0', JSON.stringify(rises));
   },
   'model-knockout-quiet'() {
-    // Head 0.3's scores are all near zero, yet without it " part" leads.
+    // Head 0.3 mostly reads its own token (diagonal over 0.8), its other scores near zero; without it
+    // " part" leads, and " part" follows an earlier " a" in the text.
     const h = model().headScores(MODEL_TEXT).find((x) => x.layer === 0 && x.head === 3);
     for (const key of ['previousToken', 'prefixMatching', 'firstToken']) assert.ok(h[key] < 0.05, `${key} ${h[key]}`);
+    assert.ok(h.diagonal > 0.8, `diagonal ${h.diagonal}`);
     assert.equal(knockout([[0, 3]]).next[0].token, ' part');
+    const { tokens } = model().attention(MODEL_TEXT);
+    assert.ok(tokens.some((t, i) => t === ' part' && tokens[i - 1] === ' a'), 'an earlier " a part"');
   },
   'summary-entropy-last'() {
     assert.equal(SCORES[SCORES.length - 1].key, 'entropy', "entropy is the summary's last column");
@@ -689,6 +716,18 @@ function lesson7Fact(fact, text) {
       repeatedBefore: r.baseline.repeatedLoss, repeatedLoss: r.repeatedLoss, lossBefore: r.baseline.loss, loss: r.loss }[m[4]];
     assert.equal(typeof value, 'number', `${fact}: a figure of the knock-out`);
     return [asWritten(value, text)];
+  }
+  m = fact.match(/^model-last-row:1\.(\d+):person$/);
+  if (m) return [asWritten(lastRowOnPerson()[+m[1]], text)];
+  m = fact.match(/^model-knockout-layer:(\d+):(zero|mean):(\w+)$/);
+  if (m) {
+    const heads = Array.from({ length: model().options.heads }, (_, k) => [+m[1], k]);
+    return [asWritten(knockout(heads, m[2])[m[3]], text)];
+  }
+  m = fact.match(/^model-knockout-layer-single:(\d+):(zero|mean):(\w+):(min|max)$/);
+  if (m) {
+    const values = Array.from({ length: model().options.heads }, (_, k) => knockout([[+m[1], k]], m[2])[m[3]]);
+    return [asWritten(Math[m[4]](...values), text)];
   }
   if (fact === 'model-text:period') return [period()];
   if (fact === 'model-text:period-1') return [period() - 1];

@@ -256,7 +256,7 @@ for (const [policy, label] of [[CSP.strict, 'strict CSP'], [CSP.trustedTypes, 's
     await sendPolicy(w.page, host('all-widgets.html'), policy);
     await w.page.goto(host('all-widgets.html'));
     await settled(w.page);
-    assert.deepEqual(await statuses(w.page), TAGS.map((t) => `${{ 'attention-stepper': 'w-stepper', 'attention-heatmap': 'w-heatmap', 'attention-worked-example': 'w-worked', 'scaling-experiment': 'w-scaling', 'multihead-view': 'w-heads', 'shape-tracer': 'w-shapes', 'padding-mask': 'w-padding', 'softmax-demo': 'w-softmax', 'mistakes-lab': 'w-mistakes', 'position-lab': 'w-position', 'online-softmax-stepper': 'w-online', 'kv-cache-stepper': 'w-kvcache', 'cost-lab': 'w-cost', 'model-attention': 'w-model', 'attention-trainer': 'w-trainer' }[t]}:ready`));
+    assert.deepEqual(await statuses(w.page), TAGS.map((t) => `${{ 'attention-stepper': 'w-stepper', 'attention-heatmap': 'w-heatmap', 'attention-worked-example': 'w-worked', 'scaling-experiment': 'w-scaling', 'multihead-view': 'w-heads', 'shape-tracer': 'w-shapes', 'padding-mask': 'w-padding', 'softmax-demo': 'w-softmax', 'mistakes-lab': 'w-mistakes', 'position-lab': 'w-position', 'online-softmax-stepper': 'w-online', 'kv-cache-stepper': 'w-kvcache', 'cost-lab': 'w-cost', 'model-attention': 'w-model', 'attention-trainer': 'w-trainer', 'position-race': 'w-race' }[t]}:ready`));
     // Use them: formulas, steps, masks, prompts.
     await w.page.click('#w-stepper button:has-text("Next")');
     await w.page.click('#w-heatmap label:has-text("causal mask")');

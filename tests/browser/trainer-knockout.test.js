@@ -145,7 +145,9 @@ test('keyboard only: after training, the learner predicts, knocks heads out one 
   await waitState(page, (st) => st.running);
   assert.equal(await page.locator('attention-trainer .al-ko-tool').isVisible(), false);
   assert.match(await panel(page), /Pause the training to knock heads out/);
-  // Pause: the panel is back, and the knock-out shown is of the weights as they now are
+  // Pause (once a step past 600 is reported, so there are new weights): the panel is back, and the
+  // knock-out shown is of the weights as they now are
+  await waitState(page, (st) => st.step > 600, 60000);
   await page.locator('attention-trainer button:has-text("Pause")').focus();
   await page.keyboard.press('Enter');
   s = await waitState(page, (st) => !st.running && st.knockout && st.knockout.step === st.step, 60000);

@@ -40,8 +40,9 @@ test('the outcome says whether the top guess changed, with the probabilities the
         }
         assert.ok(o.sentence.startsWith(`With layer ${l}, head ${hd} knocked out (${mode})`));
         assert.deepEqual(o.losses.map((x) => [x.before, x.after]), [[r.baseline.loss.toFixed(2), r.loss.toFixed(2)], [r.baseline.repeatedLoss.toFixed(2), r.repeatedLoss.toFixed(2)]]);
-        const change = r.loss - r.baseline.loss;
-        assert.equal(o.losses[0].change, `${change < 0 ? '\u2212' : '+'}${Math.abs(change).toFixed(2)}`);
+        // the change is the difference of the two figures as shown, so a learner who subtracts gets it
+        const change = (Math.round(r.loss * 100) - Math.round(r.baseline.loss * 100)) / 100;
+        assert.equal(o.losses[0].change, change === 0 ? '0.00' : `${change < 0 ? '\u2212' : '+'}${Math.abs(change).toFixed(2)}`);
         assert.equal(o.note, '');
         // The prediction is judged against the same outcome: the right answer is right, the other gets a hint first.
         const right = ko.judgeKnockout(o.changed ? 'changes' : 'stays', r), wrong = ko.judgeKnockout(o.changed ? 'stays' : 'changes', r);

@@ -6,7 +6,7 @@
   const params = new URL(document.currentScript.src).searchParams;
   const mine = (params.get('defines') || 'attention-heatmap,attention-stepper').split(',');
   const all = ['attention-stepper', 'attention-heatmap', 'attention-worked-example', 'scaling-experiment', 'multihead-view', 'shape-tracer',
-    'padding-mask', 'softmax-demo', 'mistakes-lab', 'position-lab', 'online-softmax-stepper', 'kv-cache-stepper', 'cost-lab', 'attention-trainer', 'model-attention'];
+    'padding-mask', 'softmax-demo', 'mistakes-lab', 'position-lab', 'online-softmax-stepper', 'kv-cache-stepper', 'cost-lab', 'attention-trainer', 'position-race', 'model-attention'];
   for (const tag of mine[0] === 'all' ? all : mine) {
     customElements.define(tag, class extends HTMLElement {
       connectedCallback() { this.textContent = 'drawn by the older copy'; }

@@ -15,7 +15,8 @@ const modelKnockout = {
   /** Builds the knock-out panel (model mode only); its tab shows from now on. */
   buildKnockout() {
     const { layers, heads: perLayer } = this.languageModel.options;
-    this.ko = { heads: [], mode: 'zero', answered: false, result: null, problem: '' };
+    // asked: the knock-outs (heads and text) already predicted; skipped: the learner chose to see results without predicting.
+    this.ko = { heads: [], mode: 'zero', asked: new Set(), skipped: false, result: null, problem: '' };
     const name = uid('al-mode');
     this.koModes = ko.MODES.map((mode) => h('input', { type: 'radio', name, value: mode, checked: mode === 'zero',
       onchange: () => this.guard(() => this.knockoutMode(mode)) }));
@@ -45,7 +46,7 @@ const modelKnockout = {
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Loss'), h('th', { scope: 'col' }, 'As it is'), h('th', { scope: 'col' }, 'Knocked out'), h('th', { scope: 'col' }, 'Change'))), this.koLoss),
       this.koNote,
       // As it is, the guesses are the list above the views.
-      h('p', { class: 'al-model-guess-title' }, 'Its five likeliest next tokens with the heads knocked out:'), this.koAfter,
+      h('p', { class: 'al-model-guess-title' }, 'Its five likeliest next tokens after the knock-out:'), this.koAfter,
       h('div', { class: 'al-chart-tools' }, exportMenu(() => ko.knockoutFigure(this.ko.result, this.shownText), { label: 'knock-out' }).root));
     this.panels.knockout.append(
       h('p', { class: 'al-muted' }, 'A weight says where a head read; a knock-out says whether that mattered. Press heads to knock them out on your text and see whether the guesses and the loss move.'),
@@ -76,6 +77,11 @@ const modelKnockout = {
   },
 
   /** The engine's knock-out of the chosen heads on the text shown (both runs: as it is, and without them), kept for the same question. */
+  /** Which knock-out a prediction is about: the heads and the text (not the mode). */
+  knockoutKey() {
+    return `${ko.formatHeads(this.ko.heads)} ${this.shownText}`;
+  },
+
   knockoutRun() {
     const key = `${this.ko.mode} ${ko.formatHeads(this.ko.heads)} ${this.shownText}`;
     if (!this.koLast || this.koLast.key !== key) {
@@ -98,8 +104,8 @@ const modelKnockout = {
       setText(this.koStatus, 'No head is knocked out: the model is as it is. Press a head above.');
       return;
     }
-    if (!this.ko.answered) {
-      // Predict first: the result waits for an answer (or a skip).
+    if (!this.ko.skipped && !this.ko.asked.has(this.knockoutKey())) {
+      // Predict first, for each new set of heads on each text: the result waits for an answer (or a skip, after which nothing is asked).
       this.knockoutAsk(ko.knockoutQuestion(heads, this.ko.mode));
       this.koResult.hidden = true;
       setText(this.koStatus, '');
@@ -131,8 +137,9 @@ const modelKnockout = {
       question: q.question,
       choices: q.choices,
       judge: (value) => ko.judgeKnockout(value, this.knockoutRun()),
-      onReveal: () => {
-        this.ko.answered = true;
+      onReveal: (value) => {
+        if (value === null) this.ko.skipped = true;
+        else this.ko.asked.add(this.knockoutKey());
         this.frame.classList.remove('al-ko-asking');
         const verdict = this.koQuestion.verdict;
         const focused = this.koAsk.contains(this.shadowRoot.activeElement);

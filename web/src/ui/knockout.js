@@ -90,6 +90,12 @@ function knockoutQuestion(heads, mode) {
 /** A probability as the guess list shows it: "62.1%". */
 const percent = (p) => `${(100 * p).toFixed(1)}%`;
 
+/** A difference of two figures with two decimals, signed: "+0.17", "\u22120.05", "0.00". */
+function signed(d) {
+  const text = fixed(Math.abs(d), 2);
+  return Number(text) === 0 ? text : `${d < 0 ? MINUS : '+'}${text}`;
+}
+
 /**
  * What the knock-out did to the guesses and the loss, in words and figures.
  * @param r model.ablate's result (with its baseline)
@@ -107,7 +113,8 @@ function knockoutOutcome(r) {
     label,
     before: b === null ? '\u2013' : fixed(b, 2),
     after: a === null ? '\u2013' : fixed(a, 2),
-    change: a === null || b === null ? '\u2013' : `${a - b < 0 ? MINUS : '+'}${fixed(Math.abs(a - b), 2)}`,
+    // from the figures as shown, so that the column is their difference to the last digit
+    change: a === null || b === null ? '\u2013' : signed(Number(fixed(a, 2)) - Number(fixed(b, 2))),
   });
   const losses = [row(`over the text (${counted(r.positions, 'prediction')})`, r.baseline.loss, r.loss),
     row(`on repeated pairs (${counted(r.repeated, 'position')})`, r.baseline.repeatedLoss, r.repeatedLoss)];
@@ -129,7 +136,7 @@ function judgeKnockout(value, r) {
     ok: true,
     close,
     message: `${close ? 'Right' : 'Not so'}: the likeliest next token ${o.changed ? 'changes' : 'stays the same'}. The figures are below.`,
-    hint: 'Open the head in the model view: where does it read from the last token, and does another head read the same place?',
+    hint: 'Compare the top guess with the second (how far ahead is it?), and ask how much this head adds to it: a head can look at a token and still add little to the guess.',
   };
 }
 
