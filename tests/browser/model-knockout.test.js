@@ -93,19 +93,25 @@ test('lesson 7 at 390 px under a strict CSP, keyboard only: predict, knock out, 
   assert.deepEqual(await listed(page, '.al-model-guess-box .al-model-guesses li'), want.before);
   assert.deepEqual(await lossRows(page), want.losses);
   assert.equal(await page.evaluate(() => document.activeElement.shadowRoot.activeElement.closest('.al-ko-result') !== null), true, 'the focus moves to the result, not to the page');
-  // Mean mode (arrow keys in the radio group), then a second head: each redraws with the engine's figures, no question again.
+  // Mean mode (arrow keys in the radio group): the same heads, so no question again; it redraws with the engine's figures.
   await tabTo(page, 'zero');
   await page.keyboard.press('ArrowDown');
   const mean = expected(START, [[1, 1]], 'mean');
   await knock(page).locator('.al-ko-loss').waitFor();
   assert.deepEqual(await lossRows(page), mean.losses);
   assert.deepEqual(await listed(page, '.al-ko-result .al-ko-guesses li'), mean.guesses);
+  // A second head: a new set of heads, so a new prediction first, answered right at once.
   await tabTo(page, 'Knock out layer 1, head 2');
   await page.keyboard.press('Enter');
   const two = expected(START, [[1, 1], [1, 2]], 'mean');
+  assert.equal(await knock(page).locator('.al-predict p').first().textContent(),
+    'Predict first: You are knocking out layer 1, heads 1 and 2 (mean). With them gone, will the model\u2019s likeliest next token stay the same?');
+  assert.equal(await knock(page).locator('.al-ko-result').isVisible(), false, 'no result before the second prediction');
+  await tabTo(page, two.changed ? 'No, another token takes its place' : 'Yes, it stays on top');
+  await page.keyboard.press('Enter');
   assert.deepEqual(await lossRows(page), two.losses);
   assert.deepEqual(await listed(page, '.al-ko-result .al-ko-guesses li'), two.guesses);
-  assert.equal(await knock(page).locator('.al-predict').count(), 0);
+  assert.equal(await knock(page).locator('.al-predict button').count(), 0, 'the question answered, only its verdict stays');
   assert.match(await knock(page).locator('.al-ko-result p').first().textContent(), /^With layer 1, heads 1 and 2 knocked out \(mean\)/);
   // The learner's own text: the knock-out follows it.
   const own = 'a red ball and a blue box. a red ball and a blue';
@@ -115,6 +121,14 @@ test('lesson 7 at 390 px under a strict CSP, keyboard only: predict, knock out, 
   await page.keyboard.insertText(own);
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => !document.querySelector('#knock').shadowRoot.querySelector('.al-frame[aria-busy="true"]'));
+  // A new text asks again; skipped, and nothing is asked after a skip.
+  assert.equal(await knock(page).locator('.al-ko-result').isVisible(), false, 'a new text: the question first');
+  await knock(page).locator('.al-predict button.al-skip').press('Enter');
+  assert.deepEqual(await lossRows(page), expected(own, [[1, 1], [1, 2]], 'mean').losses);
+  await tabTo(page, 'Knock out layer 1, head 2');
+  await page.keyboard.press('Enter');
+  assert.deepEqual(await lossRows(page), expected(own, [[1, 1]], 'mean').losses, 'after a skip, no question: the figures at once');
+  await page.keyboard.press('Enter');
   assert.deepEqual(await lossRows(page), expected(own, [[1, 1], [1, 2]], 'mean').losses);
   // The state and the link keep the heads and the mode.
   assert.deepEqual(await page.$eval('#knock', (el) => [el.state.knockout, el.state.knockoutMode, el.state.view]), [[[1, 1], [1, 2]], 'mean', 'knockout']);

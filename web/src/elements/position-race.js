@@ -266,8 +266,9 @@ class PositionRace extends LabElement {
       const select = h('select', { 'aria-label': `${s.label}: its place in forming an induction head`,
         onchange: (e) => { p.place[s.value] = e.target.value; setText(problem, ''); } },
       h('option', { value: '' }, 'choose'), race.PLACES.map((o) => h('option', { value: o.value, selected: p.place[s.value] === o.value }, o.label)));
-      const tick = (n) => h('td', {}, h('input', { type: 'checkbox', 'aria-label': `${s.label} still works at ${n} tokens`, checked: p.works[n].has(s.value),
-        onchange: (e) => { if (e.target.checked) p.works[n].add(s.value); else p.works[n].delete(s.value); } }));
+      // the label around the box is its tap target, at least 28 px square on a phone
+      const tick = (n) => h('td', {}, h('label', { class: 'al-race-tick' }, h('input', { type: 'checkbox', 'aria-label': `${s.label} still works at ${n} tokens`, checked: p.works[n].has(s.value),
+        onchange: (e) => { if (e.target.checked) p.works[n].add(s.value); else p.works[n].delete(s.value); } })));
       return h('tr', {}, h('th', { scope: 'row' }, s.label), h('td', {}, select), LENGTHS.map(tick));
     };
     const lock = h('button', { type: 'button', class: 'al-primary', onclick: () => this.guard(() => {

@@ -12,6 +12,7 @@ const RACE_CSS = `
 .al-race-table td { white-space: normal; }
 .al-race-table td.al-race-works { color: var(--_ok); font-weight: 600; }
 .al-race-predict select { max-width: 100%; }
+.al-race-tick { display: inline-flex; align-items: center; justify-content: center; min-width: 28px; min-height: 28px; cursor: pointer; }
 .al-race-refusal { border-left: 4px solid var(--_line); padding: calc(.4 * var(--_rem)) calc(.75 * var(--_rem)); background: var(--_panel); overflow-wrap: anywhere; }
 @media print { .al-race-predict .al-skip { display: none; } }
 `;
