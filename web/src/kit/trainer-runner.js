@@ -12,6 +12,8 @@ class TrainingSession {
   constructor(lab, options) {
     this.trainer = lab.createTrainer(options);
     this.msPerStep = 0;
+    // The longest engine call while waiting for an induction head (run()).
+    this.callMs = 30;
   }
 
   info() {
@@ -22,16 +24,20 @@ class TrainingSession {
 
   /**
    * Trains for about `budgetMs` (at least one step, at most `maxSteps`); each engine call is
-   * sized from the time of the calls before it.
+   * sized from the time of the calls before it. Until an induction head has formed, a call
+   * takes at most `callMs` and the run ends at the call in which the engine marks one, so the
+   * widget hears of it within a call rather than at the end of the slice.
    */
   run(budgetMs, maxSteps) {
     const t = this.trainer;
     const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
     const start = now(), first = t.steps + 1, parts = [];
+    const watching = t.recordsHeads && !t.formed;
     let left = maxSteps, total = 0, r = null, worse = false;
     while (left > 0) {
       const spent = now() - start;
-      const fit = this.msPerStep > 0 ? Math.floor((budgetMs - spent) / this.msPerStep) : 1;
+      const room = watching ? Math.min(budgetMs - spent, this.callMs) : budgetMs - spent;
+      const fit = this.msPerStep > 0 ? Math.floor(room / this.msPerStep) : 1;
       if (parts.length && fit < 1) break;
       // A rising run goes one update a call, so that it stops at the very update the engine
       // first finds it worse than a uniform guess (the same step on any machine).
@@ -50,7 +56,7 @@ class TrainingSession {
         this.worseSeen = true;
         worse = true;
       }
-      if (r.diverged || worse || now() - start >= budgetMs) break;
+      if (r.diverged || worse || (watching && r.formed) || now() - start >= budgetMs) break;
     }
     if (!r) return { first, step: t.steps, losses: new Float64Array(0), diverged: t.diverged };
     this.last = r;
@@ -94,7 +100,7 @@ const SNAPSHOT_MS = 250;
 function trainerWorkerMain(Session, sliceMs, snapshotMs) {
   const ready = self.AttentionLab.loadAttentionLab();
   const text = (err) => String((err && err.message) || err);
-  let session = null, id = 0, running = false, limit = Infinity, lastSnapshot = 0;
+  let session = null, id = 0, running = false, limit = Infinity, lastSnapshot = 0, formedSent = false;
   const post = (message, transfer) => self.postMessage({ id, ...message }, transfer || []);
   const report = (r, withSnapshot) => {
     const transfer = [r.losses, r.accuracies, r.induction, r.previousToken].filter(Boolean).map((a) => a.buffer);
@@ -112,7 +118,10 @@ function trainerWorkerMain(Session, sliceMs, snapshotMs) {
       const r = session.run(sliceMs, limit - session.trainer.steps);
       const done = r.diverged || r.stopped || session.trainer.steps >= limit;
       if (done) running = false;
-      report(r, done || Date.now() - lastSnapshot >= snapshotMs);
+      // The heads as they are when one has just formed come with the report that says so.
+      const formedNow = Boolean(r.formed) && !formedSent;
+      if (formedNow) formedSent = true;
+      report(r, done || formedNow || Date.now() - lastSnapshot >= snapshotMs);
       if (running) setTimeout(loop, 0);
       else post({ type: 'stopped' });
     } catch (err) {
@@ -131,6 +140,7 @@ function trainerWorkerMain(Session, sliceMs, snapshotMs) {
           session = null;
           id = m.id;
           session = new Session(lab, m.options);
+          formedSent = false;
           post({ type: 'created', info: session.info(), snapshot: session.snapshot() });
         } else if (m.id !== id || !session) {
           // a message for a session since replaced
