@@ -197,7 +197,7 @@ public:
         return guarded(fn, [&] {
             const std::size_t n = to_size(count, fn, "count");
             // a count the trainer refuses is refused before this buffer is sized by it
-            if (n < 1 || n > 100000) trainer_->step(n, nullptr, fn);
+            trainer_->check_count(n, fn);
             const bool heads = trainer_->records_heads();
             std::vector<double> losses(n), accuracies(n), induction(heads ? n : 0), previous(heads ? n : 0);
             step_record record;
@@ -308,7 +308,7 @@ public:
         plan.set("parameters", static_cast<double>(p.parameters));
         plan.set("activations", static_cast<double>(p.activations));
         plan.set("scratch", static_cast<double>(p.scratch));
-        plan.set("bytes", 4.0 * static_cast<double>(p.total()));
+        plan.set("bytes", static_cast<double>(p.bytes()));
         out.set("plan", plan);
         out.set("parameters", layout_js(trainer_->model().parameters()));
         out.set("divergenceLimit", trainer_->divergence_limit());
