@@ -13,21 +13,14 @@ const { own } = require('../api/options.js');
 const SHIPPED = 'wordnet-small';
 let loading = null;
 
-function addScript() {
-  return new Promise((resolve, reject) => {
-    const refused = (why) => new Error(`attention-lab-model.js could not be loaded from ${MODEL_URL}${why}; expected it beside attention-lab.js (npm run build writes both to dist/), or <script src="attention-lab-model.js" defer> after attention-lab.js`);
-    const script = document.createElement('script');
-    script.onload = () => resolve();
-    script.onerror = () => reject(refused(''));
-    try {
-      script.src = scriptURL(MODEL_URL);
-    } catch (err) {
-      reject(refused(` (the page's Trusted Types refused the policy "attention-lab": ${err.message})`));
-      return;
-    }
-    document.head.append(script);
-  });
-}
+// The page's Trusted Types refusing our policy rejects with the browser's own message.
+const addScript = () => new Promise((resolve, reject) => {
+  const script = document.createElement('script');
+  script.onload = resolve;
+  script.onerror = () => reject(new Error(`attention-lab-model.js could not be loaded from ${MODEL_URL}; expected it beside attention-lab.js`));
+  script.src = scriptURL(MODEL_URL);
+  document.head.append(script);
+});
 
 /**
  * Resolves once the model `name` (the model attribute: empty or "wordnet-small" is the shipped
@@ -37,7 +30,7 @@ function addScript() {
  */
 async function shippedModel(name) {
   await schedule.scriptsRun();
-  if ((name && name !== SHIPPED) || own(registeredModels(), SHIPPED) || !MODEL_URL || typeof document === 'undefined') return;
+  if ((name && name !== SHIPPED) || own(registeredModels(), SHIPPED) || !MODEL_URL) return;
   loading = loading || addScript();
   await loading;
 }

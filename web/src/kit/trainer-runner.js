@@ -100,7 +100,7 @@ const SNAPSHOT_MS = 250;
 function trainerWorkerMain(Session, sliceMs, snapshotMs) {
   const ready = self.AttentionLab.loadAttentionLab();
   const text = (err) => String((err && err.message) || err);
-  let session = null, id = 0, running = false, limit = Infinity, lastSnapshot = 0, formedSent = false;
+  let session = null, id = 0, running = false, limit = Infinity, lastSnapshot = 0;
   const post = (message, transfer) => self.postMessage({ id, ...message }, transfer || []);
   const report = (r, withSnapshot) => {
     const transfer = [r.losses, r.accuracies, r.induction, r.previousToken].filter(Boolean).map((a) => a.buffer);
@@ -118,10 +118,7 @@ function trainerWorkerMain(Session, sliceMs, snapshotMs) {
       const r = session.run(sliceMs, limit - session.trainer.steps);
       const done = r.diverged || r.stopped || session.trainer.steps >= limit;
       if (done) running = false;
-      // The heads as they are when one has just formed come with the report that says so.
-      const formedNow = Boolean(r.formed) && !formedSent;
-      if (formedNow) formedSent = true;
-      report(r, done || formedNow || Date.now() - lastSnapshot >= snapshotMs);
+      report(r, done || Date.now() - lastSnapshot >= snapshotMs);
       if (running) setTimeout(loop, 0);
       else post({ type: 'stopped' });
     } catch (err) {
@@ -140,7 +137,6 @@ function trainerWorkerMain(Session, sliceMs, snapshotMs) {
           session = null;
           id = m.id;
           session = new Session(lab, m.options);
-          formedSent = false;
           post({ type: 'created', info: session.info(), snapshot: session.snapshot() });
         } else if (m.id !== id || !session) {
           // a message for a session since replaced
