@@ -103,7 +103,11 @@ const root = path.resolve(__dirname, '..');
 // second pass and the hot files at -O2 without unrolling (Z) -1.2 KB of wasm at the same CPU
 // time. Merged: 234537 B and a wasm of 103164 B. Measured and not taken: the wasm as LZMA
 // (-10.1 KB, the engine ready 30-50 ms later on a desktop, about 100 ms at 4x CPU).
-const SIZE_BUDGET = { script: 234700, wasm: 103300 };
+// LC (issue 27, speed): the shipped model's script fetched by the kit when a <model-attention model>
+// comes near instead of with the page (kit/shipped-model.js, the model's address in the Trusted
+// Types policy) and the trainer's slice ending at the formed head: +365 B of script; the bindings'
+// split -112 B of embedded wasm; 234614 -> 234867 B (node scripts/size.js on main and the branch).
+const SIZE_BUDGET = { script: 234960, wasm: 103300 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {
