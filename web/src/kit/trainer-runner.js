@@ -36,13 +36,13 @@ class TrainingSession {
     let left = maxSteps, total = 0, r = null, worse = false;
     while (left > 0) {
       const spent = now() - start;
-      const room = watching ? Math.min(budgetMs - spent, this.callMs) : budgetMs - spent;
-      const fit = this.msPerStep > 0 ? Math.floor(room / this.msPerStep) : 1;
+      const fit = this.msPerStep > 0 ? Math.floor((budgetMs - spent) / this.msPerStep) : 1;
       if (parts.length && fit < 1) break;
+      const call = watching && this.msPerStep > 0 ? Math.max(1, Math.min(fit, Math.floor(this.callMs / this.msPerStep))) : fit;
       // A rising run goes one update a call, so that it stops at the very update the engine
       // first finds it worse than a uniform guess (the same step on any machine).
       const last = r || this.last;
-      const count = last && last.rising && !this.worseSeen ? 1 : Math.max(1, Math.min(left, fit));
+      const count = last && last.rising && !this.worseSeen ? 1 : Math.max(1, Math.min(left, call));
       const t0 = now();
       r = t.step(count);
       const ms = (now() - t0) / count;
