@@ -10,7 +10,8 @@
 // the redrawn view, in <model-attention model> and in <attention-trainer>. Medians; a benchmark, not a test.
 // RUNS=n cold loads per page (default 5); PAGES=a,b only pages whose path contains a or b;
 // LOAD_ONLY=1 skips the interaction and repaint figures; KNOCKOUT_ONLY=1 gives the knock-out
-// figures alone; COMPARE=<dir> see below.
+// figures alone; TRAIN_ONLY=1 the trainer's; COMPARE=<dir> see below (the trainer's figures too:
+// each seed on both checkouts in turn).
 
 const path = require('path');
 const { pathToFileURL } = require('url');
@@ -25,9 +26,9 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
  * of an induction score of 0.5 or more, the step, the steps a second and the longest
  * main-thread task by CPU time meanwhile.
  */
-async function timeToInduction(browser, seed) {
+async function timeToInduction(browser, seed, dir = root) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  const url = `${pathToFileURL(path.join(root, 'tests', 'browser', 'hosts', 'trainer.html')).href}?tr.seed=${seed}`;
+  const url = `${pathToFileURL(path.join(dir, 'tests', 'browser', 'hosts', 'trainer.html')).href}?tr.seed=${seed}`;
   await page.goto(url);
   await page.waitForFunction(() => document.querySelector('attention-trainer').status === 'ready', null, { timeout: 60000 });
   await page.click('attention-trainer button:has-text("Skip the prediction")');
@@ -48,9 +49,9 @@ async function timeToInduction(browser, seed) {
  * al-head-formed event, and from a Chromium trace the CPU time of the worker per step and of
  * the page's main thread (drawing) per second; beside it the engine alone in node, CPU per step.
  */
-async function trainingTime(browser, seed) {
+async function trainingTime(browser, seed, dir = root) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(`${pathToFileURL(path.join(root, 'tests', 'browser', 'hosts', 'trainer.html')).href}?tr.seed=${seed}`);
+  await page.goto(`${pathToFileURL(path.join(dir, 'tests', 'browser', 'hosts', 'trainer.html')).href}?tr.seed=${seed}`);
   await page.waitForFunction(() => document.querySelector('attention-trainer').status === 'ready', null, { timeout: 60000 });
   await page.hover('attention-trainer');
   await page.click('attention-trainer button:has-text("Skip the prediction")');
@@ -70,11 +71,12 @@ async function trainingTime(browser, seed) {
   await complete;
   await page.close();
   const names = new Map(events.filter((e) => e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, e.args.name]));
-  const cpu = {};
+  const cpu = {}, wall = {};
   for (const e of events) {
     if (e.ph !== 'X' || e.name !== 'ThreadControllerImpl::RunTask' || e.tdur === undefined) continue;
     const name = names.get(`${e.pid}:${e.tid}`);
     cpu[name] = (cpu[name] || 0) + e.tdur / 1000;
+    wall[name] = (wall[name] || 0) + e.dur / 1000;
   }
   const lab = await require('../index.js').loadAttentionLab();
   const t = lab.createTrainer({ seed });
@@ -82,7 +84,9 @@ async function trainingTime(browser, seed) {
   t.step(f.step);
   const c = process.cpuUsage(c0);
   t.dispose();
-  return { seed, ...f, worker: (cpu['DedicatedWorker thread'] || 0) / f.step, page: (cpu.CrRendererMain || 0) / (f.ms / 1000), node: (c.user + c.system) / 1000 / f.step };
+  // busy: the share of the time to the head that the worker spent in tasks (its CPU, and waits
+  // for a core mid-task); the rest it sat idle between tasks.
+  return { seed, ...f, busy: (wall['DedicatedWorker thread'] || 0) / f.ms, onCore: (cpu['DedicatedWorker thread'] || 0) / f.ms, worker: (cpu['DedicatedWorker thread'] || 0) / f.step, page: (cpu.CrRendererMain || 0) / (f.ms / 1000), node: (c.user + c.system) / 1000 / f.step };
 }
 
 /**
@@ -370,36 +374,43 @@ async function knockoutRedraw(browser, worker) {
     // COMPARE=<another checkout with a build> loads its pages in the same run, alternating
     // with this one's, so a change is measured side by side on the same (noisy) machine.
     const roots = process.env.COMPARE ? [['compare', path.resolve(process.env.COMPARE)], ['this', root]] : [['', root]];
-    console.log(`page load, median of ${runs} cold loads from file:// (CLS: cumulative layout shift; longest task on the main thread by wall time (longtask API: 0 when none is over 50 ms), and how many over 50 ms; the same by CPU time from a Chromium trace, which waiting for a core does not inflate; after paint: the longest task by CPU that ends after the first contentful paint (the tasks before it build the page's first frame, with nothing on screen to use yet; Lighthouse's Total Blocking Time counts from there too); page alone: the longest task of the same page with attention-lab.js refused, wall / CPU, and by CPU after its first paint; first heatmap painted / first contentful paint)`);
-    if (process.env.COMPARE) console.log(`compare: ${roots[0][1]}; this: ${root}`);
-    console.log(`page${' '.repeat(process.env.COMPARE ? 44 : 36)}width    CLS  longest task  >50ms  longest CPU  >=50ms  after paint  page alone wall / CPU / after paint  FCP ms  first heatmap ms  ratio`);
-    for (const width of [1280, 390]) {
-      for (const rel of PAGES.filter((p) => !process.env.PAGES || process.env.PAGES.split(',').some((w) => p.includes(w)))) {
-        const figures = roots.map(() => []), bare = [];
-        for (let i = 0; i < runs; i++) {
-          for (const [k, [, dir]] of roots.entries()) figures[k].push(await loadFigures(browser, pathToFileURL(path.join(dir, rel)).href, width));
-          bare.push(await loadFigures(browser, pathToFileURL(path.join(root, rel)).href, width, { bare: true }));
-        }
-        for (const [k, [label]] of roots.entries()) {
-          const m = (key) => median(figures[k].map((f) => f[key]));
-          const ratio = median(figures[k].map((f) => f.first / f.fcp));
-          const name = label ? `${rel} (${label})` : rel;
-          console.log(`${name.padEnd(process.env.COMPARE ? 48 : 40)}${String(width).padStart(5)}  ${m('cls').toFixed(3)}  ${m('longest').toFixed(0).padStart(9)} ms  ${String(m('over50')).padStart(5)}  ${m('cpu').toFixed(0).padStart(8)} ms  ${String(m('cpuOver50')).padStart(6)}  ${m('cpuPainted').toFixed(0).padStart(8)} ms  ${median(bare.map((f) => f.longest)).toFixed(0).padStart(12)} / ${median(bare.map((f) => f.cpu)).toFixed(0).padStart(3)} / ${median(bare.map((f) => f.cpuPainted)).toFixed(0).padStart(3)} ms  ${m('fcp').toFixed(0).padStart(6)}  ${m('first').toFixed(0).padStart(16)}  ${ratio.toFixed(2)}`);
+    if (!process.env.TRAIN_ONLY) {
+      console.log(`page load, median of ${runs} cold loads from file:// (CLS: cumulative layout shift; longest task on the main thread by wall time (longtask API: 0 when none is over 50 ms), and how many over 50 ms; the same by CPU time from a Chromium trace, which waiting for a core does not inflate; after paint: the longest task by CPU that ends after the first contentful paint (the tasks before it build the page's first frame, with nothing on screen to use yet; Lighthouse's Total Blocking Time counts from there too); page alone: the longest task of the same page with attention-lab.js refused, wall / CPU, and by CPU after its first paint; first heatmap painted / first contentful paint)`);
+      if (process.env.COMPARE) console.log(`compare: ${roots[0][1]}; this: ${root}`);
+      console.log(`page${' '.repeat(process.env.COMPARE ? 44 : 36)}width    CLS  longest task  >50ms  longest CPU  >=50ms  after paint  page alone wall / CPU / after paint  FCP ms  first heatmap ms  ratio`);
+      for (const width of [1280, 390]) {
+        for (const rel of PAGES.filter((p) => !process.env.PAGES || process.env.PAGES.split(',').some((w) => p.includes(w)))) {
+          const figures = roots.map(() => []), bare = [];
+          for (let i = 0; i < runs; i++) {
+            for (const [k, [, dir]] of roots.entries()) figures[k].push(await loadFigures(browser, pathToFileURL(path.join(dir, rel)).href, width));
+            bare.push(await loadFigures(browser, pathToFileURL(path.join(root, rel)).href, width, { bare: true }));
+          }
+          for (const [k, [label]] of roots.entries()) {
+            const m = (key) => median(figures[k].map((f) => f[key]));
+            const ratio = median(figures[k].map((f) => f.first / f.fcp));
+            const name = label ? `${rel} (${label})` : rel;
+            console.log(`${name.padEnd(process.env.COMPARE ? 48 : 40)}${String(width).padStart(5)}  ${m('cls').toFixed(3)}  ${m('longest').toFixed(0).padStart(9)} ms  ${String(m('over50')).padStart(5)}  ${m('cpu').toFixed(0).padStart(8)} ms  ${String(m('cpuOver50')).padStart(6)}  ${m('cpuPainted').toFixed(0).padStart(8)} ms  ${median(bare.map((f) => f.longest)).toFixed(0).padStart(12)} / ${median(bare.map((f) => f.cpu)).toFixed(0).padStart(3)} / ${median(bare.map((f) => f.cpuPainted)).toFixed(0).padStart(3)} ms  ${m('fcp').toFixed(0).padStart(6)}  ${m('first').toFixed(0).padStart(16)}  ${ratio.toFixed(2)}`);
+          }
         }
       }
+      if (process.env.LOAD_ONLY) return;
+      const used = await interactionLongest(browser);
+      console.log(`longest main-thread task while using every widget (tests/browser/hosts/all-widgets.html): ${used.wall.toFixed(0)} ms wall (0: none over 50), ${used.cpu.toFixed(0)} ms of CPU`);
     }
-    if (process.env.LOAD_ONLY) return;
-    const used = await interactionLongest(browser);
-    console.log(`longest main-thread task while using every widget (tests/browser/hosts/all-widgets.html): ${used.wall.toFixed(0)} ms wall (0: none over 50), ${used.cpu.toFixed(0)} ms of CPU`);
+    // The trainer's figures, each seed on every checkout in turn (COMPARE: the other first).
+    const label = (name) => (name ? ` [${name}]` : '');
     const trains = [];
-    for (let seed = 1; seed <= 3; seed++) trains.push(await timeToInduction(browser, seed));
+    for (let seed = 1; seed <= 3; seed++) for (const [name, dir] of roots) trains.push({ name, ...await timeToInduction(browser, seed, dir) });
     console.log('<attention-trainer> at its defaults (tests/browser/hosts/trainer.html), from pressing Train to the first induction score of 0.5 or more:');
-    for (const t of trains) console.log(`  seed ${t.seed} (${t.runner}): ${(t.ms / 1000).toFixed(1)} s, step ${t.step}, ${t.rate.toFixed(0)} steps a second, longest main-thread task ${t.cpu.toFixed(0)} ms of CPU`);
+    for (const t of trains) console.log(`  seed ${t.seed}${label(t.name)} (${t.runner}): ${(t.ms / 1000).toFixed(1)} s, step ${t.step}, ${t.rate.toFixed(0)} steps a second, longest main-thread task ${t.cpu.toFixed(0)} ms of CPU`);
     console.log('  the same with the worker started before Train (a pointer over the widget), to its al-head-formed event; CPU per step of the worker and of the engine alone in node, and of the page\'s main thread per second:');
     for (let seed = 1; seed <= 3; seed++) {
-      const t = await trainingTime(browser, seed);
-      console.log(`  seed ${t.seed}: ${(t.ms / 1000).toFixed(2)} s to step ${t.step}; worker ${t.worker.toFixed(2)} ms of CPU a step, node ${t.node.toFixed(2)} (ratio ${(t.worker / t.node).toFixed(2)}); page ${t.page.toFixed(0)} ms of CPU a second`);
+      for (const [name, dir] of roots) {
+        const t = await trainingTime(browser, seed, dir);
+        console.log(`  seed ${t.seed}${label(name)}: ${(t.ms / 1000).toFixed(2)} s to step ${t.step} (${(t.step / (t.ms / 1000)).toFixed(0)} steps a second); worker ${t.worker.toFixed(2)} ms of CPU a step, node ${t.node.toFixed(2)} (ratio ${(t.worker / t.node).toFixed(2)}); the worker in tasks ${(100 * t.busy).toFixed(0)}% of the time, on a core ${(100 * t.onCore).toFixed(0)}%; page ${t.page.toFixed(0)} ms of CPU a second`);
+      }
     }
+    if (process.env.TRAIN_ONLY) return;
     await printRace(browser);
     for (const worker of [true, false]) {
       const k = await knockoutRedraw(browser, worker);

@@ -20,12 +20,13 @@ const PAGES = [
   { file: 'lesson-4.html', nav: '4. What attention costs' },
   { file: 'lesson-5.html', nav: '5. Common mistakes' },
   { file: 'lesson-6.html', nav: '6. Where patterns come from' },
-  // The trained model's script (dist/attention-lab-model.js) loads after the kit's, where a page uses it.
-  { file: 'lesson-7.html', nav: '7. Trained models', scripts: ['attention-lab-model.js'] },
+  // The trained model's script (dist/attention-lab-model.js) is not on any page: the kit fetches it
+  // from beside itself when a <model-attention model> comes near (web/src/kit/shipped-model.js).
+  { file: 'lesson-7.html', nav: '7. Trained models' },
   // After lesson 7: its race trains lesson 6's model and looks for the heads lessons 6 and 7 found.
   { file: 'lesson-8.html', nav: '8. Word order' },
   // Generated from custom-elements.json (scripts/elements-page.js): every element, live.
-  { file: 'elements.html', nav: 'Elements', reference: true, scripts: ['attention-lab-model.js'], generate: () => require('./elements-page.js').elementsFragment() },
+  { file: 'elements.html', nav: 'Elements', reference: true, generate: () => require('./elements-page.js').elementsFragment() },
 ];
 
 const ASSETS = ['site.css', 'site.js', 'favicon.svg'];
@@ -67,7 +68,7 @@ function reserveSpace(html) {
   });
 }
 
-function layout({ title, body, current, scripts = [] }) {
+function layout({ title, body, current }) {
   const link = (p) => `<a href="${p.file}"${p.file === current ? ' aria-current="page"' : ''}>${p.nav}</a>`;
   const nav = PAGES.map(link).join('\n      ');
   const i = PAGES.findIndex((p) => p.file === current);
@@ -84,7 +85,7 @@ function layout({ title, body, current, scripts = [] }) {
 <title>${title} \u2013 attention-lab</title>
 <link rel="icon" href="favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="site.css">
-<script src="attention-lab.js" defer></script>${scripts.map((file) => `\n<script src="${file}" defer fetchpriority="low"></script>`).join('')}
+<script src="attention-lab.js" defer></script>
 <script src="site.js" defer></script>
 </head>
 <body>
@@ -118,7 +119,7 @@ function buildSite() {
     const m = text.match(/^<!--\s*title:\s*(.+?)\s*-->\s*\n/);
     if (!m) throw new Error(`${page.file}: the first line must be <!-- title: ... -->`);
     const body = reserveSpace(typeset(text.slice(m[0].length), page.file));
-    fs.writeFileSync(path.join(out, page.file), layout({ title: m[1], body, current: page.file, scripts: page.scripts }));
+    fs.writeFileSync(path.join(out, page.file), layout({ title: m[1], body, current: page.file }));
   }
   for (const file of ASSETS) fs.copyFileSync(path.join(src, file), path.join(out, file));
   // The pages load the kit deferred: their text paints before it arrives, each widget's space held.

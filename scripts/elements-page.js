@@ -110,7 +110,7 @@ function elementsFragment() {
   const toc = declarations.map((d) => `<li><a href="#${d.tagName}"><code>&lt;${d.tagName}&gt;</code></a></li>${d.tagName === 'model-attention' ? '\n<li><a href="#real-attention">Real attention: GPT-2 and BERT</a></li>' : ''}`).join('\n');
   return `<!-- title: Element reference -->
 <h1>Element reference</h1>
-<p class="lede">Every element of the kit with a live example, the HTML to copy, and its attributes, properties, events and parts, generated from the kit's <code>custom-elements.json</code>. Add <code>&lt;script src="attention-lab.js"&gt;&lt;/script&gt;</code> to the page once; <code>&lt;model-attention model&gt;</code> also needs <code>attention-lab-model.js</code> after it.</p>
+<p class="lede">Every element of the kit with a live example, the HTML to copy, and its attributes, properties, events and parts, generated from the kit's <code>custom-elements.json</code>. Add <code>&lt;script src="attention-lab.js"&gt;&lt;/script&gt;</code> to the page once; <code>&lt;model-attention model&gt;</code> also needs <code>attention-lab-model.js</code> beside it, which the kit fetches when that element comes near.</p>
 <nav aria-label="Elements" class="reference-toc"><ul>
 ${toc}
 </ul></nav>

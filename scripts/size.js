@@ -114,7 +114,11 @@ const root = path.resolve(__dirname, '..');
 // +59, the wasm as embedded +404; the parts overlap in gzip), the wasm 103216 -> 103592 B (+376: rope_rotate and its entry).
 // The trainer's knock-out mode and composition view (KT, issue 29 item 3): +5456 B (234614 -> 240070 B).
 // All four merged (with lab.rope): 256454 B, wasm as measured below; budget 256600.
-const SIZE_BUDGET = { script: 256600, wasm: 103600 };
+// LC (issue 27, speed): the shipped model's script fetched by the kit when a <model-attention model>
+// comes near instead of with the page (kit/shipped-model.js, the model's address in the Trusted
+// Types policy) and the trainer's slice ending at the formed head: +379 B of script; the bindings'
+// split -112 B of embedded wasm; 234614 -> 234881 B (node scripts/size.js on main and the branch).
+const SIZE_BUDGET = { script: 257000, wasm: 103600 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {

@@ -19,6 +19,7 @@
 #include "cost.hpp"
 #include "heads.hpp"
 #include "mistakes.hpp"
+#include "model.hpp"
 #include "position_tables.hpp"
 #include "staging.hpp"
 #include "trainer.hpp"
@@ -218,6 +219,7 @@ EMSCRIPTEN_BINDINGS(attnlab) {
     register_cost();
     register_mistakes();
     register_trainer();
+    register_model();
     register_heads();
     register_positions();
     object_functions<staging>("Staging")

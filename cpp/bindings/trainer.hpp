@@ -1,7 +1,7 @@
 #pragma once
-// embind registrations of training: `attentionBackward`, `trainerDefaults`, the Trainer
-// engine object (attnlab/trainer.hpp) and the Model engine object, a trained model for
-// reading (attnlab/language_model.hpp).
+// embind registrations of training: `attentionBackward`, `trainerDefaults`, the half-precision
+// conversions and the Trainer engine object (attnlab/trainer.hpp). The Model engine object,
+// a trained model for reading, is model.hpp's; the conversions both share, trainer_spec.hpp's.
 
 namespace attnlab::bindings {
 

@@ -15,7 +15,6 @@ namespace {
 // Fixed streams: the evaluation set and the probe are the same whatever the seed.
 constexpr std::uint64_t eval_stream_seed = 0x6576616C2D736574ull;   // "eval-set"
 constexpr std::uint64_t probe_stream_seed = 0x70726F62652D3031ull;  // "probe-01"
-constexpr std::size_t max_steps_per_call = 100000;
 
 const trainer_options& checked(const trainer_options& o, const std::string& fn) {
     const double lr = o.optimiser.lr, wd = o.optimiser.weight_decay;
@@ -127,10 +126,14 @@ void trainer::read_window(step_result& r, bool update) {
     r.worse_than_uniform = r.rising && recent > uniform_loss();
 }
 
-step_result trainer::step(std::size_t count, const step_record& record, const std::string& fn) {
+void trainer::check_count(std::size_t count, const std::string& fn) const {
     if (count < 1 || count > max_steps_per_call) {
         fail(error_text(fn) << ": count = " << count << "; expected a whole number from 1 to " << max_steps_per_call);
     }
+}
+
+step_result trainer::step(std::size_t count, const step_record& record, const std::string& fn) {
+    check_count(count, fn);
     if (diverged_) {
         fail(error_text(fn) << ": the run diverged at step " << diverged_at_ << " (loss " << diverged_loss_
             << "); expected a new run: reset, or a smaller lr");

@@ -186,6 +186,42 @@ test('a widget far below the first screen does no work until the reader scrolls 
   }
 });
 
+test('the shipped model\'s script is fetched from beside the kit only when a <model-attention model> comes near, once for two', async () => {
+  const browser = await launch();
+  const server = await startServer({ root });
+  try {
+    const { page, problems, close } = await watchedPage(browser, { width: 1280, height: 900 });
+    const fetched = [];
+    page.on('request', (r) => { if (/attention-lab-model\.js$/.test(r.url())) fetched.push(new URL(r.url()).pathname); });
+    await page.goto(`${server.url}tests/browser/hosts/model-far.html`);
+    await page.waitForFunction(() => document.getElementById('near').status === 'ready', null, { timeout: 60000 });
+    const idle = () => page.evaluate(() => new Promise((resolve) => requestIdleCallback(() => resolve(), { timeout: 10000 })));
+    await idle();
+    await idle();
+    const state = () => page.evaluate(() => ({
+      registered: Object.prototype.hasOwnProperty.call(window, 'AttentionLabModels'),
+      status: ['far', 'far-2'].map((id) => document.getElementById(id).status),
+    }));
+    assert.deepEqual(await state(), { registered: false, status: ['loading', 'loading'] });
+    assert.deepEqual(fetched, [], 'nothing of the model is fetched while both elements are far below');
+    // Scrolled within a screen of the first (not onto it): both start, sharing one fetch.
+    await page.evaluate(() => {
+      const r = document.getElementById('far').getBoundingClientRect();
+      window.scrollTo(0, window.scrollY + r.top - 1.5 * window.innerHeight);
+    });
+    await page.waitForFunction(() => ['far', 'far-2'].every((id) => document.getElementById(id).status === 'ready'), null, { timeout: 120000 });
+    assert.deepEqual(fetched, ['/dist/attention-lab-model.js']);
+    assert.deepEqual((await state()).registered, true);
+    // The model read the element's text: its five guesses are shown.
+    assert.equal(await page.$eval('#far-2', (el) => el.shadowRoot.querySelectorAll('.al-model-guesses li').length), 5);
+    assert.deepEqual(problems, []);
+    await close();
+  } finally {
+    await server.close();
+    await browser.close();
+  }
+});
+
 test('the page text paints before the deferred kit has arrived, each widget in the space it will need, and nothing shifts when it draws', async () => {
   const browser = await launch();
   const server = await startServer({ root });

@@ -213,6 +213,24 @@ test('the engine marks the first induction head at the step its score crosses, h
   }
 });
 
+test('a session\'s run ends at the engine call in which the head formed, so the widget hears of it at once; later runs fill their budget', async () => {
+  const lab = await loadAttentionLab();
+  const session = new TrainingSession(lab, { seed: 1 });
+  try {
+    // A budget no machine reaches and room for 1000 steps: only the head ends the run.
+    const a = session.run(1e9, 1000);
+    assert.deepEqual(a.formed, { step: 192, layer: 1, head: 1, score: a.formed.score });
+    assert.ok(a.step >= 192 && a.step < 1000, `the run ended at step ${a.step}`);
+    assert.equal(a.losses.length, a.step);
+    const b = session.run(1e9, 40);
+    assert.equal(b.first, a.step + 1);
+    assert.equal(b.losses.length, 40, 'with the head formed a run takes every step its budget allows');
+  } finally {
+    session.dispose();
+  }
+  assert.equal(lab.memory().handles, 0);
+});
+
 test('the trainer\'s charts (web/src/ui/trainer-charts.js) draw the engine\'s record: the formed step marked, the score series per step, the copy task\'s accuracy instead', async () => {
   const { trainerCharts } = require('../../web/src/ui/trainer-charts.js');
   const lab = await loadAttentionLab();

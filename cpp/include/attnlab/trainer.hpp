@@ -124,6 +124,8 @@ public:
     /// before the run counts as rising.
     static constexpr std::size_t loss_window = 50;
     static constexpr double rise_limit = 1.0;
+    /// The most updates one step() call makes.
+    static constexpr std::size_t max_steps_per_call = 100000;
 
     /// @throws argument_error naming `fn` and the option for any bad configuration: sizes
     /// outside the model's limits, heads not dividing dModel, lr not a number in (0, 100],
@@ -143,6 +145,11 @@ public:
     /// probe, which keeps formed(): the same seed marks the same step, however the run is cut
     /// into calls.
     step_result step(std::size_t count, const step_record& record, const std::string& fn = "Trainer.step");
+
+    /// @brief Refuses a step count outside 1..max_steps_per_call, as step() does (for a caller
+    /// that sizes buffers by the count before stepping).
+    /// @throws argument_error naming `fn`
+    void check_count(std::size_t count, const std::string& fn = "Trainer.step") const;
 
     /// @brief Loss and accuracy on the fixed evaluation set (eval_examples sequences).
     evaluation evaluate();

@@ -76,6 +76,8 @@ struct memory_plan {
     std::size_t activations = 0;  ///< what the forward keeps for the backward, at max_batch
     std::size_t scratch = 0;      ///< gradients of activations and packed matrix operands
     std::size_t total() const { return 4 * parameters + activations + scratch; }
+    /// The floats of total() in bytes.
+    std::size_t bytes() const { return sizeof(float) * total(); }
 };
 
 class transformer {

@@ -22,6 +22,7 @@ const { patternProblemText } = require('../api/heads.js');
 const { fixed, counted } = require('../ui/format.js');
 const { modelText } = require('../kit/model-text-box.js');
 const { modelKnockout } = require('../kit/model-knockout.js');
+const { shippedModel } = require('../kit/shipped-model.js');
 const { MAX_TEXT, tokenLabel } = require('../ui/model-text.js');
 
 // The knock-out's tab shows only with a model in the page (kit/model-knockout.js).
@@ -37,9 +38,10 @@ class ModelAttention extends LabElement {
   async setup(lab, data) {
     this.buildFrame();
     const modelName = this.attr('model');
-    // A model's script loaded with defer after the kit has registered its model once the page's deferred scripts have run.
+    // The model's script: the page's own (deferred after the kit, registered once the page's
+    // deferred scripts have run), or the shipped one fetched now that the element is near.
     if (modelName !== undefined) {
-      await schedule.scriptsRun();
+      await shippedModel(modelName).catch((err) => { throw new Error(`<${this.localName}>: model="${modelName}" cannot be loaded: ${err.message}`); });
       await this.pause();  // the model is read in a task of its own, not in the one that ran the page's scripts
     }
     const raw = modelName === undefined ? await this.authorData(data) : this.startModel(lab, modelName);

@@ -22,6 +22,9 @@ const TT_POLICY = 'attention-lab';
 // The classic script's address, read while it runs (this module is first required then).
 const OWN_URL = typeof attentionLabScript === 'function' && typeof document !== 'undefined' && document.currentScript
   && document.currentScript.src ? document.currentScript.src : null;
+// The shipped model's script, beside the classic script (dist/attention-lab-model.js): loaded
+// only when a <model-attention model> comes near (shipped-model.js).
+const MODEL_URL = OWN_URL ? new URL('attention-lab-model.js', OWN_URL).href : null;
 // The directives that govern a dedicated worker's address, the first present one deciding.
 const WORKER_CHAIN = ['worker-src', 'child-src', 'script-src', 'default-src'];
 let engineSource = null;
@@ -81,7 +84,7 @@ function metaAllows(ok) {
   });
 }
 
-/** The worker's address as the page's Trusted Types want it (one shared policy, our addresses only). */
+/** A script's address as the page's Trusted Types want it (one shared policy, our addresses only: this script, the model's, blob: workers). */
 let policy = null;
 let refused = null;  // the page refused the policy once: not asked again (each try is a violation report)
 function scriptURL(url) {
@@ -90,7 +93,7 @@ function scriptURL(url) {
   try {
     policy = policy || trustedTypes.createPolicy(TT_POLICY, {  // eslint-disable-line no-undef
       createScriptURL: (value) => {
-        if (value === OWN_URL || value.startsWith('blob:')) return value;
+        if (value === OWN_URL || value === MODEL_URL || value.startsWith('blob:')) return value;
         throw new TypeError(value);
       },
     });
@@ -153,4 +156,4 @@ function tryWorker(url, source, label, timeoutMs) {
   });
 }
 
-module.exports = { startWorker, workerSource, serveWorker, setEngineSource, metaAllows };
+module.exports = { startWorker, workerSource, serveWorker, setEngineSource, metaAllows, scriptURL, MODEL_URL };

@@ -12,6 +12,8 @@ class TrainingSession {
   constructor(lab, options) {
     this.trainer = lab.createTrainer(options);
     this.msPerStep = 0;
+    // The longest engine call while waiting for an induction head (run()).
+    this.callMs = 30;
   }
 
   info() {
@@ -22,21 +24,25 @@ class TrainingSession {
 
   /**
    * Trains for about `budgetMs` (at least one step, at most `maxSteps`); each engine call is
-   * sized from the time of the calls before it.
+   * sized from the time of the calls before it. Until an induction head has formed, a call
+   * takes at most `callMs` and the run ends at the call in which the engine marks one, so the
+   * widget hears of it within a call rather than at the end of the slice.
    */
   run(budgetMs, maxSteps) {
     const t = this.trainer;
     const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
     const start = now(), first = t.steps + 1, parts = [];
+    const watching = t.recordsHeads && !t.formed;
     let left = maxSteps, total = 0, r = null, worse = false;
     while (left > 0) {
       const spent = now() - start;
       const fit = this.msPerStep > 0 ? Math.floor((budgetMs - spent) / this.msPerStep) : 1;
       if (parts.length && fit < 1) break;
+      const call = watching && this.msPerStep > 0 ? Math.max(1, Math.min(fit, Math.floor(this.callMs / this.msPerStep))) : fit;
       // A rising run goes one update a call, so that it stops at the very update the engine
       // first finds it worse than a uniform guess (the same step on any machine).
       const last = r || this.last;
-      const count = last && last.rising && !this.worseSeen ? 1 : Math.max(1, Math.min(left, fit));
+      const count = last && last.rising && !this.worseSeen ? 1 : Math.max(1, Math.min(left, call));
       const t0 = now();
       r = t.step(count);
       const ms = (now() - t0) / count;
@@ -50,7 +56,7 @@ class TrainingSession {
         this.worseSeen = true;
         worse = true;
       }
-      if (r.diverged || worse || now() - start >= budgetMs) break;
+      if (r.diverged || worse || (watching && r.formed) || now() - start >= budgetMs) break;
     }
     if (!r) return { first, step: t.steps, losses: new Float64Array(0), diverged: t.diverged };
     this.last = r;
