@@ -113,7 +113,7 @@ test('keyboard only: after training, the learner predicts, knocks heads out one 
   const mean = node.ablate({ heads: [[1, 0], [1, 1]], mode: 'mean' });
   s = await knocked(page, [[1, 0], [1, 1]], 'mean');
   assert.equal(s.knockout.scoredLoss, mean.scoredLoss);
-  assert.match(await panel(page), /replaced by its mean output/);
+  assert.match(await panel(page), /With layer 1 head 0 and layer 1 head 1 replaced by their mean outputs, /);
   await page.waitForURL(/tr\.kmode=mean/);
   // check the prediction: every head alone, each layer together, judged by the one rule
   await page.locator('attention-trainer button:has-text("Check my prediction")').focus();
@@ -125,6 +125,8 @@ test('keyboard only: after training, the learner predicts, knocks heads out one 
   text = await page.locator('attention-trainer .al-ko-verdict').innerText();
   for (const line of [...v.lines, ...v.cover]) assert.ok(text.includes(line), `the verdict says: ${line}\n${text}`);
   assert.match(text, /^What the knock-outs show \(step 600\)\n+Not quite: you picked layer 1 head 0\./);
+  // the Check button is gone once answered: the focus is on the verdict's heading, not on the page
+  assert.equal(await page.evaluate(() => document.querySelector('attention-trainer').shadowRoot.activeElement.textContent), 'What the knock-outs show (step 600)');
   // the composition grid: node's K-composition in each cell's name
   const c = node.composition();
   await page.locator('attention-trainer .al-ko-composition [role="gridcell"]').first().waitFor();
@@ -133,7 +135,8 @@ test('keyboard only: after training, the learner predicts, knocks heads out one 
   for (const e of c.composition) {
     assert.ok(cells.some((l) => l.startsWith(`${e.k.toFixed(2)}: earlier head ${e.from.join('.')}, later head ${e.to.join('.')}, score`)), `${e.from}->${e.to} ${e.k}: ${cells}`);
   }
-  assert.ok((await panel(page)).includes(ko.strongestText(c, 'k')));
+  // (the widget adds what the same heads scored untrained, which tests/node/trainer-knockout.test.js checks)
+  assert.ok((await panel(page)).includes(ko.strongestText(c, 'k').split(' (')[0]));
   // V-composition through the keyboard
   await page.locator('attention-trainer .al-ko-composition select').focus();
   await page.keyboard.press('End');
@@ -157,6 +160,11 @@ test('keyboard only: after training, the learner predicts, knocks heads out one 
   later.step(s.step);
   assert.equal(s.knockout.scoredLoss, later.ablate({ heads: [[1, 0], [1, 1]], mode: 'mean' }).scoredLoss, `node's engine at step ${s.step}`);
   later.dispose();
+  // Put every head back: the button is disabled then, so the focus goes to the first head, not to the page
+  await page.locator('attention-trainer button:has-text("Put every head back")').focus();
+  await page.keyboard.press('Enter');
+  await knocked(page, [], 'mean');
+  assert.deepEqual(await focused(page), { text: 'head 0', layer: '0', head: '0', pressed: 'false' });
   assert.deepEqual(w.problems, []);
   await w.close();
 });
@@ -245,7 +253,18 @@ test('lesson 6: while the knock-out question is open, no prose the learner can s
     await page.goto(pathToFileURL(path.join(root, 'dist', 'lesson-6.html')).href);
     await settled(page, 60000);
     await page.click('#train .al-trainer-predict button:has-text("Skip the prediction")');
+    // One step: the model is on its plateau, so the question waits (knock-outs are free)
     await page.click('#train button:has-text("One step")');
+    await page.waitForFunction(() => document.querySelector('#train').state.step === 1, null, { timeout: 60000 });
+    const note = page.locator('#train .al-ko-note');
+    await note.waitFor({ state: 'visible', timeout: 30000 });
+    assert.match(await note.textContent(), /The prediction waits for an induction head/);
+    assert.equal(await page.locator('#train .al-ko-predict .al-trainer-question').isVisible(), false);
+    // the question is asked of a trained model: once an induction head has formed, paused
+    await page.click('#train button:has-text("Continue")');
+    await page.waitForFunction(() => document.querySelector('#train').state.formedAt !== null, null, { timeout: 120000 });
+    await page.click('#train button:has-text("Pause")');
+    await page.waitForFunction(() => !document.querySelector('#train').state.running, null, { timeout: 30000 });
     const question = page.locator('#train .al-ko-predict .al-trainer-question');
     await question.waitFor({ state: 'visible', timeout: 60000 });
     // what answers it: which heads matter, that the layer-1 pair covers for itself, the figures

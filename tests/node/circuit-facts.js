@@ -19,6 +19,7 @@ function circuitRun(lab, seed) {
   if (cache.has(seed)) return cache.get(seed);
   const t = lab.createTrainer({ seed });
   try {
+    const untrained = t.composition().composition;  // the same heads before any step
     t.step(STEPS);
     const { layers, heads } = t.options;
     const zero = (set) => t.ablate({ heads: set, mode: 'zero' }).scoredLoss;
@@ -30,7 +31,7 @@ function circuitRun(lab, seed) {
     const prev = scores.filter((s) => s.layer === 0).reduce((a, b) => (b.previousTokenFirstCopy > a.previousTokenFirstCopy ? b : a));
     const c = t.composition();
     const induction = new Map(scores.map((s) => [`${s.layer}.${s.head}`, s.induction]));
-    const run = { seed, base: t.evaluate().loss, uniform: t.uniformLoss, alone, inductionAfter, induction, together, prev: [prev.layer, prev.head], composition: c.composition,
+    const run = { seed, base: t.evaluate().loss, uniform: t.uniformLoss, alone, inductionAfter, induction, together, prev: [prev.layer, prev.head], composition: c.composition, untrained,
       copying: new Map(c.copying.map((x) => [`${x.layer}.${x.head}`, x.score])) };
     cache.set(seed, run);
     return run;
@@ -57,6 +58,7 @@ const range = (xs) => [Math.min(...xs), Math.max(...xs)];
  *   circuit:steps, circuit:seeds (first and last), circuit:uniform;
  *   circuit:<seed>:base, circuit:<seed>:prev-head ([layer, head]), circuit:<seed>:alone:<l.h>,
  *   circuit:<seed>:layer:<l> (its heads together), circuit:<seed>:k:<l.h>-<l.h>, circuit:<seed>:copying:<l.h>;
+ *   circuit:<seed>:untrained-k (the lowest and highest K-composition of the same heads before training);
  *   circuit-range:base | prev | layer1-alone | layer1 | layer0 (min and max over the seeds).
  */
 function circuitFact(lab, fact, text) {
@@ -66,6 +68,8 @@ function circuitFact(lab, fact, text) {
     if (m[1] === 'seeds') return [SEEDS[0], SEEDS[SEEDS.length - 1]];
     return asWritten([circuitRun(lab, SEEDS[0]).uniform], text);
   }
+  m = /^circuit:(\d+):untrained-k$/.exec(fact);
+  if (m) return asWritten(range(circuitRun(lab, Number(m[1])).untrained.map((e) => e.k)), text);
   m = /^circuit:(\d+):(base|prev-head|alone:\d\.\d|layer:\d|k:\d\.\d-\d\.\d|copying:\d\.\d)$/.exec(fact);
   if (m) {
     const r = circuitRun(lab, Number(m[1]));

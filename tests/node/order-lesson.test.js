@@ -94,9 +94,10 @@ test('lesson 8: each question comes before its answer, the answer folded away, a
   }
 });
 
-test("lesson 8 embeds the position widgets by their agreed tags, with no attribute, and its listing's vectors are the facts'", () => {
+test("lesson 8 embeds the position widgets by their agreed tags, with only an id (for links) and the lab's part, and its listing's vectors are the facts'", () => {
   const tags = Array.from(html.matchAll(/<(position-[\w-]+)([^>]*)>/g), (m) => `<${m[1]}${m[2]}>`);
-  assert.deepEqual(tags, ['<position-lab part="shuffle">', '<position-lab part="sinusoidal">', '<position-lab part="rope">', '<position-lab part="alibi">', '<position-race>']);
+  assert.deepEqual(tags, ['<position-lab id="shuffle" part="shuffle">', '<position-lab id="sinusoid" part="sinusoidal">', '<position-lab id="rope" part="rope">',
+    '<position-lab id="alibi" part="alibi">', '<position-race id="race">']);
   const code = html.match(/data-listing="positions-numpy"[^>]*><code>([\s\S]*?)<\/code>/)[1];
   const vector = (name) => JSON.parse(code.match(new RegExp(`^${name} = np\\.array\\((\\[[^\\]]*\\])\\)$`, 'm'))[1]);
   assert.deepEqual(vector('q'), Q);

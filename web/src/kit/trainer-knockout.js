@@ -25,7 +25,12 @@ class TrainerKnockout {
     const modeId = uid('al-ko'), kindId = uid('al-ko');
     this.modeSelect = h('select', { id: modeId, onchange: (e) => w.guard(() => this.set({ mode: e.target.value })) },
       h('option', { value: 'zero' }, 'zero (its output set to 0)'), h('option', { value: 'mean' }, 'mean (its mean output over the evaluation set)'));
-    this.restoreButton = h('button', { type: 'button', onclick: () => w.guard(() => this.set({ knocked: [] })) }, 'Put every head back');
+    this.restoreButton = h('button', { type: 'button', onclick: () => w.guard(() => {
+      this.set({ knocked: [] });
+      // the button is disabled now: the focus goes to the first head, not to the page
+      const first = this.headsBox.querySelector('button');
+      if (first) first.focus();
+    }) }, 'Put every head back');
     this.checkButton = h('button', { type: 'button', class: 'al-primary', onclick: () => w.guard(() => this.check()) }, 'Check my prediction');
     this.result = h('p', { class: 'al-ko-result', 'aria-live': 'polite' });
     this.scores = h('ul', { class: 'al-ko-scores' });
@@ -58,6 +63,9 @@ class TrainerKnockout {
 
   /** A fresh model: nothing computed is kept; requests still out are ignored when they come back. */
   reset() {
+    // a fresh model: its prediction is asked again
+    this.pred = { picked: [], committed: false, skipped: false, shape: null };
+    delete this.predictBox.dataset.shape;
     this.token = {};
     this.busy = false;
     this.again = false;
@@ -104,12 +112,15 @@ class TrainerKnockout {
     const shape = `${layers}x${heads}`;
     if (this.pred.shape !== shape) this.pred = { picked: [], committed: false, skipped: false, shape };
     const ready = this.available();
-    const asking = w.predictOn && !this.pred.committed && !this.pred.skipped;
+    // The question is about a trained model: asked once an induction head has formed (on the induction
+    // task), never of a model on its plateau, whose knock-outs differ by noise; knock-outs are free before.
+    const trained = !w.info.recordsHeads || Boolean(w.log && w.log.formed);
+    const asking = w.predictOn && trained && !this.pred.committed && !this.pred.skipped;
     // Nothing to test before the first step: the panel appears then (the widget's first height stays the one reserved for it).
     this.root.hidden = !w.log || w.log.steps === 0;
     setText(this.note, w.running ? 'Pause the training to knock heads out of the model as it is now.'
         : w.divergence ? 'The run diverged: there is no trained model to test. Reset to start again.'
-          : `The model after ${counted(w.log.steps, 'step')}.`);
+          : `The model after ${counted(w.log.steps, 'step')}.${w.predictOn && !trained && !this.pred.committed ? ' The prediction waits for an induction head: before one forms, no head has a job to lose, but you can knock heads out now.' : ''}`);
     this.renderPredict(asking && ready, layers, heads);
     this.tool.hidden = !ready || asking;
     this.saveButton.hidden = !this.history.length;
@@ -123,6 +134,8 @@ class TrainerKnockout {
     this.kindSelect.value = w.st.kind;
     this.restoreButton.disabled = !w.st.knocked.length;
     this.checkButton.hidden = !this.pred.committed || this.verdictKey === this.modelKey();
+    // a verdict is of the model it was checked on: trained further, the model shown is another
+    if (this.verdictKey !== null && this.verdictKey !== this.modelKey()) this.verdict.hidden = true;
     this.update();
     if (this.comp && this.compKey === this.modelKey()) this.drawComposition();
   }
@@ -277,11 +290,13 @@ class TrainerKnockout {
       if (token !== this.token || model !== this.modelKey()) return;
       const v = ko.judgeKnockout(this.pred.picked, singles, layersOut, w.info.uniformLoss);
       this.verdictKey = model;
-      this.verdict.replaceChildren(h('h4', {}, `What the knock-outs show (step ${w.log.steps})`),
+      const heading = h('h4', { tabindex: '-1' }, `What the knock-outs show (step ${w.log.steps})`);
+      this.verdict.replaceChildren(heading,
         ...v.lines.map((line, i) => h('p', { class: i ? '' : v.ok ? 'al-verdict-ok' : 'al-verdict-bad' }, line)),
         ...v.cover.map((line) => h('p', {}, line)));
       this.verdict.hidden = false;
       this.resultKey = null;  // the result line shows the learner's own choice again
+      this.focusVerdict = heading;  // the Check button is hidden once answered: the focus goes to the verdict
     } catch (err) {
       if (token === this.token) this.refused(err);
     } finally {
@@ -289,6 +304,8 @@ class TrainerKnockout {
         this.busy = false;
         this.checkButton.disabled = false;
         this.render();
+        if (this.focusVerdict) this.focusVerdict.focus();
+        this.focusVerdict = null;
       }
     }
   }

@@ -11,6 +11,8 @@
 class TrainingSession {
   constructor(lab, options) {
     this.trainer = lab.createTrainer(options);
+    // The same heads untrained: what composition scores come to by chance for this shape and seed.
+    this.untrained = this.trainer.options.layers > 1 ? this.trainer.composition().composition : null;
     this.msPerStep = 0;
     // The longest engine call while waiting for an induction head (run()).
     this.callMs = 30;
@@ -96,7 +98,7 @@ class TrainingSession {
   /** How the heads compose, and each head's copying score, as they are now. */
   composition() {
     const c = this.trainer.composition();
-    return { step: this.trainer.steps, composition: c.composition, copying: c.copying.map(({ layer, head, score }) => ({ layer, head, score })) };
+    return { step: this.trainer.steps, composition: c.composition, untrained: this.untrained, copying: c.copying.map(({ layer, head, score }) => ({ layer, head, score })) };
   }
 
   dispose() { this.trainer.dispose(); }

@@ -60,6 +60,9 @@ function matters(result, uniformLoss) {
   return base < uniformLoss && result.scoredLoss - base > (uniformLoss - base) / 2;
 }
 
+/** A loss as the panel shows it: three decimals under 0.1 (a trained model's 0.004 is not 0.00), else two. */
+const lossText = (x) => fixed(x, x < 0.1 ? 3 : 2);
+
 /**
  * What one knock-out did, in words: the loss on the scored positions with every head and with
  * these knocked out, against a uniform guess; and, with head scores, each head's induction score after.
@@ -69,11 +72,12 @@ function matters(result, uniformLoss) {
 function knockoutText(r, info) {
   const u = fixed(info.uniformLoss, 2);
   const what = info.recordsHeads ? 'loss on the repeat' : 'loss on the answer';
-  if (!r.heads.length) return { loss: `With every head the ${what} is ${fixed(r.baseline.scoredLoss, 2)} nats (a uniform guess: ${u}). Knock a head out to see what it does.`, scores: null };
-  const how = r.mode === 'mean' ? 'replaced by its mean output' : 'knocked out';
+  if (!r.heads.length) return { loss: `With every head the ${what} is ${lossText(r.baseline.scoredLoss)} nats (a uniform guess: ${u}). Knock a head out to see what it does.`, scores: null };
+  const how = r.mode === 'mean' ? `replaced by ${r.heads.length > 1 ? 'their mean outputs' : 'its mean output'}` : 'knocked out';
   const verdict = r.baseline.scoredLoss >= info.uniformLoss ? 'the model does no better than a uniform guess yet, so no head has anything to lose'
-    : matters(r, info.uniformLoss) ? 'more than half the way back to a uniform guess' : 'less than half the way back to a uniform guess';
-  const loss = `With ${headsText(r.heads)} ${how}, the ${what} is ${fixed(r.scoredLoss, 2)} nats, against ${fixed(r.baseline.scoredLoss, 2)} with every head `
+    : r.scoredLoss > info.uniformLoss ? 'worse than a uniform guess'
+      : matters(r, info.uniformLoss) ? 'more than half the way back to a uniform guess' : 'less than half the way back to a uniform guess';
+  const loss = `With ${headsText(r.heads)} ${how}, the ${what} is ${lossText(r.scoredLoss)} nats, against ${lossText(r.baseline.scoredLoss)} with every head `
     + `and ${u} for a uniform guess: ${verdict}.`;
   if (!info.recordsHeads || !r.induction) return { loss, scores: null };
   const { heads } = info.options;
@@ -96,7 +100,7 @@ function judgeKnockout(predicted, singles, layersOut, uniformLoss) {
   const needed = singles.filter((r) => matters(r, uniformLoss)).map((r) => r.heads[0]);
   const got = new Set(needed.map(key));
   const ok = said.size === got.size && [...said].every((k) => got.has(k));
-  const loss = (r) => fixed(r.scoredLoss, 2);
+  const loss = (r) => lossText(r.scoredLoss);
   const lines = [];
   const yours = predicted.length ? headsText(sorted(predicted)) : 'no head';
   lines.push(`${ok ? 'Right' : 'Not quite'}: you picked ${yours}. Knocked out alone, ${needed.length ? `${headsText(needed)} ${needed.length > 1 ? 'each take' : 'takes'}` : 'no head takes'} the loss `
@@ -144,19 +148,33 @@ function compositionScale(weights) {
     stops: Array.from({ length: 11 }, (_, k) => [k / 10, colors.color(k / 10)]) };
 }
 
-/** The strongest pair of one kind of composition, in words (null when there is none). */
+/**
+ * The strongest pairs of one kind of composition, in words (null when there is none): every pair
+ * equal to the top at the two decimals shown, and, when the untrained model's scores are given
+ * (c.untrained), whether the top stands above what they reach by chance.
+ */
 function strongestText(c, kind) {
   const entries = c.composition.filter((e) => typeof e[kind] === 'number');
   if (!entries.length) return null;
-  const top = entries.reduce((a, b) => (b[kind] > a[kind] ? b : a));
-  const rest = entries.filter((e) => e !== top).map((e) => e[kind]);
+  const best = Math.max(...entries.map((e) => e[kind]));
+  const tops = entries.filter((e) => fixed(e[kind], 2) === fixed(best, 2));
+  const rest = entries.filter((e) => !tops.includes(e)).map((e) => e[kind]);
   const k = KINDS.find((x) => x.value === kind);
-  return `The strongest ${k.label}: ${headName(top.from)} \u2192 ${headName(top.to)}, ${fixed(top[kind], 2)}${rest.length ? ` (the other pairs ${fixed(Math.min(...rest), 2)} to ${fixed(Math.max(...rest), 2)})` : ''}: ${k.what}.`;
+  const chance = (c.untrained || []).map((e) => e[kind]).filter((x) => typeof x === 'number');
+  const range = (xs) => (fixed(Math.min(...xs), 2) === fixed(Math.max(...xs), 2) ? fixed(xs[0], 2) : `${fixed(Math.min(...xs), 2)} to ${fixed(Math.max(...xs), 2)}`);
+  const untrained = chance.length ? `untrained, the same heads scored ${range(chance)}` : '';
+  if (chance.length && best <= Math.max(...chance)) {
+    return `No pair stands out in ${k.label}: the strongest, ${fixed(best, 2)}, is within what the same heads scored untrained (${range(chance)}), as unrelated matrices do.`;
+  }
+  const pairs = tops.map((e) => `${headName(e.from)} \u2192 ${headName(e.to)}`).join(' and ');
+  const others = rest.length ? `the other pairs ${range(rest)}` : '';
+  const aside = [others, untrained].filter(Boolean).join('; ');
+  return `The strongest ${k.label}: ${pairs}, ${fixed(best, 2)}${aside ? ` (${aside})` : ''}: ${k.what}.`;
 }
 
 /** Each head's copying score in words. */
 function copyingText(c) {
-  return `Copying scores (from \u22121 to 1; near 1: attending to a token raises that same token\u2019s logit): ${c.copying.map((x) => `${shortName([x.layer, x.head])} ${x.score === null ? 'none' : fixed(x.score, 2)}`).join(', ')}.`;
+  return `Copying scores (from \u22121 to 1; near 1: attending to a token raises that same token\u2019s logit): ${c.copying.map((x) => `${headName([x.layer, x.head])}: ${x.score === null ? 'none' : fixed(x.score, 3)}`).join('; ')}.`;
 }
 
 /**
