@@ -18,6 +18,10 @@ const POSITION_CSS = `
 .al-pl-key-k { color: var(--_focus); font-weight: 700; }
 .al-pl-alibi figcaption { white-space: nowrap; }
 .al-pl-report[data-same="false"] { color: var(--_bad); }
+.al-pl-modes { margin: calc(.5 * var(--_rem)) 0; }
+.al-pl-modes > p { margin: 0 0 calc(.25 * var(--_rem)); }
+.al-pl-modes label { display: flex; align-items: flex-start; gap: calc(.4 * var(--_rem)); min-height: 28px; margin: calc(.15 * var(--_rem)) 0; cursor: pointer; }
+.al-pl-modes input { flex: none; min-height: 0; padding: 0; width: calc(1.1 * var(--_rem)); height: calc(1.1 * var(--_rem)); margin: calc(.2 * var(--_rem)) 0 0; accent-color: var(--_accent); }
 /* the table's 32 position labels in cells 13.5px wide on a phone: two digits still fit */
 .al-pl-table .al-heatmap [role="columnheader"] { font-size: 10px; padding: 0; text-overflow: clip; }
 `;
