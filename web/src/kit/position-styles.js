@@ -6,6 +6,7 @@ const POSITION_CSS = `
 .al-pl-token[aria-pressed="true"] { outline: 2px solid var(--_accent); outline-offset: 1px; }
 .al-pl-rows td.al-pl-changed { color: var(--_bad); font-weight: 600; }
 .al-pl-rows th[scope="row"] { text-align: left; }
+@container (max-width: 520px) { .al-pl-rows { font-size: .8em; } }
 .al-pl-dial-row { display: flex; flex-wrap: wrap; align-items: center; gap: calc(.5 * var(--_rem)); margin: calc(.35 * var(--_rem)) 0; }
 .al-pl-dial-row > p { flex: 1 1 100%; margin: 0; font-weight: 600; }
 .al-pl-dial { margin: 0; text-align: center; font-size: calc(.8 * var(--_rem)); }
