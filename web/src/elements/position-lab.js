@@ -60,7 +60,7 @@ class ShufflePart {
     });
     this.causal.label.hidden = true;
     this.results = h('div', { hidden: true }, h('div', { class: 'al-controls', part: 'controls' }, this.rope.label, this.causal.label), this.causalPredict.root, this.report,
-      h('p', { class: 'al-muted' }, 'Each token\u2019s output row, top to bottom in the current order; change: the engine\u2019s largest difference from that word\u2019s row in the original order (copies of one word are the same to the model: its first copy now is compared with its first copy then).'),
+      h('p', { class: 'al-muted' }, 'Each token\u2019s output row, top to bottom in the current order; change: the engine\u2019s largest difference from that word\u2019s row in the original order (its first copy against its first copy).'),
       h('div', { class: 'al-scroll' }, this.table));
     this.predict = new PredictView({
       question: 'with no positions and no mask, you move tokens around. What happens to the output rows?',
@@ -241,7 +241,7 @@ class RopePart {
     });
     const legend = uid();
     this.modeBox = h('div', { class: 'al-pl-modes', role: 'radiogroup', 'aria-labelledby': legend },
-      h('p', { id: legend, class: 'al-muted' }, `A model trained with ${P.layoutName(this.layout)} pairs; turn q and k with:`), ...this.modes.map((x) => x.label));
+      h('p', { id: legend, class: 'al-muted' }, `A model trained with ${P.layoutName(this.layout)} pairs:`), ...this.modes.map((x) => x.label));
     // the verdict above answers for the right layout; said so while another is shown
     this.staleNote = h('p', { class: 'al-muted al-pl-stale', hidden: true });
     this.dials = h('div', { class: 'al-pl-dials', part: 'dials' });
@@ -313,7 +313,7 @@ class RopePart {
     this.scoreLine.textContent = P.ropeReport({ m, n, shift, mode, a, b, same, right: mode === 'right' ? a : this.score(m, n, 'right') });
     this.scoreLine.dataset.same = String(same);
     this.staleNote.hidden = mode === 'right' || !this.predict.revealed;
-    this.staleNote.textContent = 'The verdict above is about the right layout, q and k turned the way the model was trained; the lab below now shows a mistake.';
+    this.staleNote.textContent = '(The verdict above is for the right layout.)';
     const rows = [[m, n], [m + shift, n + shift]].map(([pm, pn]) => ({ pm, pn, t: this.turned(pm, pn, mode) }));
     // the pairs k was turned in (the wrong layout's, with that mistake); arrows drawn to one scale:
     // the longest pair of the turned vectors is the circle's radius

@@ -79,7 +79,7 @@ function visibleKeys(maskedRow) {
  */
 function shuffleReport(rows, { rope, causal, identity, same }) {
   if (identity) return 'This is the sentence\u2019s own order: move a token (or press Reverse) to compare its output rows with these.';
-  if (same) return 'The same sentence: only two copies of one word swapped places. They have the same vector, so the model cannot tell them apart, and every output row is the one it was.';
+  if (same) return 'The same sentence: two copies of one word swapped places. They have one vector, so every output row is as it was.';
   const moved = rows.filter((r) => changed(r.change));
   const largest = Math.max(0, ...rows.map((r) => r.change));
   if (!moved.length) {
@@ -119,9 +119,9 @@ function ropeLayouts(mode, layout) {
 function ropeChoices(layout) {
   const right = layoutName(layout), other = layoutName(otherLayout(layout));
   return [
-    ['right', `right: q and k both ${right}, the layout the model was trained in`],
-    ['wrong', `the mistake: the model loaded as ${other}, q and k both turned ${other}`],
-    ['mixed', `a different bug: q turned ${other}, k ${right} (two code paths that disagree)`],
+    ['right', `right: q and k both ${right}`],
+    ['wrong', `the mistake: loaded as ${other}, q and k both ${other}`],
+    ['mixed', `another bug: q ${other}, k ${right}`],
   ];
 }
 
@@ -132,16 +132,8 @@ function ropeChoices(layout) {
  */
 function ropeReport({ m, n, shift, mode, a, b, same, right }) {
   const head = `score at (${m}, ${n}): ${num(a, 5)}; at (${m + shift}, ${n + shift}): ${num(b, 5)}.`;
-  if (mode === 'wrong') {
-    const changes = `Loaded in the wrong layout, the model gets ${num(a, 5)} where it was trained to get ${num(right, 5)}`;
-    return same
-      ? `${head} ${changes}, yet the score is the same at both to float32 precision: it still depends on m \u2212 n only, because q and k still turn together, in the same (wrong) pairs. Nothing looks broken; the scores are simply not the ones the weights were trained for.`
-      : `${head} ${changes}. Different at the two positions.`;
-  }
-  if (mode === 'mixed') {
-    return `${head} ${same ? 'The same to float32 precision at these positions.' : 'Different: q and k are turned in different layouts, so their pairs no longer turn together and the score depends on where they are, not just how far apart. This breaks the relative property; loading in the wrong layout does not.'}`;
-  }
-  return `${head} ${same ? 'The same to float32 precision: the score depends on m \u2212 n only.' : 'Different.'}`;
+  if (!same) return `${head} Different${mode === 'mixed' ? ': q and k turn in different pairs, so the score depends on where they are, not just how far apart' : ''}.`;
+  return `${head} ${mode === 'wrong' ? `Not the ${num(right, 5)} the model was trained for, yet the same at both: the score still` : 'The same to float32 precision: the score'} depends on m \u2212 n only.`;
 }
 
 /** Whether two scores are the same number to float32 precision (a few units in the last place of the larger). */
