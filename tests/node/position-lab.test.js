@@ -239,3 +239,11 @@ test('the shuffle table writes every number of a row with two decimals', () => {
   assert.equal(P.outputText([-0.94, 0.0038, 0.08, 0.04]), '[\u22120.94, 0.00, 0.08, 0.04]');
   assert.equal(P.outputText([-0.001, 1]), '[0.00, 1.00]');
 });
+
+test('the rotary lab turns the q and k of lesson 8\'s NumPy listing', () => {
+  const html = require('fs').readFileSync(require('path').join(__dirname, '..', '..', 'web', 'site', 'lesson-8.html'), 'utf8');
+  const code = html.match(/data-listing="positions-numpy"[^>]*><code>([\s\S]*?)<\/code>/)[1];
+  const vector = (name) => JSON.parse(code.match(new RegExp(`^${name} = np\\.array\\((\\[[^\\]]*\\])\\)$`, 'm'))[1]);
+  assert.deepEqual(Array.from(P.LISTING_Q), vector('q'));
+  assert.deepEqual(Array.from(P.LISTING_K), vector('k'));
+});
