@@ -104,15 +104,33 @@ test('keyboard only: the learner ranks the schemes, starts the race in a worker,
   const text = await page.evaluate(() => document.querySelector('position-race').shadowRoot.querySelector('.al-frame').innerText);
   // the learned table's refusal as the engine words it, in a note, not an alert
   assert.ok(text.includes(`Asked for the loss on longer sequences, the engine refuses rather than guess: \u201c${learned.lengths[64]}\u201d`));
-  assert.match(text, /learned table\s+step 156\s+step 192\s+no vector past 32\s+no vector past 32/);
-  assert.match(text, /ALiBi\s+none in 1,000 steps\s+none in 1,000 steps\s+2\.58 nats\s+2\.74 nats/);
+  assert.match(text, /learned table\s+156\s+192\s+refused\s+refused/);
+  assert.match(text, /ALiBi\s+none\s+none\s+2\.58\s+2\.74/);
   assert.match(text, /What happened\n+Right: the engine\u2019s order: learned table \(step 192\), sinusoidal \(step 271\), RoPE \(step 361\); none in 1,000 steps: ALiBi, no positions\./);
-  assert.match(text, /Right at 64 tokens: you said RoPE; still working \(loss past position 32 under 1 nat\): RoPE\./);
+  assert.match(text, /Right at 64 tokens: you said RoPE; still working \(loss past position 32 under 1 nat\): RoPE\. Lowest: RoPE, 0\.37 nats\./);
   assert.equal(await page.locator('position-race .al-trainer-alert').isVisible(), false);
   assert.equal(await page.locator('position-race button:has-text("Finished")').isDisabled(), true);
-  // the position chart: RoPE's line is the engine's 128 losses, the learned table draws none
-  await page.locator('position-race button:has-text("64 tokens")').click();
+  // the position chart's length, by keyboard: the chart and the pressed button follow (review V8, M4)
+  const pressed = () => page.locator('position-race [aria-label="sequence length of the position chart"] button').evaluateAll((bs) => bs.map((b) => `${b.textContent}:${b.getAttribute('aria-pressed')}`));
+  assert.deepEqual(await pressed(), ['64 tokens:false', '128 tokens:true']);
+  await page.locator('position-race button:has-text("64 tokens")').focus();
+  await page.keyboard.press('Enter');
   assert.match(await page.locator('position-race svg title >> nth=1').textContent(), /^Loss at each position of 64-token sequences\. .*RoPE 0\.37 nats/);
+  assert.deepEqual(await pressed(), ['64 tokens:true', '128 tokens:false']);
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Space');
+  assert.match(await page.locator('position-race svg title >> nth=1').textContent(), /^Loss at each position of 128-token sequences/);
+  assert.deepEqual(await pressed(), ['64 tokens:false', '128 tokens:true']);
+  // the 1-nat line is named under the chart, not over its curves
+  assert.equal(await page.locator('position-race .al-guide-label').count(), 0);
+  assert.match(await page.locator('position-race .al-legend-list >> nth=1').textContent(), /1 nat: under it a scheme still works/);
+  // at 390 px the finished results table fits its box: no column cut off (review V8, L1)
+  await page.setViewportSize({ width: 390, height: 800 });
+  const fits = await page.evaluate(() => {
+    const t = document.querySelector('position-race').shadowRoot.querySelector('.al-race-table');
+    return { table: t.getBoundingClientRect().width, box: t.parentElement.clientWidth };
+  });
+  assert.ok(fits.table <= fits.box + 1, `the results table fits at 390 px: ${JSON.stringify(fits)}`);
   assert.deepEqual(w.problems, []);
   await w.close();
 });

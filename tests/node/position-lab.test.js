@@ -80,8 +80,8 @@ test('the judges: the right choice is close, a wrong one has a hint and the engi
   assert.equal(P.judgeCausal('change').close, true);
   assert.equal(P.judgeCausal('keep').close, false);
   assert.ok(P.judgeCausal('keep').hint);
-  assert.equal(P.judgeAlibi('last').close, true);
-  assert.equal(P.judgeAlibi('first').close, false);
+  assert.equal(P.judgeAlibi('last', [0.5, 0.25], 6).close, true);
+  assert.equal(P.judgeAlibi('first', [0.5, 0.25], 6).close, false);
 });
 
 // ---- what each part shows, read as the element reads it, against a float64 reference ----
@@ -150,4 +150,100 @@ test('rope: scores of lab.rope\'s vectors keep at (3, 1) and (10, 8), and differ
   // the same number as lab.attention's own rope (query at 3, key at 1: offset 1, three keys)
   const direct = lab.attention(q, [k[0], k[0], k[0]], [[1], [1], [1]], { scale: 1, rope: { offset: 1 } }).scores.data[0];
   assert.ok(P.sameInFloat32(direct, score(3, 1, 'interleaved')));
+});
+
+// ---- review V8: the layout mistake, copies of a word, the ALiBi slopes, the table's numbers ----
+
+/** RoPE in float64, written here: pairs (2i, 2i+1) or (i, i + d/2), turned by pos * base^(-2i/d). */
+function ropeRef(x, pos, layout, base = 10000) {
+  const d = x.length, out = x.slice();
+  for (let i = 0; i < d / 2; i++) {
+    const [a, b] = layout === 'half' ? [i, i + d / 2] : [2 * i, 2 * i + 1];
+    const t = pos * base ** (-2 * i / d), c = Math.cos(t), s = Math.sin(t);
+    out[a] = x[a] * c - x[b] * s;
+    out[b] = x[a] * s + x[b] * c;
+  }
+  return out;
+}
+
+test('rope modes: the layout mistake turns q and k both the other way (the score changes, still relative); the mix turns only q the other way (not relative)', () => {
+  const q = Array.from(P.LISTING_Q), k = Array.from(P.LISTING_K);
+  assert.equal(dot(q, k), -1.5, 'the listing\'s plain dot product');
+  assert.deepEqual(P.ropeLayouts('right', 'interleaved'), { q: 'interleaved', k: 'interleaved' });
+  assert.deepEqual(P.ropeLayouts('wrong', 'interleaved'), { q: 'half', k: 'half' });
+  assert.deepEqual(P.ropeLayouts('mixed', 'interleaved'), { q: 'half', k: 'interleaved' });
+  assert.deepEqual(P.ropeLayouts('wrong', 'half'), { q: 'interleaved', k: 'interleaved' });
+  // the engine's score, as the element computes it, against the float64 reference
+  const score = (m, n, mode) => {
+    const l = P.ropeLayouts(mode, 'interleaved');
+    const a = lab.rope([q], { layout: l.q, offset: m }), b = lab.rope([k], { layout: l.k, offset: n });
+    return lab.attention(a, b, [[1]], { scale: 1, stages: ['scores'] }).scores.data[0];
+  };
+  const ref = (m, n, mode) => {
+    const l = P.ropeLayouts(mode, 'interleaved');
+    return dot(ropeRef(q, m, l.q), ropeRef(k, n, l.k));
+  };
+  for (const mode of P.ROPE_MODES) {
+    for (const [m, n] of [[3, 1], [10, 8], [1003, 1001]]) assert.ok(Math.abs(score(m, n, mode) - ref(m, n, mode)) < 2e-5, `${mode} (${m}, ${n}): ${score(m, n, mode)} vs ${ref(m, n, mode)}`);
+  }
+  assert.ok(Math.abs(ref(3, 1, 'right') - -2.46396) < 1e-5, `${ref(3, 1, 'right')}`);
+  assert.ok(Math.abs(ref(3, 1, 'wrong') - -1.894179) < 1e-6, `${ref(3, 1, 'wrong')}`);
+  // the mistake: another score, but the same at (3, 1), (10, 8) and (1003, 1001)
+  assert.ok(!P.sameInFloat32(score(3, 1, 'wrong'), score(3, 1, 'right')));
+  assert.ok(P.sameInFloat32(score(3, 1, 'wrong'), score(10, 8, 'wrong')));
+  assert.ok(Math.abs(score(3, 1, 'wrong') - score(1003, 1001, 'wrong')) < 1e-4);
+  // the mix: not relative
+  assert.ok(!P.sameInFloat32(score(3, 1, 'mixed'), score(10, 8, 'mixed')));
+  const a = score(3, 1, 'wrong'), b = score(10, 8, 'wrong'), right = score(3, 1, 'right');
+  const wrong = P.ropeReport({ m: 3, n: 1, shift: 7, mode: 'wrong', a, b, same: true, right });
+  assert.equal(wrong, 'score at (3, 1): \u22121.89418; at (10, 8): \u22121.89418. Not the \u22122.46396 the model was trained for, yet the same at both: the score still depends on m \u2212 n only.');
+  const mixed = P.ropeReport({ m: 3, n: 1, shift: 7, mode: 'mixed', a: score(3, 1, 'mixed'), b: score(10, 8, 'mixed'), same: false, right });
+  assert.match(mixed, /Different: q and k turn in different pairs, so the score depends on where they are, not just how far apart\.$/);
+  assert.deepEqual(P.ropeChoices('interleaved').map(([v]) => v), P.ROPE_MODES);
+  assert.deepEqual(P.ropeChoices('interleaved').map(([, label]) => label), ['right: q and k both interleaved', 'the mistake: loaded as half-split, q and k both half-split', 'another bug: q half-split, k interleaved']);
+});
+
+test('copies of a word: the k-th copy now is compared with the k-th copy then, so swapping the two "the"s changes no row', () => {
+  const tokens = ['the', 'dog', 'bit', 'the', 'man'];
+  assert.deepEqual(P.matchCopies([3, 1, 2, 0, 4], tokens), [0, 1, 2, 3, 4]);
+  assert.deepEqual(P.matchCopies([4, 1, 2, 3, 0], tokens), [4, 1, 2, 0, 3], 'man dog bit the the: the first "the" now is the first then');
+  assert.deepEqual(P.matchCopies([1, 0, 2, 3, 4], tokens), [1, 0, 2, 3, 4], 'no copies crossed: the order itself');
+  assert.equal(P.sameSentence([3, 1, 2, 0, 4], tokens), true);
+  assert.equal(P.sameSentence([1, 0, 2, 3, 4], tokens), false);
+  const X = tokens.map((w) => Array.from(lab.randomNormal({ shape: [4], seed: seedFrom(w) }).data));
+  const order = [3, 1, 2, 0, 4], Xs = order.map((o) => X[o]), ref = P.matchCopies(order, tokens);
+  for (const opts of [{}, { causal: true }, { rope: {} }, { rope: {}, causal: true }]) {
+    const was = lab.attention(X, X, X, opts).output.toArray(), now = lab.attention(Xs, Xs, Xs, opts).output.toArray();
+    const changes = order.map((_, p) => lab.maxAbsDiff([now[p]], [was[ref[p]]]));
+    assert.deepEqual(changes.map(P.changed), [false, false, false, false, false], JSON.stringify(opts));
+  }
+  const rows = tokens.map((token) => ({ token, change: 0, seenBefore: [], seenNow: [] }));
+  const report = P.shuffleReport(rows, { rope: true, causal: true, identity: false, same: true });
+  assert.match(report, /^The same sentence: two copies of one word swapped places\./);
+  assert.doesNotMatch(report, /changed|new outputs/);
+});
+
+test('ALiBi slopes as fractions where they are one over a power of two; the wrong answer\'s distance is the lab\'s', () => {
+  const slopes = Array.from(lab.positions({ kind: 'alibi', heads: 8 }).data);
+  assert.deepEqual(slopes.map(P.slopeText), ['1/2', '1/4', '1/8', '1/16', '1/32', '1/64', '1/128', '1/256']);
+  assert.deepEqual(Array.from(lab.positions({ kind: 'alibi', heads: 2 }).data).map(P.slopeText), ['1/16', '1/256']);
+  // a slope that is no power of two is a decimal
+  assert.equal(P.slopeText(2 ** (-8 / 3)), String(Number((2 ** (-8 / 3)).toFixed(6))));
+  assert.equal(P.slopeText(0.75), '0.75');
+  const m = P.judgeAlibi('first', slopes, 6).message;
+  assert.match(m, /largest slope \(1\/2 with 8 heads\), so a token 5 back loses 2\.5 from its score/);
+  assert.equal(P.judgeAlibi('last', slopes, 6).close, true);
+});
+
+test('the shuffle table writes every number of a row with two decimals', () => {
+  assert.equal(P.outputText([-0.94, 0.0038, 0.08, 0.04]), '[\u22120.94, 0.00, 0.08, 0.04]');
+  assert.equal(P.outputText([-0.001, 1]), '[0.00, 1.00]');
+});
+
+test('the rotary lab turns the q and k of lesson 8\'s NumPy listing', () => {
+  const html = require('fs').readFileSync(require('path').join(__dirname, '..', '..', 'web', 'site', 'lesson-8.html'), 'utf8');
+  const code = html.match(/data-listing="positions-numpy"[^>]*><code>([\s\S]*?)<\/code>/)[1];
+  const vector = (name) => JSON.parse(code.match(new RegExp(`^${name} = np\\.array\\((\\[[^\\]]*\\])\\)$`, 'm'))[1]);
+  assert.deepEqual(Array.from(P.LISTING_Q), vector('q'));
+  assert.deepEqual(Array.from(P.LISTING_K), vector('k'));
 });

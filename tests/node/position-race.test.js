@@ -46,9 +46,11 @@ test('every scheme trains the budget in turns, and the formation steps are the e
     assert.deepEqual(l.formed, MEASURED[l.scheme], l.scheme);
   }
   assert.deepEqual(race.ranking(lanes), { learned: '1', sinusoidal: '2', rope: '3', alibi: 'none', none: 'none' });
-  assert.equal(race.formedText(lanes[0], 'induction'), 'step 192');
-  assert.equal(race.formedText(lanes[3], 'induction'), 'none in 1,000 steps');
-  assert.equal(race.formedText(lanes[1], 'previousToken'), 'step 735');
+  // short cells, so the results table fits a phone (review V8, L1): the header says "at step (of 1,000)"
+  assert.equal(race.formedText(lanes[0], 'induction'), '192');
+  assert.equal(race.formedText(lanes[3], 'induction'), 'none');
+  assert.equal(race.formedText(lanes[1], 'previousToken'), '735');
+  assert.equal(race.formedText(new race.Lane('rope', 0.5), 'induction'), 'not yet');
 });
 
 test('the losses by position are the engine\'s, the learned table refuses past 32, and the mean past 32 decides what still works', async () => {
@@ -56,6 +58,14 @@ test('the losses by position are the engine\'s, the learned table refuses past 3
   const learned = lanes[0].lengths;
   for (const r of learned) assert.match(r.refused, new RegExp(`^Trainer.lossByPosition: length = ${r.length} is past the learned position table, which has vectors for 32 positions`));
   assert.equal(race.lengthText(lanes[0], 64), 'no vector past 32');
+  assert.equal(race.lengthText(lanes[0], 64, true), 'refused');
+  assert.equal(race.lengthText(lanes[2], 64, true), lanes[2].lengths[0].past.toFixed(2));
+  assert.equal(race.lengthText(lanes[2], 64), `${lanes[2].lengths[0].past.toFixed(2)} nats`);
+  // the lesson's question: which keeps its loss lowest at 4x the length (RoPE, whose mean is the smallest of the four readable ones)
+  const byPast = lanes.slice(1).map((l) => [l.scheme, l.lengths[1].past]).sort((a, b) => a[1] - b[1]);
+  assert.deepEqual(race.lowestAt(lanes, 128), { scheme: byPast[0][0], past: byPast[0][1] });
+  assert.equal(race.lowestAt(lanes, 128).scheme, 'rope');
+  assert.equal(race.lowestAt([new race.Lane('rope', 0.5)], 128), null);
   assert.equal(race.worksAt(lanes[0], 128), 'refused');
   // each lane's reading against a separate model trained the same way (RoPE's, the scheme that differs most by length)
   const t = lab.createTrainer({ ...lab.TRAINER_DEFAULTS, positions: 'rope', seed: 1 });
@@ -93,7 +103,8 @@ test('the prediction: every scheme placed once, places without a gap, and judged
   const wrong = race.judgePrediction({ place: { learned: '3', sinusoidal: '2', rope: '1', alibi: '4', none: 'none' }, works: { 64: new Set(['learned', 'alibi']), 128: new Set(['rope']) } }, lanes);
   assert.equal(wrong.places.ok, false);
   assert.match(wrong.places.message, /^2 of 5 placed right: /);
-  assert.equal(wrong.lengths[0].message, 'Not quite at 64 tokens: you said learned table, ALiBi; still working (loss past position 32 under 1 nat): RoPE.');
+  assert.equal(wrong.lengths[0].message, 'Not quite at 64 tokens: you said learned table, ALiBi; still working (loss past position 32 under 1 nat): RoPE. Lowest: RoPE, 0.37 nats.');
+  assert.match(wrong.lengths[1].message, /still working \(loss past position 32 under 1 nat\): none\. Lowest: RoPE, 1\.37 nats\.$/);
   assert.equal(wrong.lengths[1].ok, false);
 });
 
@@ -108,6 +119,9 @@ test('the charts: five loss curves by step, and the loss at each position with t
   assert.ok(pos.series[0].ys.every((y) => y === null), 'the learned table draws nothing past its end');
   assert.deepEqual(pos.series[2].ys, lanes[2].lengths[1].loss);
   assert.match(pos.desc, /learned table no vector past 32, sinusoidal 1\.95 nats, RoPE 1\.37 nats/);
+  // the 1-nat line is named in the legend under the chart, not by a label drawn over the curves
+  assert.deepEqual(pos.guides, [{ y: race.WORKS_BELOW, label: '' }]);
+  assert.equal(race.GUIDE_LEGEND.cls, 'al-guide');
 });
 
 test('firstAtOrAbove reads a record from its first step', () => {

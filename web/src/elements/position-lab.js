@@ -60,7 +60,7 @@ class ShufflePart {
     });
     this.causal.label.hidden = true;
     this.results = h('div', { hidden: true }, h('div', { class: 'al-controls', part: 'controls' }, this.rope.label, this.causal.label), this.causalPredict.root, this.report,
-      h('p', { class: 'al-muted' }, 'Each token\u2019s output row, top to bottom in the current order; change: the engine\u2019s largest difference from that token\u2019s row in the original order.'),
+      h('p', { class: 'al-muted' }, 'Each token\u2019s output row, top to bottom in the current order; change: the engine\u2019s largest difference from that word\u2019s row in the original order (its first copy against its first copy).'),
       h('div', { class: 'al-scroll' }, this.table));
     this.predict = new PredictView({
       question: 'with no positions and no mask, you move tokens around. What happens to the output rows?',
@@ -131,12 +131,14 @@ class ShufflePart {
     const order = this.st.order, X = order.map((o) => this.X[o]);
     const before = this.lab.attention(this.X, this.X, this.X, opts), now = this.lab.attention(X, X, X, opts);
     const out0 = rowsOf(before.output), out = rowsOf(now.output), m0 = rowsOf(before.masked), m = rowsOf(now.masked);
+    // each row against the original row of the same word (the k-th "the" against the k-th "the")
+    const ref = P.matchCopies(order, this.tokens);
     const rows = order.map((o, p) => ({
       token: this.tokens[o],
       output: out[p],
-      // the engine's largest difference between this token's row now and in the original order
-      change: this.lab.maxAbsDiff([out[p]], [out0[o]]),
-      seenBefore: P.visibleKeys(m0[o]).map((j) => this.tokens[j]),
+      // the engine's largest difference between this row and the original row of the same word
+      change: this.lab.maxAbsDiff([out[p]], [out0[ref[p]]]),
+      seenBefore: P.visibleKeys(m0[ref[p]]).map((j) => this.tokens[j]),
       seenNow: P.visibleKeys(m[p]).map((j) => this.tokens[order[j]]),
     }));
     this.rows = rows;
@@ -144,7 +146,7 @@ class ShufflePart {
       h('thead', {}, h('tr', {}, ['token', 'output', 'change'].map((t) => h('th', { scope: 'col' }, t)))),
       h('tbody', {}, rows.map((r) => h('tr', { 'data-change': String(r.change) }, h('th', { scope: 'row' }, r.token),
         h('td', {}, P.outputText(r.output)), h('td', { class: P.changed(r.change) ? 'al-pl-changed' : '' }, num(r.change, 4))))));
-    this.report.textContent = P.shuffleReport(rows, { ...this.st, identity: P.isIdentity(order) });
+    this.report.textContent = P.shuffleReport(rows, { ...this.st, identity: P.isIdentity(order), same: P.sameSentence(order, this.tokens) });
   }
 }
 
@@ -220,28 +222,40 @@ class RopePart {
     this.lab = lab;
     this.base = el.attr('base', 10000);
     this.layout = el.attr('layout', 'interleaved');
-    this.q = rowsOf(lab.randomNormal({ shape: [1, ROPE_D], seed: 3 }));
-    this.k = rowsOf(lab.randomNormal({ shape: [1, ROPE_D], seed: 4 }));
+    // the query and key of the lesson's listing, so the lab shows the prose's numbers
+    this.q = [Array.from(P.LISTING_Q)];
+    this.k = [Array.from(P.LISTING_K)];
     this.theta = rowsOf(lab.positions({ kind: 'rope', n: 2, d: ROPE_D, base: this.base }))[1];
-    this.st = { m: 3, n: 1, shift: 7, mixup: false, revealed: false };
+    this.st = { m: 3, n: 1, shift: 7, mode: 'right', revealed: false };
     // What was wrong with a typed position, beside the boxes; the view keeps the last good one.
     this.note = new FieldNote();
     const field = (key, label) => numberField(label, this.st[key], P.MAX_POSITION, () => this.el.guard(() => this.typed(key)));
     this.fields = { m: field('m', 'q at position m '), n: field('n', 'k at position n '), shift: field('shift', 'move both by ') };
     Object.values(this.fields).forEach((f) => this.note.watch(f.input));
-    this.mixup = checkbox(`the mistake: turn q with the ${this.layout === 'half' ? 'interleaved' : 'half-split'} layout, k with the ${this.layout === 'half' ? 'half-split' : 'interleaved'} one`,
-      () => this.set({ mixup: this.mixup.input.checked }));
+    // how q and k are turned: right, the layout mistake the lesson describes, or the q/k mix (another bug)
+    const name = uid('al-rope-mode');
+    this.modes = P.ropeChoices(this.layout).map(([value, label]) => {
+      const id = uid();
+      const input = h('input', { id, type: 'radio', name, value, onchange: () => this.el.guard(() => this.set({ mode: value })) });
+      return { value, input, label: h('label', { for: id }, input, label) };
+    });
+    const legend = uid();
+    this.modeBox = h('div', { class: 'al-pl-modes', role: 'radiogroup', 'aria-labelledby': legend },
+      h('p', { id: legend, class: 'al-muted' }, `A model trained with ${P.layoutName(this.layout)} pairs:`), ...this.modes.map((x) => x.label));
+    // the verdict above answers for the right layout; said so while another is shown
+    this.staleNote = h('p', { class: 'al-muted al-pl-stale', hidden: true });
     this.dials = h('div', { class: 'al-pl-dials', part: 'dials' });
     this.scoreLine = h('p', { 'aria-live': 'polite', class: 'al-pl-report' });
-    this.results = h('div', { hidden: true }, h('div', { class: 'al-controls', part: 'controls' }, this.mixup.label), this.scoreLine, this.dials);
+    this.results = h('div', { hidden: true }, this.modeBox, this.scoreLine, this.dials);
     this.predict = new PredictView({
       question: 'q at position 3 and k at position 1 give a score. Move both on by 7, to 10 and 8. The score is\u2026',
       choices: choices([['same', 'the same'], ['larger', 'larger'], ['smaller', 'smaller']]),
-      judge: (a) => P.judgeRope(a, this.score(3, 1, false), this.score(10, 8, false)),
+      judge: (a) => P.judgeRope(a, this.score(3, 1, 'right'), this.score(10, 8, 'right')),
       skip: 'Show me',
       onReveal: () => { this.st.revealed = true; this.render(); this.el.saveState(); },
-      printAnswer: () => `the same: ${num(this.score(3, 1, false), 5)}.`,
+      printAnswer: () => `the same: ${num(this.score(3, 1, 'right'), 5)}.`,
     });
+    this.predict.root.append(this.staleNote);
     this.root = [this.predict.root, h('div', { class: 'al-controls', part: 'controls' }, this.fields.m.label, this.fields.n.label, this.fields.shift.label), this.note.el, this.results];
     this.render();
   }
@@ -264,45 +278,47 @@ class RopePart {
 
   restore(u) {
     for (const key of ['m', 'n', 'shift']) this.st[key] = urlState.int(u[key], this.st[key], 0, P.MAX_POSITION);
-    this.st.mixup = urlState.bool(u.mixup, this.st.mixup);
+    // mixup=1: a link from before the layout mistake had its own choice
+    this.st.mode = P.ROPE_MODES.includes(u.mode) ? u.mode : urlState.bool(u.mixup, false) ? 'mixed' : this.st.mode;
     if (urlState.bool(u.revealed, false) && !this.predict.revealed) this.predict.skip();
     this.render();
   }
 
   linkState() { return { ...this.st }; }
 
-  /** q turned to position m and k to n, each by the engine (lab.rope); with the mix-up q in the other layout. */
-  turned(m, n, mixup) {
-    const other = this.layout === 'half' ? 'interleaved' : 'half';
+  /** q turned to position m and k to n, each by the engine (lab.rope), in the layouts of `mode` (P.ropeLayouts). */
+  turned(m, n, mode) {
+    const layouts = P.ropeLayouts(mode, this.layout);
     return {
-      q: rowsOf(this.lab.rope(this.q, { layout: mixup ? other : this.layout, base: this.base, offset: m }))[0],
-      k: rowsOf(this.lab.rope(this.k, { layout: this.layout, base: this.base, offset: n }))[0],
+      q: rowsOf(this.lab.rope(this.q, { layout: layouts.q, base: this.base, offset: m }))[0],
+      k: rowsOf(this.lab.rope(this.k, { layout: layouts.k, base: this.base, offset: n }))[0],
     };
   }
 
   /** The engine's score of the turned q and k (attention's scores at scale 1). */
-  score(m, n, mixup) {
-    const t = this.turned(m, n, mixup);
+  score(m, n, mode) {
+    const t = this.turned(m, n, mode);
     return this.lab.attention([t.q], [t.k], [[1]], { scale: 1, stages: ['scores'] }).scores.data[0];
   }
 
   render() {
-    const { m, n, shift, mixup } = this.st;
+    const { m, n, shift, mode } = this.st;
     for (const key of ['m', 'n', 'shift']) this.fields[key].input.value = String(this.st[key]);
-    this.mixup.input.checked = mixup;
+    this.modes.forEach((x) => { x.input.checked = x.value === mode; });
     this.results.hidden = !this.st.revealed;
-    const a = this.score(m, n, mixup), b = this.score(m + shift, n + shift, mixup);
+    const a = this.score(m, n, mode), b = this.score(m + shift, n + shift, mode);
     this.scores = [a, b];
     const same = P.sameInFloat32(a, b);
     this.el.frame.dataset.scores = `${a},${b}`;
-    this.scoreLine.textContent = `score at (${m}, ${n}): ${num(a, 5)}; at (${m + shift}, ${n + shift}): ${num(b, 5)}. ${same
-      ? 'The same to float32 precision: the score depends on m \u2212 n only.'
-      : mixup ? 'Different: q and k are turned in different layouts, so the pairs no longer turn together and the score depends on where they are, not just how far apart.'
-        : 'Different.'}`;
+    this.scoreLine.textContent = P.ropeReport({ m, n, shift, mode, a, b, same, right: mode === 'right' ? a : this.score(m, n, 'right') });
     this.scoreLine.dataset.same = String(same);
-    const rows = [[m, n], [m + shift, n + shift]].map(([pm, pn]) => ({ pm, pn, t: this.turned(pm, pn, mixup) }));
-    // arrows drawn to one scale: the longest pair of the turned vectors is the circle's radius
-    const pairs = Array.from({ length: ROPE_D / 2 }, (_, i) => P.pairDims(i, ROPE_D, this.layout));
+    this.staleNote.hidden = mode === 'right' || !this.predict.revealed;
+    this.staleNote.textContent = '(The verdict above is for the right layout.)';
+    const rows = [[m, n], [m + shift, n + shift]].map(([pm, pn]) => ({ pm, pn, t: this.turned(pm, pn, mode) }));
+    // the pairs k was turned in (the wrong layout's, with that mistake); arrows drawn to one scale:
+    // the longest pair of the turned vectors is the circle's radius
+    const drawn = P.ropeLayouts(mode, this.layout).k;
+    const pairs = Array.from({ length: ROPE_D / 2 }, (_, i) => P.pairDims(i, ROPE_D, drawn));
     const longest = Math.max(...rows.flatMap((r) => pairs.flatMap(([x, y]) => [Math.hypot(r.t.q[x], r.t.q[y]), Math.hypot(r.t.k[x], r.t.k[y])])));
     const dial = (r, i) => {
       const [x, y] = pairs[i];
@@ -316,7 +332,7 @@ class RopePart {
         h('figcaption', {}, `pair ${i}`, h('br'), `\u03b8 = ${num(this.theta[i], 3)}`));
     };
     this.dials.replaceChildren(h('p', { class: 'al-muted' }, h('span', { class: 'al-pl-key-q' }, '\u2014 q'), ' ', h('span', { class: 'al-pl-key-k' }, '\u2014 k'),
-      `: dimensions ${pairs.map(([x, y]) => `(${x}, ${y})`).join(', ')} of the turned vectors (${this.layout === 'half' ? 'half-split' : 'interleaved'} pairs), base ${num(this.base, 0)}.`),
+      `: dimensions ${pairs.map(([x, y]) => `(${x}, ${y})`).join(', ')} of the turned vectors (${P.layoutName(drawn)} pairs), base ${num(this.base, 0)}.`),
     ...rows.map((r) => h('div', { class: 'al-pl-dial-row' }, h('p', {}, `q at ${r.pm}, k at ${r.pn}`), ...pairs.map((_, i) => dial(r, i)))));
   }
 }
@@ -343,21 +359,21 @@ class AlibiPart {
     const labels = Array.from({ length: n }, (_, i) => String(i));
     this.views = this.slopes.map((slope, hd) => new HeatmapView({ label: `Head ${hd + 1} ALiBi bias`, readout: this.readout, readoutPrefix: `head ${hd + 1}: `, digits: 3,
       words: { rowWord: 'query', colWord: 'key', valueWord: 'bias' }, title: `ALiBi bias of head ${hd + 1}`,
-      caption: () => `Head ${hd + 1} of ${heads}, slope ${num(slope, 6)}: the bias \u2212slope \u00d7 (i \u2212 j) added to each score; causal mask.`,
+      caption: () => `Head ${hd + 1} of ${heads}, slope ${P.slopeText(slope)}: the bias \u2212slope \u00d7 (i \u2212 j) added to each score; causal mask.`,
       settings: () => ({ heads, n, head: hd + 1, slope }) }));
     this.labels = labels;
     this.box = h('div', { class: 'al-heads al-compact al-pl-alibi' });
     this.box.style.setProperty('--al-cols', String(n));
-    this.box.append(...this.views.map((v, hd) => h('figure', { class: 'al-head' }, h('figcaption', {}, `head ${hd + 1}`, h('br'), `slope ${num(this.slopes[hd], 6)}`), v.root)));
+    this.box.append(...this.views.map((v, hd) => h('figure', { class: 'al-head' }, h('figcaption', {}, `head ${hd + 1}`, h('br'), `slope ${P.slopeText(this.slopes[hd])}`), v.root)));
     this.results = h('div', { hidden: true }, h('p', { class: 'al-muted' }, `Rows are queries (\u2193), columns keys (\u2192), ${n} tokens, causal mask; 0 on the diagonal, more negative (bluer) further back. The slopes are the paper\u2019s for ${heads} heads.`),
       this.box, this.readout);
     this.predict = new PredictView({
       question: `ALiBi gives each of ${heads} heads its own slope and subtracts slope \u00d7 distance from its scores. Which head can still attend to a token far back?`,
       choices: choices([['first', 'head 1'], ['last', `head ${heads}`], ['same', 'all heads alike']]),
-      judge: P.judgeAlibi,
+      judge: (a) => P.judgeAlibi(a, this.slopes, n),
       skip: 'Show me',
       onReveal: () => { this.revealed = true; this.results.hidden = false; this.el.saveState(); },
-      printAnswer: () => `head ${heads}: its slope, ${num(this.slopes[heads - 1], 6)}, is the smallest.`,
+      printAnswer: () => `head ${heads}: its slope, ${P.slopeText(this.slopes[heads - 1])}, is the smallest.`,
     });
     this.root = [this.predict.root, this.results];
     this.repaint();

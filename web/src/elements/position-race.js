@@ -45,11 +45,12 @@ class PositionRace extends LabElement {
 
     this.frame.replaceChildren(
       h('h3', {}, this.attr('heading', 'Five ways to know word order: a race')),
-      h('p', {}, `The same two-layer model learns the induction task (a block of random tokens, then its repeat) once with each way of giving it positions (or none: only the causal mask), ${counted(BUDGET, 'step')} each, seed 1, ${this.seqLen} tokens per sequence. Then each reads sequences ${LENGTHS.map((n) => `${n / this.seqLen}x`).join(' and ')} as long.`),
+      h('p', {}, `The same two-layer model learns the induction task (a block of random tokens, repeated to fill the sequence) once with each way of giving it positions, and once with no positions (only the causal mask), ${counted(BUDGET, 'step')} each, seed 1, ${this.seqLen} tokens per sequence. Then each reads sequences ${LENGTHS.map((n) => `${n / this.seqLen}x`).join(' and ')} as long.`),
       this.predictBox,
       h('div', { class: 'al-controls', part: 'controls' }, this.startButton, this.resetButton),
       this.status_, this.announcer, this.alert,
       scrollBox('Results of each scheme', this.table),
+      h('p', { class: 'al-muted' }, 'Formed: the first step a head\u2019s score reaches one half (previous-token: over the block\u2019s first copy, lesson 6\u2019s first score).'),
       h('div', { class: 'al-trainer-charts' }, this.lossChart,
         h('div', {}, this.positionChart, h('div', { class: 'al-group', role: 'group', 'aria-label': 'sequence length of the position chart' }, 'length read: ', this.lengthButtons))),
       this.refusal, this.reveal);
@@ -224,6 +225,7 @@ class PositionRace extends LabElement {
   showLength(n) {
     this.chartLength = n;
     this.drawCharts();
+    this.renderControls();  // the pressed button follows the length shown
   }
 
   say(text) { setText(this.announcer, text); }
@@ -319,12 +321,13 @@ class PositionRace extends LabElement {
   }
 
   renderTable() {
-    const head = h('thead', {}, h('tr', {}, h('th', { scope: 'col', rowspan: '2' }, 'scheme'), h('th', { scope: 'colgroup', colspan: '2' }, 'head formed'),
-      h('th', { scope: 'colgroup', colspan: String(LENGTHS.length) }, `loss past ${this.seqLen} at`)),
+    const head = h('thead', {}, h('tr', {}, h('th', { scope: 'col', rowspan: '2' }, 'scheme'), h('th', { scope: 'colgroup', colspan: '2' }, 'head formed at step'),
+      h('th', { scope: 'colgroup', colspan: String(LENGTHS.length) }, `loss past ${this.seqLen} (nats) at`)),
     h('tr', {}, h('th', { scope: 'col' }, 'previous-token'), h('th', { scope: 'col' }, 'induction'), LENGTHS.map((n) => h('th', { scope: 'col' }, `${n} tokens`))));
+    // short cells (the units and the budget are in the headers and the note), so all five columns fit a phone
     const rows = this.lanes.map((l, k) => h('tr', {}, h('th', { scope: 'row' }, SCHEMES[k].label),
       ['previousToken', 'induction'].map((key) => h('td', {}, race.formedText(l, key))),
-      LENGTHS.map((n) => h('td', { class: race.worksAt(l, n) === true ? 'al-race-works' : '' }, race.lengthText(l, n) || '\u2013'))));
+      LENGTHS.map((n) => h('td', { class: race.worksAt(l, n) === true ? 'al-race-works' : '' }, race.lengthText(l, n, true) || '\u2013'))));
     this.table.replaceChildren(h('caption', { class: 'al-sr' }, 'Each scheme: the step its heads formed, and its mean loss past the training length'), head, h('tbody', {}, rows));
     const learned = this.lanes.find((l) => l.scheme === 'learned');
     const refused = learned && learned.lengths && learned.lengths.find((r) => r.refused);
@@ -343,7 +346,7 @@ class PositionRace extends LabElement {
       if (svg && box.dataset.title === opts.title && updateLineChart(svg, opts)) return;
       box.dataset.title = opts.title;
       const menu = exportMenu(() => chartFigure(this.chartOpts[k], { seed: race.SEED, steps: BUDGET }, 'Trainer defaults, seed 1, one model per position scheme.'), { label: opts.title });
-      box.replaceChildren(lineChart(opts), legendList(opts.series), h('div', { class: 'al-chart-tools' }, menu.root));
+      box.replaceChildren(lineChart(opts), legendList(opts.guides ? [...opts.series, race.GUIDE_LEGEND] : opts.series), h('div', { class: 'al-chart-tools' }, menu.root));
     });
   }
 

@@ -10,6 +10,11 @@ const RACE_CSS = `
 .al-race-3 { stroke: light-dark(#8a3ca3, #d7a4f0); stroke-dasharray: 10 3 2 3; }
 .al-race-4 { stroke: var(--_muted); stroke-dasharray: 4 5; }
 .al-race-table td { white-space: normal; }
+/* on a phone the results' five columns fit without scrolling (the cells are short: "192", "none", "refused", "0.37") */
+@container (max-width: 520px) {
+  .al-race-table { font-size: .8em; }
+  .al-race-table th, .al-race-table td { padding: calc(.15 * var(--_rem)) calc(.2 * var(--_rem)); }
+}
 .al-race-table td.al-race-works { color: var(--_ok); font-weight: 600; }
 .al-race-predict select { max-width: 100%; }
 .al-race-tick { display: inline-flex; align-items: center; justify-content: center; min-width: 28px; min-height: 28px; cursor: pointer; }

@@ -3,7 +3,7 @@
 // what each part shows, and judging the predict-first answers. Every number it reads comes
 // from the engine; nothing here computes attention or a position code.
 
-const { num, vector } = require('./format.js');
+const { num, fixed } = require('./format.js');
 
 const PARTS = ['shuffle', 'sinusoidal', 'rope', 'alibi'];
 
@@ -44,6 +44,26 @@ const changed = (change) => change > ROUNDING;
 
 const isIdentity = (order) => order.every((o, p) => o === p);
 
+/** Whether `order` reads the same words as the original (only copies of a word swapped): the model sees the same sentence. */
+const sameSentence = (order, tokens) => order.every((o, p) => tokens[o] === tokens[p]);
+
+/**
+ * For each place of `order`, the original place its row is compared with: the k-th copy of a
+ * word now is compared with the k-th copy of that word in the original order. Copies of a word
+ * have the same vector, so the model cannot tell them apart: swapping the two "the"s changes
+ * nothing, and is compared as nothing. With no repeated word this is `order` itself.
+ */
+function matchCopies(order, tokens) {
+  const copies = new Map();
+  tokens.forEach((w, i) => { if (!copies.has(w)) copies.set(w, []); copies.get(w).push(i); });
+  const used = new Map();
+  return order.map((o) => {
+    const w = tokens[o], k = used.get(w) || 0;
+    used.set(w, k + 1);
+    return copies.get(w)[k];
+  });
+}
+
 /** The keys a query row may read: the indices where the engine's masked stage is not -inf. */
 function visibleKeys(maskedRow) {
   const out = [];
@@ -54,11 +74,12 @@ function visibleKeys(maskedRow) {
 /**
  * What the shuffle part says about the current order.
  * @param rows [{ token, change, seenBefore: string[], seenNow: string[] }] in the current order:
- *   change is the engine's maxAbsDiff of the token's output row against the original order's
- * @param settings { rope, causal, identity }
+ *   change is the engine's maxAbsDiff of the row against the original order's row of the same word (matchCopies)
+ * @param settings { rope, causal, identity, same } same: the words read as in the original (copies of a word swapped)
  */
-function shuffleReport(rows, { rope, causal, identity }) {
+function shuffleReport(rows, { rope, causal, identity, same }) {
   if (identity) return 'This is the sentence\u2019s own order: move a token (or press Reverse) to compare its output rows with these.';
+  if (same) return 'The same sentence: two copies of one word swapped places. They have one vector, so every output row is as it was.';
   const moved = rows.filter((r) => changed(r.change));
   const largest = Math.max(0, ...rows.map((r) => r.change));
   if (!moved.length) {
@@ -73,6 +94,46 @@ function shuffleReport(rows, { rope, causal, identity }) {
     return `${head} There are no positions, yet the causal mask lets each token see only itself and the tokens before it, so a move changes which tokens a row averages: \u201c${r.token}\u201d saw ${r.seenBefore.join(', ')}; now it sees ${r.seenNow.join(', ')}. Rows that still see the same tokens kept their values.`;
   }
   return head;
+}
+
+/** The query and key of the lesson's NumPy listing (RoPE section), d = 8: the rotary lab turns these. */
+const LISTING_Q = Object.freeze([1.0, 0.5, -1.0, 2.0, 0.5, -0.5, 1.5, 0.25]);
+const LISTING_K = Object.freeze([0.5, 1.0, 1.0, -0.5, 2.0, 0.5, -1.0, 1.0]);
+
+const otherLayout = (layout) => (layout === 'half' ? 'interleaved' : 'half');
+const layoutName = (layout) => (layout === 'half' ? 'half-split' : 'interleaved');
+
+/**
+ * The rotary lab's three ways to turn q and k, for a model trained in `layout`:
+ * right: both in `layout`; wrong: both in the other layout (the model loaded with the wrong one);
+ * mixed: q in the other layout, k in `layout` (two code paths that disagree).
+ */
+const ROPE_MODES = ['right', 'wrong', 'mixed'];
+function ropeLayouts(mode, layout) {
+  if (mode === 'wrong') return { q: otherLayout(layout), k: otherLayout(layout) };
+  if (mode === 'mixed') return { q: otherLayout(layout), k: layout };
+  return { q: layout, k: layout };
+}
+
+/** The rotary lab's choices: [mode, label] for a model trained in `layout`. */
+function ropeChoices(layout) {
+  const right = layoutName(layout), other = layoutName(otherLayout(layout));
+  return [
+    ['right', `right: q and k both ${right}`],
+    ['wrong', `the mistake: loaded as ${other}, q and k both ${other}`],
+    ['mixed', `another bug: q ${other}, k ${right}`],
+  ];
+}
+
+/**
+ * What the rotary lab says under its scores.
+ * @param s { m, n, shift, mode, a, b, same, right } a, b: the engine's scores at (m, n) and
+ *   (m + shift, n + shift) in this mode; same: a and b equal to float32; right: the score at (m, n) in the right layout
+ */
+function ropeReport({ m, n, shift, mode, a, b, same, right }) {
+  const head = `score at (${m}, ${n}): ${num(a, 5)}; at (${m + shift}, ${n + shift}): ${num(b, 5)}.`;
+  if (!same) return `${head} Different${mode === 'mixed' ? ': q and k turn in different pairs, so the score depends on where they are, not just how far apart' : ''}.`;
+  return `${head} ${mode === 'wrong' ? `Not the ${num(right, 5)} the model was trained for, yet the same at both: the score still` : 'The same to float32 precision: the score'} depends on m \u2212 n only.`;
 }
 
 /** Whether two scores are the same number to float32 precision (a few units in the last place of the larger). */
@@ -133,17 +194,30 @@ function judgeRope(answer, a, b) {
   }, 'RoPE turns each pair of q by m\u03b8 and of k by n\u03b8. Moving both on by s adds s\u03b8 to both: what happens to the angle between them?')(answer);
 }
 
-/** Judges the ALiBi question: which head gives the most attention to a token far back. */
-const judgeAlibi = choiceJudge('last', {
-  last: 'Right: the last head has the smallest slope, so its penalty grows slowest with distance: it can still look far back, while the first head mostly looks at the nearest tokens.',
-  first: 'No: the first head has the largest slope (1/2 with 8 heads), so a token 6 back loses 3 from its score. The last head\u2019s slope is smallest: it looks furthest back.',
-  same: 'No: each head has its own slope. The first head\u2019s is largest and it mostly looks at the nearest tokens; the last head\u2019s is smallest and it looks furthest back.',
-}, 'ALiBi subtracts slope \u00d7 distance from each score. Which head subtracts least from a score far back?');
+/** An ALiBi slope as the lab shows it: 1/2 ... 1/256 when it is one over a power of two (heads a power of two), else a decimal. */
+function slopeText(slope) {
+  const inv = 1 / slope;
+  return slope > 0 && slope < 1 && Number.isInteger(Math.log2(inv)) ? `1/${inv}` : num(slope, 6);
+}
 
-/** A row of numbers as the shuffle table shows it. */
-const outputText = (row) => vector(row, 2);
+/**
+ * Judges the ALiBi question: which head gives the most attention to a token far back.
+ * @param slopes the engine's slopes, head 1 first; n the tokens in the lab's heatmaps
+ */
+function judgeAlibi(answer, slopes, n) {
+  const far = n - 1, first = slopes[0];
+  return choiceJudge('last', {
+    last: 'Right: the last head has the smallest slope, so its penalty grows slowest with distance: it can still look far back, while the first head mostly looks at the nearest tokens.',
+    first: `No: the first head has the largest slope (${slopeText(first)} with ${slopes.length} heads), so a token ${far} back loses ${num(first * far, 4)} from its score. The last head\u2019s slope is smallest: it looks furthest back.`,
+    same: 'No: each head has its own slope. The first head\u2019s is largest and it mostly looks at the nearest tokens; the last head\u2019s is smallest and it looks furthest back.',
+  }, 'ALiBi subtracts slope \u00d7 distance from each score. Which head subtracts least from a score far back?')(answer);
+}
+
+/** A row of numbers as the shuffle table shows it: two decimals each, one format in a row. */
+const outputText = (row) => `[${Array.from(row, (x) => fixed(x, 2)).join(', ')}]`;
 
 module.exports = {
-  PARTS, MAX_POSITION, readPosition, changed, move, parseOrder, isIdentity, visibleKeys, shuffleReport, sameInFloat32, relativeSeries, arrowEnd, pairDims,
+  PARTS, MAX_POSITION, readPosition, changed, move, parseOrder, isIdentity, sameSentence, matchCopies, visibleKeys, shuffleReport, sameInFloat32, relativeSeries, arrowEnd, pairDims,
+  LISTING_Q, LISTING_K, ROPE_MODES, layoutName, ropeLayouts, ropeChoices, ropeReport, slopeText,
   judgeShuffle, judgeCausal, judgeSinusoidal, judgeRope, judgeAlibi, outputText,
 };

@@ -126,25 +126,40 @@ function judgePrediction(p, lanes) {
     const works = lanes.filter((l) => worksAt(l, length) === true).map((l) => l.scheme);
     const mine = SCHEMES.map((s) => s.value).filter((v) => p.works[length].has(v));
     const ok = works.length === mine.length && works.every((v) => mine.includes(v));
-    return { length, ok, message: `${ok ? 'Right' : 'Not quite'} at ${length} tokens: you said ${listed(mine)}; still working (loss past position 32 under ${WORKS_BELOW} nat): ${listed(works)}.` };
+    const low = lowestAt(lanes, length);
+    const lowest = low ? ` Lowest: ${labelOf(low.scheme)}, ${fixed(low.past, 2)} nats.` : '';
+    return { length, ok, message: `${ok ? 'Right' : 'Not quite'} at ${length} tokens: you said ${listed(mine)}; still working (loss past position 32 under ${WORKS_BELOW} nat): ${listed(works)}.${lowest}` };
   });
   return { places, lengths };
 }
 
-/** What a lane's formation says: "step 192", or "none in 1000 steps" once the budget is spent, else "not yet". */
+/** What a lane's formation says in the results table (its header says "at step"): "192", or "none" once the budget is spent, else "not yet". */
 function formedText(lane, key) {
   const step = lane.formed[key];
-  if (step !== null) return `step ${grouped(step)}`;
-  return lane.steps >= BUDGET ? `none in ${grouped(BUDGET)} steps` : 'not yet';
+  if (step !== null) return grouped(step);
+  return lane.steps >= BUDGET ? 'none' : 'not yet';
 }
 
-/** What a lane's loss past the training length says at `length`. */
-function lengthText(lane, length) {
+/** What a lane's loss past the training length says at `length`; short: the results table's cell ("1.80", "refused"). */
+function lengthText(lane, length, short = false) {
   const r = lane.lengths && lane.lengths.find((x) => x.length === length);
   if (!r) return '';
-  if (r.refused) return 'no vector past 32';
-  return `${fixed(r.past, 2)} nats`;
+  if (r.refused) return short ? 'refused' : 'no vector past 32';
+  return short ? fixed(r.past, 2) : `${fixed(r.past, 2)} nats`;
 }
+
+/** The scheme with the lowest mean loss past the training length at `length` (the lesson's question), or null before the reading. */
+function lowestAt(lanes, length) {
+  let best = null;
+  for (const l of lanes) {
+    const r = l.lengths && l.lengths.find((x) => x.length === length);
+    if (r && !r.refused && r.past !== null && (!best || r.past < best.past)) best = { scheme: l.scheme, past: r.past };
+  }
+  return best;
+}
+
+/** The legend's entry for the position chart's guide line: under it a scheme still works. */
+const GUIDE_LEGEND = { name: `${WORKS_BELOW} nat: under it a scheme still works`, cls: 'al-guide' };
 
 /** Classes of the five lines, one per scheme (kit/race-styles.js). */
 const CURVES = SCHEMES.map((s, k) => `al-race-${k}`);
@@ -173,10 +188,11 @@ function raceCharts(lanes, { length = LENGTHS[LENGTHS.length - 1], seqLen = 32 }
     desc: read.some(Boolean) ? `Trained on ${seqLen} tokens. Mean loss past position ${seqLen}: ${lanes.map((l) => `${labelOf(l.scheme)} ${lengthText(l, length)}`).join(', ')}.` : 'Read once training ends.',
     series: lanes.map((l, k) => ({ name: labelOf(l.scheme), cls: CURVES[k], ys: read[k] && !read[k].refused ? read[k].loss : positions.map(() => null) })),
     marks: [{ x: seqLen, label: `trained on ${seqLen} tokens` }],
-    guides: [{ y: WORKS_BELOW, label: `${WORKS_BELOW} nat` }],
+    // unlabelled on the chart (a label at its end sat on the curves): the legend under it names the line
+    guides: [{ y: WORKS_BELOW, label: '' }],
   };
   return [lossOpts, positionOpts];
 }
 
 module.exports = { SCHEMES, BUDGET, SEED, LENGTHS, WORKS_BELOW, PLACES, CURVES, raceOptions, firstAtOrAbove, Lane, pastMean, worksAt, ranking,
-  predictionProblem, judgePrediction, formedText, lengthText, raceCharts };
+  predictionProblem, judgePrediction, formedText, lengthText, lowestAt, GUIDE_LEGEND, raceCharts };
