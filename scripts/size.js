@@ -118,7 +118,10 @@ const root = path.resolve(__dirname, '..');
 // comes near instead of with the page (kit/shipped-model.js, the model's address in the Trusted
 // Types policy) and the trainer's slice ending at the formed head: +379 B of script; the bindings'
 // split -112 B of embedded wasm; 234614 -> 234881 B (node scripts/size.js on main and the branch).
-const SIZE_BUDGET = { script: 257000, wasm: 103600 };
+// Reviews V6-V8's fixes (the trainer's knock-out waiting for a head, composition beside the untrained
+// heads, the position widgets' three RoPE choices, identical tokens, the race's narrow table):
+// 256904 -> 258435 B. Issue 27's cap (215000) stays a product decision, with its options in the issue's note.
+const SIZE_BUDGET = { script: 258500, wasm: 103600 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {

@@ -72,7 +72,7 @@ test("lesson 8: the race's table is the engine's run with the race's settings (s
   assert.equal(lab.TRAINER_DEFAULTS.seqLen * 4, RACE.lengths[1]);
   // Each row of the table: a number where the engine found a head, "none" where it did not, "refused" where the scheme cannot read that far.
   const rows = Array.from(html.matchAll(/<tr><th scope="row">([^<]+)<\/th>(.*?)<\/tr>/g), (m) => [m[1], Array.from(m[2].matchAll(/<td>(.*?)<\/td>/g), (c) => c[1])]);
-  const scheme = { 'learned table': 'learned', sinusoidal: 'sinusoidal', RoPE: 'rope', ALiBi: 'alibi', none: 'none' };
+  const scheme = { 'learned table': 'learned', sinusoidal: 'sinusoidal', RoPE: 'rope', ALiBi: 'alibi', 'no positions': 'none' };
   assert.deepEqual(rows.map(([name]) => scheme[name]), ['learned', 'sinusoidal', 'rope', 'alibi', 'none']);
   const r = require('./order-lesson.js').race(lab);
   for (const [name, cells] of rows) {
