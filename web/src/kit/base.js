@@ -3,7 +3,7 @@
 // its data from attributes, a child <script type="application/json"> or the `data`
 // property (and follows them when they change), waits for the shared engine, shows a
 // readable message inside itself if anything is wrong, and keeps shareable state in the
-// page URL's query string when it has a unique id.
+// page URL's query string when it has a unique id (the theme and the URL: hosted-element.js).
 // Subclasses implement setup(lab, data) (build the view into this.frame; async setups may
 // `await this.pause()` between parts), optionally onKey(event) for keys in the frame, viewState()
 // (a plain copy of their state) and, if they keep state, restore(urlState) and
@@ -13,13 +13,12 @@ const { h, fitHeadings } = require('./dom.js');
 const { getLab } = require('./engine.js');
 const { readAuthorData } = require('../ui/author-data.js');
 const { parseAttribute } = require('../ui/attributes.js');
-const urlState = require('../ui/url-state.js');
+const { HostedElement, urlState } = require('./hosted-element.js');
 const { adoptStyles } = require('./styles.js');
 const { attributesOf } = require('./manifest.js');
 const schedule = require('./schedule.js');
 const { estimateHeights, reserveConfig } = require('../ui/reserve.js');
 const hostPage = require('./host-page.js');
-const colors = require('../ui/colors.js');
 
 const JSON_SELECTOR = ':scope > script[type="application/json"]';
 // Thrown by pause() when the build it belongs to was overtaken.
@@ -28,7 +27,7 @@ const STALE = Symbol('stale build');
 // task under load, with the setup's own work around it.
 const REVEAL_BUDGET_MS = 8;
 
-class LabElement extends HTMLElement {
+class LabElement extends HostedElement {
   /** JSON keys this widget accepts besides tokens and tensors. */
   static get jsonKeys() { return ['options']; }
 
@@ -367,84 +366,6 @@ class LabElement extends HTMLElement {
 
   emit(type, detail) {
     this.dispatchEvent(new CustomEvent(type, { bubbles: true, composed: true, detail }));
-  }
-
-  /** The page may have repainted behind the widget (host-page.js watches its theme switches): follow it. */
-  hostChanged() {
-    if (this._hostTheme === undefined) return;  // not read yet: the first drawing reads it
-    const theme = hostPage.hostTheme(this);
-    if (theme === this._hostTheme) return;
-    this._hostTheme = theme;
-    if (this._built) this.applyTheme(theme);
-  }
-
-  /** @param hostTheme the host page's theme around the widget when already known */
-  applyTheme(hostTheme) {
-    let theme = 'auto';
-    try {
-      theme = this.attr('theme', 'auto');
-    } catch (_) { /* an unknown theme value falls back to auto */ }
-    if (theme === 'auto' && this.isConnected) theme = hostTheme || hostPage.hostTheme(this);
-    this.frame.classList.toggle('al-dark', theme === 'dark');
-    this.frame.classList.toggle('al-light', theme === 'light');
-  }
-
-  /**
-   * Whether the widget is drawn on a dark background. Heatmap cells coloured by a diverging
-   * scale are inline styles, which cannot follow light-dark() as the stylesheet does, so this
-   * reads the colour the frame resolved to (the theme attribute, the page's colour scheme or
-   * the author's --al-bg).
-   */
-  darkBackground() {
-    const view = this.ownerDocument.defaultView;
-    const m = /^rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)$/.exec(view.getComputedStyle(this.frame).backgroundColor);
-    if (m && (m[4] === undefined || Number(m[4]) >= 0.5)) return colors.luminance(m.slice(1, 4).map(Number)) < 0.2;
-    return this.frame.classList.contains('al-dark');
-  }
-
-  /**
-   * Whether this widget reads and writes the URL: it needs an id that no other element on the
-   * page has, and neither the page (<meta name="attention-lab" content="url-state=off">) nor
-   * the widget (url-state="off") turned it off.
-   */
-  urlStateAllowed() {
-    if (!this.id || this.getAttribute('url-state') === 'off' || hostPage.pageUrlStateOff(this.ownerDocument)) return false;
-    if (hostPage.duplicateId(this)) {
-      hostPage.logOnce(`attention-lab: more than one element has id="${this.id}", so <${this.localName} id="${this.id}"> does not keep its state in the URL; give each widget its own id`);
-      return false;
-    }
-    return true;
-  }
-
-  readState() {
-    if (!this.urlStateAllowed()) return {};
-    try {
-      return urlState.read(window.location.search, window.location.hash, this.id);
-    } catch (_) {
-      return {};
-    }
-  }
-
-  /**
-   * Call after the reader (or a script) changed the view: dispatches al-change and writes the
-   * URL state (`state`, or the widget's urlState()) at most every 200 ms (browsers throttle
-   * history calls).
-   */
-  saveState(state) {
-    if (this._status !== 'ready') return;
-    this.emit('al-change', { state: this.state });
-    if (!this.urlStateAllowed()) return;
-    this._pendingState = state || (this.linkState ? this.linkState() : null);
-    if (this._saveTimer) return;
-    this._saveTimer = setTimeout(() => this.flushState(), 200);
-  }
-
-  flushState() {
-    clearTimeout(this._saveTimer);
-    this._saveTimer = null;
-    const state = this._pendingState;
-    this._pendingState = null;
-    if (state && this.urlStateAllowed()) hostPage.writeUrl(this.id, state);
   }
 }
 
