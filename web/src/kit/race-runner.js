@@ -8,6 +8,7 @@
 // pause() (onStopped), stop().
 
 const { TrainingSession } = require('./trainer-runner.js');
+const { serveRun, RunClient } = require('./run-worker.js');
 
 // The race in one engine. Sent to the worker as source text: it uses only what it is given.
 class RaceCore {
@@ -61,131 +62,55 @@ class RaceCore {
 const TURN_MS = 30;
 const PAGE_TURN_MS = 20;
 
-// Runs inside the worker: everything it uses comes through its arguments or the worker's globals.
-function raceWorkerMain(Core, Session, turnMs) {
-  const ready = self.AttentionLab.loadAttentionLab();
-  const text = (err) => String((err && err.message) || err);
-  // loops: which loop is current (a pause then a train before the old loop's next turn starts a new one)
-  let core = null, id = 0, running = false, budget = 0, lengths = [], loops = 0;
-  const post = (message, transfer) => self.postMessage({ id, ...message }, transfer || []);
-  const loop = (which) => {
-    if (!running || !core || which !== loops) return;
-    try {
-      const t = core.turn(turnMs, budget);
-      if (t) {
-        const r = t.report;
-        post({ type: 'progress', lane: t.lane, report: r }, [r.losses, r.accuracies, r.induction, r.previousToken].filter(Boolean).map((a) => a.buffer));
-        setTimeout(loop, 0, which);
-        return;
-      }
-      running = false;
-      post({ type: 'lengths', results: core.lanes.map((s, k) => lengths.map((n) => core.lossAt(k, n))) });
-      post({ type: 'stopped' });
-    } catch (err) {
-      running = false;
-      post({ type: 'error', message: text(err) });
-    }
-  };
-  ready.then(() => self.postMessage({ type: 'ready' }), (err) => self.postMessage({ type: 'failed', message: text(err) }));
-  self.onmessage = (event) => {
-    const m = event.data;
-    ready.then((lab) => {
-      try {
-        if (m.type === 'create') {
-          running = false;
-          if (core) core.dispose();
-          core = null;
-          id = m.id;
-          core = new Core(Session, lab, m.options);
-          post({ type: 'created', info: core.info() });
-        } else if (m.id !== id || !core) {
-          // a message for a race since replaced
-        } else if (m.type === 'train') {
-          ({ budget, lengths } = m);
-          if (!running) {
-            running = true;
-            setTimeout(loop, 0, (loops += 1));
-          }
-        } else if (m.type === 'pause') {
-          running = false;
-          post({ type: 'stopped' });
-        }
-      } catch (err) {
-        running = false;
-        post({ type: 'error', message: text(err) });
-      }
-    }, (err) => self.postMessage({ type: 'failed', message: text(err) }));
-  };
+// The race in a worker (run-worker.js's Work), sent there as source text with RaceCore and
+// TrainingSession: a turn of the lane furthest behind at a time, then every lane's loss at each length.
+class RaceWork {
+  constructor(lab, optionsList, Core, Session, turnMs) {
+    this.Session = Session;
+    this.core = new Core(Session, lab, optionsList);
+    this.turnMs = turnMs;
+    this.budget = 0;
+    this.lengths = [];
+  }
+
+  created() { return this.core.info(); }
+
+  goal(m) {
+    this.budget = m.budget;
+    this.lengths = m.lengths;
+  }
+
+  turn() {
+    const c = this.core, t = c.turn(this.turnMs, this.budget);
+    if (t) return { posts: [[{ type: 'progress', lane: t.lane, report: t.report }, this.Session.buffers(t.report)]], done: false };
+    return { posts: [[{ type: 'lengths', results: c.lanes.map((s, k) => this.lengths.map((n) => c.lossAt(k, n))) }]], done: true };
+  }
+
+  handle() { return { posts: [] }; }
+
+  dispose() { this.core.dispose(); }
 }
 
 const LABEL = 'position-race';
-const noop = () => {};
-
-/** The callbacks a runner calls; the widget sets them. */
-function quiet(runner) {
-  runner.onReport = runner.onLengths = runner.onStopped = runner.onError = noop;
-  return runner;
-}
+const workerArgs = () => [RaceWork, RaceCore, TrainingSession, TURN_MS];
 
 /** The race in a worker. */
-class WorkerRace {
+class WorkerRace extends RunClient {
   static start(startWorker, timeoutMs = 30000) {
-    return startWorker(raceWorkerMain, [RaceCore, TrainingSession, TURN_MS], LABEL, timeoutMs).then((worker) => new WorkerRace(worker));
+    return startWorker(serveRun, workerArgs(), LABEL, timeoutMs).then((worker) => new WorkerRace(worker, LABEL));
   }
 
-  constructor(worker) {
-    this.kind = 'worker';
-    this.worker = worker;
-    this.id = 0;
-    this.created = null;
-    quiet(this);
-    worker.onmessage = (e) => this.receive(e.data);
-    worker.onerror = (e) => {
-      e.preventDefault();
-      this.fail(new Error(`${LABEL}: the worker stopped${e.message ? ` (${e.message})` : ''}`));
-    };
-  }
-
-  receive(m) {
-    if (m.id !== this.id) return;  // from a race since replaced
-    if (m.type === 'created') this.settle(m.info);
-    else if (m.type === 'progress') this.onReport(m.lane, m.report);
+  onMessage(m) {
+    if (m.type === 'progress') this.onReport(m.lane, m.report);
     else if (m.type === 'lengths') this.onLengths(m.results);
-    else if (m.type === 'stopped') this.onStopped();
-    else if (m.type === 'error') this.fail(new Error(m.message));
   }
 
-  settle(value, err) {
-    const w = this.created;
-    this.created = null;
-    if (w) (err ? w.reject : w.resolve)(err || value);
-  }
+  train(budget, lengths) { this.send({ type: 'train', budget, lengths }); }
+}
 
-  fail(err) {
-    if (this.created) this.settle(null, err);
-    else this.onError(err);
-  }
-
-  /** A new race (the old one is dropped): resolves to each lane's info. */
-  create(optionsList) {
-    this.id += 1;
-    this.settle(null, new Error(`${LABEL}: replaced`));
-    return new Promise((resolve, reject) => {
-      this.created = { resolve, reject };
-      this.worker.postMessage({ id: this.id, type: 'create', options: optionsList });
-    });
-  }
-
-  train(budget, lengths) { this.worker.postMessage({ id: this.id, type: 'train', budget, lengths }); }
-
-  pause() { this.worker.postMessage({ id: this.id, type: 'pause' }); }
-
-  /** Ends the worker at once, mid-step if need be. */
-  stop() {
-    this.worker.terminate();
-    this.created = null;
-    quiet(this);
-  }
+/** The callbacks a runner calls, none set yet (or no longer); the widget sets them. */
+function quiet(runner) {
+  runner.onReport = runner.onLengths = runner.onStopped = runner.onError = () => {};
 }
 
 /** The race on the page's own thread, a turn per task, then a length per task. */
@@ -272,6 +197,6 @@ class PageRace {
 }
 
 /** For a worker started from the script's address (engine-worker.js): the main and its arguments. */
-const workerEntry = () => [raceWorkerMain, [RaceCore, TrainingSession, TURN_MS]];
+const workerEntry = () => [serveRun, workerArgs()];
 
-module.exports = { RaceCore, WorkerRace, PageRace, raceWorkerMain, workerEntry };
+module.exports = { RaceCore, WorkerRace, PageRace, workerEntry };

@@ -6,6 +6,8 @@
 // train() (reports arrive through onReport until pause() or divergence), step(),
 // exportWeights(), ablate(spec), composition(), stop().
 
+const { serveRun, RunClient } = require('./run-worker.js');
+
 // One training run inside one engine. It is also sent to the worker as source text, so it
 // uses nothing from outside itself but the `lab` it is given.
 class TrainingSession {
@@ -102,6 +104,9 @@ class TrainingSession {
   }
 
   dispose() { this.trainer.dispose(); }
+
+  /** The buffers of run()'s report, for a worker to transfer rather than copy. */
+  static buffers(r) { return [r.losses, r.accuracies, r.induction, r.previousToken].filter(Boolean).map((a) => a.buffer); }
 }
 
 // Engine time per report: a worker reports about 8 times a second; the page's own thread
@@ -111,158 +116,73 @@ const PAGE_SLICE_MS = 20;
 // How often the heads' scores and patterns are read while training runs.
 const SNAPSHOT_MS = 250;
 
-// Runs inside the worker: everything it uses comes through its argument or the worker's globals.
-function trainerWorkerMain(Session, sliceMs, snapshotMs) {
-  const ready = self.AttentionLab.loadAttentionLab();
-  const text = (err) => String((err && err.message) || err);
-  let session = null, id = 0, running = false, limit = Infinity, lastSnapshot = 0;
-  const post = (message, transfer) => self.postMessage({ id, ...message }, transfer || []);
-  const report = (r, withSnapshot) => {
-    const transfer = [r.losses, r.accuracies, r.induction, r.previousToken].filter(Boolean).map((a) => a.buffer);
+// The run in a worker (run-worker.js's Work), sent there as source text with TrainingSession:
+// slices of training, each posted with the heads' snapshot every snapshotMs and at the end; a
+// single step; the weights, a knock-out's figures and the composition, between slices.
+class TrainerWork {
+  constructor(lab, options, Session, sliceMs, snapshotMs) {
+    this.Session = Session;
+    this.session = new Session(lab, options);
+    this.sliceMs = sliceMs;
+    this.snapshotMs = snapshotMs;
+    this.limit = Infinity;
+    this.lastSnapshot = 0;
+  }
+
+  created() { return { info: this.session.info(), snapshot: this.session.snapshot() }; }
+
+  goal(m) { this.limit = m.limit; }
+
+  report(r, withSnapshot) {
+    const transfer = this.Session.buffers(r);
     if (withSnapshot) {
-      const snap = session.snapshot();
-      r.snapshot = snap;
+      const snap = r.snapshot = this.session.snapshot();
       transfer.push(snap.patterns.buffer);
-      lastSnapshot = Date.now();
+      this.lastSnapshot = Date.now();
     }
-    post({ type: 'progress', report: r }, transfer);
-  };
-  const loop = () => {
-    if (!running || !session) return;
-    try {
-      const r = session.run(sliceMs, limit - session.trainer.steps);
-      const done = r.diverged || r.stopped || session.trainer.steps >= limit;
-      if (done) running = false;
-      report(r, done || Date.now() - lastSnapshot >= snapshotMs);
-      if (running) setTimeout(loop, 0);
-      else post({ type: 'stopped' });
-    } catch (err) {
-      running = false;
-      post({ type: 'error', message: text(err) });
-    }
-  };
-  ready.then(() => self.postMessage({ type: 'ready' }), (err) => self.postMessage({ type: 'failed', message: text(err) }));
-  self.onmessage = (event) => {
-    const m = event.data;
-    ready.then((lab) => {
-      try {
-        if (m.type === 'create') {
-          running = false;
-          if (session) session.dispose();
-          session = null;
-          id = m.id;
-          session = new Session(lab, m.options);
-          post({ type: 'created', info: session.info(), snapshot: session.snapshot() });
-        } else if (m.id !== id || !session) {
-          // a message for a session since replaced
-        } else if (m.type === 'train') {
-          limit = m.limit;
-          if (!running) {
-            running = true;
-            setTimeout(loop, 0);
-          }
-        } else if (m.type === 'pause') {
-          running = false;
-          post({ type: 'stopped' });
-        } else if (m.type === 'step') {
-          running = false;
-          report(session.run(0, 1), true);
-        } else if (m.type === 'export') {
-          post({ type: 'weights', weights: session.exportWeights() });
-        } else if (m.type === 'ablate' || m.type === 'composition') {
-          // answered between training slices: the figures are of the weights as they are then
-          post({ type: m.type, result: m.type === 'ablate' ? session.ablate(m.spec) : session.composition() });
-        }
-      } catch (err) {
-        running = false;
-        post({ type: 'error', message: text(err) });
-      }
-    }, (err) => self.postMessage({ type: 'failed', message: text(err) }));
-  };
+    return [{ type: 'progress', report: r }, transfer];
+  }
+
+  turn() {
+    const s = this.session;
+    const r = s.run(this.sliceMs, this.limit - s.trainer.steps);
+    const done = r.diverged || r.stopped || s.trainer.steps >= this.limit;
+    return { posts: [this.report(r, done || Date.now() - this.lastSnapshot >= this.snapshotMs)], done };
+  }
+
+  handle(m) {
+    const s = this.session;
+    if (m.type === 'step') return { stop: true, posts: [this.report(s.run(0, 1), true)] };
+    const result = m.type === 'export' ? s.exportWeights() : m.type === 'ablate' ? s.ablate(m.spec) : s.composition();
+    return { posts: [[{ type: 'answer', to: m.type, result }]] };
+  }
+
+  dispose() { this.session.dispose(); }
 }
 
+const LABEL = 'attention-trainer';
+const workerArgs = () => [TrainerWork, TrainingSession, WORKER_SLICE_MS, SNAPSHOT_MS];
+
 /** Trains in a worker. onReport(report), onStopped(), onError(Error) are set by the widget. */
-class WorkerTrainer {
+class WorkerTrainer extends RunClient {
   static start(startWorker, timeoutMs = 30000) {
-    return startWorker(trainerWorkerMain, [TrainingSession, WORKER_SLICE_MS, SNAPSHOT_MS], 'attention-trainer', timeoutMs)
-      .then((worker) => new WorkerTrainer(worker));
+    return startWorker(serveRun, workerArgs(), LABEL, timeoutMs).then((worker) => new WorkerTrainer(worker, LABEL));
   }
 
-  constructor(worker) {
-    this.kind = 'worker';
-    this.worker = worker;
-    this.id = 0;
-    this.waiting = new Map();  // message type -> { resolve, reject } for create and export
-    this.onReport = () => {};
-    this.onStopped = () => {};
-    this.onError = () => {};
-    worker.onmessage = (e) => this.receive(e.data);
-    worker.onerror = (e) => {
-      e.preventDefault();
-      this.fail(new Error(`attention-trainer: the worker stopped${e.message ? ` (${e.message})` : ''}`));
-    };
+  onMessage(m) {
+    if (m.type === 'progress') this.onReport(m.report);
   }
 
-  receive(m) {
-    if (m.id !== this.id) return;  // from a session since replaced
-    if (m.type === 'created') this.settle('created', { info: m.info, snapshot: m.snapshot });
-    else if (m.type === 'weights') this.settle('weights', m.weights);
-    else if (m.type === 'ablate' || m.type === 'composition') this.settle(m.type, m.result);
-    else if (m.type === 'progress') this.onReport(m.report);
-    else if (m.type === 'stopped') this.onStopped();
-    else if (m.type === 'error') {
-      const err = new Error(m.message);
-      if (this.waiting.size) for (const key of [...this.waiting.keys()]) this.settle(key, null, err);
-      else this.onError(err);
-    }
-  }
+  train(limit) { this.send({ type: 'train', limit }); }
 
-  settle(type, value, err) {
-    const w = this.waiting.get(type);
-    if (!w) return;
-    this.waiting.delete(type);
-    if (err) w.reject(err);
-    else w.resolve(value);
-  }
+  step() { this.send({ type: 'step' }); }
 
-  request(type, message) {
-    return new Promise((resolve, reject) => {
-      this.waiting.set(type, { resolve, reject });
-      this.worker.postMessage({ id: this.id, ...message });
-    });
-  }
-
-  /** A new session (the old one is dropped): resolves to { info, snapshot }. */
-  create(options) {
-    this.id += 1;
-    for (const key of [...this.waiting.keys()]) this.settle(key, null, new Error('attention-trainer: replaced'));
-    return this.request('created', { type: 'create', options });
-  }
-
-  train(limit) { this.worker.postMessage({ id: this.id, type: 'train', limit }); }
-
-  pause() { this.worker.postMessage({ id: this.id, type: 'pause' }); }
-
-  step() { this.worker.postMessage({ id: this.id, type: 'step' }); }
-
-  exportWeights() { return this.request('weights', { type: 'export' }); }
+  exportWeights() { return this.request({ type: 'export' }); }
 
   /** Resolves to TrainingSession.ablate's figures. One request of a type at a time (the widget waits for each). */
-  ablate(spec) { return this.request('ablate', { type: 'ablate', spec: { heads: spec.heads, mode: spec.mode } }); }
+  ablate(spec) { return this.request({ type: 'ablate', spec: { heads: spec.heads, mode: spec.mode } }); }
 
-  composition() { return this.request('composition', { type: 'composition' }); }
-
-  fail(err) {
-    for (const key of [...this.waiting.keys()]) this.settle(key, null, err);
-    this.onError(err);
-  }
-
-  /** Ends the worker at once, mid-step if need be. */
-  stop() {
-    this.worker.terminate();
-    this.waiting.clear();
-    this.onReport = this.onStopped = this.onError = () => {};
-  }
+  composition() { return this.request({ type: 'composition' }); }
 }
 
 /** Trains on the page's own thread, a slice per task. */
@@ -368,6 +288,6 @@ class PageTrainer {
 }
 
 /** For a worker started from the script's address (engine-worker.js): the main and its arguments. */
-const workerEntry = () => [trainerWorkerMain, [TrainingSession, WORKER_SLICE_MS, SNAPSHOT_MS]];
+const workerEntry = () => [serveRun, workerArgs()];
 
-module.exports = { TrainingSession, WorkerTrainer, PageTrainer, trainerWorkerMain, workerEntry };
+module.exports = { TrainingSession, WorkerTrainer, PageTrainer, workerEntry };
