@@ -209,6 +209,41 @@ test('removed while its worker starts, or mid-race, the worker ends; a new race 
   await w.close();
 });
 
+test('hiding the tab pauses the race, showing it resumes; a race the reader paused stays paused', async () => {
+  const w = await open();
+  const { page } = w;
+  const setHidden = (hidden) => page.evaluate((hh) => {
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => hh });
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (hh ? 'hidden' : 'visible') });
+    document.dispatchEvent(new Event('visibilitychange'));
+  }, hidden);
+  const slowest = (s) => Math.min(...Object.values(s.steps));
+  const total = (s) => Object.values(s.steps).reduce((a, b) => a + b, 0);
+  await page.click('position-race button:has-text("Skip the prediction")');
+  await page.click('position-race button:has-text("Start the race")');
+  await waitState(page, (s) => s.running && slowest(s) > 3);
+  await setHidden(true);
+  await waitState(page, (s) => !s.running, 30000);
+  assert.match(await page.locator('position-race .al-trainer-status').textContent(), /Paused while this tab is hidden\.$/);
+  await page.waitForTimeout(1000);  // the turn in flight when the pause arrived reports
+  const settledSteps = total(await state(page));
+  await page.waitForTimeout(1500);
+  assert.equal(total(await state(page)), settledSteps, 'no step while hidden');
+  await setHidden(false);
+  await waitState(page, (s) => s.running && total(s) > settledSteps);
+  assert.doesNotMatch(await page.locator('position-race .al-trainer-status').textContent(), /hidden/);
+  // the reader pauses, then the tab is hidden and shown: the race stays paused
+  await page.click('position-race button:has-text("Pause")');
+  await waitState(page, (s) => !s.running);
+  await setHidden(true);
+  await setHidden(false);
+  await page.waitForTimeout(1000);
+  assert.equal((await state(page)).running, false);
+  assert.equal(await page.locator('position-race button:has-text("Continue")').count(), 1);
+  assert.deepEqual(w.problems, []);
+  await w.close();
+});
+
 test('at 390 px and in the dark the race fits its width, and Reset starts afresh', async () => {
   const w = await open(HOST, { width: 390, height: 800, colorScheme: 'dark' });
   const { page } = w;

@@ -6,7 +6,8 @@
 // in short slices where the page forbids blob: workers. Every number comes from the engine.
 
 const { h, uid, setText } = require('../kit/dom.js');
-const { LabElement, urlState } = require('../kit/base.js');
+const { urlState } = require('../kit/base.js');
+const { LiveElement } = require('../kit/live-element.js');
 const { lineChart, updateLineChart, legendList } = require('../kit/svg.js');
 const { exportMenu, saveBlob } = require('../kit/export-menu.js');
 const { startWorker } = require('../kit/engine-worker.js');
@@ -23,10 +24,9 @@ const {
 } = require('../ui/training-log.js');
 
 // Redraw the charts and heads at most this often while training (ms).
-const DRAW_MS = 250;
 const TASKS = TASK_CHOICES.map((t) => t.value);
 
-class AttentionTrainer extends LabElement {
+class AttentionTrainer extends LiveElement {
   static get jsonKeys() { return []; }
 
   setup(lab) {
@@ -511,17 +511,7 @@ class AttentionTrainer extends LabElement {
       h('p', {}, commit, ' ', h('button', { type: 'button', class: 'al-skip', onclick: () => this.guard(() => { p.skipped = true; this.renderPredict(); this.trainButton.focus(); }) }, 'Skip the prediction')));
   }
 
-  scheduleDraw() {
-    if (this.drawTimer) return;
-    const wait = Math.max(0, DRAW_MS - (performance.now() - (this.lastDraw || 0)));
-    this.drawTimer = setTimeout(() => {
-      this.drawTimer = null;
-      this.soon(() => this.draw());
-    }, wait);
-  }
-
   draw() {
-    this.lastDraw = performance.now();
     this.drawCharts();
     this.drawHeads();
     this.renderReveal();
@@ -574,20 +564,14 @@ class AttentionTrainer extends LabElement {
 
   // ---- lifecycle ----
 
-  connectedCallback() {
-    super.connectedCallback();
-    const { signal } = this._listeners;
-    this.ownerDocument.addEventListener('visibilitychange', () => this.guard(() => {
-      if (this.ownerDocument.hidden && this.running) this.pause(true);
-      else if (!this.ownerDocument.hidden && this.pausedByHidden) this.train();
-    }), { signal });
-  }
+  // the tab hidden and shown again (LiveElement)
+  pauseRun() { this.pause(true); }
+
+  resumeRun() { this.train(); }
 
   disconnectedCallback() {
     super.disconnectedCallback();
     // A widget taken off the page stops training and frees its worker; it starts afresh if it comes back.
-    clearTimeout(this.drawTimer);
-    this.drawTimer = null;
     this.running = false;
     this.runGeneration = (this.runGeneration || 0) + 1;
     if (this.runner) this.runner.stop();

@@ -8,7 +8,7 @@
 // short slices where the page allows no worker. Rules and charts: ui/position-race.js.
 
 const { h, uid, setText, scrollBox } = require('../kit/dom.js');
-const { LabElement } = require('../kit/base.js');
+const { LiveElement } = require('../kit/live-element.js');
 const { lineChart, updateLineChart, legendList } = require('../kit/svg.js');
 const { exportMenu } = require('../kit/export-menu.js');
 const { startWorker } = require('../kit/engine-worker.js');
@@ -17,10 +17,9 @@ const { chartFigure } = require('../ui/export.js');
 const { grouped, counted } = require('../ui/format.js');
 const race = require('../ui/position-race.js');
 
-const DRAW_MS = 250;
 const { SCHEMES, BUDGET, LENGTHS } = race;
 
-class PositionRace extends LabElement {
+class PositionRace extends LiveElement {
   static get jsonKeys() { return []; }
 
   setup(lab) {
@@ -87,6 +86,7 @@ class PositionRace extends LabElement {
     this.raceGen = (this.raceGen || 0) + 1;
     if (this.running && this.runner) this.runner.pause();
     this.running = false;
+    this.pausedByHidden = false;
     this.done = false;
     this.created = false;
     this.lanes = SCHEMES.map((s) => new race.Lane(s.value, null));
@@ -158,7 +158,14 @@ class PositionRace extends LabElement {
         this.lanes = SCHEMES.map((s, k) => new race.Lane(s.value, infos[k].formedThreshold));
         this.created = true;
       }
+      // the tab was hidden while the models were made: the race waits for it to be shown
+      if (this.ownerDocument.hidden) {
+        this.pausedByHidden = true;
+        this.renderStatus();
+        return;
+      }
       this.running = true;
+      this.pausedByHidden = false;
       runner.train(BUDGET, LENGTHS);
       this.renderControls();
       this.renderStatus();
@@ -169,13 +176,14 @@ class PositionRace extends LabElement {
     }
   }
 
-  pauseRace() {
+  pauseRace(byHidden = false) {
     if (!this.running || !this.runner) return;
     this.runner.pause();
     this.running = false;
+    this.pausedByHidden = byHidden;
     this.renderControls();
     this.renderStatus();
-    this.say(`Paused at step ${grouped(this.slowest())}.`);
+    if (!byHidden) this.say(`Paused at step ${grouped(this.slowest())}.`);
     this.emitChange();
   }
 
@@ -249,7 +257,8 @@ class PositionRace extends LabElement {
       const verb = this.running ? 'training' : 'trained';
       parts.push(this.runner.kind === 'worker' ? `${verb} in a background thread, the five in turn` : `${verb} on this page in short slices (the page allows no background thread)`);
     }
-    setText(this.status_, `${parts.join(' \u00b7 ')}.${this.note && !this.running && !this.done && steps === 0 ? ` ${this.note}` : ''}`);
+    const note = this.pausedByHidden ? 'Paused while this tab is hidden.' : this.note && !this.running && !this.done && steps === 0 ? this.note : '';
+    setText(this.status_, `${parts.join(' \u00b7 ')}.${note ? ` ${note}` : ''}`);
   }
 
   renderPredict() {
@@ -302,17 +311,7 @@ class PositionRace extends LabElement {
       h('p', {}, lock, ' ', skip));
   }
 
-  scheduleDraw() {
-    if (this.drawTimer) return;
-    const wait = Math.max(0, DRAW_MS - (performance.now() - (this.lastDraw || 0)));
-    this.drawTimer = setTimeout(() => {
-      this.drawTimer = null;
-      this.soon(() => this.draw());
-    }, wait);
-  }
-
   draw() {
-    this.lastDraw = performance.now();
     this.renderTable();
     this.drawCharts();
     this.renderControls();
@@ -367,11 +366,14 @@ class PositionRace extends LabElement {
 
   // ---- lifecycle ----
 
+  // the tab hidden and shown again (LiveElement)
+  pauseRun() { this.pauseRace(true); }
+
+  resumeRun() { this.start(); }
+
   disconnectedCallback() {
     super.disconnectedCallback();
     // A race taken off the page stops and frees its worker; it starts afresh if it comes back.
-    clearTimeout(this.drawTimer);
-    this.drawTimer = null;
     this.running = false;
     this.raceGen = (this.raceGen || 0) + 1;
     if (this.runner) this.runner.stop();
