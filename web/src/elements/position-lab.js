@@ -44,7 +44,7 @@ class ShufflePart {
     this.st = { order: tokens.map((_, i) => i), rope: false, causal: false, revealed: false };
     this.selected = 0;
     this.chips = h('div', { class: 'al-pl-tokens', role: 'group', 'aria-label': 'The sentence, in its current order' });
-    this.rope = checkbox('RoPE positions', () => this.set({ rope: this.rope.input.checked }));
+    this.rope = checkbox('positions (RoPE, explained further on)', () => this.set({ rope: this.rope.input.checked }));
     this.causal = checkbox('causal mask', () => this.set({ causal: this.causal.input.checked }));
     const button = (label, fn) => h('button', { type: 'button', onclick: () => el.guard(fn) }, label);
     this.table = h('table', { class: 'al-table al-pl-rows', part: 'table' });
@@ -64,7 +64,7 @@ class ShufflePart {
       h('div', { class: 'al-scroll' }, this.table));
     this.predict = new PredictView({
       question: 'with no positions and no mask, you move tokens around. What happens to the output rows?',
-      choices: choices([['moves', 'each row keeps its value and moves with its token'], ['all', 'every row changes'], ['moved', 'only the moved token\u2019s row changes']]),
+      choices: choices([['all', 'every row changes'], ['moves', 'each row keeps its value and moves with its token'], ['moved', 'only the moved token\u2019s row changes']]),
       judge: P.judgeShuffle,
       skip: 'Show me',
       onReveal: () => this.set({ revealed: true }),
@@ -174,7 +174,7 @@ class SinusoidalPart {
     this.results = h('div', { hidden: true }, this.chart);
     this.predict = new PredictView({
       question: `compare PE(3)\u00b7PE(1) with PE(10)\u00b7PE(8): two pairs of positions 2 apart.`,
-      choices: choices([['same', 'the same'], ['first', 'PE(3)\u00b7PE(1) is larger'], ['second', 'PE(10)\u00b7PE(8) is larger']]),
+      choices: choices([['first', 'PE(3)\u00b7PE(1) is larger'], ['second', 'PE(10)\u00b7PE(8) is larger'], ['same', 'the same']]),
       judge: (a) => P.judgeSinusoidal(a, this.scores[3][1], this.scores[10][8]),
       skip: 'Show me',
       onReveal: () => { this.revealed = true; this.results.hidden = false; this.el.saveState(); },
@@ -208,7 +208,7 @@ class SinusoidalPart {
       xLabel: 'i \u2212 j', yLabel: 'PE(i)\u00b7PE(j)', xs: ks, xMin: -K, xMax: K, yMax: Math.ceil(Math.max(...series[0].filter((x) => x !== null))),
       series: [{ name: `i = ${at[0]}`, ys: series[0], cls: 'al-curve' }, { name: `i = ${at[1]}`, ys: series[1], cls: 'al-point', points: true }],
     };
-    this.chart.replaceChildren(lineChart(opts), legendList([{ name: `i = ${at[0]}, j from ${at[0] - K} to ${at[0] + K}`, cls: 'al-curve' }, { name: `i = ${at[1]} (dots), j from ${at[1] - K} to ${at[1] + K}`, cls: 'al-curve-2' }]), h('div', { class: 'al-chart-tools' }, exportMenu(() => chartFigure(opts, { n: this.n, d: this.d, i: at.join(' and ') }), { label: opts.title }).root));
+    this.chart.replaceChildren(lineChart(opts), legendList([{ name: `i = ${at[0]}, j from ${at[0] - K} to ${at[0] + K}`, cls: 'al-curve' }, { name: `i = ${at[1]} (dots), j from ${at[1] - K} to ${at[1] + K}`, cls: 'al-point', points: true }]), h('div', { class: 'al-chart-tools' }, exportMenu(() => chartFigure(opts, { n: this.n, d: this.d, i: at.join(' and ') }), { label: opts.title }).root));
   }
 }
 
@@ -249,7 +249,7 @@ class RopePart {
     this.results = h('div', { hidden: true }, this.modeBox, this.scoreLine, this.dials);
     this.predict = new PredictView({
       question: 'q at position 3 and k at position 1 give a score. Move both on by 7, to 10 and 8. The score is\u2026',
-      choices: choices([['same', 'the same'], ['larger', 'larger'], ['smaller', 'smaller']]),
+      choices: choices([['larger', 'larger'], ['same', 'the same'], ['smaller', 'smaller']]),
       judge: (a) => P.judgeRope(a, this.score(3, 1, 'right'), this.score(10, 8, 'right')),
       skip: 'Show me',
       onReveal: () => { this.st.revealed = true; this.render(); this.el.saveState(); },

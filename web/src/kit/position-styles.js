@@ -23,6 +23,9 @@ const POSITION_CSS = `
 .al-pl-modes > p { margin: 0 0 calc(.25 * var(--_rem)); }
 .al-pl-modes label { display: flex; align-items: flex-start; gap: calc(.4 * var(--_rem)); min-height: 28px; margin: calc(.15 * var(--_rem)) 0; cursor: pointer; }
 .al-pl-modes input { flex: none; min-height: 0; padding: 0; width: calc(1.1 * var(--_rem)); height: calc(1.1 * var(--_rem)); margin: calc(.2 * var(--_rem)) 0 0; accent-color: var(--_accent); }
+/* 32 columns of colour without numbers: narrow enough that all fit beside the labels in a lesson column */
+.al-pl-table { --_cell-min: calc(.8 * var(--_rem)); }
+.al-pl-table .al-cell { min-width: 0; }
 /* the table's 32 position labels in cells 13.5px wide on a phone: two digits still fit */
 .al-pl-table .al-heatmap [role="columnheader"] { font-size: 10px; padding: 0; text-overflow: clip; }
 `;

@@ -101,7 +101,9 @@ function legendList(series) {
   list.setAttribute('aria-hidden', 'true');  // the chart's own description names the series
   for (const ser of series) {
     const item = document.createElement('li');
-    item.append(s('svg', { class: 'al-chart al-swatch', viewBox: '0 0 28 10' }, s('path', { class: ser.cls, d: 'M1 5H27' })), ser.name);
+    // a series of dots shows a dot (on its line, if it has one), as the chart draws it
+    item.append(s('svg', { class: 'al-chart al-swatch', viewBox: '0 0 28 10' }, !ser.points || ser.line ? s('path', { class: ser.cls, d: 'M1 5H27' }) : null,
+      ser.points ? s('circle', { class: ser.points === true ? ser.cls : ser.points, cx: 14, cy: 5, r: 4 }) : null), ser.name);
     list.append(item);
   }
   return list;
