@@ -60,7 +60,7 @@ test('shuffle by keyboard: predict, then Alt+arrows move a token; rows keep thei
   await tabTo(page, (x) => x.startsWith('shuffle|every row changes'));
   await page.keyboard.press('Enter');
   assert.match(await el.locator('.al-verdict-hint').textContent(), /Not yet/);
-  await tabTo(page, (x) => x.startsWith('shuffle|each row keeps its value'), 5, 'Shift+Tab');
+  await tabTo(page, (x) => x.startsWith('shuffle|each row keeps its value'), 5);
   await page.keyboard.press('Enter');
   assert.match(await el.locator('.al-verdict-ok').textContent(), /^Right/);
   assert.equal(await el.locator('table').isVisible(), true);
@@ -83,7 +83,7 @@ test('shuffle by keyboard: predict, then Alt+arrows move a token; rows keep thei
   assert.ok(s.changes.every((c) => c < 1e-5), `no row changes without positions: ${s.changes}`);
   assert.match(await el.locator('.al-pl-report').textContent(), /^Every row kept its value/);
   // the RoPE switch, by keyboard
-  await tabTo(page, (x) => x.startsWith('shuffle|') && x.endsWith('RoPE positions'));
+  await tabTo(page, (x) => x.startsWith('shuffle|') && x.endsWith('positions (RoPE, explained further on)'));
   await page.keyboard.press('Space');
   s = await state(page, 'shuffle');
   assert.deepEqual(s.changes, changes({ rope: {} }));
@@ -180,7 +180,7 @@ test('shuffle: swapping the two "the"s by keyboard leaves the sentence, and ever
   const { page, problems, close } = await open();
   const el = page.locator('#shuffle');
   await el.locator('.al-skip').first().click();
-  await tabTo(page, (x) => x.startsWith('shuffle|') && x.endsWith('RoPE positions'));
+  await tabTo(page, (x) => x.startsWith('shuffle|') && x.endsWith('positions (RoPE, explained further on)'));
   await page.keyboard.press('Space');
   await el.locator('.al-skip').nth(1).click();  // the mask's question: the mask comes on
   // the first "the" to place 4, then the other "the" (now at place 3) to the front

@@ -107,7 +107,7 @@ test('keyboard only: the learner ranks the schemes, starts the race in a worker,
   assert.match(text, /learned table\s+156\s+192\s+refused\s+refused/);
   assert.match(text, /ALiBi\s+none\s+none\s+2\.58\s+2\.74/);
   assert.match(text, /What happened\n+Right: the engine\u2019s order: learned table \(step 192\), sinusoidal \(step 271\), RoPE \(step 361\); none in 1,000 steps: ALiBi, no positions\./);
-  assert.match(text, /Right at 64 tokens: you said RoPE; still working \(loss past position 32 under 1 nat\): RoPE\. Lowest: RoPE, 0\.37 nats\./);
+  assert.match(text, /Right at 64 tokens: you said RoPE; still working \(loss from position 32 on under 1 nat\): RoPE\. Lowest: RoPE, 0\.37 nats\./);
   assert.equal(await page.locator('position-race .al-trainer-alert').isVisible(), false);
   assert.equal(await page.locator('position-race button:has-text("Finished")').isDisabled(), true);
   // the position chart's length, by keyboard: the chart and the pressed button follow (review V8, M4)

@@ -16,11 +16,10 @@ const path = require('path');
 
 const SCHEMES = ['learned', 'sinusoidal', 'rope', 'alibi', 'none'];
 const RACE = Object.freeze({ seed: 1, steps: 1000, lengths: Object.freeze([64, 128]) });
-// The sinusoid's example table and RoPE's example vectors: the listing's q and k (the listing test
-// checks that the page's listing holds these).
+// The sinusoid's example table and RoPE's example vectors: the rotary lab's q and k, which the
+// lesson's listing holds too (the listing tests check it), defined once, in ui/position-lab.js.
 const PE = Object.freeze({ n: 64, d: 16 });
-const Q = Object.freeze([1.0, 0.5, -1.0, 2.0, 0.5, -0.5, 1.5, 0.25]);
-const K = Object.freeze([0.5, 1.0, 1.0, -0.5, 2.0, 0.5, -1.0, 1.0]);
+const { LISTING_Q: Q, LISTING_K: K } = require('../../web/src/ui/position-lab.js');
 
 const dot = (a, b) => a.reduce((s, x, i) => s + x * b[i], 0);
 

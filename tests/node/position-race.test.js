@@ -57,7 +57,7 @@ test('the losses by position are the engine\'s, the learned table refuses past 3
   const lab = await loadAttentionLab();
   const learned = lanes[0].lengths;
   for (const r of learned) assert.match(r.refused, new RegExp(`^Trainer.lossByPosition: length = ${r.length} is past the learned position table, which has vectors for 32 positions`));
-  assert.equal(race.lengthText(lanes[0], 64), 'no vector past 32');
+  assert.equal(race.lengthText(lanes[0], 64), 'no vector from 32 on');
   assert.equal(race.lengthText(lanes[0], 64, true), 'refused');
   assert.equal(race.lengthText(lanes[2], 64, true), lanes[2].lengths[0].past.toFixed(2));
   assert.equal(race.lengthText(lanes[2], 64), `${lanes[2].lengths[0].past.toFixed(2)} nats`);
@@ -103,8 +103,8 @@ test('the prediction: every scheme placed once, places without a gap, and judged
   const wrong = race.judgePrediction({ place: { learned: '3', sinusoidal: '2', rope: '1', alibi: '4', none: 'none' }, works: { 64: new Set(['learned', 'alibi']), 128: new Set(['rope']) } }, lanes);
   assert.equal(wrong.places.ok, false);
   assert.match(wrong.places.message, /^2 of 5 placed right: /);
-  assert.equal(wrong.lengths[0].message, 'Not quite at 64 tokens: you said learned table, ALiBi; still working (loss past position 32 under 1 nat): RoPE. Lowest: RoPE, 0.37 nats.');
-  assert.match(wrong.lengths[1].message, /still working \(loss past position 32 under 1 nat\): none\. Lowest: RoPE, 1\.37 nats\.$/);
+  assert.equal(wrong.lengths[0].message, 'Not quite at 64 tokens: you said learned table, ALiBi; still working (loss from position 32 on under 1 nat): RoPE. Lowest: RoPE, 0.37 nats.');
+  assert.match(wrong.lengths[1].message, /still working \(loss from position 32 on under 1 nat\): none\. Lowest: RoPE, 1\.37 nats\.$/);
   assert.equal(wrong.lengths[1].ok, false);
 });
 
@@ -115,10 +115,10 @@ test('the charts: five loss curves by step, and the loss at each position with t
   assert.deepEqual(loss.series.map((s) => s.cls), race.CURVES);
   for (const s of loss.series) assert.equal(s.ys.length, loss.xs.length);
   assert.equal(pos.xs.length, 128);
-  assert.deepEqual(pos.marks, [{ x: 32, label: 'trained on 32 tokens' }]);
+  assert.deepEqual(pos.marks, [{ x: 32, label: 'training length' }]);
   assert.ok(pos.series[0].ys.every((y) => y === null), 'the learned table draws nothing past its end');
   assert.deepEqual(pos.series[2].ys, lanes[2].lengths[1].loss);
-  assert.match(pos.desc, /learned table no vector past 32, sinusoidal 1\.95 nats, RoPE 1\.37 nats/);
+  assert.match(pos.desc, /learned table no vector from 32 on, sinusoidal 1\.95 nats, RoPE 1\.37 nats/);
   // the 1-nat line is named in the legend under the chart, not by a label drawn over the curves
   assert.deepEqual(pos.guides, [{ y: race.WORKS_BELOW, label: '' }]);
   assert.equal(race.GUIDE_LEGEND.cls, 'al-guide');

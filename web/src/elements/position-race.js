@@ -302,7 +302,7 @@ class PositionRace extends LiveElement {
     }) }, 'Skip the prediction');
     const caption = uid('al-c');
     box.replaceChildren(
-      h('p', { id: caption }, h('strong', {}, 'Predict first: '), `which schemes form an induction head within ${grouped(BUDGET)} steps, in what order (1st is fastest; none if it never forms), and which still predict the repeat well (under ${race.WORKS_BELOW} nat of loss past position ${this.seqLen}) on longer sequences?`),
+      h('p', { id: caption }, h('strong', {}, 'Predict first: '), `which schemes form an induction head within ${grouped(BUDGET)} steps, in what order (1st is fastest; none if it never forms), and which still predict the repeat well (under ${race.WORKS_BELOW} nat of loss from position ${this.seqLen} on) on longer sequences?`),
       scrollBox('Your prediction', h('table', { class: 'al-table', 'aria-labelledby': caption },
         h('thead', {}, h('tr', {}, h('th', { scope: 'col', rowspan: '2' }, 'scheme'), h('th', { scope: 'col', rowspan: '2' }, 'place'), h('th', { scope: 'colgroup', colspan: String(LENGTHS.length) }, 'works at')),
           h('tr', {}, LENGTHS.map((n) => h('th', { scope: 'col' }, String(n))))),
@@ -321,8 +321,8 @@ class PositionRace extends LiveElement {
 
   renderTable() {
     const head = h('thead', {}, h('tr', {}, h('th', { scope: 'col', rowspan: '2' }, 'scheme'), h('th', { scope: 'colgroup', colspan: '2' }, 'head formed at step'),
-      h('th', { scope: 'colgroup', colspan: String(LENGTHS.length) }, `loss past ${this.seqLen} (nats) at`)),
-    h('tr', {}, h('th', { scope: 'col' }, 'previous-token'), h('th', { scope: 'col' }, 'induction'), LENGTHS.map((n) => h('th', { scope: 'col' }, `${n} tokens`))));
+      h('th', { scope: 'colgroup', colspan: String(LENGTHS.length) }, `loss from ${this.seqLen} on (nats), tokens read`)),
+    h('tr', {}, h('th', { scope: 'col' }, 'previous-token'), h('th', { scope: 'col' }, 'induction'), LENGTHS.map((n) => h('th', { scope: 'col' }, String(n)))));
     // short cells (the units and the budget are in the headers and the note), so all five columns fit a phone
     const rows = this.lanes.map((l, k) => h('tr', {}, h('th', { scope: 'row' }, SCHEMES[k].label),
       ['previousToken', 'induction'].map((key) => h('td', {}, race.formedText(l, key))),
@@ -332,7 +332,7 @@ class PositionRace extends LiveElement {
     const refused = learned && learned.lengths && learned.lengths.find((r) => r.refused);
     this.refusal.hidden = !refused;
     if (refused) {
-      this.refusal.replaceChildren(h('strong', {}, 'The learned table has no vector past position 32. '),
+      this.refusal.replaceChildren(h('strong', {}, 'The learned table has no vector for position 32 or beyond. '),
         `Asked for the loss on longer sequences, the engine refuses rather than guess: \u201c${refused.refused}\u201d`);
     }
   }

@@ -165,14 +165,14 @@ const choiceJudge = (right, messages, hint) => (answer) => ({ ok: true, close: a
 
 /** Judges the shuffle question: what happens to the output rows when tokens move, with no positions and no mask. */
 const judgeShuffle = choiceJudge('moves', {
-  moves: 'Right: without positions, attention sees a set of tokens. Each token\u2019s output row keeps its value and moves with it (permutation-equivariant). Now try it, then switch on RoPE or the causal mask.',
+  moves: 'Right: without positions, attention sees a set of tokens. Each token\u2019s output row keeps its value and moves with it (permutation-equivariant). Now try it, then switch positions on (RoPE, explained further on).',
   all: 'No: each token\u2019s scores, weights and output are the same wherever it stands, so every row keeps its value and only moves with its token. See below.',
   moved: 'No: the moved token\u2019s row does not change either. Attention sums over the same keys with the same weights wherever they stand.',
 }, 'A token\u2019s output is a weighted sum over all the tokens, with weights from dot products of their vectors. Does anything in that depend on where a token stands?');
 
 /** Judges the shuffle's second question: with a causal mask and still no positions, do rows keep their values? */
 const judgeCausal = choiceJudge('change', {
-  change: 'Right: the mask lets each token see only itself and the tokens before it, so moving a token changes which tokens some rows average over. A decoder can tell positions apart with no position code at all.',
+  change: 'Right: the mask lets each token see only itself and the tokens before it, so moving a token changes which tokens some rows average over. So a decoder has a cue to position even with no position code; whether a model learns to use it is another matter.',
   keep: 'No: with the mask, a token sees only the tokens before it. Move one and the rows whose set of visible tokens changed get new values.',
 }, 'With the mask, which tokens does the first token of the sentence see? And after you move another token to the front?');
 

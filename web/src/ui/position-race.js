@@ -128,7 +128,7 @@ function judgePrediction(p, lanes) {
     const ok = works.length === mine.length && works.every((v) => mine.includes(v));
     const low = lowestAt(lanes, length);
     const lowest = low ? ` Lowest: ${labelOf(low.scheme)}, ${fixed(low.past, 2)} nats.` : '';
-    return { length, ok, message: `${ok ? 'Right' : 'Not quite'} at ${length} tokens: you said ${listed(mine)}; still working (loss past position 32 under ${WORKS_BELOW} nat): ${listed(works)}.${lowest}` };
+    return { length, ok, message: `${ok ? 'Right' : 'Not quite'} at ${length} tokens: you said ${listed(mine)}; still working (loss from position 32 on under ${WORKS_BELOW} nat): ${listed(works)}.${lowest}` };
   });
   return { places, lengths };
 }
@@ -144,7 +144,7 @@ function formedText(lane, key) {
 function lengthText(lane, length, short = false) {
   const r = lane.lengths && lane.lengths.find((x) => x.length === length);
   if (!r) return '';
-  if (r.refused) return short ? 'refused' : 'no vector past 32';
+  if (r.refused) return short ? 'refused' : 'no vector from 32 on';
   return short ? fixed(r.past, 2) : `${fixed(r.past, 2)} nats`;
 }
 
@@ -185,9 +185,9 @@ function raceCharts(lanes, { length = LENGTHS[LENGTHS.length - 1], seqLen = 32 }
   const top = Math.max(4, ...read.flatMap((r) => (r && !r.refused ? r.loss.filter((x) => x !== null) : [])));
   const positionOpts = {
     title: `Loss at each position of ${length}-token sequences`, xLabel: 'position', yLabel: 'loss (nats)', xMin: 0, xMax: length - 1, xs: positions, yMax: Math.ceil(top),
-    desc: read.some(Boolean) ? `Trained on ${seqLen} tokens. Mean loss past position ${seqLen}: ${lanes.map((l) => `${labelOf(l.scheme)} ${lengthText(l, length)}`).join(', ')}.` : 'Read once training ends.',
+    desc: read.some(Boolean) ? `Trained on ${seqLen} tokens. Mean loss from position ${seqLen} on: ${lanes.map((l) => `${labelOf(l.scheme)} ${lengthText(l, length)}`).join(', ')}.` : 'Read once training ends.',
     series: lanes.map((l, k) => ({ name: labelOf(l.scheme), cls: CURVES[k], ys: read[k] && !read[k].refused ? read[k].loss : positions.map(() => null) })),
-    marks: [{ x: seqLen, label: `trained on ${seqLen} tokens` }],
+    marks: [{ x: seqLen, label: 'training length' }],
     // unlabelled on the chart (a label at its end sat on the curves): the legend under it names the line
     guides: [{ y: WORKS_BELOW, label: '' }],
   };
