@@ -13,7 +13,7 @@ const RACE_CSS = `
 /* on a phone the results' five columns fit without scrolling (the cells are short: "192", "none", "refused", "0.37") */
 @container (max-width: 520px) {
   .al-race-table { font-size: .8em; }
-  .al-race-table th, .al-race-table td { padding: calc(.15 * var(--_rem)) calc(.2 * var(--_rem)); }
+  .al-race-table th, .al-race-table td { padding: calc(.15 * var(--_rem)) calc(.12 * var(--_rem)); }
 }
 .al-race-table td.al-race-works { color: var(--_ok); font-weight: 600; }
 .al-race-predict select { max-width: 100%; }
