@@ -121,7 +121,11 @@ const root = path.resolve(__dirname, '..');
 // Reviews V6-V8's fixes (the trainer's knock-out waiting for a head, composition beside the untrained
 // heads, the position widgets' three RoPE choices, identical tokens, the race's narrow table):
 // 256904 -> 258435 B. Issue 27's cap (215000) stays a product decision, with its options in the issue's note.
-const SIZE_BUDGET = { script: 258500, wasm: 103600 };
+// This session (issues 27, 28): the race pauses while its tab is hidden (LiveElement, shared with
+// the trainer), one worker protocol for the trainer and the race (run-worker.js, -28 B), a dot in
+// a legend of dots, the sinusoid table's and the race table's narrow cells, the second learner
+// read's wording: 258435 -> 258763 B (node scripts/size.js before and after).
+const SIZE_BUDGET = { script: 258800, wasm: 103600 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {
