@@ -258,6 +258,11 @@ test('exports: the losses CSV has every step, the weights load into loadTrainer 
   const [svg] = await Promise.all([page.waitForEvent('download'), page.click('attention-trainer .al-trainer-head >> nth=0 >> [data-export="svg"]')]);
   const text = fs.readFileSync(await svg.path(), 'utf8');
   assert.match(text, /<title>Layer 0, head 0 after 5 steps<\/title>/);
+  // A redraw repaints the same cards (on a task without score bars it built them anew, closing a head's open export menu)
+  await page.evaluate(() => { window.firstCard = document.querySelector('attention-trainer').shadowRoot.querySelector('.al-trainer-head'); });
+  await page.click('attention-trainer button:has-text("One step")');
+  await page.waitForFunction(() => /after 6 steps/.test(document.querySelector('attention-trainer').shadowRoot.querySelector('.al-trainer-example').textContent));
+  assert.equal(await page.evaluate(() => window.firstCard === document.querySelector('attention-trainer').shadowRoot.querySelector('.al-trainer-head')), true);
   await w.close();
 });
 

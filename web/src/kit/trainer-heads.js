@@ -15,6 +15,9 @@ const HEAD_BARS = [
   { key: 'previousToken', name: 'previous, every row', cls: 'al-bar-prev al-bar-all' },
   { key: 'induction', name: 'induction', cls: 'al-bar-ind' },
 ];
+// Other tasks show the pictures alone: one empty list, so that a redraw knows its cards are
+// the ones it needs (a new [] each time rebuilt them, and closed a head's open export menu).
+const NO_BARS = Object.freeze([]);
 
 /** A head's scores in words. */
 function headScoresText(s) {
@@ -47,7 +50,7 @@ class TrainerHeads {
     const n = tokens.length;
     setText(this.exampleLine, `The example (token ids): ${tokens.join(' ')}. Each square shows one head\u2019s weights on it after ${counted(snap.step, 'step')}: row i is where token i looks, brighter is more weight, the empty triangle is the future, hidden by the causal mask.`);
     // The probe's scores mean something for the induction task only: other tasks show the pictures alone.
-    const bars = info.recordsHeads ? HEAD_BARS : [];
+    const bars = info.recordsHeads ? HEAD_BARS : NO_BARS;
     const cards = this.cards && this.cards.length === layers * heads && this.bars === bars ? this.cards : this.build(layers, heads, n, bars);
     snap.scores.forEach((s, k) => {
       const card = cards[k];
