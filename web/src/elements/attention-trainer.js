@@ -4,6 +4,8 @@
 // scores over time, and every head's weights on a fixed example, redrawn a few times a second.
 // The engine trains (cpp/src/trainer.cpp) in a Web Worker (trainer-runner.js), or on the page
 // in short slices where the page forbids blob: workers. Every number comes from the engine.
+// Its parts: the predict-first questions (kit/trainer-predict.js), the heads (kit/trainer-heads.js),
+// the knock-out mode (kit/trainer-knockout.js), the charts' rules (ui/trainer-charts.js).
 
 const { h, uid, setText } = require('../kit/dom.js');
 const { urlState } = require('../kit/base.js');
@@ -18,12 +20,11 @@ const { TrainerKnockout } = require('../kit/trainer-knockout.js');
 const { parseKnocked, formatKnocked, MODES, KINDS } = require('../ui/trainer-knockout.js');
 const { trainerCharts } = require('../ui/trainer-charts.js');
 const { fixed, grouped, counted } = require('../ui/format.js');
+const { TrainerPredict } = require('../kit/trainer-predict.js');
 const {
-  TrainingLog, stepsPerSecond, judgeRun, layerChoices, LEARNING_RATES, LAYER_CHOICES, HEAD_CHOICES, TASK_CHOICES,
-  LAYER_QUESTION, CURVE_QUESTION, CURVE_CHOICES, parseSeed, divergenceText, worseText,
+  TrainingLog, stepsPerSecond, LEARNING_RATES, LAYER_CHOICES, HEAD_CHOICES, TASK_CHOICES, parseSeed, divergenceText, worseText,
 } = require('../ui/training-log.js');
 
-// Redraw the charts and heads at most this often while training (ms).
 const TASKS = TASK_CHOICES.map((t) => t.value);
 
 class AttentionTrainer extends LiveElement {
@@ -35,13 +36,12 @@ class AttentionTrainer extends LiveElement {
       heads: this.attr('heads', d.heads), seed: this.attr('seed', d.seed) };
     this.st = { ...this.defaults, logScale: this.attr('log-scale', false), knocked: [], mode: 'zero', kind: 'k' };
     this.maxSteps = this.attr('steps', 1500);
-    this.predictOn = this.attr('predict', true);
-    this.prediction = { layer: null, curve: null, committed: false, skipped: false };
     this.restoreFields(this.readState());
     const ids = { task: uid(), lr: uid(), layers: uid(), heads: uid(), seed: uid(), seedMsg: uid(), log: uid() };
 
     // Predict first (the induction task only: its outcome is what the questions are about).
-    this.predictBox = h('section', { class: 'al-predict al-trainer-predict', part: 'prompt' });
+    this.predictOn = this.attr('predict', true);  // the training questions, and the knock-out's
+    this.questions = new TrainerPredict(this, this.predictOn);
 
     // Controls.
     this.trainButton = h('button', { type: 'button', class: 'al-primary', onclick: () => this.guard(() => this.toggle()) }, 'Train');
@@ -67,7 +67,6 @@ class AttentionTrainer extends LiveElement {
     this.exampleLine = h('p', { class: 'al-trainer-example' });
     this.headsBox = h('div', { class: 'al-trainer-heads', part: 'heads' });
     this.headGrid = new TrainerHeads(this.headsBox, this.exampleLine, () => this.linkState(), () => ({ snap: this.snapshot, info: this.info }));
-    this.reveal = h('section', { class: 'al-trainer-reveal', hidden: true, 'aria-live': 'polite' });
     this.knockout = new TrainerKnockout(this);
     this.downloads = h('p', { class: 'al-trainer-downloads' },
       h('button', { type: 'button', onclick: () => this.guard(() => this.saveLosses()) }, 'Losses (CSV)'),
@@ -76,7 +75,7 @@ class AttentionTrainer extends LiveElement {
 
     this.frame.replaceChildren(
       h('h3', {}, this.attr('heading', 'Train a transformer and watch its heads form')),
-      this.predictBox,
+      this.questions.box,
       h('div', { class: 'al-controls', part: 'controls' }, this.trainButton, this.stepButton, this.resetButton),
       h('div', { class: 'al-controls al-trainer-settings', part: 'controls' },
         h('label', { for: ids.task }, 'task', this.taskSelect),
@@ -88,9 +87,9 @@ class AttentionTrainer extends LiveElement {
       this.status_, this.announcer, this.alert,
       h('div', { class: 'al-trainer-charts' }, this.lossChart, this.scoreChart),
       h('h4', {}, 'Every head on one example'), this.exampleLine, this.headsBox,
-      this.reveal, this.knockout.root, this.downloads);
+      this.questions.reveal, this.knockout.root, this.downloads);
     this.renderControls();
-    this.renderPredict();
+    this.questions.render();
     // The worker starts when the reader reaches for training (a pointer over Train or One step,
     // or focus in the widget), so that by the time the button is pressed its engine is ready. Not
     // on any pointer passing over the widget: on a page whose header policy forbids workers, a
@@ -176,9 +175,7 @@ class AttentionTrainer extends LiveElement {
     this.log = new TrainingLog();
     this.reports = [];
     this.alert.hidden = true;
-    // Nothing of the last run is left to read: no reveal.
-    this.reveal.hidden = true;
-    this.revealKey = null;
+    this.questions.hideVerdict();
     this.knockout.reset();
     const runner = this.runner || this.adopt(new PageTrainer(this.lab));
     let created;
@@ -197,7 +194,7 @@ class AttentionTrainer extends LiveElement {
     this.snapshot = null;
     this.takeSnapshot(created.snapshot);
     this.renderControls();
-    this.renderPredict();
+    this.questions.render();
     this.draw();
     this.renderStatus(message);
     // the announcer says the reset, not the last run's end (a refused setting keeps it as it was)
@@ -263,8 +260,7 @@ class AttentionTrainer extends LiveElement {
     this.st.knocked = parseKnocked(formatKnocked(this.st.knocked), this.st.layers, this.st.heads);
     if (fields.task !== undefined || fields.layers !== undefined) {
       // A prediction was about the old model: asked again at once, before the new model is made.
-      this.prediction = { layer: null, curve: null, committed: false, skipped: false };
-      this.renderPredict();
+      this.questions.askAgain();
     }
     this.reset('New settings: a fresh model. Press Train.');
   }
@@ -297,10 +293,7 @@ class AttentionTrainer extends LiveElement {
   async train() {
     if (this.divergence) return;
     this.note = null;
-    if (this.predictOn && this.st.task === 'induction' && !this.prediction.committed && !this.prediction.skipped) {
-      this.prediction.skipped = true;  // Train without answering: the questions go
-      this.renderPredict();
-    }
+    this.questions.skipUnanswered();  // Train without answering: the questions go
     const runner = await this.moveToRunner();
     if (!runner || this.divergence) return;
     if (this.log.steps >= this.maxSteps) this.maxSteps += this.attr('steps', 1500);
@@ -474,47 +467,10 @@ class AttentionTrainer extends LiveElement {
     setText(this.status_, text);
   }
 
-  renderPredict() {
-    const box = this.predictBox;
-    const show = this.predictOn && this.st.task === 'induction';
-    box.hidden = !show;
-    if (!show) return;
-    const p = this.prediction;
-    if (p.committed || p.skipped) {
-      box.replaceChildren(p.committed
-        ? h('p', {}, h('strong', {}, 'Your prediction: '), `${labelOf(layerChoices(this.st.layers), p.layer)}; the loss will ${labelOf(CURVE_CHOICES, p.curve)}.`,
-          this.reveal.hidden ? ' Train to see.' : ' What happened is below the heads.')
-        : h('p', { class: 'al-muted' }, 'Training without a prediction.'));
-      box.hidden = p.skipped;
-      return;
-    }
-    const group = (name, question, choices, key) => {
-      const qid = uid('al-q');
-      return h('fieldset', { class: 'al-trainer-question' }, h('legend', { id: qid }, h('strong', {}, 'Predict: '), question),
-        choices.map((c) => {
-          const id = uid('al-r');
-          return h('label', { for: id, class: 'al-check' },
-            h('input', { type: 'radio', id, name, value: c.value, checked: p[key] === c.value, onchange: () => { p[key] = c.value; commit.disabled = !(p.layer && p.curve); } }), c.label);
-        }));
-    };
-    const name = uid('al-p');
-    const commit = h('button', { type: 'button', class: 'al-primary', disabled: !(p.layer && p.curve), onclick: () => this.guard(() => {
-      p.committed = true;
-      this.renderPredict();
-      this.trainButton.focus();
-      this.say('Prediction saved. Press Train.');
-    }) }, 'Lock in my prediction');
-    box.replaceChildren(
-      h('p', {}, `Before you train: the model has ${counted(this.st.layers, 'layer')} of ${counted(this.st.heads, 'head')} and sees a block of random tokens followed by its repeat. It is scored on the repeat.`),
-      group(`${name}-layer`, LAYER_QUESTION, layerChoices(this.st.layers), 'layer'),
-      group(`${name}-curve`, CURVE_QUESTION, CURVE_CHOICES, 'curve'),
-      h('p', {}, commit, ' ', h('button', { type: 'button', class: 'al-skip', onclick: () => this.guard(() => { p.skipped = true; this.renderPredict(); this.trainButton.focus(); }) }, 'Skip the prediction')));
-  }
-
   draw() {
     this.drawCharts();
     this.drawHeads();
-    this.renderReveal();
+    this.questions.renderVerdict();
     this.renderControls();
     this.knockout.render();
   }
@@ -538,28 +494,6 @@ class AttentionTrainer extends LiveElement {
 
   drawHeads() {
     this.headGrid.draw(this.snapshot, this.info);
-  }
-
-  renderReveal() {
-    const p = this.prediction;
-    if (!p.committed) {
-      this.reveal.hidden = true;
-      return;
-    }
-    const verdict = judgeRun(this.log, p, { patience: Math.min(this.maxSteps, 1000) });
-    if (!verdict) {
-      this.reveal.hidden = true;
-      this.revealKey = null;
-      return;
-    }
-    const line = (v) => v && h('p', { class: v.ok ? 'al-verdict-ok' : 'al-verdict-bad' }, v.message);
-    const key = [verdict.layer, verdict.curve].map((v) => v && v.message).join('|');
-    if (key === this.revealKey) return;
-    this.revealKey = key;
-    this.reveal.replaceChildren(h('h4', {}, 'What happened'), line(verdict.layer), line(verdict.curve) || h('p', { class: 'al-muted' }, 'The loss curve: said once its shape is clear.'));
-    const first = this.reveal.hidden;
-    this.reveal.hidden = false;
-    if (first) this.renderPredict();
   }
 
   // ---- lifecycle ----
@@ -590,11 +524,6 @@ function choices(select, values, current) {
     select.replaceChildren(...texts.map((t) => h('option', { value: t }, t)));
   }
   select.value = String(current);
-}
-
-function labelOf(choices, value) {
-  const c = choices.find((x) => x.value === value);
-  return c ? c.label : '';
 }
 
 module.exports = { AttentionTrainer };
