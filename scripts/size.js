@@ -125,7 +125,9 @@ const root = path.resolve(__dirname, '..');
 // the trainer), one worker protocol for the trainer and the race (run-worker.js, -28 B), a dot in
 // a legend of dots, the sinusoid table's and the race table's narrow cells, the second learner
 // read's wording: 258435 -> 258763 B (node scripts/size.js before and after).
-const SIZE_BUDGET = { script: 258800, wasm: 103600 };
+// The trainer's questions in a module of their own (kit/trainer-predict.js, the element 600 -> 526
+// lines): +158 B, 258774 -> 258932 B.
+const SIZE_BUDGET = { script: 259000, wasm: 103600 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {
