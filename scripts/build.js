@@ -10,7 +10,7 @@
 //   bundle: the classic browser script dist/attention-lab.js (engine, JS API, widgets), the
 //           engine module dist/attention-lab.mjs, the elements module dist/attention-lab-elements.mjs,
 //           and the shipped model beside them, dist/attention-lab-model.js
-//   site:   the example lesson site and the iframe embed page in dist/ (after bundle)
+//   site:   the example lesson site and the iframe embed page in dist/ (after bundle; alone, around the bundle in dist/)
 //   types:  types/elements.d.ts and dist/custom-elements.json from the widget manifest
 
 const { execFileSync } = require('child_process');
@@ -133,4 +133,12 @@ if (want('bundle')) {
     console.error(err.message);
     process.exit(1);
   });
+}
+// `site` alone: the pages again around the bundle already in dist/ (with `bundle`, after it, above).
+if (want('site') && !want('bundle')) {
+  if (!fs.existsSync(path.join(root, 'dist', 'attention-lab.js'))) {
+    console.error('build: site needs dist/attention-lab.js; run node scripts/build.js bundle site');
+    process.exit(1);
+  }
+  require('./build-site.js').buildSite();
 }
