@@ -332,7 +332,7 @@ class PositionRace extends LiveElement {
     const refused = learned && learned.lengths && learned.lengths.find((r) => r.refused);
     this.refusal.hidden = !refused;
     if (refused) {
-      this.refusal.replaceChildren(h('strong', {}, 'The learned table has no vector for position 32 or beyond. '),
+      this.refusal.replaceChildren(h('strong', {}, `The learned table has no vector for position ${this.seqLen} or beyond. `),
         `Asked for the loss on longer sequences, the engine refuses rather than guess: \u201c${refused.refused}\u201d`);
     }
   }
