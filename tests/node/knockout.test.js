@@ -49,6 +49,10 @@ test('the outcome says whether the top guess changed, with the probabilities the
         assert.equal(right.close, true);
         assert.equal(wrong.close, false);
         assert.ok(wrong.hint && !/stays|changes/.test(wrong.hint), 'the hint does not give the answer away');
+        // it gives the top guess's lead over the second, and leans away from the wrong answer: a head can carry the guess, or add little to it
+        const [top, next] = r.baseline.next;
+        assert.ok(wrong.hint.includes(`by ${(100 * (top.probability - next.probability)).toFixed(1)} points`), wrong.hint);
+        assert.match(wrong.hint, o.changed ? /this head supplies: a head that copies an earlier token can carry the guess/ : /this head adds to it: a head can look at a token and still add little/);
         assert.equal(ko.judgeKnockout('maybe', r).ok, false);
       }
     }

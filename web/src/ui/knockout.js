@@ -132,11 +132,18 @@ function judgeKnockout(value, r) {
   if (value !== 'stays' && value !== 'changes') return { ok: false, close: false, message: 'Choose one of the two answers.' };
   const o = knockoutOutcome(r);
   const close = (value === 'changes') === o.changed;
+  // The hint after a wrong answer leans the other way from it: the lead of the top guess, and what the heads may add to it.
+  const [first, second] = r.baseline.next;
+  const one = r.heads.length === 1;
+  const lead = second ? `The top guess, ${quoted(first.token)}, leads the second, ${quoted(second.token)}, by ${(100 * (first.probability - second.probability)).toFixed(1)} points (${percent(first.probability)} against ${percent(second.probability)}). ` : '';
+  const hint = value === 'stays'
+    ? `${lead}Ask how much of that lead ${one ? 'this head supplies' : 'these heads supply'}: a head that copies an earlier token can carry the guess.`
+    : `${lead}Ask how much ${one ? 'this head adds' : 'these heads add'} to it: a head can look at a token and still add little to the guess.`;
   return {
     ok: true,
     close,
     message: `${close ? 'Right' : 'Not so'}: the likeliest next token ${o.changed ? 'changes' : 'stays the same'}. The figures are below.`,
-    hint: 'Compare the top guess with the second (how far ahead is it?), and ask how much this head adds to it: a head can look at a token and still add little to the guess.',
+    hint,
   };
 }
 
