@@ -142,6 +142,25 @@ test('lesson 7 at 390 px under a strict CSP, keyboard only: predict, knock out, 
   await close();
 });
 
+test('a wrong answer, then another head: the new question starts afresh (no verdict or miss of the last one carries over)', async () => {
+  const { page, problems, close } = await watchedPage(browser, { width: 1280, height: 900 });
+  await page.goto(`${server.url}dist/lesson-7.html`);
+  await settled(page);
+  const verdict = () => knock(page).locator('.al-predict [aria-live]').textContent();
+  const wrongFor = (heads) => (expected(START, heads).changed ? 'Yes, it stays on top' : 'No, another token takes its place');
+  await knock(page).locator('button[aria-label="Knock out layer 1, head 3"]').click();
+  await knock(page).locator(`.al-predict button:has-text("${wrongFor([[1, 3]])}")`).click();
+  assert.match(await verdict(), /^Not yet\. /);
+  await knock(page).locator('button[aria-label="Knock out layer 1, head 0"]').click();
+  assert.match(await knock(page).locator('.al-predict p').first().textContent(), /knocking out layer 1, heads 0 and 3 \(zero\)/);
+  assert.equal(await verdict(), '', 'the last question\'s verdict is gone');
+  await knock(page).locator(`.al-predict button:has-text("${wrongFor([[1, 0], [1, 3]])}")`).click();
+  assert.match(await verdict(), /^Not yet\. .+ Try once more\.$/, 'a first wrong answer to the new question gets its hint');
+  assert.equal(await knock(page).locator('.al-ko-result').isVisible(), false);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
 test('a link with heads restores them (asking first); a link naming no head says so; every head knocked out is said, not silent', async () => {
   const { page, problems, close } = await watchedPage(browser, { width: 1280, height: 900 });
   await page.goto(`${server.url}dist/lesson-7.html?knock.ko=0.0-7.2-x&knock.km=mean`);

@@ -130,7 +130,12 @@ const modelKnockout = {
       return;
     }
     if (this.koQuestion) {
-      this.koQuestion.setQuestion(q.question);
+      // another set of heads (or mode): a question of its own, asked afresh (the choices keep the focus;
+      // no miss or verdict of the last question carries over)
+      if (this.koQuestion.questionText.textContent !== q.question) {
+        this.koQuestion.setQuestion(q.question);
+        this.koQuestion.reset();
+      }
       return;
     }
     this.koQuestion = new PredictView({
