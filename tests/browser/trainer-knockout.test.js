@@ -258,7 +258,7 @@ test('lesson 6: while the knock-out question is open, no prose the learner can s
     await page.waitForFunction(() => document.querySelector('#train').state.step === 1, null, { timeout: 60000 });
     const note = page.locator('#train .al-ko-note');
     await note.waitFor({ state: 'visible', timeout: 30000 });
-    assert.match(await note.textContent(), /The prediction waits for an induction head/);
+    assert.match(await note.textContent(), /The prediction is about the induction circuit, so it waits for an induction head to form; you can knock heads out now\./);
     assert.equal(await page.locator('#train .al-ko-predict .al-trainer-question').isVisible(), false);
     // the question is asked of a trained model: once an induction head has formed, paused
     await page.click('#train button:has-text("Continue")');

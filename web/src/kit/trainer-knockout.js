@@ -120,7 +120,7 @@ class TrainerKnockout {
     this.root.hidden = !w.log || w.log.steps === 0;
     setText(this.note, w.running ? 'Pause the training to knock heads out of the model as it is now.'
         : w.divergence ? 'The run diverged: there is no trained model to test. Reset to start again.'
-          : `The model after ${counted(w.log.steps, 'step')}.${w.predictOn && !trained && !this.pred.committed ? ' The prediction waits for an induction head: before one forms, no head has a job to lose, but you can knock heads out now.' : ''}`);
+          : `The model after ${counted(w.log.steps, 'step')}.${w.predictOn && !trained && !this.pred.committed ? ' The prediction is about the induction circuit, so it waits for an induction head to form; you can knock heads out now.' : ''}`);
     this.renderPredict(asking && ready, layers, heads);
     this.tool.hidden = !ready || asking;
     this.saveButton.hidden = !this.history.length;
