@@ -44,6 +44,8 @@ test('inductionHead picks the highest prefix matching apart from the previous to
   assert.deepEqual(q.choices.map((c) => c.label), ['\u201cThe\u201d (position 0)', '\u201c s\u201d (position 3)', '\u201cat\u201d (position 4)', '\u201c on\u201d (position 5)', '\u201c m\u201d (position 7)']);
   assert.doesNotMatch(q.question, /follow|after|copy of|previous/);
   assert.match(q.judge(5).message, /^Right: from \u201cat\u201d the head puts most weight on \u201c on\u201d \(position 5, the token right after the earlier copy at position 4\) with weight 0\.40\./);
+  // the token after the other copy, which the same rule names, and its weight
+  assert.match(q.judge(5).message, /The token after the other copy gets less: \u201c s\u201d \(position 3\) 0\.30\./);
   assert.match(q.judge(0).message, /^Not this time: .* and 0\.10 on \u201cThe\u201d \(position 0, the first token\)\./);
   assert.match(q.reveal, /Sorted by prefix matching, the summary puts layer 0, head 0 first \(0\.50; previous-token score 1\.00\).*layer 0, head 0 scores 0\.00 and layer 1, head 1 0\.30\./);
   // Without a confounded head ranked first, no note.

@@ -99,8 +99,11 @@ function inductionQuestion(tokens, row, head, rows = []) {
   const last = quoted(tokens[n - 1]);
   const where = `layer ${head.layer}, head ${head.head}`;
   const said = (column) => `${quoted(tokens[column])} (position ${column}${roleOf.has(column) ? `, ${roleOf.get(column)}` : ''}) with weight ${fixed(row[column], 2)}`;
+  // The tokens after the other copies, which the textbook rule names too: their weights, so the learner sees the head chose among them.
+  const rivals = after.has(answer) ? [...after].filter((j) => j !== answer && j < n - 1).sort((a, b) => a - b) : [];
   const because = after.has(answer)
-    ? ' It looks for the token that followed an earlier copy of its own token, because that token is the best guess for what comes next.'
+    ? ` It looks for the token that followed an earlier copy of its own token, because that token is the best guess for what comes next.${rivals.length
+      ? ` The token${rivals.length > 1 ? 's' : ''} after the other cop${rivals.length > 1 ? 'ies get' : 'y gets'} less: ${rivals.map((j) => `${quoted(tokens[j])} (position ${j}) ${fixed(row[j], 2)}`).join(', ')}.` : ''}`
     : '';
   const note = confoundNote(rows, head);
   // A first wrong answer's hint points at the method, true of this head's answer, without naming it.
