@@ -104,7 +104,7 @@ test('the reveal judges the layer by the engine\'s record and the curve by its s
   assert.equal(v.layer.ok, true);
   assert.match(v.layer.message, /With one layer/);
   assert.equal(v.curve.ok, true);
-  assert.match(v.curve.message, /^Right: the loss fell from about 4\.27 to 2\.21 \(the mean of its last 25 steps\); it was still falling after the first 100 steps \(3\.75 then\)\.$/);
+  assert.match(v.curve.message, /^Right: the loss fell from about 4\.27 to 2\.21 \(the mean of its last 25 steps\); it was still falling after the first 100 steps \(3\.75 then\): it fell steadily from the start\.$/);
   assert.equal(log.judgeRun(one, { layer: 'none', curve: 'early' }, { patience: 1000 }).curve.ok, false);
   assert.deepEqual(log.layerChoices(2).map((c) => c.value), ['layer-0', 'layer-1', 'none']);
 });

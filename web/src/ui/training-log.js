@@ -189,7 +189,7 @@ function curveText(c) {
     return `after a quick first fall, the loss stayed at about ${f(c.level)} (its mean from step ${grouped(c.from)} to ${grouped(c.to)}), then dropped to ${f(c.after)} by step ${grouped(c.by)}`;
   }
   return `the loss fell from about ${f(c.start)} to ${f(c.end)} (the mean of its last ${STRETCH} steps); ${c.shape === 'early'
-    ? `most of that fall came in the first ${grouped(c.tenth)} steps` : `it was still falling after the first ${grouped(c.tenth)} steps (${f(c.early)} then)`}`;
+    ? `most of that fall came in the first ${grouped(c.tenth)} steps: it dropped at once, then levelled off` : `it was still falling after the first ${grouped(c.tenth)} steps (${f(c.early)} then): it fell steadily from the start`}`;
 }
 
 /**
