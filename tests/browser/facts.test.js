@@ -17,7 +17,7 @@ const { pathToFileURL } = require('url');
 const { launch, watchedPage, settled } = require('./browser.js');
 const { loadAttentionLab } = require('../../index.js');
 const { PAGES } = require('../../scripts/build-site.js');
-const { circuitFact, coverClaim, prevClaim } = require('../node/circuit-facts.js');
+const { circuitFact, coverClaim, prevClaim, modesClaim } = require('../node/circuit-facts.js');
 
 const dist = path.resolve(__dirname, '..', '..', 'dist');
 
@@ -407,6 +407,9 @@ Object.assign(CLAIMS, {
   },
   'knockout-prev'(lab) {
     prevClaim(lab, assert);
+  },
+  'ablation-modes'(lab) {
+    modesClaim(lab, assert);
   },
   'lr-too-large'(lab) {
     const { LEARNING_RATES } = require('../../web/src/ui/training-log.js');

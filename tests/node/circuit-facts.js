@@ -4,8 +4,8 @@
 // and 3, each trained for the widget's 1,500 steps (one press of Train), then every head knocked
 // out alone and each layer's heads together (zero ablation, Trainer.ablate), and composition().
 // tests/node/lesson-6-circuit.test.js and tests/browser/facts.test.js read the lesson's
-// data-fact="circuit:..." numbers through circuitFact; the data-claims "knockout-cover" and
-// "knockout-prev" through coverClaim and prevClaim.
+// data-fact="circuit:..." numbers through circuitFact; the data-claims "knockout-cover",
+// "knockout-prev" and "ablation-modes" through coverClaim, prevClaim and modesClaim.
 
 const SEEDS = [1, 2, 3];
 const STEPS = 1500;
@@ -25,13 +25,14 @@ function circuitRun(lab, seed) {
     const zero = (set) => t.ablate({ heads: set, mode: 'zero' }).scoredLoss;
     const scores = t.headScores();
     const alone = new Map(scores.map((s) => [`${s.layer}.${s.head}`, zero([[s.layer, s.head]])]));
+    const meanAlone = new Map(scores.map((s) => [`${s.layer}.${s.head}`, t.ablate({ heads: [[s.layer, s.head]], mode: 'mean' }).scoredLoss]));
     const inductionAfter = new Map(scores.map((s) => [`${s.layer}.${s.head}`, Array.from(t.ablate({ heads: [[s.layer, s.head]], mode: 'zero' }).induction)]));
     const together = Array.from({ length: layers }, (_, l) => zero(Array.from({ length: heads }, (_, k) => [l, k])));
     // the previous-token head: the layer-0 head with the higher score over the first copy
     const prev = scores.filter((s) => s.layer === 0).reduce((a, b) => (b.previousTokenFirstCopy > a.previousTokenFirstCopy ? b : a));
     const c = t.composition();
     const induction = new Map(scores.map((s) => [`${s.layer}.${s.head}`, s.induction]));
-    const run = { seed, base: t.evaluate().loss, uniform: t.uniformLoss, alone, inductionAfter, induction, together, prev: [prev.layer, prev.head], composition: c.composition, untrained,
+    const run = { seed, base: t.evaluate().loss, uniform: t.uniformLoss, alone, meanAlone, inductionAfter, induction, together, prev: [prev.layer, prev.head], composition: c.composition, untrained,
       copying: new Map(c.copying.map((x) => [`${x.layer}.${x.head}`, x.score])) };
     cache.set(seed, run);
     return run;
@@ -135,4 +136,19 @@ function prevClaim(lab, assert) {
   }
 }
 
-module.exports = { SEEDS, STEPS, circuitRun, circuitFact, coverClaim, prevClaim };
+/**
+ * The claim on the two ablations: which costs more varies. On the trainer's own seed (the first)
+ * mean ablation costs more than zero ablation for every head alone; on another seed zero costs
+ * more for at least one head.
+ */
+function modesClaim(lab, assert) {
+  const first = circuitRun(lab, SEEDS[0]);
+  for (const [head, zero] of first.alone) assert.ok(first.meanAlone.get(head) > zero, `seed ${SEEDS[0]}: head ${head} mean ${first.meanAlone.get(head)} above zero ${zero}`);
+  const reversed = SEEDS.slice(1).some((seed) => {
+    const r = circuitRun(lab, seed);
+    return [...r.alone].some(([head, zero]) => zero > r.meanAlone.get(head));
+  });
+  assert.ok(reversed, 'on another seed zero ablation costs more for some head');
+}
+
+module.exports = { SEEDS, STEPS, circuitRun, circuitFact, coverClaim, prevClaim, modesClaim };

@@ -9,7 +9,7 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
 const { loadAttentionLab } = require('./lab.js');
-const { circuitFact, coverClaim, prevClaim, circuitRun, SEEDS } = require('./circuit-facts.js');
+const { circuitFact, coverClaim, prevClaim, modesClaim, circuitRun, SEEDS } = require('./circuit-facts.js');
 
 const html = fs.readFileSync(path.resolve(__dirname, '..', '..', 'web', 'site', 'lesson-6.html'), 'utf8');
 const facts = Array.from(html.matchAll(/<span data-fact="(circuit[^"]*)">([^<]*)<\/span>/g), (m) => ({ fact: m[1], text: m[2] }));
@@ -44,6 +44,11 @@ test('the two layer-1 heads cover for each other: one knocked out says little, b
 test('without the previous-token head the induction heads lose their pattern, and on seed 1 the model does worse than a uniform guess', () => {
   assert.match(html, /data-claim="knockout-prev"/);
   prevClaim(lab, assert);
+});
+
+test('which ablation costs more varies: on seed 1 mean costs more for every head, on another seed zero costs more for one', () => {
+  assert.match(html, /data-claim="ablation-modes"/);
+  modesClaim(lab, assert);
 });
 
 test('the figures are the widget\'s: the runner\'s session gives the same knock-out as the trainer for the same seed and steps', () => {
