@@ -127,7 +127,10 @@ const root = path.resolve(__dirname, '..');
 // read's wording: 258435 -> 258763 B (node scripts/size.js before and after).
 // The trainer's questions in a module of their own (kit/trainer-predict.js, the element 600 -> 526
 // lines): +158 B, 258774 -> 258932 B.
-const SIZE_BUDGET = { script: 259000, wasm: 103600 };
+// The fixes after learner review R67 (the knock-out hints that lean away from a wrong answer,
+// a fresh question for new heads, the other copies' weights, the curve's shape named, the note):
+// +244 B, 258938 -> 259182 B.
+const SIZE_BUDGET = { script: 259300, wasm: 103600 };
 const gzip = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 
 async function bundled(entry, { external = [], stub = [], shrink = shrinkPlugin } = {}) {
