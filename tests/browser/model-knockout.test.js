@@ -161,6 +161,27 @@ test('a wrong answer, then another head: the new question starts afresh (no verd
   await close();
 });
 
+test('lesson 7 at 1280 px: every model view\'s summary table fits its column without scrolling (its nine columns are tight)', async () => {
+  const { page, problems, close } = await watchedPage(browser, { width: 1280, height: 900 });
+  await page.goto(`${server.url}dist/lesson-7.html`);
+  await settled(page);
+  const ids = await page.$$eval('model-attention', (els) => els.map((e) => e.id));
+  for (const id of ids) {
+    await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+    await page.waitForFunction((i) => document.getElementById(i).status === 'ready', id, { timeout: 60000 });
+    const tab = page.locator(`#${id} [role="tab"]:has-text("Summary")`);
+    if (!(await tab.count()) || !(await tab.isVisible())) continue;  // a view asking its question first shows no tabs yet
+    await tab.click();
+    const fit = await page.$eval(`#${id}`, (el) => {
+      const t = el.shadowRoot.querySelector('.al-summary-table');
+      return { width: t.scrollWidth, box: t.parentElement.clientWidth };
+    });
+    assert.ok(fit.width <= fit.box, `#${id}: summary table ${fit.width} px in ${fit.box} px`);
+  }
+  assert.deepEqual(problems, []);
+  await close();
+});
+
 test('a link with heads restores them (asking first); a link naming no head says so; every head knocked out is said, not silent', async () => {
   const { page, problems, close } = await watchedPage(browser, { width: 1280, height: 900 });
   await page.goto(`${server.url}dist/lesson-7.html?knock.ko=0.0-7.2-x&knock.km=mean`);

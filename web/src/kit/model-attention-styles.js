@@ -66,6 +66,8 @@ const MODEL_ATTENTION_CSS = `
 .al-token[aria-pressed="true"] { outline: 2px solid var(--_accent); outline-offset: -2px; }
 .al-summary-table th button.al-sort { border: 0; background: transparent; padding: 0 calc(.2 * var(--_rem)); font-weight: 600; min-height: 24px; text-align: left; }
 .al-summary-table td { text-align: right; }
+/* nine columns in a 1280 px lesson's column (568 px): a little less padding than other tables */
+.al-summary-table th, .al-summary-table td { padding-left: calc(.3 * var(--_rem)); padding-right: calc(.3 * var(--_rem)); }
 .al-summary-table th[scope="row"] { font-weight: 400; }
 .al-summary-table button.al-open-link { white-space: nowrap;  border: 0; background: transparent; color: var(--_accent); text-decoration: underline; padding: 0; min-height: 24px; text-align: left; }
 @container (max-width: 520px) {
