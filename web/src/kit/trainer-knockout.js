@@ -269,7 +269,7 @@ class TrainerKnockout {
 
   caption() {
     const kind = ko.KINDS.find((k) => k.value === this.w.st.kind);
-    return `${kind.label} of every earlier head (rows) into every later head (columns) after ${counted(this.comp ? this.comp.step : 0, 'step')}. ${this.comp ? ko.copyingText(this.comp) : ''}`;
+    return `${kind.label} of every earlier head (rows) into every later head (columns) after ${counted(this.comp ? this.comp.step : 0, 'step')}; the colours run from 0 to the largest score shown. ${this.comp ? ko.copyingText(this.comp) : ''}`;
   }
 
   /** Every head alone and each layer's heads together (zero mode), then the verdict on the prediction. */
