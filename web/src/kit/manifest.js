@@ -241,7 +241,7 @@ const WIDGETS = {
   },
   'attention-trainer': {
     className: 'AttentionTrainer',
-    summary: 'Train a small transformer in the page and watch a previous-token head and an induction head form together: the loss curve with the phase change marked, the heads\' scores at every step, and every head\'s weights on a fixed example; once trained and paused, knock heads out (predict first which the model needs) and see how they compose.',
+    summary: 'Train a small transformer in the page and watch a previous-token head and an induction head form together: the loss curve with the phase change marked, the heads\' scores at every step, and every head\'s weights on a fixed example; once trained and paused, knock heads out (predict first which the model needs) and see how they compose. Training pauses while the page\'s tab is hidden.',
     example: '<attention-trainer></attention-trainer>',
     json: false,
     attributes: [
@@ -267,7 +267,7 @@ const WIDGETS = {
   },
   'position-race': {
     className: 'PositionRace',
-    summary: 'The same small transformer trained on the induction task with each position scheme (learned, sinusoidal, RoPE, ALiBi, none), side by side and live: the step each forms a previous-token and an induction head, then its loss at each position of sequences 2x and 4x the training length. The learner ranks the schemes first. The run is fixed: `lab.TRAINER_DEFAULTS` with `positions` and seed 1, 1000 steps each; a head formed at the first step whose record (the best previous-token or induction score) reaches the trainer\'s `formedThreshold`. In the state, `steps`, `formed` and `lengths` are keyed by scheme: `formed.rope` is `{ previousToken, induction }` (steps, or null when none formed), `lengths.rope[64]` the mean loss past position 32 of 64-token sequences (`\'refused\'` for the learned table, which has no vector there).',
+    summary: 'The same small transformer trained on the induction task with each position scheme (learned, sinusoidal, RoPE, ALiBi, none), side by side and live: the step each forms a previous-token and an induction head, then its loss at each position of sequences 2x and 4x the training length. The learner ranks the schemes first. The run is fixed: `lab.TRAINER_DEFAULTS` with `positions` and seed 1, 1000 steps each; a head formed at the first step whose record (the best previous-token or induction score) reaches the trainer\'s `formedThreshold`. In the state, `steps`, `formed` and `lengths` are keyed by scheme: `formed.rope` is `{ previousToken, induction }` (steps, or null when none formed), `lengths.rope[64]` the mean loss from position 32 on in 64-token sequences (`\'refused\'` for the learned table, which has no vector there). It pauses while the page\'s tab is hidden.',
     example: '<position-race></position-race>',
     json: false,
     attributes: [
