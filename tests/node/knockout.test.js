@@ -52,6 +52,7 @@ test('the outcome says whether the top guess changed, with the probabilities the
         // it gives the top guess's lead over the second, and leans away from the wrong answer: a head can carry the guess, or add little to it
         const [top, next] = r.baseline.next;
         assert.ok(wrong.hint.includes(`by ${(100 * (top.probability - next.probability)).toFixed(1)} points`), wrong.hint);
+        assert.ok(!/\u201c/.test(wrong.hint), 'no token named (quoted): the guesses are hidden until the answer');
         assert.match(wrong.hint, o.changed ? /this head supplies: a head that copies an earlier token can carry the guess/ : /this head adds to it: a head can look at a token and still add little/);
         assert.equal(ko.judgeKnockout('maybe', r).ok, false);
       }

@@ -135,7 +135,8 @@ function judgeKnockout(value, r) {
   // The hint after a wrong answer leans the other way from it: the lead of the top guess, and what the heads may add to it.
   const [first, second] = r.baseline.next;
   const one = r.heads.length === 1;
-  const lead = second ? `The top guess, ${quoted(first.token)}, leads the second, ${quoted(second.token)}, by ${(100 * (first.probability - second.probability)).toFixed(1)} points (${percent(first.probability)} against ${percent(second.probability)}). ` : '';
+  // (no token named: the guesses are hidden until the answer, and a token may answer another question on the page)
+  const lead = second ? `The top guess leads the second by ${(100 * (first.probability - second.probability)).toFixed(1)} points (${percent(first.probability)} against ${percent(second.probability)}). ` : '';
   const hint = value === 'stays'
     ? `${lead}Ask how much of that lead ${one ? 'this head supplies' : 'these heads supply'}: a head that copies an earlier token can carry the guess.`
     : `${lead}Ask how much ${one ? 'this head adds' : 'these heads add'} to it: a head can look at a token and still add little to the guess.`;
