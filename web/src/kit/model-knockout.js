@@ -25,7 +25,7 @@ const modelKnockout = {
     for (let l = 0; l < layers; l++) {
       const row = [];
       for (let hd = 0; hd < perLayer; hd++) {
-        const b = h('button', { type: 'button', 'aria-pressed': 'false', 'aria-label': `Knock out layer ${l}, head ${hd}`,
+        const b = h('button', { type: 'button', class: 'al-ko-head', 'aria-pressed': 'false', 'aria-label': `Knock out layer ${l}, head ${hd}`,
           onclick: () => this.guard(() => this.knockoutToggle(l, hd)) }, String(hd));
         this.koButtons.push(b);
         row.push(b);

@@ -44,6 +44,7 @@ const TRAINER_CSS = `
 .al-ko-heads { display: flex; flex-wrap: wrap; gap: calc(.5 * var(--_rem)) calc(1 * var(--_rem)); margin: calc(.4 * var(--_rem)) 0; }
 .al-ko-layer { display: flex; flex-wrap: wrap; align-items: center; gap: calc(.4 * var(--_rem)); }
 .al-ko-layer-name { font-weight: 600; }
+/* a head knocked out, in the trainer and in the model view alike: struck through on the colour of a loss */
 .al-ko-head[aria-pressed="true"] { background: var(--_bad); border-color: var(--_bad); color: var(--_bg); text-decoration: line-through; }
 .al-ko-result { font-variant-numeric: tabular-nums; min-height: 1.45em; }
 .al-ko-scores { list-style: none; padding: 0; margin: 0 0 calc(.5 * var(--_rem)); font-variant-numeric: tabular-nums; }
