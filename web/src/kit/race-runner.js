@@ -8,7 +8,7 @@
 // pause() (onStopped), stop().
 
 const { TrainingSession } = require('./trainer-runner.js');
-const { serveRun, RunClient } = require('./run-worker.js');
+const { RunClient, PageLoop } = require('./run-worker.js');
 
 // The race in one engine. Sent to the worker as source text: it uses only what it is given.
 class RaceCore {
@@ -91,14 +91,11 @@ class RaceWork {
   dispose() { this.core.dispose(); }
 }
 
-const LABEL = 'position-race';
-const workerArgs = () => [RaceWork, RaceCore, TrainingSession, TURN_MS];
-
 /** The race in a worker. */
 class WorkerRace extends RunClient {
-  static start(startWorker, timeoutMs = 30000) {
-    return startWorker(serveRun, workerArgs(), LABEL, timeoutMs).then((worker) => new WorkerRace(worker, LABEL));
-  }
+  static get label() { return 'position-race'; }
+
+  static workerArgs() { return [RaceWork, RaceCore, TrainingSession, TURN_MS]; }
 
   onMessage(m) {
     if (m.type === 'progress') this.onReport(m.lane, m.report);
@@ -108,20 +105,11 @@ class WorkerRace extends RunClient {
   train(budget, lengths) { this.send({ type: 'train', budget, lengths }); }
 }
 
-/** The callbacks a runner calls, none set yet (or no longer); the widget sets them. */
-function quiet(runner) {
-  runner.onReport = runner.onLengths = runner.onStopped = runner.onError = () => {};
-}
-
 /** The race on the page's own thread, a turn per task, then a length per task. */
-class PageRace {
+class PageRace extends PageLoop {
   constructor(lab) {
-    this.kind = 'page';
-    this.lab = lab;
+    super(lab);
     this.core = null;
-    this.running = false;
-    this.timer = 0;
-    quiet(this);
   }
 
   create(optionsList) {
@@ -140,17 +128,6 @@ class PageRace {
     if (this.running || !this.core) return;
     this.running = true;
     this.later(() => this.slice(budget, lengths));
-  }
-
-  later(fn) {
-    this.timer = setTimeout(() => {
-      try {
-        fn();
-      } catch (err) {
-        this.running = false;
-        this.onError(err);
-      }
-    }, 0);
   }
 
   slice(budget, lengths) {
@@ -179,24 +156,14 @@ class PageRace {
     this.later(next);
   }
 
-  pause() {
-    clearTimeout(this.timer);
-    if (this.running) {
-      this.running = false;
-      this.onStopped();
-    }
-  }
-
   stop() {
-    clearTimeout(this.timer);
-    this.running = false;
+    this.halt();
     if (this.core) this.core.dispose();
     this.core = null;
-    quiet(this);
   }
 }
 
 /** For a worker started from the script's address (engine-worker.js): the main and its arguments. */
-const workerEntry = () => [serveRun, workerArgs()];
+const workerEntry = () => WorkerRace.entry();
 
 module.exports = { RaceCore, WorkerRace, PageRace, workerEntry };

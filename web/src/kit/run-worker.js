@@ -7,7 +7,11 @@
 //   it gives created() (the answer to create), goal(message) (what a train message asks for),
 //   turn() and handle(message) (each { posts: [[message, transfer]], done/stop }) and dispose();
 // - RunClient, the page's side: ids that tell a replaced run's messages apart, requests that
-//   resolve to the worker's answer, and the widget's callbacks onReport, onStopped, onError.
+//   resolve to the worker's answer, and the widget's callbacks onReport, onStopped, onError. A
+//   subclass names its worker (static label) and its Work with the Work's arguments (static
+//   workerArgs()); start() and entry() make the worker from those.
+// - PageLoop, the same run on the page's own thread where no worker is allowed: a task at a time
+//   (later), paused and stopped as the worker's is.
 
 // Runs inside the worker.
 function serveRun(Work, ...args) {
@@ -70,16 +74,28 @@ function serveRun(Work, ...args) {
 }
 
 const noop = () => {};
+/** The callbacks a runner calls, none set yet (or no longer); the widget sets them. */
+function quiet(runner) {
+  runner.onReport = runner.onLengths = runner.onStopped = runner.onError = noop;
+}
 
 /** The page's side of a run in a worker; a subclass reads its own messages in onMessage(m). */
 class RunClient {
+  /** Starts the subclass's worker (engine-worker.js's startWorker) and resolves to its client. */
+  static start(startWorker, timeoutMs = 30000) {
+    return startWorker(serveRun, this.workerArgs(), this.label, timeoutMs).then((worker) => new this(worker, this.label));
+  }
+
+  /** For a worker started from the script's address (engine-worker.js): the main and its arguments. */
+  static entry() { return [serveRun, this.workerArgs()]; }
+
   constructor(worker, label) {
     this.kind = 'worker';
     this.worker = worker;
     this.label = label;
     this.id = 0;
     this.waiting = new Map();  // request type -> { resolve, reject }
-    this.quiet();
+    quiet(this);
     worker.onmessage = (e) => {
       if (e.data.id === this.id) this.receive(e.data);  // else from a run since replaced
     };
@@ -88,9 +104,6 @@ class RunClient {
       this.fail(new Error(`${label}: the worker stopped${e.message ? ` (${e.message})` : ''}`), true);
     };
   }
-
-  /** The widget's callbacks, none set yet (or no longer). */
-  quiet() { this.onReport = this.onLengths = this.onStopped = this.onError = noop; }
 
   receive(m) {
     if (m.type === 'answer') this.settle(m.to, m.result);
@@ -136,8 +149,46 @@ class RunClient {
   stop() {
     this.worker.terminate();
     this.waiting.clear();
-    this.quiet();
+    quiet(this);
   }
 }
 
-module.exports = { serveRun, RunClient };
+/** The page's own thread as the runner: a subclass trains in later() tasks and frees its engine objects in stop(). */
+class PageLoop {
+  constructor(lab) {
+    this.kind = 'page';
+    this.lab = lab;
+    this.running = false;
+    this.timer = 0;
+    quiet(this);
+  }
+
+  /** fn in a task of its own; an error there stops the run and goes to the widget. */
+  later(fn) {
+    this.timer = setTimeout(() => {
+      try {
+        fn();
+      } catch (err) {
+        this.running = false;
+        this.onError(err);
+      }
+    }, 0);
+  }
+
+  pause() {
+    clearTimeout(this.timer);
+    if (this.running) {
+      this.running = false;
+      this.onStopped();
+    }
+  }
+
+  /** Ends the run at once: no task left, and the widget hears nothing more. */
+  halt() {
+    clearTimeout(this.timer);
+    this.running = false;
+    quiet(this);
+  }
+}
+
+module.exports = { serveRun, RunClient, PageLoop };

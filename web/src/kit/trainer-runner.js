@@ -6,7 +6,7 @@
 // train() (reports arrive through onReport until pause() or divergence), step(),
 // exportWeights(), ablate(spec), composition(), stop().
 
-const { serveRun, RunClient } = require('./run-worker.js');
+const { RunClient, PageLoop } = require('./run-worker.js');
 
 // One training run inside one engine. It is also sent to the worker as source text, so it
 // uses nothing from outside itself but the `lab` it is given.
@@ -160,14 +160,11 @@ class TrainerWork {
   dispose() { this.session.dispose(); }
 }
 
-const LABEL = 'attention-trainer';
-const workerArgs = () => [TrainerWork, TrainingSession, WORKER_SLICE_MS, SNAPSHOT_MS];
-
 /** Trains in a worker. onReport(report), onStopped(), onError(Error) are set by the widget. */
 class WorkerTrainer extends RunClient {
-  static start(startWorker, timeoutMs = 30000) {
-    return startWorker(serveRun, workerArgs(), LABEL, timeoutMs).then((worker) => new WorkerTrainer(worker, LABEL));
-  }
+  static get label() { return 'attention-trainer'; }
+
+  static workerArgs() { return [TrainerWork, TrainingSession, WORKER_SLICE_MS, SNAPSHOT_MS]; }
 
   onMessage(m) {
     if (m.type === 'progress') this.onReport(m.report);
@@ -186,17 +183,11 @@ class WorkerTrainer extends RunClient {
 }
 
 /** Trains on the page's own thread, a slice per task. */
-class PageTrainer {
+class PageTrainer extends PageLoop {
   constructor(lab) {
-    this.kind = 'page';
-    this.lab = lab;
+    super(lab);
     this.session = null;
-    this.running = false;
-    this.timer = 0;
     this.lastSnapshot = 0;
-    this.onReport = () => {};
-    this.onStopped = () => {};
-    this.onError = () => {};
   }
 
   create(options) {
@@ -218,17 +209,6 @@ class PageTrainer {
     this.later(() => this.slice());
   }
 
-  later(fn) {
-    this.timer = setTimeout(() => {
-      try {
-        fn();
-      } catch (err) {
-        this.running = false;
-        this.onError(err);
-      }
-    }, 0);
-  }
-
   slice() {
     if (!this.running) return;
     const r = this.session.run(PAGE_SLICE_MS, this.limit - this.session.trainer.steps);
@@ -246,14 +226,6 @@ class PageTrainer {
     this.onReport({ snapshotOnly: true, snapshot });
     if (done) this.onStopped();
     else if (this.running) this.later(() => this.slice());
-  }
-
-  pause() {
-    clearTimeout(this.timer);
-    if (this.running) {
-      this.running = false;
-      this.onStopped();
-    }
   }
 
   step() {
@@ -279,15 +251,13 @@ class PageTrainer {
   }
 
   stop() {
-    clearTimeout(this.timer);
-    this.running = false;
+    this.halt();
     if (this.session) this.session.dispose();
     this.session = null;
-    this.onReport = this.onStopped = this.onError = () => {};
   }
 }
 
 /** For a worker started from the script's address (engine-worker.js): the main and its arguments. */
-const workerEntry = () => [serveRun, workerArgs()];
+const workerEntry = () => WorkerTrainer.entry();
 
 module.exports = { TrainingSession, WorkerTrainer, PageTrainer, workerEntry };
